@@ -1,0 +1,6 @@
+package chunks
+
+// FormatVersion is the version of the file store's on-disk formats (journal,
+// table files, manifest). Each file carries it; a store written by a newer
+// version is refused rather than misread.
+const FormatVersion = 1
