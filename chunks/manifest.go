@@ -77,6 +77,9 @@ func decodeManifest(b []byte) (manifest, error) {
 	if v := binary.BigEndian.Uint32(b[8:]); v != FormatVersion {
 		return m, fmt.Errorf("%w: manifest format version %d; this build reads version %d", ErrVersion, v, FormatVersion)
 	}
+	if binary.BigEndian.Uint32(b[12:]) != 0 {
+		return m, fmt.Errorf("%w: manifest's reserved field is not zero", ErrCorrupt)
+	}
 	p := b[16 : len(b)-8]
 	copy(m.root[:], p)
 	p = p[AddressSize:]

@@ -152,5 +152,8 @@ func checkJournalHeader(b []byte) error {
 	if v := binary.BigEndian.Uint32(b[8:]); v != FormatVersion {
 		return fmt.Errorf("%w: journal format version %d; this build reads version %d", ErrVersion, v, FormatVersion)
 	}
+	if binary.BigEndian.Uint32(b[12:]) != 0 {
+		return fmt.Errorf("%w: journal header's reserved field is not zero", ErrCorrupt)
+	}
 	return nil
 }

@@ -158,6 +158,9 @@ func parseTable(b []byte) (tableIndex, error) {
 	if v := binary.BigEndian.Uint32(b[8:]); v != FormatVersion {
 		return tableIndex{}, fmt.Errorf("%w: table format version %d; this build reads version %d", ErrVersion, v, FormatVersion)
 	}
+	if binary.BigEndian.Uint32(b[12:]) != 0 {
+		return tableIndex{}, fmt.Errorf("%w: table header's reserved field is not zero", ErrCorrupt)
+	}
 	foot := b[len(b)-tableFooterSize:]
 	if xxh3.Hash(foot[:tableFooterSize-8]) != binary.BigEndian.Uint64(foot[tableFooterSize-8:]) {
 		return tableIndex{}, fmt.Errorf("%w: table footer checksum mismatch", ErrCorrupt)
