@@ -16,7 +16,7 @@ import (
 // Options tune a FileStore. The zero value is the default.
 type Options struct {
 	// DisableCompression stores chunks as they are instead of compressing
-	// them with Snappy.
+	// them with LZ4.
 	DisableCompression bool
 	// CompactAt is the size in bytes of the active journal past which a
 	// commit starts a compaction in the background. Zero means 64 MiB; a
@@ -80,7 +80,7 @@ func OpenFileStore(dir string, opts Options) (*FileStore, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("chunks: create store folder: %w", err)
 	}
-	s := &FileStore{dir: dir, opts: opts, codec: CodecSnappy}
+	s := &FileStore{dir: dir, opts: opts, codec: CodecLZ4}
 	if opts.DisableCompression {
 		s.codec = CodecRaw
 	}
