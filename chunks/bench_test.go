@@ -14,8 +14,8 @@ import (
 
 // Benchmarks of the file store, each with a baseline in the same run. All
 // writes are synced (fdatasync), the store's and the baselines'. Chunks are
-// 4 KiB shaped like tree nodes (sorted keys, repeated words), which LZ4
-// shrinks to about 56%; "raw" runs store them uncompressed.
+// 4 KiB shaped like tree nodes (sorted keys, repeated words), which S2
+// halves; "raw" runs store them uncompressed.
 //
 //	go test ./chunks -run '^$' -bench . -benchmem
 
@@ -49,7 +49,7 @@ type benchStore struct {
 }
 
 var benchStores = []benchStore{
-	{"lz4", Options{CompactAt: -1}},
+	{"s2", Options{CompactAt: -1}},
 	{"raw", Options{CompactAt: -1, DisableCompression: true}},
 }
 

@@ -29,7 +29,7 @@
 // Put appends a chunk record to an in-memory buffer that reaches the journal
 // file in batches of about 1 MiB, unsynced. Commit appends a root record,
 // writes what is buffered and syncs the journal once (fdatasync): one sync
-// per commit, never one per chunk. Chunks are compressed with LZ4 unless
+// per commit, never one per chunk. Chunks are compressed with S2 unless
 // they do not shrink by an eighth (Options.DisableCompression turns it off).
 //
 // Opening a store replays its journals. Records after the last root record

@@ -11,7 +11,7 @@ import (
 
 func FuzzDecodeRecord(f *testing.F) {
 	f.Add(appendChunkRecord(nil, Of([]byte("x")), CodecRaw, []byte("x")))
-	f.Add(appendChunkRecord(nil, Of([]byte("y")), CodecLZ4, []byte{1, 0x10, 'y'}))
+	f.Add(appendChunkRecord(nil, Of([]byte("y")), CodecS2, []byte{1, 0, 'y'}))
 	f.Add(appendRootRecord(nil, Of([]byte("root"))))
 	f.Add([]byte{0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -107,7 +107,7 @@ func FuzzDecodeManifest(f *testing.F) {
 }
 
 func FuzzDecodeChunk(f *testing.F) {
-	f.Add(uint8(1), []byte{5, 0x50, 'h', 'e', 'l', 'l', 'o'})
+	f.Add(uint8(1), []byte{5, 16, 'h', 'e', 'l', 'l', 'o'})
 	f.Add(uint8(0), []byte("raw"))
 	f.Fuzz(func(t *testing.T, codec uint8, b []byte) {
 		if _, err := decodeChunk(Codec(codec), b); err != nil && !IsCorrupt(err) {
@@ -152,7 +152,7 @@ func tableBytes(tb testing.TB, chunks map[Address][]byte) []byte {
 		}
 		a := addrs[i]
 		i++
-		c, stored := encodeChunk(CodecLZ4, chunks[a])
+		c, stored := encodeChunk(CodecS2, chunks[a])
 		return a, c, stored, true, nil
 	})
 	if err != nil {

@@ -54,7 +54,7 @@ func (j *journal) get(addr Address, loc journalLoc) ([]byte, error) {
 }
 
 // decodeJournalChunk decodes the record bytes b read from loc as the chunk
-// addr.
+// addr. The result may alias b.
 func decodeJournalChunk(path string, addr Address, loc journalLoc, b []byte) ([]byte, error) {
 	r, err := decodeRecord(b)
 	if err == nil && (r.kind != recordKindChunk || r.addr != addr || r.size != len(b)) {
@@ -62,7 +62,7 @@ func decodeJournalChunk(path string, addr Address, loc journalLoc, b []byte) ([]
 	}
 	var data []byte
 	if err == nil {
-		data, err = decodeChunk(r.codec, r.stored)
+		data, err = decodeOwned(r.codec, r.stored)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("journal %s at offset %d: %w", path, loc.off, err)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -215,27 +216,41 @@ func (t *tableIndex) search(addr Address) int {
 	return -1
 }
 
+// entry returns the address, record offset and record length of entry i.
+func (t *tableIndex) entry(i int) (addr Address, off int64, size int) {
+	e := t.index[i*tableEntrySize:]
+	copy(addr[:], e[:AddressSize])
+	return addr, int64(binary.BigEndian.Uint64(e[AddressSize:])), int(binary.BigEndian.Uint32(e[AddressSize+8:]))
+}
+
 // record returns the codec and stored bytes of entry i, checked against
 // their checksum. stored aliases the table's bytes.
 func (t *tableIndex) record(i int) (Address, Codec, []byte, error) {
-	e := t.index[i*tableEntrySize:]
-	var addr Address
-	copy(addr[:], e[:AddressSize])
-	off := binary.BigEndian.Uint64(e[AddressSize:])
-	size := uint64(binary.BigEndian.Uint32(e[AddressSize+8:]))
-	rec := t.data[off : off+size]
+	addr, off, size := t.entry(i)
+	codec, stored, err := checkTableRecord(addr, off, t.data[off:off+int64(size)])
+	return addr, codec, stored, err
+}
+
+// checkTableRecord splits the table record rec, read from offset off, into
+// codec and stored bytes, checked against the record's checksum.
+func checkTableRecord(addr Address, off int64, rec []byte) (Codec, []byte, error) {
 	codec := Codec(rec[0])
 	stored := rec[1 : len(rec)-8]
 	if tableRecordSum(addr, codec, stored) != binary.BigEndian.Uint64(rec[len(rec)-8:]) {
-		return addr, 0, nil, fmt.Errorf("%w: chunk %s at table offset %d fails its checksum", ErrCorrupt, addr, off)
+		return 0, nil, fmt.Errorf("%w: chunk %s at table offset %d fails its checksum", ErrCorrupt, addr, off)
 	}
-	return addr, codec, stored, nil
+	return codec, stored, nil
 }
 
-// table is an open, memory-mapped table file.
+// table is an open table file. The whole file is memory-mapped: lookups
+// search the index in the mapping, and sequential scans (compaction, Check)
+// read records from it. Point reads use pread instead: a random read through
+// the mapping takes a page fault per page first touched, which costs more
+// than the read.
 type table struct {
 	num  uint64
 	path string
+	f    *os.File
 	tableIndex
 }
 
@@ -245,47 +260,49 @@ func openTable(path string, num uint64) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	st, err := f.Stat()
-	if err != nil {
-		return nil, err
+	if err == nil && st.Size() < tableHeaderSize+tableFooterSize {
+		err = fmt.Errorf("%w: %d bytes is too short", ErrCorrupt, st.Size())
 	}
-	if st.Size() < tableHeaderSize+tableFooterSize {
-		return nil, fmt.Errorf("table file %s: %w: %d bytes is too short", path, ErrCorrupt, st.Size())
+	var data []byte
+	if err == nil {
+		data, err = syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		return nil, fmt.Errorf("table file %s: mmap: %w", path, err)
+	var ti tableIndex
+	if err == nil {
+		if ti, err = parseTable(data); err != nil {
+			_ = syscall.Munmap(data)
+		}
 	}
-	ti, err := parseTable(data)
 	if err != nil {
-		_ = syscall.Munmap(data)
+		f.Close()
 		return nil, fmt.Errorf("table file %s: %w", path, err)
 	}
-	return &table{num: num, path: path, tableIndex: ti}, nil
+	return &table{num: num, path: path, f: f, tableIndex: ti}, nil
 }
 
-// get returns the chunk at addr decoded, or ok false.
-func (t *table) get(addr Address) (data []byte, ok bool, err error) {
-	i := t.search(addr)
-	if i < 0 {
-		return nil, false, nil
+// read returns the chunk of entry i, read with pread and checked.
+func (t *table) read(i int) ([]byte, error) {
+	addr, off, size := t.entry(i)
+	rec := make([]byte, size)
+	if _, err := t.f.ReadAt(rec, off); err != nil {
+		return nil, fmt.Errorf("table file %s: read at offset %d: %w", t.path, off, err)
 	}
-	_, codec, stored, err := t.record(i)
+	codec, stored, err := checkTableRecord(addr, off, rec)
 	if err == nil {
-		data, err = decodeChunk(codec, stored)
+		var data []byte
+		if data, err = decodeOwned(codec, stored); err == nil {
+			return data, nil
+		}
 	}
-	if err != nil {
-		return nil, true, fmt.Errorf("table file %s: %w", t.path, err)
-	}
-	return data, true, nil
+	return nil, fmt.Errorf("table file %s: chunk %s: %w", t.path, addr, err)
 }
 
 func (t *table) close() error {
 	if t.data == nil {
 		return nil
 	}
-	err := syscall.Munmap(t.data)
+	err := errors.Join(syscall.Munmap(t.data), t.f.Close())
 	t.data, t.index = nil, nil
 	return err
 }
