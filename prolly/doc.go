@@ -13,6 +13,27 @@
 // field i of it without decoding the others. Both formats are documented in
 // key.go and tuple.go.
 //
+// Large String, Bytes and JSON values go out of line with PutLarge, which
+// returns a Ref value for the row; ReadLarge reads them back.
+//
+// # Maps
+//
+// Map is an immutable ordered map from byte keys to byte values, stored as
+// a prolly tree of nodes (node.go) in a chunks.Store through a NodeStore.
+// Node boundaries come from a hash of each key and the node's size so far
+// (chunker.go), so a map's root address depends only on its entries.
+//
+//	ns := prolly.NewNodeStore(store)
+//	b := prolly.NewBuilder(ns)      // streams sorted entries into a tree
+//	b.Add(ctx, key, value)
+//	m, err := b.Map(ctx)
+//	m.Address()                     // the root address; OpenMap reopens it
+//
+// Reads: Get, Has, IterRange (ascending or descending between optional
+// bounds), Count (O(1)), GetOrdinal, Ordinal, CountRange and IterFrom
+// (O(log n), from the subtree counts in internal nodes). Check verifies
+// every invariant of a tree.
+//
 // # Caveats
 //
 //   - Strings are ordered by their UTF-8 bytes (a binary collation). A
@@ -22,6 +43,13 @@
 //     matter of the schema, not of the encoding.
 //   - -0 is stored as 0 and every NaN as one NaN, which sorts after +Inf.
 //   - Decimals keep their value, not their scale: 1.50 and 1.5 are one key.
+//   - A Map and a NodeStore are safe for concurrent use; an Iter is not.
+//   - Slices returned by Get and Iter point into immutable nodes: they stay
+//     valid, but must not be modified.
+//   - Writing a map puts chunks to the store; they become durable only when
+//     the caller commits a root that reaches them (chunks.Store.Commit).
+//     The builder may leave a few unreachable chunks behind.
+//   - Keys are at most MaxKeySize bytes and values MaxValueSize bytes.
 //   - Decoders return an error wrapping ErrBadTuple or ErrBadNode (both
 //     chunks.IsCorrupt) for bytes that are not a canonical encoding; they
 //     never panic. Encoders panic on values no constructor makes.

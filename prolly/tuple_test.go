@@ -2,10 +2,13 @@ package prolly
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/verso-db/verso/chunks"
 )
 
 // keyKinds are the kinds a key may hold.
@@ -370,4 +373,31 @@ func FuzzDecodeTuple(f *testing.F) {
 			t.Fatalf("DecodeTuple(%x) = %v, which encodes to %x", b, vals, re)
 		}
 	})
+}
+
+func TestLargeValues(t *testing.T) {
+	ctx := context.Background()
+	ns := NewNodeStore(chunks.NewMemoryStore())
+	r := rand.New(rand.NewPCG(testSeed(t), 9))
+	for _, n := range []int{0, 100, LargeInlineLimit, LargeInlineLimit + 1, 4096, 100000, 1 << 20} {
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(r.Uint32())
+		}
+		v, err := PutLarge(ctx, ns, KindBytes, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (v.Kind() == KindRef) != (n > LargeInlineLimit) {
+			t.Fatalf("%d bytes stored as %s", n, v.Kind())
+		}
+		row, err := DecodeTuple(EncodeTuple(nil, Int(1), v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadLarge(ctx, ns, row[1])
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%d bytes: read back %d bytes, %v", n, len(got), err)
+		}
+	}
 }

@@ -1,0 +1,64 @@
+package prolly
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/verso-db/verso/chunks"
+)
+
+// NodeStore reads and writes tree nodes in a chunk store. It is safe for
+// concurrent use.
+type NodeStore struct {
+	store  chunks.Store
+	reads  atomic.Uint64 // nodes fetched from the chunk store
+	writes atomic.Uint64 // nodes put
+	bytes  atomic.Uint64 // bytes put
+}
+
+// NewNodeStore returns a NodeStore over s.
+func NewNodeStore(s chunks.Store) *NodeStore {
+	return &NodeStore{store: s}
+}
+
+// Store returns the chunk store under ns.
+func (ns *NodeStore) Store() chunks.Store { return ns.store }
+
+// Stats counts node traffic since the NodeStore was made.
+type Stats struct {
+	Reads        uint64 // nodes fetched from the chunk store (cache misses)
+	Writes       uint64 // nodes put to the chunk store
+	BytesWritten uint64 // bytes of those nodes
+}
+
+// Stats returns the node traffic so far.
+func (ns *NodeStore) Stats() Stats {
+	return Stats{Reads: ns.reads.Load(), Writes: ns.writes.Load(), BytesWritten: ns.bytes.Load()}
+}
+
+// read returns the decoded node at addr.
+func (ns *NodeStore) read(ctx context.Context, addr chunks.Address) (*node, error) {
+	data, err := ns.store.Get(ctx, addr)
+	if err != nil {
+		return nil, fmt.Errorf("prolly: reading node %s: %w", addr, err)
+	}
+	ns.reads.Add(1)
+	return decodeNode(addr, data)
+}
+
+// write encodes and puts a node, and returns it decoded.
+func (ns *NodeStore) write(ctx context.Context, level uint8, keys, vals [][]byte) (*node, error) {
+	data := encodeNode(level, keys, vals)
+	addr, err := ns.store.Put(ctx, data)
+	if err != nil {
+		return nil, fmt.Errorf("prolly: writing node: %w", err)
+	}
+	ns.writes.Add(1)
+	ns.bytes.Add(uint64(len(data)))
+	nd, err := decodeNode(addr, data)
+	if err != nil {
+		panic(fmt.Sprintf("prolly: a node just encoded does not decode (invariant: encodeNode output is valid): %v", err))
+	}
+	return nd, nil
+}
