@@ -34,6 +34,12 @@
 // (O(log n), from the subtree counts in internal nodes). Check verifies
 // every invariant of a tree.
 //
+// Writes: Apply takes a sorted batch of Edits (puts and deletes) and
+// returns the new map in one pass that rewrites only the nodes around the
+// edits, O(log n) nodes per edited key; Editor collects changes in any
+// order and applies them with Apply. Whatever the history of edits, a map
+// has the root address a Builder gives for its entries.
+//
 // # Caveats
 //
 //   - Strings are ordered by their UTF-8 bytes (a binary collation). A
