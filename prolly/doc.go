@@ -40,6 +40,14 @@
 // order and applies them with Apply. Whatever the history of edits, a map
 // has the root address a Builder gives for its entries.
 //
+// Diff and merge: NewDiffer (or DiffMaps) streams the Added, Removed and
+// Modified entries between two maps in key order, skipping every pair of
+// subtrees with equal addresses, so its cost follows the size of the
+// change. Merge (base, ours, theirs) walks the two diffs from base together,
+// applies the changes of theirs to ours, and hands each key both sides
+// changed differently to a Resolver (ResolveOurs, ResolveTheirs,
+// FailOnConflict, or the caller's own).
+//
 // # Caveats
 //
 //   - Strings are ordered by their UTF-8 bytes (a binary collation). A
