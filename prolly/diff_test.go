@@ -138,9 +138,9 @@ func TestDiffReadsFollowChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := ns.Stats().Reads
+	before := ns.Stats().Loads
 	checkDiff(t, ma, mb, refDiff(a, b))
-	reads := ns.Stats().Reads - before
+	reads := ns.Stats().Loads - before
 	t.Logf("height %d: %d nodes read for a 10-key diff", ma.Height(), reads)
 	if limit := uint64(4 * 10 * ma.Height()); reads > limit {
 		t.Fatalf("%d nodes read, more than %d", reads, limit)

@@ -48,6 +48,10 @@
 // changed differently to a Resolver (ResolveOurs, ResolveTheirs,
 // FailOnConflict, or the caller's own).
 //
+// A NodeStore keeps a cache of decoded nodes bounded in bytes
+// (DefaultCacheBytes, or NewNodeStoreCache), least recently used out
+// first; its Stats count node loads, store reads and writes.
+//
 // # Caveats
 //
 //   - Strings are ordered by their UTF-8 bytes (a binary collation). A

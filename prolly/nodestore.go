@@ -12,14 +12,27 @@ import (
 // concurrent use.
 type NodeStore struct {
 	store  chunks.Store
+	cache  *nodeCache    // nil: no cache
+	loads  atomic.Uint64 // nodes asked for
 	reads  atomic.Uint64 // nodes fetched from the chunk store
 	writes atomic.Uint64 // nodes put
 	bytes  atomic.Uint64 // bytes put
 }
 
-// NewNodeStore returns a NodeStore over s.
+// NewNodeStore returns a NodeStore over s with a cache of decoded nodes of
+// DefaultCacheBytes.
 func NewNodeStore(s chunks.Store) *NodeStore {
-	return &NodeStore{store: s}
+	return NewNodeStoreCache(s, DefaultCacheBytes)
+}
+
+// NewNodeStoreCache returns a NodeStore over s whose cache of decoded nodes
+// holds at most cacheBytes bytes of nodes; 0 disables the cache.
+func NewNodeStoreCache(s chunks.Store, cacheBytes int) *NodeStore {
+	ns := &NodeStore{store: s}
+	if cacheBytes > 0 {
+		ns.cache = newNodeCache(cacheBytes)
+	}
+	return ns
 }
 
 // Store returns the chunk store under ns.
@@ -27,6 +40,7 @@ func (ns *NodeStore) Store() chunks.Store { return ns.store }
 
 // Stats counts node traffic since the NodeStore was made.
 type Stats struct {
+	Loads        uint64 // nodes asked for, from the cache or the store
 	Reads        uint64 // nodes fetched from the chunk store (cache misses)
 	Writes       uint64 // nodes put to the chunk store
 	BytesWritten uint64 // bytes of those nodes
@@ -34,17 +48,30 @@ type Stats struct {
 
 // Stats returns the node traffic so far.
 func (ns *NodeStore) Stats() Stats {
-	return Stats{Reads: ns.reads.Load(), Writes: ns.writes.Load(), BytesWritten: ns.bytes.Load()}
+	return Stats{Loads: ns.loads.Load(), Reads: ns.reads.Load(), Writes: ns.writes.Load(), BytesWritten: ns.bytes.Load()}
 }
 
 // read returns the decoded node at addr.
 func (ns *NodeStore) read(ctx context.Context, addr chunks.Address) (*node, error) {
+	ns.loads.Add(1)
+	if ns.cache != nil {
+		if nd, ok := ns.cache.get(addr); ok {
+			return nd, nil
+		}
+	}
 	data, err := ns.store.Get(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("prolly: reading node %s: %w", addr, err)
 	}
 	ns.reads.Add(1)
-	return decodeNode(addr, data)
+	nd, err := decodeNode(addr, data)
+	if err != nil {
+		return nil, err
+	}
+	if ns.cache != nil {
+		ns.cache.put(nd)
+	}
+	return nd, nil
 }
 
 // write encodes and puts a node, and returns it decoded.
@@ -59,6 +86,9 @@ func (ns *NodeStore) write(ctx context.Context, level uint8, keys, vals [][]byte
 	nd, err := decodeNode(addr, data)
 	if err != nil {
 		panic(fmt.Sprintf("prolly: a node just encoded does not decode (invariant: encodeNode output is valid): %v", err))
+	}
+	if ns.cache != nil {
+		ns.cache.put(nd)
 	}
 	return nd, nil
 }
