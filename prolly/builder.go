@@ -56,8 +56,10 @@ func (w *levelWriter) flush(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r := ref{key: w.keys[len(w.keys)-1], addr: nd.addr, count: w.count, nd: nd}
-	w.keys, w.vals, w.count = w.keys[:0:0], w.vals[:0:0], 0
+	r := ref{key: nd.lastKey(), addr: nd.addr, count: w.count, nd: nd}
+	clear(w.keys)
+	clear(w.vals)
+	w.keys, w.vals, w.count = w.keys[:0], w.vals[:0], 0
 	w.sp.reset()
 	return w.emit(ctx, r)
 }

@@ -83,7 +83,7 @@ func (ns *NodeStore) write(ctx context.Context, level uint8, keys, vals [][]byte
 	}
 	ns.writes.Add(1)
 	ns.bytes.Add(uint64(len(data)))
-	nd, err := decodeNode(addr, data)
+	nd, err := parseNode(addr, data, false)
 	if err != nil {
 		panic(fmt.Sprintf("prolly: a node just encoded does not decode (invariant: encodeNode output is valid): %v", err))
 	}
