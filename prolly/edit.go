@@ -68,9 +68,9 @@ func (m Map) Apply(ctx context.Context, edits []Edit) (Map, error) {
 
 // levelResult is what editing one level did.
 type levelResult struct {
-	removed   [][]byte // last keys of the old nodes replaced, ascending
-	written   []ref    // the new nodes, ascending
-	untouched bool     // some old nodes of the level were kept
+	removed   []ref // the old nodes replaced (key and address), ascending
+	written   []ref // the new nodes, ascending
+	untouched bool  // some old nodes of the level were kept
 }
 
 // parentEdits turns the replaced and written nodes of a level into edits
@@ -86,14 +86,20 @@ func (r *levelResult) parentEdits() []entryEdit {
 		case j == len(r.written):
 			c = -1
 		default:
-			c = bytes.Compare(r.removed[i], r.written[j].key)
+			c = bytes.Compare(r.removed[i].key, r.written[j].key)
 		}
 		if c < 0 {
-			out = append(out, entryEdit{key: r.removed[i], del: true})
+			out = append(out, entryEdit{key: r.removed[i].key, del: true})
 			i++
 			continue
 		}
 		w := r.written[j]
+		if c == 0 && r.removed[i].addr == w.addr {
+			// The node was rewritten as it was: its parent entry stands.
+			i++
+			j++
+			continue
+		}
 		out = append(out, entryEdit{key: w.key, val: refValue(w.addr, w.count), count: w.count})
 		j++
 		if c == 0 {
@@ -194,7 +200,7 @@ func (m Map) editLevel(ctx context.Context, level uint8, edits []entryEdit) (*le
 	ei := 0
 	for {
 		nd, lastNode := c.nd, c.last()
-		res.removed = append(res.removed, nd.lastKey())
+		res.removed = append(res.removed, ref{key: nd.lastKey(), addr: nd.addr})
 		i := 0
 		for {
 			haveOld := i < nd.n

@@ -228,3 +228,23 @@ func TestBigEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestNoopEdits checks that edits that change nothing give the same map and
+// write nothing above the leaves they touch.
+func TestNoopEdits(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(testSeed(t), 13))
+	m := seqModel(r, 50000)
+	ns := NewNodeStore(chunks.NewMemoryStore())
+	mp := build(t, ns, m)
+	k := m.keys[777]
+	edits := []Edit{{Key: EncodeKey(nil, Int(-1)), Delete: true}, {Key: k, Value: m.vals[string(k)]}}
+	before := ns.Stats().Writes
+	got, err := mp.Apply(ctx, edits)
+	if err != nil || got.Address() != mp.Address() {
+		t.Fatalf("no-op edits changed the map: %v", err)
+	}
+	if w := ns.Stats().Writes - before; w > 2 {
+		t.Fatalf("no-op edits wrote %d nodes", w)
+	}
+}
