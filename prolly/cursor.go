@@ -146,44 +146,85 @@ func (m Map) cursorAtOrdinal(ctx context.Context, i uint64) (*cursor, error) {
 	}
 }
 
-// Iter iterates over the entries of a range of a Map, ascending or
-// descending:
+// Range selects the keys between two optional bounds, in ascending order
+// or, if Reverse, descending. By default Start is included and Stop is
+// excluded: [Start, Stop).
+type Range struct {
+	Start, Stop    []byte // nil: unbounded
+	StartExclusive bool   // leave out Start itself
+	StopInclusive  bool   // take Stop itself
+	Reverse        bool
+}
+
+// PrefixRange returns the ascending range of the keys that begin with
+// prefix. For tuple keys, a prefix is the encoding of the first fields.
+func PrefixRange(prefix []byte) Range {
+	r := Range{Start: prefix}
+	for i := len(prefix) - 1; i >= 0; i-- {
+		if prefix[i] != 0xFF {
+			r.Stop = append(append([]byte(nil), prefix[:i]...), prefix[i]+1)
+			break
+		}
+	}
+	return r
+}
+
+// Contains reports whether key is in the range.
+func (r Range) Contains(key []byte) bool { return !r.beforeStart(key) && !r.afterStop(key) }
+
+func (r Range) beforeStart(k []byte) bool {
+	if r.Start == nil {
+		return false
+	}
+	c := bytes.Compare(k, r.Start)
+	return c < 0 || c == 0 && r.StartExclusive
+}
+
+func (r Range) afterStop(k []byte) bool {
+	if r.Stop == nil {
+		return false
+	}
+	c := bytes.Compare(k, r.Stop)
+	return c > 0 || c == 0 && !r.StopInclusive
+}
+
+// Iter iterates over the entries of a range of a Map:
 //
-//	it := m.IterRange(ctx, lo, hi, false)
+//	it := m.Iter(ctx, prolly.Range{Start: lo, Stop: hi})
 //	for it.Next(ctx) {
 //		use(it.Key(), it.Value())
 //	}
 //	if err := it.Err(); err != nil { ... }
 //
 // Key and Value return slices into immutable nodes: they stay valid but
-// must not be modified.
+// must not be modified. An Iter is not safe for concurrent use.
 type Iter struct {
 	c       *cursor
-	lo, hi  []byte
-	reverse bool
+	r       Range
 	started bool
 	done    bool
 	err     error
 }
 
-// IterRange returns an iterator over the keys k with lo <= k < hi, in
-// ascending order, or descending if reverse. A nil bound is open.
-func (m Map) IterRange(ctx context.Context, lo, hi []byte, reverse bool) *Iter {
-	it := &Iter{lo: lo, hi: hi, reverse: reverse}
+// Iter returns an iterator over the keys in r.
+func (m Map) Iter(ctx context.Context, r Range) *Iter {
+	it := &Iter{r: r}
 	if m.root == nil {
 		it.done = true
 		return it
 	}
 	var err error
 	switch {
-	case !reverse && lo == nil:
+	case !r.Reverse && r.Start == nil:
 		it.c, err = m.cursorAtEnd(ctx, false)
-	case !reverse:
-		it.c, err = m.cursorAtKey(ctx, lo)
-	case hi == nil:
+	case !r.Reverse:
+		it.c, err = m.cursorAtKey(ctx, r.Start)
+	case r.Stop == nil:
 		it.c, err = m.cursorAtEnd(ctx, true)
 	default:
-		if it.c, err = m.cursorAtKey(ctx, hi); err == nil {
+		// At the first key >= Stop, or past the end; Next steps back
+		// over keys after the range.
+		if it.c, err = m.cursorAtKey(ctx, r.Stop); err == nil && !it.c.valid() {
 			err = it.c.prev(ctx)
 		}
 	}
@@ -191,8 +232,14 @@ func (m Map) IterRange(ctx context.Context, lo, hi []byte, reverse bool) *Iter {
 	return it
 }
 
+// IterRange returns an iterator over the keys k with lo <= k < hi, in
+// ascending order, or descending if reverse. A nil bound is open.
+func (m Map) IterRange(ctx context.Context, lo, hi []byte, reverse bool) *Iter {
+	return m.Iter(ctx, Range{Start: lo, Stop: hi, Reverse: reverse})
+}
+
 // IterAll iterates over every entry in ascending order.
-func (m Map) IterAll(ctx context.Context) *Iter { return m.IterRange(ctx, nil, nil, false) }
+func (m Map) IterAll(ctx context.Context) *Iter { return m.Iter(ctx, Range{}) }
 
 // IterFrom iterates in ascending order from the i-th entry (for OFFSET).
 func (m Map) IterFrom(ctx context.Context, i uint64) *Iter {
@@ -207,31 +254,45 @@ func (m Map) IterFrom(ctx context.Context, i uint64) *Iter {
 
 // Next advances to the next entry and reports whether there is one.
 func (it *Iter) Next(ctx context.Context) bool {
-	if it.done || it.err != nil {
-		return false
-	}
-	if it.started {
-		if it.reverse {
-			it.err = it.c.prev(ctx)
-		} else {
-			it.err = it.c.next(ctx)
-		}
-		if it.err != nil {
+	for {
+		if it.done || it.err != nil {
 			return false
 		}
+		if it.started {
+			if it.r.Reverse {
+				it.err = it.c.prev(ctx)
+			} else {
+				it.err = it.c.next(ctx)
+			}
+			if it.err != nil {
+				return false
+			}
+		}
+		it.started = true
+		if !it.c.valid() {
+			it.done = true
+			return false
+		}
+		k := it.c.key()
+		if it.r.Reverse {
+			if it.r.beforeStart(k) {
+				it.done = true
+				return false
+			}
+			if it.r.afterStop(k) {
+				continue // the seek landed on Stop or just after it
+			}
+		} else {
+			if it.r.afterStop(k) {
+				it.done = true
+				return false
+			}
+			if it.r.beforeStart(k) {
+				continue // the seek landed on an excluded Start
+			}
+		}
+		return true
 	}
-	it.started = true
-	if !it.c.valid() {
-		it.done = true
-		return false
-	}
-	k := it.c.key()
-	if (!it.reverse && it.hi != nil && bytes.Compare(k, it.hi) >= 0) ||
-		(it.reverse && it.lo != nil && bytes.Compare(k, it.lo) < 0) {
-		it.done = true
-		return false
-	}
-	return true
 }
 
 // Key returns the current key.

@@ -29,8 +29,9 @@
 //	m, err := b.Map(ctx)
 //	m.Address()                     // the root address; OpenMap reopens it
 //
-// Reads: Get, Has, IterRange (ascending or descending between optional
-// bounds), Count (O(1)), GetOrdinal, Ordinal, CountRange and IterFrom
+// Reads: Get, Has, Iter over a Range (ascending or descending, between
+// optional bounds, each inclusive or exclusive; PrefixRange for a key
+// prefix) and its shorthand IterRange, Count (O(1)), GetOrdinal, Ordinal, CountRange and IterFrom
 // (O(log n), from the subtree counts in internal nodes). Check verifies
 // every invariant of a tree.
 //

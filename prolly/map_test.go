@@ -182,10 +182,24 @@ func readOp(t testing.TB, r *rand.Rand, mp Map, m *model, space int) {
 		if r.IntN(4) != 0 {
 			hi = randKey(r, space)
 		}
-		reverse := r.IntN(2) == 0
+		if r.IntN(4) == 0 && lo != nil && len(m.keys) > 0 {
+			lo = m.keys[r.IntN(len(m.keys))]
+		}
+		if r.IntN(4) == 0 && hi != nil && len(m.keys) > 0 {
+			hi = m.keys[r.IntN(len(m.keys))]
+		}
+		rg := Range{Start: lo, Stop: hi, Reverse: r.IntN(2) == 0}
+		if r.IntN(3) == 0 {
+			rg.StartExclusive, rg.StopInclusive = r.IntN(2) == 0, r.IntN(2) == 0
+		}
+		if r.IntN(8) == 0 && lo != nil {
+			rg = PrefixRange(lo[:r.IntN(len(lo)+1)])
+			rg.Reverse = r.IntN(2) == 0
+		}
+		reverse := rg.Reverse
 		var want [][]byte
 		for _, k := range m.keys {
-			if (lo == nil || bytes.Compare(k, lo) >= 0) && (hi == nil || bytes.Compare(k, hi) < 0) {
+			if rg.Contains(k) {
 				want = append(want, k)
 			}
 		}
@@ -193,7 +207,7 @@ func readOp(t testing.TB, r *rand.Rand, mp Map, m *model, space int) {
 			slices.Reverse(want)
 		}
 		limit := 1 + r.IntN(400)
-		it := mp.IterRange(ctx, lo, hi, reverse)
+		it := mp.Iter(ctx, rg)
 		n := 0
 		for n < limit && it.Next(ctx) {
 			if n >= len(want) || !bytes.Equal(it.Key(), want[n]) || !bytes.Equal(it.Value(), m.vals[string(want[n])]) {
@@ -363,4 +377,47 @@ func ExampleMap() {
 	// Output:
 	// 5 true row 3
 	// 40 30 20
+}
+
+func TestRangeBounds(t *testing.T) {
+	ctx := context.Background()
+	ns := NewNodeStore(chunks.NewMemoryStore())
+	ed := NewMap(ns).Edit()
+	for i := 0; i < 10; i++ {
+		_ = ed.Put(EncodeKey(nil, Int(int64(i))), nil)
+		_ = ed.Put(EncodeKey(nil, Int(int64(i)), String("x")), nil)
+	}
+	mp, err := ed.Map(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(r Range) int {
+		n := 0
+		it := mp.Iter(ctx, r)
+		for it.Next(ctx) {
+			if !r.Contains(it.Key()) {
+				t.Fatalf("key %x outside %+v", it.Key(), r)
+			}
+			n++
+		}
+		return n
+	}
+	k3, k6 := EncodeKey(nil, Int(3)), EncodeKey(nil, Int(6))
+	for _, c := range []struct {
+		r    Range
+		want int
+	}{
+		{Range{Start: k3, Stop: k6}, 6},
+		{Range{Start: k3, Stop: k6, StartExclusive: true}, 5},
+		{Range{Start: k3, Stop: k6, StopInclusive: true}, 7},
+		{Range{Start: k3, Stop: k6, StartExclusive: true, StopInclusive: true, Reverse: true}, 6},
+		{Range{Stop: k6, StopInclusive: true, Reverse: true}, 13},
+		{PrefixRange(k3), 2},
+		{PrefixRange(nil), 20},
+		{PrefixRange([]byte{0xFF, 0xFF}), 0},
+	} {
+		if got := count(c.r); got != c.want {
+			t.Errorf("%+v: %d keys, want %d", c.r, got, c.want)
+		}
+	}
 }
