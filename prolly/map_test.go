@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -355,28 +354,6 @@ func FuzzDecodeNode(f *testing.F) {
 		_ = nd.count()
 		_ = nd.search([]byte("m"))
 	})
-}
-
-func ExampleMap() {
-	ctx := context.Background()
-	ns := NewNodeStore(chunks.NewMemoryStore())
-	b := NewBuilder(ns)
-	for i := 1; i <= 5; i++ {
-		_ = b.Add(ctx, EncodeKey(nil, Int(int64(i*10))), EncodeTuple(nil, String(fmt.Sprint("row ", i))))
-	}
-	m, _ := b.Map(ctx)
-	v, ok, _ := m.Get(ctx, EncodeKey(nil, Int(30)))
-	name, _ := Tuple(v).Field(0)
-	fmt.Println(m.Count(), ok, name.AsString())
-	it := m.IterRange(ctx, EncodeKey(nil, Int(20)), EncodeKey(nil, Int(50)), true)
-	for it.Next(ctx) {
-		k, _ := DecodeKey(it.Key())
-		fmt.Print(k[0].AsInt(), " ")
-	}
-	fmt.Println()
-	// Output:
-	// 5 true row 3
-	// 40 30 20
 }
 
 func TestRangeBounds(t *testing.T) {
