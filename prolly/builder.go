@@ -150,7 +150,7 @@ func (b *Builder) Map(ctx context.Context) (Map, error) {
 		case 0:
 			return NewMap(b.ns), nil
 		case 1:
-			return Map{ns: b.ns, root: b.last[l]}, nil
+			return checkWritten(ctx, Map{ns: b.ns, root: b.last[l]}, "Builder")
 		}
 	}
 	panic("prolly: builder finished without a root (invariant: a level with two nodes has a level above it)")

@@ -53,6 +53,9 @@
 // (DefaultCacheBytes, or NewNodeStoreCache), least recently used out
 // first; its Stats count node loads, store reads and writes.
 //
+// Built with -tags invariants, the package checks every map a Builder or
+// Apply writes with Check (slow; the tests should run with it too).
+//
 // # Caveats
 //
 //   - Strings are ordered by their UTF-8 bytes (a binary collation). A

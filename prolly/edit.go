@@ -59,7 +59,7 @@ func (m Map) Apply(ctx context.Context, edits []Edit) (Map, error) {
 			case 0:
 				return NewMap(m.ns), nil
 			case 1:
-				return Map{ns: m.ns, root: res.written[0].nd}, nil
+				return checkWritten(ctx, Map{ns: m.ns, root: res.written[0].nd}, "Apply")
 			}
 		}
 		cur = res.parentEdits()
