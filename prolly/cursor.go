@@ -40,7 +40,7 @@ func (c *cursor) descend(ctx context.Context, d int, toLast bool) error {
 		if f.nd.leaf() {
 			return nil
 		}
-		child, err := c.ns.read(ctx, f.nd.child(f.idx))
+		child, err := c.ns.readChild(ctx, f.nd, f.idx)
 		if err != nil {
 			return err
 		}
@@ -107,7 +107,7 @@ func (m Map) cursorAtKey(ctx context.Context, key []byte) (*cursor, error) {
 			return c, nil
 		}
 		var err error
-		if nd, err = m.ns.read(ctx, nd.child(i)); err != nil {
+		if nd, err = m.ns.readChild(ctx, nd, i); err != nil {
 			return nil, err
 		}
 	}
@@ -140,7 +140,7 @@ func (m Map) cursorAtOrdinal(ctx context.Context, i uint64) (*cursor, error) {
 		i -= nd.before(j)
 		c.frames = append(c.frames, frame{nd: nd, idx: j})
 		var err error
-		if nd, err = m.ns.read(ctx, nd.child(j)); err != nil {
+		if nd, err = m.ns.readChild(ctx, nd, j); err != nil {
 			return nil, err
 		}
 	}

@@ -98,7 +98,7 @@ func (s *diffSide) open(ctx context.Context) error {
 		return nil
 	}
 	f := s.top()
-	child, err := s.ns.read(ctx, f.nd.child(f.idx))
+	child, err := s.ns.readChild(ctx, f.nd, f.idx)
 	if err != nil {
 		return err
 	}

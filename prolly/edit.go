@@ -126,7 +126,7 @@ func (c *levelCursor) seek(ctx context.Context, key []byte) error {
 		i := min(nd.search(key), nd.n-1)
 		c.path = append(c.path, frame{nd: nd, idx: i})
 		var err error
-		if nd, err = c.m.ns.read(ctx, nd.child(i)); err != nil {
+		if nd, err = c.m.ns.readChild(ctx, nd, i); err != nil {
 			return err
 		}
 	}
@@ -145,10 +145,10 @@ func (c *levelCursor) next(ctx context.Context) (bool, error) {
 	}
 	c.path[d].idx++
 	c.path = c.path[:d+1]
-	nd, err := c.m.ns.read(ctx, c.path[d].nd.child(c.path[d].idx))
+	nd, err := c.m.ns.readChild(ctx, c.path[d].nd, c.path[d].idx)
 	for err == nil && nd.level > c.level {
 		c.path = append(c.path, frame{nd: nd, idx: 0})
-		nd, err = c.m.ns.read(ctx, nd.child(0))
+		nd, err = c.m.ns.readChild(ctx, nd, 0)
 	}
 	c.nd = nd
 	return err == nil, err

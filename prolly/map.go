@@ -76,7 +76,7 @@ func (m Map) Get(ctx context.Context, key []byte) (value []byte, ok bool, err er
 			}
 			return nd.value(i), true, nil
 		}
-		if nd, err = m.ns.read(ctx, nd.child(i)); err != nil {
+		if nd, err = m.ns.readChild(ctx, nd, i); err != nil {
 			return nil, false, err
 		}
 	}
@@ -106,7 +106,7 @@ func (m Map) Ordinal(ctx context.Context, key []byte) (uint64, error) {
 			return rank, nil
 		}
 		var err error
-		if nd, err = m.ns.read(ctx, nd.child(i)); err != nil {
+		if nd, err = m.ns.readChild(ctx, nd, i); err != nil {
 			return 0, err
 		}
 	}

@@ -1,6 +1,7 @@
 package prolly
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sync/atomic"
@@ -70,6 +71,22 @@ func (ns *NodeStore) read(ctx context.Context, addr chunks.Address) (*node, erro
 	}
 	if ns.cache != nil {
 		ns.cache.put(nd)
+	}
+	return nd, nil
+}
+
+// readChild reads child i of the internal node parent and checks that it
+// fits its place: one level down, with the last key and the subtree count
+// the parent records. A tree read through readChild cannot lead a cursor
+// out of range, even if the store returns wrong (but decodable) chunks.
+func (ns *NodeStore) readChild(ctx context.Context, parent *node, i int) (*node, error) {
+	nd, err := ns.read(ctx, parent.child(i))
+	if err != nil {
+		return nil, err
+	}
+	if nd.level+1 != parent.level || nd.count() != parent.childCount(i) || !bytes.Equal(nd.lastKey(), parent.key(i)) {
+		return nil, badNode("%s: child %d of %s (level %d, %d entries) does not match its parent entry (level %d, %d entries)",
+			nd.addr, i, parent.addr, nd.level, nd.count(), parent.level, parent.childCount(i))
 	}
 	return nd, nil
 }
