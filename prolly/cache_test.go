@@ -1,0 +1,68 @@
+package prolly
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/verso-db/verso/chunks"
+)
+
+func TestNodeCacheBound(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(testSeed(t), 11))
+	m := seqModel(r, 30000)
+	const bound = 64 << 10
+	ns := NewNodeStoreCache(chunks.NewMemoryStore(), bound)
+	mp := build(t, ns, m)
+	for i := 0; i < 2000; i++ {
+		readOp(t, r, mp, m, 30000)
+		if _, size := ns.cache.len(); size > bound {
+			t.Fatalf("cache holds %d bytes, bound %d", size, bound)
+		}
+	}
+	st := ns.Stats()
+	if st.Reads == 0 || st.Reads >= st.Loads {
+		t.Fatalf("stats %+v: expected some hits and some misses", st)
+	}
+	// Reading the same key twice hits the cache the second time.
+	k := m.keys[12345]
+	if _, _, err := mp.Get(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	before := ns.Stats().Reads
+	if _, _, err := mp.Get(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	if ns.Stats().Reads != before {
+		t.Fatalf("second Get of one key fetched nodes again")
+	}
+	// No cache at all still works.
+	ns0 := NewNodeStoreCache(chunks.NewMemoryStore(), 0)
+	compareAll(t, build(t, ns0, m), m)
+	if st := ns0.Stats(); st.Loads != st.Reads {
+		t.Fatalf("without a cache, loads %d != reads %d", st.Loads, st.Reads)
+	}
+}
+
+// TestConcurrentReads reads one map from several goroutines through a small
+// cache (run with -race).
+func TestConcurrentReads(t *testing.T) {
+	seed := testSeed(t)
+	r := rand.New(rand.NewPCG(seed, 12))
+	m := seqModel(r, 5000)
+	mp := build(t, NewNodeStoreCache(chunks.NewMemoryStore(), 32<<10), m)
+	done := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		go func(g uint64) {
+			defer func() { done <- struct{}{} }()
+			r := rand.New(rand.NewPCG(seed, 100+g))
+			for i := 0; i < 300; i++ {
+				readOp(t, r, mp, m, 5000)
+			}
+		}(uint64(g))
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+}

@@ -1,0 +1,17 @@
+package prolly
+
+import (
+	"context"
+	"fmt"
+)
+
+// checkWritten verifies a map just written when invariants are enabled.
+func checkWritten(ctx context.Context, m Map, what string) (Map, error) {
+	if !invariantsEnabled {
+		return m, nil
+	}
+	if err := m.Check(ctx); err != nil {
+		return Map{}, fmt.Errorf("prolly: invariants: the map written by %s: %w", what, err)
+	}
+	return m, nil
+}

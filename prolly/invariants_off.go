@@ -1,0 +1,6 @@
+//go:build !invariants
+
+package prolly
+
+// invariantsEnabled is false without the invariants build tag.
+const invariantsEnabled = false
