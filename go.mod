@@ -3,6 +3,7 @@ module github.com/verso-db/verso
 go 1.26
 
 require (
+	github.com/google/btree v1.1.3
 	github.com/klauspost/compress v1.20.4
 	github.com/zeebo/xxh3 v1.1.0
 	golang.org/x/sys v0.30.0

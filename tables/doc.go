@@ -1,0 +1,37 @@
+// Package tables stores SQL tables in prolly trees: a table value is a
+// schema, a row map and one map per secondary index, written as one small
+// chunk (table.go) that names them, so unchanged tables, schemas and
+// subtrees are shared between commits.
+//
+// # Main types
+//
+//   - Schema, Column, Index: a table's definition. Column types are kept as
+//     SQL text for the SQL layer; storage works from each column's
+//     prolly.Kind. EncodeSchema / DecodeSchema give its stored form.
+//   - Table: an immutable table value. New, Load, Write; Get, Scan and
+//     ScanIndex read rows as []Value; Check verifies every invariant.
+//   - Editor: inserts, updates and deletes that enforce the primary key,
+//     unique indexes, NOT NULL and auto-increment and keep every index in
+//     step. Reads through the editor see its pending writes; Savepoint and
+//     Rollback undo a failed statement; Table applies everything in one
+//     batch per map.
+//
+// The row and index encodings are described in rowcodec.go. Keyless tables
+// key each distinct row by the address of its contents and count copies.
+// Collations other than binary come from RegisterCollation: key columns in
+// them are ordered by the collation's sort key and the original value is
+// kept in the row.
+//
+// # Caveats
+//
+//   - A Table is safe for concurrent readers; an Editor and a RowIter are
+//     not safe for concurrent use.
+//   - Editor.Table writes chunks to the store; they become durable only when
+//     a commit reaches them.
+//   - Unique indexes do not compare rows with a NULL in an indexed column,
+//     as in MySQL.
+//   - Keys (primary or index) are limited to prolly.MaxKeySize bytes; a row
+//     that would exceed that, or a row too wide to store inline, is refused
+//     with ErrTooLarge before anything is written.
+//   - Descending index columns and prefix indexes are not supported yet.
+package tables

@@ -1,0 +1,438 @@
+package tables
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/verso-db/verso/prolly"
+)
+
+// Editor collects inserts, updates and deletes to a table, enforcing the
+// primary key, unique indexes, NOT NULL and auto-increment, and keeps every
+// secondary index in step with the rows. Its reads see its own writes.
+// Table returns the edited table. A failed call changes nothing.
+// Savepoint and Rollback undo a group of calls (an SQL statement). An
+// Editor is not safe for concurrent use.
+type Editor struct {
+	t       *Table
+	rows    *overlay
+	indexes []*overlay
+	autoInc uint64
+}
+
+// Edit starts editing the table.
+func (t *Table) Edit() *Editor {
+	e := &Editor{t: t, rows: newOverlay(t.rows), autoInc: t.autoInc}
+	for _, m := range t.indexes {
+		e.indexes = append(e.indexes, newOverlay(m))
+	}
+	return e
+}
+
+// Savepoint is the state of an Editor at one moment.
+type Savepoint struct {
+	rows    *overlay
+	indexes []*overlay
+	autoInc uint64
+}
+
+// Savepoint returns the editor's current state, to Rollback to. It is O(1).
+func (e *Editor) Savepoint() Savepoint {
+	sp := Savepoint{rows: e.rows.clone(), autoInc: e.autoInc}
+	for _, o := range e.indexes {
+		sp.indexes = append(sp.indexes, o.clone())
+	}
+	return sp
+}
+
+// Rollback returns the editor to the state sp. sp stays usable.
+func (e *Editor) Rollback(sp Savepoint) {
+	e.rows = sp.rows.clone()
+	e.indexes = e.indexes[:0]
+	for _, o := range sp.indexes {
+		e.indexes = append(e.indexes, o.clone())
+	}
+	e.autoInc = sp.autoInc
+}
+
+// Schema returns the schema of the edited table.
+func (e *Editor) Schema() *Schema { return e.t.schema }
+
+// NextAutoIncrement returns the value the next insert would take for a NULL
+// or 0 auto-increment column.
+func (e *Editor) NextAutoIncrement() uint64 { return max(e.autoInc, 1) }
+
+// SetAutoIncrement sets the next auto-increment value (ALTER TABLE ...
+// AUTO_INCREMENT = n); it never goes below a value already used.
+func (e *Editor) SetAutoIncrement(n uint64) {
+	e.autoInc = max(e.autoInc, n)
+}
+
+// Get returns the row with primary-key values pk, pending edits included.
+func (e *Editor) Get(ctx context.Context, pk []Value) ([]Value, bool, error) {
+	key := e.t.KeyPrefix(pk)
+	val, ok, err := e.rows.get(ctx, key)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	row, _, err := e.t.c.decode(key, val)
+	if err == nil {
+		row, err = load(ctx, e.t.ns, row)
+	}
+	return row, err == nil, err
+}
+
+// Insert adds a row. A NULL or 0 in the auto-increment column takes the
+// next counter value; the row as stored is returned. A duplicate primary
+// key or unique value fails with a *DuplicateKeyError.
+func (e *Editor) Insert(ctx context.Context, row []Value) ([]Value, error) {
+	row, err := e.assignAutoIncrement(row)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.t.c.checkRow(row); err != nil {
+		return nil, err
+	}
+	stored, err := e.t.c.storeValues(ctx, e.t.ns, row)
+	if err != nil {
+		return nil, err
+	}
+	c := e.t.c
+	if c.s.Keyless() {
+		return row, e.insertKeyless(ctx, row, stored)
+	}
+	key, val := c.encode(stored, 1)
+	if err := e.checkSizes(row, key, val); err != nil {
+		return nil, err
+	}
+	if old, ok, err := e.rows.get(ctx, key); err != nil {
+		return nil, err
+	} else if ok {
+		return nil, e.duplicate(ctx, PrimaryIndexName, pkValues(c.s, row), key, old)
+	}
+	if err := e.checkUnique(ctx, row, key); err != nil {
+		return nil, err
+	}
+	e.rows.put(key, val)
+	for i := range c.s.Indexes {
+		ik, _ := c.indexKey(&c.s.Indexes[i], row, key)
+		e.indexes[i].put(ik, key)
+	}
+	e.noteAutoIncrement(row)
+	return row, nil
+}
+
+func (e *Editor) insertKeyless(ctx context.Context, row, stored []Value) error {
+	c := e.t.c
+	key, val := c.encode(stored, 1)
+	if err := e.checkSizes(row, key, val); err != nil {
+		return err
+	}
+	count := uint64(0)
+	if old, ok, err := e.rows.get(ctx, key); err != nil {
+		return err
+	} else if ok {
+		_, count, err = c.decode(key, old)
+		if err != nil {
+			return err
+		}
+	}
+	if count == 0 {
+		if err := e.checkUnique(ctx, row, key); err != nil {
+			return err
+		}
+		for i := range c.s.Indexes {
+			ik, _ := c.indexKey(&c.s.Indexes[i], row, key)
+			e.indexes[i].put(ik, key)
+		}
+	} else if err := e.checkUniqueCopy(row); err != nil {
+		return err
+	}
+	_, val = c.encode(stored, count+1)
+	e.rows.put(key, val)
+	e.noteAutoIncrement(row)
+	return nil
+}
+
+// checkUniqueCopy refuses a second copy of a keyless row when a unique index
+// covers it with no NULL: the copy would duplicate the unique value.
+func (e *Editor) checkUniqueCopy(row []Value) error {
+	for i := range e.t.schema.Indexes {
+		ix := &e.t.schema.Indexes[i]
+		if _, hasNull := e.t.c.indexPrefix(ix, row); ix.Unique && !hasNull {
+			return &DuplicateKeyError{Index: ix.Name, Key: formatKey(pick(row, ix.Columns)), Existing: row}
+		}
+	}
+	return nil
+}
+
+// Delete removes the row with the primary key of row (for a keyless table,
+// one copy of an equal row). It fails with ErrRowNotFound if there is none.
+func (e *Editor) Delete(ctx context.Context, row []Value) error {
+	c := e.t.c
+	var key []byte
+	if c.s.Keyless() {
+		if err := c.checkRow(row); err != nil {
+			return err
+		}
+		stored, err := c.storeValues(ctx, e.t.ns, row)
+		if err != nil {
+			return err
+		}
+		key, _ = c.encode(stored, 1)
+	} else {
+		if len(row) != len(c.s.Columns) {
+			return fmt.Errorf("%w: %d values for %d columns", ErrRowShape, len(row), len(c.s.Columns))
+		}
+		key = c.rowKey(row)
+	}
+	val, ok, err := e.rows.get(ctx, key)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%w: no row with key %s", ErrRowNotFound, formatKey(pkValues(c.s, row)))
+	}
+	old, count, err := c.decode(key, val)
+	if err != nil {
+		return err
+	}
+	if count > 1 {
+		_, v := c.encode(old, count-1)
+		e.rows.put(key, v)
+		return nil
+	}
+	if old, err = load(ctx, e.t.ns, old); err != nil {
+		return err
+	}
+	e.rows.del(key)
+	for i := range c.s.Indexes {
+		ik, _ := c.indexKey(&c.s.Indexes[i], old, key)
+		e.indexes[i].del(ik)
+	}
+	return nil
+}
+
+// Update replaces the row old (found by its primary key) with row. The
+// primary key may change. Constraints are checked as for Insert.
+func (e *Editor) Update(ctx context.Context, old, row []Value) error {
+	c := e.t.c
+	if c.s.Keyless() {
+		sp := e.Savepoint()
+		if err := e.Delete(ctx, old); err != nil {
+			return err
+		}
+		if _, err := e.Insert(ctx, row); err != nil {
+			e.Rollback(sp)
+			return err
+		}
+		return nil
+	}
+	if err := c.checkRow(row); err != nil {
+		return err
+	}
+	oldKey := c.rowKey(old)
+	oldVal, ok, err := e.rows.get(ctx, oldKey)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%w: no row with key %s", ErrRowNotFound, formatKey(pkValues(c.s, old)))
+	}
+	stored, err := c.storeValues(ctx, e.t.ns, row)
+	if err != nil {
+		return err
+	}
+	key, val := c.encode(stored, 1)
+	if err := e.checkSizes(row, key, val); err != nil {
+		return err
+	}
+	if !bytes.Equal(key, oldKey) {
+		if existing, ok, err := e.rows.get(ctx, key); err != nil {
+			return err
+		} else if ok {
+			return e.duplicate(ctx, PrimaryIndexName, pkValues(c.s, row), key, existing)
+		}
+	}
+	if err := e.checkUniqueExcept(ctx, row, key, oldKey); err != nil {
+		return err
+	}
+	prev, _, err := c.decode(oldKey, oldVal)
+	if err == nil {
+		prev, err = load(ctx, e.t.ns, prev)
+	}
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(key, oldKey) {
+		e.rows.del(oldKey)
+	}
+	e.rows.put(key, val)
+	for i := range c.s.Indexes {
+		ix := &c.s.Indexes[i]
+		oldIK, _ := c.indexKey(ix, prev, oldKey)
+		newIK, _ := c.indexKey(ix, row, key)
+		if !bytes.Equal(oldIK, newIK) {
+			e.indexes[i].del(oldIK)
+		}
+		e.indexes[i].put(newIK, key)
+	}
+	e.noteAutoIncrement(row)
+	return nil
+}
+
+// checkSizes refuses a row whose key, value or index keys are larger than
+// a map takes, before anything is written.
+func (e *Editor) checkSizes(row []Value, key, val []byte) error {
+	if len(key) > prolly.MaxKeySize {
+		return fmt.Errorf("%w: the primary key takes %d bytes, at most %d", ErrTooLarge, len(key), prolly.MaxKeySize)
+	}
+	if len(val) > prolly.MaxValueSize {
+		return fmt.Errorf("%w: the row takes %d bytes inline, at most %d; long values go out of line, so this row has too many columns of about %d bytes", ErrTooLarge, len(val), prolly.MaxValueSize, prolly.LargeInlineLimit)
+	}
+	for i := range e.t.schema.Indexes {
+		ix := &e.t.schema.Indexes[i]
+		if ik, _ := e.t.c.indexKey(ix, row, key); len(ik) > prolly.MaxKeySize {
+			return fmt.Errorf("%w: index %q would take a key of %d bytes, at most %d", ErrTooLarge, ix.Name, len(ik), prolly.MaxKeySize)
+		}
+	}
+	return nil
+}
+
+// checkUnique fails if a unique index already holds row's values for a row
+// other than the one at key.
+func (e *Editor) checkUnique(ctx context.Context, row []Value, key []byte) error {
+	return e.checkUniqueExcept(ctx, row, key, key)
+}
+
+func (e *Editor) checkUniqueExcept(ctx context.Context, row []Value, key, self []byte) error {
+	c := e.t.c
+	for i := range c.s.Indexes {
+		ix := &c.s.Indexes[i]
+		if !ix.Unique {
+			continue
+		}
+		prefix, hasNull := c.indexPrefix(ix, row)
+		if hasNull {
+			continue
+		}
+		var other []byte
+		err := e.indexes[i].scan(ctx, prefix, PrefixEnd(prefix), func(_, rowKey []byte) bool {
+			if bytes.Equal(rowKey, key) || bytes.Equal(rowKey, self) {
+				return true
+			}
+			other = append([]byte(nil), rowKey...)
+			return false
+		})
+		if err != nil {
+			return err
+		}
+		if other != nil {
+			val, ok, err := e.rows.get(ctx, other)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("%w: index %q names row %x, which the table does not hold", ErrCorrupt, ix.Name, other)
+			}
+			return e.duplicate(ctx, ix.Name, pick(row, ix.Columns), other, val)
+		}
+	}
+	return nil
+}
+
+// duplicate builds the error for a key already held by the row at key.
+func (e *Editor) duplicate(ctx context.Context, index string, vals []Value, key, val []byte) error {
+	err := &DuplicateKeyError{Index: index, Key: formatKey(vals)}
+	if row, _, derr := e.t.c.decode(key, val); derr == nil {
+		if row, derr = load(ctx, e.t.ns, row); derr == nil {
+			err.Existing = row
+		}
+	}
+	return err
+}
+
+func (e *Editor) assignAutoIncrement(row []Value) ([]Value, error) {
+	p := e.t.schema.AutoIncrementColumn()
+	if p < 0 || p >= len(row) {
+		return row, nil
+	}
+	v := row[p]
+	if !v.IsNull() && !(v.Kind() == prolly.KindInt && v.AsInt() == 0) && !(v.Kind() == prolly.KindUint && v.AsUint() == 0) {
+		return row, nil
+	}
+	next := max(e.autoInc, 1)
+	row = append([]Value(nil), row...)
+	if e.t.schema.Columns[p].Kind == prolly.KindUint {
+		row[p] = prolly.Uint(next)
+	} else {
+		if next > 1<<63-1 {
+			return nil, fmt.Errorf("tables: auto-increment column %q is out of values", e.t.schema.Columns[p].Name)
+		}
+		row[p] = prolly.Int(int64(next))
+	}
+	return row, nil
+}
+
+// noteAutoIncrement moves the counter past an explicit value.
+func (e *Editor) noteAutoIncrement(row []Value) {
+	p := e.t.schema.AutoIncrementColumn()
+	if p < 0 {
+		return
+	}
+	var n uint64
+	switch v := row[p]; v.Kind() {
+	case prolly.KindInt:
+		if v.AsInt() <= 0 {
+			return
+		}
+		n = uint64(v.AsInt())
+	case prolly.KindUint:
+		n = v.AsUint()
+	default:
+		return
+	}
+	if n < ^uint64(0) {
+		e.autoInc = max(e.autoInc, n+1)
+	}
+}
+
+// Table writes the pending edits and returns the new table value. The
+// editor stays usable: its later edits build on the stored result.
+func (e *Editor) Table(ctx context.Context) (*Table, error) {
+	t := *e.t
+	var err error
+	if t.rows, err = e.rows.apply(ctx); err != nil {
+		return nil, err
+	}
+	t.indexes = make([]prolly.Map, len(e.indexes))
+	for i, o := range e.indexes {
+		if t.indexes[i], err = o.apply(ctx); err != nil {
+			return nil, err
+		}
+	}
+	t.autoInc = e.autoInc
+	nt := &t
+	e.t = nt
+	e.rows = newOverlay(nt.rows)
+	for i := range e.indexes {
+		e.indexes[i] = newOverlay(nt.indexes[i])
+	}
+	return nt, nil
+}
+
+func pick(row []Value, cols []int) []Value {
+	out := make([]Value, len(cols))
+	for i, p := range cols {
+		out[i] = row[p]
+	}
+	return out
+}
+
+func pkValues(s *Schema, row []Value) []Value {
+	if s.Keyless() {
+		return row
+	}
+	return pick(row, s.PrimaryKey)
+}

@@ -1,0 +1,79 @@
+package tables
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/verso-db/verso/prolly"
+)
+
+// RowIter yields the rows of a range of the row map or of an index. A
+// keyless row stored with count n is yielded n times. It is not safe for
+// concurrent use.
+type RowIter struct {
+	t     *Table
+	it    *prolly.Iter
+	index bool
+	row   []Value
+	left  uint64 // further copies of row to yield
+	err   error
+}
+
+// Scan iterates over the rows whose row map keys k satisfy lo <= k < hi (nil
+// bounds are open), in key order or reversed.
+func (t *Table) Scan(ctx context.Context, lo, hi []byte, reverse bool) *RowIter {
+	return &RowIter{t: t, it: t.rows.IterRange(ctx, lo, hi, reverse)}
+}
+
+// ScanIndex iterates over the rows whose index i keys k satisfy
+// lo <= k < hi, in index order or reversed.
+func (t *Table) ScanIndex(ctx context.Context, i int, lo, hi []byte, reverse bool) *RowIter {
+	return &RowIter{t: t, it: t.indexes[i].IterRange(ctx, lo, hi, reverse), index: true}
+}
+
+// Next advances to the next row and reports whether there is one.
+func (r *RowIter) Next(ctx context.Context) bool {
+	if r.err != nil {
+		return false
+	}
+	if r.left > 0 {
+		r.left--
+		r.row = append([]Value(nil), r.row...)
+		return true
+	}
+	if !r.it.Next(ctx) {
+		r.err = r.it.Err()
+		return false
+	}
+	key, val := r.it.Key(), r.it.Value()
+	if r.index {
+		key = val
+		v, ok, err := r.t.rows.Get(ctx, key)
+		if err == nil && !ok {
+			err = fmt.Errorf("%w: an index entry names row %x, which the table does not hold", ErrCorrupt, key)
+		}
+		if err != nil {
+			r.err = err
+			return false
+		}
+		val = v
+	}
+	row, count, err := r.t.c.decode(key, val)
+	if err == nil {
+		row, err = load(ctx, r.t.ns, row)
+	}
+	if err != nil {
+		r.err = err
+		return false
+	}
+	// A keyless row has one index entry per distinct row, so the index
+	// yields its copies too.
+	r.row, r.left = row, count-1
+	return true
+}
+
+// Row returns the current row. It belongs to the caller.
+func (r *RowIter) Row() []Value { return r.row }
+
+// Err returns the error that ended the iteration, if any.
+func (r *RowIter) Err() error { return r.err }

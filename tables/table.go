@@ -1,0 +1,208 @@
+package tables
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/prolly"
+)
+
+// Table chunk format, version 1.
+//
+// A table value is one chunk naming the schema chunk and the maps; integers
+// are big-endian.
+//
+//	+-------------------------------------------------------------+
+//	| magic "VRSTABV\n" (8) | format version u32                  |
+//	| schema address [20]                                         |
+//	| row map address [20]               (zero: an empty map)     |
+//	| next auto-increment value u64      (0: never set)           |
+//	| index count u16 | index map address [20] ...                |  in schema order
+//	+-------------------------------------------------------------+
+
+const (
+	tableMagic   = "VRSTABV\n"
+	tableVersion = 1
+	tableFixed   = 8 + 4 + 2*chunks.AddressSize + 8 + 2
+)
+
+// Table is an immutable table value: a schema, the row map and one map per
+// secondary index. Edit it with Edit; store it with Write.
+type Table struct {
+	ns      *prolly.NodeStore
+	schema  *Schema
+	c       *rowCodec
+	rows    prolly.Map
+	indexes []prolly.Map
+	autoInc uint64
+}
+
+// New returns an empty table with schema s.
+func New(ns *prolly.NodeStore, s *Schema) (*Table, error) {
+	c, err := newRowCodec(s)
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{ns: ns, schema: s, c: c, rows: prolly.NewMap(ns)}
+	for range s.Indexes {
+		t.indexes = append(t.indexes, prolly.NewMap(ns))
+	}
+	return t, nil
+}
+
+// Load reads the table value stored at addr.
+func Load(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address) (*Table, error) {
+	b, err := ns.Store().Get(ctx, addr)
+	if err != nil {
+		return nil, fmt.Errorf("tables: load table %s: %w", addr, err)
+	}
+	schemaAddr, rowsAddr, autoInc, idx, err := decodeTable(b)
+	if err != nil {
+		return nil, fmt.Errorf("tables: table %s: %w", addr, err)
+	}
+	sb, err := ns.Store().Get(ctx, schemaAddr)
+	if err != nil {
+		return nil, fmt.Errorf("tables: table %s: schema: %w", addr, err)
+	}
+	s, err := DecodeSchema(sb)
+	if err != nil {
+		return nil, fmt.Errorf("tables: table %s: %w", addr, err)
+	}
+	if len(idx) != len(s.Indexes) {
+		return nil, fmt.Errorf("tables: table %s: %w: %d index maps for %d indexes", addr, ErrCorrupt, len(idx), len(s.Indexes))
+	}
+	t, err := New(ns, s)
+	if err != nil {
+		return nil, err
+	}
+	t.autoInc = autoInc
+	if t.rows, err = openMap(ctx, ns, rowsAddr); err != nil {
+		return nil, err
+	}
+	for i, a := range idx {
+		if t.indexes[i], err = openMap(ctx, ns, a); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+func openMap(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address) (prolly.Map, error) {
+	if addr.IsEmpty() {
+		return prolly.NewMap(ns), nil
+	}
+	return prolly.OpenMap(ctx, ns, addr)
+}
+
+func decodeTable(b []byte) (schema, rows chunks.Address, autoInc uint64, idx []chunks.Address, err error) {
+	if len(b) < tableFixed || string(b[:8]) != tableMagic {
+		return schema, rows, 0, nil, fmt.Errorf("%w: not a table chunk", ErrCorrupt)
+	}
+	if v := binary.BigEndian.Uint32(b[8:]); v != tableVersion {
+		return schema, rows, 0, nil, fmt.Errorf("%w: table format version %d; this build reads version %d", ErrCorrupt, v, tableVersion)
+	}
+	p := b[12:]
+	copy(schema[:], p)
+	copy(rows[:], p[chunks.AddressSize:])
+	p = p[2*chunks.AddressSize:]
+	autoInc = binary.BigEndian.Uint64(p)
+	n := int(binary.BigEndian.Uint16(p[8:]))
+	p = p[10:]
+	if len(p) != n*chunks.AddressSize {
+		return schema, rows, 0, nil, fmt.Errorf("%w: table chunk holds %d bytes for %d index maps", ErrCorrupt, len(p), n)
+	}
+	for i := 0; i < n; i++ {
+		var a chunks.Address
+		copy(a[:], p[i*chunks.AddressSize:])
+		idx = append(idx, a)
+	}
+	if schema.IsEmpty() {
+		return schema, rows, 0, nil, fmt.Errorf("%w: table chunk names no schema", ErrCorrupt)
+	}
+	return schema, rows, autoInc, idx, nil
+}
+
+// Write stores the table value (its maps are already stored) and returns
+// its address. Equal tables have equal addresses.
+func (t *Table) Write(ctx context.Context) (chunks.Address, error) {
+	sa, err := t.ns.Store().Put(ctx, EncodeSchema(t.schema))
+	if err != nil {
+		return chunks.Address{}, err
+	}
+	b := make([]byte, 0, tableFixed+len(t.indexes)*chunks.AddressSize)
+	b = append(b, tableMagic...)
+	b = binary.BigEndian.AppendUint32(b, tableVersion)
+	b = append(b, sa[:]...)
+	ra := t.rows.Address()
+	b = append(b, ra[:]...)
+	b = binary.BigEndian.AppendUint64(b, t.autoInc)
+	b = binary.BigEndian.AppendUint16(b, uint16(len(t.indexes)))
+	for _, m := range t.indexes {
+		a := m.Address()
+		b = append(b, a[:]...)
+	}
+	return t.ns.Store().Put(ctx, b)
+}
+
+// Schema returns the table's schema. Do not modify it.
+func (t *Table) Schema() *Schema { return t.schema }
+
+// Rows returns the row map (see the row encoding in rowcodec.go).
+func (t *Table) Rows() prolly.Map { return t.rows }
+
+// IndexMap returns the map of secondary index i.
+func (t *Table) IndexMap(i int) prolly.Map { return t.indexes[i] }
+
+// NodeStore returns the node store the table reads from.
+func (t *Table) NodeStore() *prolly.NodeStore { return t.ns }
+
+// AutoIncrement returns the next auto-increment value the table will hand
+// out (at least 1).
+func (t *Table) AutoIncrement() uint64 { return max(t.autoInc, 1) }
+
+// Count returns the number of entries in the row map: the number of rows of
+// a table with a primary key, of distinct rows of a keyless one.
+func (t *Table) Count() uint64 { return t.rows.Count() }
+
+// KeyOf returns the row map key of a full row of a table with a primary key.
+func (t *Table) KeyOf(row []Value) []byte { return t.c.rowKey(row) }
+
+// KeyPrefix encodes the first len(vals) primary-key columns' values as a key
+// prefix, for range scans (see PrefixEnd).
+func (t *Table) KeyPrefix(vals []Value) []byte {
+	var k []byte
+	for i, v := range vals {
+		k = prolly.AppendKeyField(k, t.c.keyField(t.schema.PrimaryKey[i], v))
+	}
+	return k
+}
+
+// IndexPrefix encodes values of the first len(vals) columns of index i as a
+// key prefix, for range scans of the index.
+func (t *Table) IndexPrefix(i int, vals []Value) []byte {
+	var k []byte
+	for j, v := range vals {
+		k = prolly.AppendKeyField(k, t.c.keyField(t.schema.Indexes[i].Columns[j], v))
+	}
+	return k
+}
+
+// Get returns the row with the primary-key values pk.
+func (t *Table) Get(ctx context.Context, pk []Value) ([]Value, bool, error) {
+	return t.GetByKey(ctx, t.KeyPrefix(pk))
+}
+
+// GetByKey returns the row stored under the row map key.
+func (t *Table) GetByKey(ctx context.Context, key []byte) ([]Value, bool, error) {
+	val, ok, err := t.rows.Get(ctx, key)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	row, _, err := t.c.decode(key, val)
+	if err == nil {
+		row, err = load(ctx, t.ns, row)
+	}
+	return row, err == nil, err
+}
