@@ -2,8 +2,8 @@ package tables
 
 import (
 	"bytes"
-	"errors"
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/verso-db/verso/prolly"
