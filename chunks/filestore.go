@@ -422,29 +422,31 @@ func (s *FileStore) fail(err error) error {
 
 func (s *FileStore) Commit(ctx context.Context, newRoot, expected Address) error {
 	s.wmu.Lock()
-	a, err := s.commitLocked(newRoot, expected)
+	size, err := s.commitLocked(newRoot, expected)
 	s.wmu.Unlock()
-	if err == nil && s.opts.CompactAt > 0 && a.committed >= s.opts.CompactAt {
+	if err == nil && s.opts.CompactAt > 0 && size >= s.opts.CompactAt {
 		s.compactInBackground()
 	}
 	return err
 }
 
-func (s *FileStore) commitLocked(newRoot, expected Address) (*journal, error) {
+// commitLocked commits under wmu and returns the size of the active
+// journal after the commit.
+func (s *FileStore) commitLocked(newRoot, expected Address) (int64, error) {
 	s.mu.Lock()
 	if err := s.writable(); err != nil {
 		s.mu.Unlock()
-		return nil, err
+		return 0, err
 	}
 	if s.root != expected {
 		root := s.root
 		s.mu.Unlock()
-		return nil, fmt.Errorf("%w: expected %s, found %s", ErrRootMoved, expected, root)
+		return 0, fmt.Errorf("%w: expected %s, found %s", ErrRootMoved, expected, root)
 	}
 	if !newRoot.IsEmpty() {
 		if j, _, t, _ := s.locate(newRoot); j == nil && t == nil {
 			s.mu.Unlock()
-			return nil, fmt.Errorf("%w: %s", errMissingRoot, newRoot)
+			return 0, fmt.Errorf("%w: %s", errMissingRoot, newRoot)
 		}
 	}
 	a := s.active()
@@ -452,17 +454,18 @@ func (s *FileStore) commitLocked(newRoot, expected Address) (*journal, error) {
 	s.mu.Unlock()
 
 	if err := s.flush(a, true); err != nil {
-		return nil, err
+		return 0, err
 	}
 	if err := syscall.Fdatasync(int(a.f.Fd())); err != nil {
-		return nil, s.fail(fmt.Errorf("journal %s: sync: %w", a.path, err))
+		return 0, s.fail(fmt.Errorf("journal %s: sync: %w", a.path, err))
 	}
 	s.mu.Lock()
 	a.committed = a.written
 	a.pending = a.pending[:0]
 	s.root = newRoot
+	size := a.committed
 	s.mu.Unlock()
-	return a, nil
+	return size, nil
 }
 
 // compactInBackground starts a compaction unless one is running.

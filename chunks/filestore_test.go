@@ -274,3 +274,45 @@ func TestMissingManifest(t *testing.T) {
 		t.Fatalf("open without a manifest: %v", err)
 	}
 }
+
+// TestConcurrentWriters commits from several goroutines at once, each
+// retrying on ErrRootMoved, with automatic compaction on. Run with -race.
+func TestConcurrentWriters(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, t.TempDir(), Options{CompactAt: 64 << 10, MaxTables: 2})
+	defer s.Close()
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			r := rand.New(rand.NewSource(int64(g)))
+			for i := 0; i < 40; i++ {
+				a, err := s.Put(ctx, randomChunk(r))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for {
+					root, err := s.Root(ctx)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					err = s.Commit(ctx, a, root)
+					if err == nil {
+						break
+					}
+					if !errors.Is(err, ErrRootMoved) {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	if err := s.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -280,4 +280,3 @@ func collationKeyFor(c sql.CollationID) func(string) []byte {
 	}
 	return collationSortKey(c)
 }
-
