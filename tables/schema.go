@@ -22,6 +22,15 @@ type Column struct {
 	Nullable bool
 	// Default is the default's expression text; "" means no default.
 	Default string
+	// Generated is the expression of a generated column; "" for none.
+	Generated string
+	// Virtual generated columns are computed on read, not stored by the
+	// SQL layer (storage keeps whatever value it is given).
+	Virtual bool
+	// OnUpdate is the ON UPDATE expression text; "" for none.
+	OnUpdate string
+	// Hidden columns are not returned by SELECT *.
+	Hidden bool
 	// AutoIncrement columns take the next counter value when written as
 	// NULL or 0. A table has at most one, of an integer kind.
 	AutoIncrement bool
@@ -40,7 +49,15 @@ type Index struct {
 	Comment string
 }
 
-// Schema is a table's columns, primary key and secondary indexes.
+// Check is a CHECK constraint: its SQL expression, kept as text for the
+// SQL layer to evaluate.
+type Check struct {
+	Name     string
+	Expr     string
+	Enforced bool
+}
+
+// Schema is a table's columns, primary key, secondary indexes and checks.
 type Schema struct {
 	Columns []Column
 	// PrimaryKey lists column positions in key order. A table without one
@@ -48,6 +65,7 @@ type Schema struct {
 	// rows are counted.
 	PrimaryKey []int
 	Indexes    []Index
+	Checks     []Check
 }
 
 // PrimaryIndexName is the name under which duplicate primary keys are
@@ -95,6 +113,7 @@ func (s *Schema) Clone() *Schema {
 	c := &Schema{
 		Columns:    append([]Column(nil), s.Columns...),
 		PrimaryKey: append([]int(nil), s.PrimaryKey...),
+		Checks:     append([]Check(nil), s.Checks...),
 	}
 	for _, ix := range s.Indexes {
 		ix.Columns = append([]int(nil), ix.Columns...)
@@ -193,6 +212,16 @@ func (s *Schema) Validate() error {
 		if err := checkKey(fmt.Sprintf("index %q", ix.Name), ix.Columns); err != nil {
 			return err
 		}
+	}
+	checks := map[string]bool{}
+	for _, c := range s.Checks {
+		if c.Name == "" || c.Expr == "" {
+			return bad("a check constraint needs a name and an expression")
+		}
+		if checks[strings.ToLower(c.Name)] {
+			return bad("duplicate check constraint name %q", c.Name)
+		}
+		checks[strings.ToLower(c.Name)] = true
 	}
 	return nil
 }

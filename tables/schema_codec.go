@@ -20,11 +20,15 @@ import (
 //	| column count | column ...                                     |
 //	| primary-key count | column position ...                       |
 //	| index count | index ...                                       |
+//	| check count | check ...                                       |
 //	+--------------------------------------------------------------+
-//	column: | name | type | kind u8 | flags u8 | default | collation | comment |
-//	        flags: 0x01 nullable, 0x02 auto-increment
+//	column: | name | type | kind u8 | flags u8 | default | generated |
+//	        | on-update | collation | comment |
+//	        flags: 0x01 nullable, 0x02 auto-increment, 0x04 virtual,
+//	               0x08 hidden
 //	index:  | name | flags u8 | column count | column position ... | comment |
 //	        flags: 0x01 unique
+//	check:  | name | expression | flags u8 |  flags: 0x01 enforced
 //
 // The encoding is canonical (decoding re-encodes and compares), and a
 // decoded schema must pass Validate.
@@ -35,7 +39,11 @@ const (
 
 	colNullable = 0x01
 	colAutoInc  = 0x02
+	colVirtual  = 0x04
+	colHidden   = 0x08
+	colFlags    = colNullable | colAutoInc | colVirtual | colHidden
 	idxUnique   = 0x01
+	chkEnforced = 0x01
 )
 
 // EncodeSchema returns the stored form of s.
@@ -56,8 +64,16 @@ func EncodeSchema(s *Schema) []byte {
 		if c.AutoIncrement {
 			flags |= colAutoInc
 		}
+		if c.Virtual {
+			flags |= colVirtual
+		}
+		if c.Hidden {
+			flags |= colHidden
+		}
 		b = append(b, byte(c.Kind), flags)
 		str(c.Default)
+		str(c.Generated)
+		str(c.OnUpdate)
 		str(c.Collation)
 		str(c.Comment)
 	}
@@ -78,6 +94,16 @@ func EncodeSchema(s *Schema) []byte {
 			b = binary.AppendUvarint(b, uint64(p))
 		}
 		str(ix.Comment)
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.Checks)))
+	for _, c := range s.Checks {
+		str(c.Name)
+		str(c.Expr)
+		var flags byte
+		if c.Enforced {
+			flags |= chkEnforced
+		}
+		b = append(b, flags)
 	}
 	return b
 }
@@ -154,11 +180,13 @@ func DecodeSchema(b []byte) (*Schema, error) {
 		c := Column{Name: r.str(), Type: r.str()}
 		c.Kind = prolly.Kind(r.byte())
 		flags := r.byte()
-		if flags&^(colNullable|colAutoInc) != 0 {
+		if flags&^colFlags != 0 {
 			r.fail("column %d has unknown flags %#x", i, flags)
 		}
 		c.Nullable, c.AutoIncrement = flags&colNullable != 0, flags&colAutoInc != 0
-		c.Default, c.Collation, c.Comment = r.str(), r.str(), r.str()
+		c.Virtual, c.Hidden = flags&colVirtual != 0, flags&colHidden != 0
+		c.Default, c.Generated, c.OnUpdate = r.str(), r.str(), r.str()
+		c.Collation, c.Comment = r.str(), r.str()
 		s.Columns = append(s.Columns, c)
 	}
 	npk := r.uvarint(maxColumns)
@@ -179,6 +207,16 @@ func DecodeSchema(b []byte) (*Schema, error) {
 		}
 		ix.Comment = r.str()
 		s.Indexes = append(s.Indexes, ix)
+	}
+	nchk := r.uvarint(maxColumns)
+	for i := uint64(0); i < nchk && r.err == nil; i++ {
+		c := Check{Name: r.str(), Expr: r.str()}
+		flags := r.byte()
+		if flags&^chkEnforced != 0 {
+			r.fail("check %d has unknown flags %#x", i, flags)
+		}
+		c.Enforced = flags&chkEnforced != 0
+		s.Checks = append(s.Checks, c)
 	}
 	if r.err != nil {
 		return nil, r.err
