@@ -62,7 +62,10 @@ func (m Map) Apply(ctx context.Context, edits []Edit) (Map, error) {
 				return checkWritten(ctx, Map{ns: m.ns, root: res.written[0].nd}, "Apply")
 			}
 		}
-		cur = res.parentEdits()
+		// Above the old root there is no parent whose entries could stand:
+		// every node written at the old root's level goes up, unchanged or
+		// not, or the taller tree would lose the unchanged ones.
+		cur = res.parentEdits(m.root != nil && level < m.root.level)
 	}
 }
 
@@ -74,8 +77,10 @@ type levelResult struct {
 }
 
 // parentEdits turns the replaced and written nodes of a level into edits
-// of the level above: delete the old children, put the new ones.
-func (r *levelResult) parentEdits() []entryEdit {
+// of the level above: delete the old children, put the new ones. When the
+// level above exists in the old tree (hasParent), a node rewritten exactly
+// as it was keeps its parent entry and needs no edit.
+func (r *levelResult) parentEdits(hasParent bool) []entryEdit {
 	out := make([]entryEdit, 0, len(r.removed)+len(r.written))
 	i, j := 0, 0
 	for i < len(r.removed) || j < len(r.written) {
@@ -94,7 +99,7 @@ func (r *levelResult) parentEdits() []entryEdit {
 			continue
 		}
 		w := r.written[j]
-		if c == 0 && r.removed[i].addr == w.addr {
+		if hasParent && c == 0 && r.removed[i].addr == w.addr {
 			// The node was rewritten as it was: its parent entry stands.
 			i++
 			j++
