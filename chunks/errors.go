@@ -19,6 +19,9 @@ var (
 	// ErrCorrupt marks damaged stored bytes: a checksum or address that does
 	// not match, or a structure that cannot be decoded. Test with IsCorrupt.
 	ErrCorrupt = errors.New("chunks: corrupt data")
+	// ErrVersion is returned for a file written in a format version this
+	// build does not read: open it with the verso release that wrote it.
+	ErrVersion = errors.New("chunks: unsupported format version")
 	// ErrFailed is returned by every write after a write or sync to disk
 	// failed: the store cannot know what reached the disk, so it refuses
 	// further writes until it is reopened.

@@ -1,0 +1,75 @@
+// Package chunks is verso's lowest layer: a content-addressed store of
+// immutable byte strings ("chunks") with one root address.
+//
+// Every later layer (prolly trees, commits, tables, the event log) keeps its
+// bytes here. A chunk is named by its Address, the first 20 bytes of the
+// SHA-256 of its bytes, written as 32 characters of base32 over
+// 0123456789abcdefghijklmnopqrstuv. The zero Address means "empty".
+//
+// # Main types
+//
+//   - Store, with its Reader and Writer halves: Get, GetMany, Has, HasMany,
+//     Root, Put and Commit. Commit(newRoot, expected) is a compare-and-swap
+//     of the root that makes every pending Put durable with it: the atomic
+//     step of every write in verso.
+//   - MemoryStore: a Store in memory, for tests and scratch work.
+//   - FileStore: the durable Store in a folder.
+//
+// # The file store
+//
+// A FileStore folder holds:
+//
+//	LOCK            an exclusive flock(2): one open store per folder
+//	MANIFEST        the names of the files below and the root (manifest.go)
+//	NNNNNN.journal  append-only records: chunks, and a root record ending
+//	                each commit (record.go)
+//	NNNNNN.table    immutable sorted tables built from the journal by
+//	                compaction, searched by binary search (table.go)
+//
+// Put appends a chunk record to an in-memory buffer that reaches the journal
+// file in batches of about 1 MiB, unsynced. Commit appends a root record,
+// writes what is buffered and syncs the journal once (fdatasync): one sync
+// per commit, never one per chunk. Chunks are compressed with S2 unless
+// they do not shrink by an eighth (Options.DisableCompression turns it off).
+//
+// Opening a store replays its journals. Records after the last root record
+// belong to no acknowledged commit; a damaged or partial record followed by
+// no valid root record is a torn tail, cut off so the store opens at its last
+// complete commit. Damage followed by a valid root record is different: it
+// lies inside committed data, and opening fails with an error naming the
+// file and offset rather than silently dropping commits.
+//
+// Compaction (Compact, or in the background once the journal passes
+// Options.CompactAt) freezes the journal, starts a new one that begins with
+// a root record, writes the frozen journal's chunks into a table file
+// (merging all tables into it when there are more than Options.MaxTables),
+// names the table in a new manifest and only then deletes what it replaced.
+// Readers are not blocked while the table is written. Files that no manifest
+// names, left by a crash, are removed on open.
+//
+// Every chunk read from disk is checked against a checksum that covers its
+// address (xxh3 of the record); a mismatch is an error wrapping ErrCorrupt,
+// never wrong data. FileStore.Check reads everything and verifies each
+// chunk's SHA-256 against its address.
+//
+// # Caveats
+//
+//   - One writer at a time: Put and Commit serialize on an internal mutex,
+//     but the compare-and-swap in Commit is the only protection between
+//     writers that build on different roots. Readers may run concurrently
+//     with the writer and with compaction.
+//   - Put keeps the slice it is given until it is written out: do not modify
+//     it afterwards. Get returns a fresh slice that belongs to the caller.
+//   - Puts are readable at once but durable only after the next successful
+//     Commit; Close without Commit loses them.
+//   - After a failed write or sync the store refuses further writes
+//     (ErrFailed): what reached the disk is unknown. Reopen it; recovery
+//     restores the last durable commit.
+//   - Table files are memory-mapped: a table file truncated by another
+//     program while the store is open makes reads fault. Leave the folder to
+//     the store.
+//   - Damage confined to the last commit's bytes that also spares its root
+//     record cannot be told apart from a write torn by a power loss, and is
+//     reported as an error; damage to the last root record itself reads as a
+//     torn tail and that commit is dropped.
+package chunks

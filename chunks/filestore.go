@@ -1,0 +1,556 @@
+package chunks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Options tune a FileStore. The zero value is the default.
+type Options struct {
+	// DisableCompression stores chunks as they are instead of compressing
+	// them with S2.
+	DisableCompression bool
+	// CompactAt is the size in bytes of the active journal past which a
+	// commit starts a compaction in the background. Zero means 64 MiB; a
+	// negative value turns automatic compaction off (Compact still works).
+	CompactAt int64
+	// MaxTables is the number of table files past which a compaction merges
+	// them all into one. Zero means 8.
+	MaxTables int
+}
+
+const (
+	defaultCompactAt = 64 << 20
+	defaultMaxTables = 8
+	// flushSize is the size of the write buffer: puts reach the file (not
+	// synced) in batches of about this many bytes.
+	flushSize = 1 << 20
+	lockName  = "LOCK"
+)
+
+// FileStore is a durable Store in a folder: a journal of records that every
+// commit appends to and syncs once, immutable table files that compaction
+// builds from the journal, and a manifest naming them. See doc.go.
+type FileStore struct {
+	dir   string
+	opts  Options
+	codec Codec
+	lock  *os.File
+
+	compactMu sync.Mutex // one compaction at a time
+	wmu       sync.Mutex // one writer at a time: Put, Commit, rotation
+	scratch   []byte     // record encoding buffer, guarded by wmu
+
+	mu       sync.RWMutex // guards the fields below
+	root     Address
+	man      manifest
+	journals []*journal // oldest first; the last one is active
+	tables   []*table   // oldest first
+	failed   error
+	closed   bool
+
+	bg      sync.WaitGroup
+	bgBusy  atomic.Bool
+	bgErr   atomic.Pointer[error]
+	closing atomic.Bool
+}
+
+var _ Store = (*FileStore)(nil)
+
+var storeFileName = regexp.MustCompile(`^([0-9]+)\.(journal|table)$`)
+
+// OpenFileStore opens the store in dir, creating the folder and an empty
+// store if there is none. It takes an exclusive lock on the folder: a second
+// open, from this process or another, fails with ErrLocked until Close.
+func OpenFileStore(dir string, opts Options) (*FileStore, error) {
+	if opts.CompactAt == 0 {
+		opts.CompactAt = defaultCompactAt
+	}
+	if opts.MaxTables <= 0 {
+		opts.MaxTables = defaultMaxTables
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("chunks: create store folder: %w", err)
+	}
+	s := &FileStore{dir: dir, opts: opts, codec: CodecS2}
+	if opts.DisableCompression {
+		s.codec = CodecRaw
+	}
+	lock, err := lockFolder(dir)
+	if err != nil {
+		return nil, err
+	}
+	s.lock = lock
+	if err := s.load(); err != nil {
+		s.closeFiles()
+		lock.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// lockFolder takes the folder's exclusive lock.
+func lockFolder(dir string) (*os.File, error) {
+	path := filepath.Join(dir, lockName)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("chunks: open lock file: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%w: %s is open for writing elsewhere; close that store (or stop that process) first", ErrLocked, dir)
+		}
+		return nil, fmt.Errorf("chunks: lock %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// load reads the manifest (or creates the store), removes leftovers, opens
+// the tables and replays the journals.
+func (s *FileStore) load() error {
+	m, err := readManifest(s.dir)
+	if errors.Is(err, os.ErrNotExist) {
+		m, err = s.create()
+	}
+	if err != nil {
+		return fmt.Errorf("chunks: open store %s: %w", s.dir, err)
+	}
+	s.man = m
+	s.root = m.root
+	if err := s.removeLeftovers(); err != nil {
+		return err
+	}
+	for _, n := range m.tables {
+		t, err := openTable(filepath.Join(s.dir, tableFileName(n)), n)
+		if err != nil {
+			return fmt.Errorf("chunks: open store %s: %w", s.dir, err)
+		}
+		s.tables = append(s.tables, t)
+	}
+	for i, n := range m.journals {
+		j, err := s.openJournal(n, i == len(m.journals)-1)
+		if err != nil {
+			return fmt.Errorf("chunks: open store %s: %w", s.dir, err)
+		}
+		s.journals = append(s.journals, j)
+	}
+	return nil
+}
+
+// create makes a new empty store: one journal and a manifest naming it.
+func (s *FileStore) create() (manifest, error) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return manifest{}, err
+	}
+	for _, e := range entries {
+		if storeFileName.MatchString(e.Name()) {
+			return manifest{}, fmt.Errorf("%w: the folder holds %s but no %s; restore the manifest from a copy", ErrCorrupt, e.Name(), manifestName)
+		}
+	}
+	m := manifest{nextFile: 2, journals: []uint64{1}}
+	if err := writeFileSync(filepath.Join(s.dir, journalFileName(1)), appendJournalHeader(nil)); err != nil {
+		return manifest{}, err
+	}
+	if err := writeManifest(s.dir, &m); err != nil {
+		return manifest{}, err
+	}
+	return m, nil
+}
+
+// removeLeftovers deletes files that the manifest does not name: the
+// remains of a compaction that a crash interrupted.
+func (s *FileStore) removeLeftovers() error {
+	named := map[string]bool{}
+	for _, n := range s.man.journals {
+		named[journalFileName(n)] = true
+	}
+	for _, n := range s.man.tables {
+		named[tableFileName(n)] = true
+	}
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return err
+	}
+	removed := false
+	for _, e := range entries {
+		name := e.Name()
+		if name == manifestTmpName || (storeFileName.MatchString(name) && !named[name]) {
+			if err := os.Remove(filepath.Join(s.dir, name)); err != nil {
+				return fmt.Errorf("chunks: remove leftover %s: %w", name, err)
+			}
+			removed = true
+		}
+	}
+	if removed {
+		return syncDir(s.dir)
+	}
+	return nil
+}
+
+// openJournal replays journal n. The last journal stays open for writing;
+// its torn tail, if any, is cut off.
+func (s *FileStore) openJournal(n uint64, last bool) (*journal, error) {
+	path := filepath.Join(s.dir, journalFileName(n))
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	data, err := mapFile(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("journal %s: map: %w", path, err)
+	}
+	res, err := replayJournal(path, data)
+	size := int64(len(data))
+	if data != nil {
+		_ = syscall.Munmap(data)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if res.hasRoot {
+		s.root = res.root
+	}
+	if last && res.committed < size {
+		if err := f.Truncate(res.committed); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("journal %s: cut torn tail at %d: %w", path, res.committed, err)
+		}
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return &journal{num: n, path: path, f: f, index: res.index, written: res.committed, committed: res.committed}, nil
+}
+
+func (s *FileStore) active() *journal { return s.journals[len(s.journals)-1] }
+
+// check returns the error that stops every call, if any. Callers hold mu.
+func (s *FileStore) check() error {
+	if s.closed {
+		return ErrClosed
+	}
+	return nil
+}
+
+// locate finds addr: in a journal (newest first), then in a table (newest
+// first). Callers hold mu.
+func (s *FileStore) locate(addr Address) (j *journal, loc journalLoc, t *table, ti int) {
+	for i := len(s.journals) - 1; i >= 0; i-- {
+		if loc, ok := s.journals[i].index[addr]; ok {
+			return s.journals[i], loc, nil, 0
+		}
+	}
+	for i := len(s.tables) - 1; i >= 0; i-- {
+		if ti := s.tables[i].search(addr); ti >= 0 {
+			return nil, journalLoc{}, s.tables[i], ti
+		}
+	}
+	return nil, journalLoc{}, nil, -1
+}
+
+func (s *FileStore) Get(ctx context.Context, addr Address) ([]byte, error) {
+	s.mu.RLock()
+	if err := s.check(); err != nil {
+		s.mu.RUnlock()
+		return nil, err
+	}
+	j, loc, t, ti := s.locate(addr)
+	switch {
+	case j != nil:
+		b, err := j.readRecord(loc)
+		path := j.path
+		s.mu.RUnlock()
+		if err != nil {
+			return nil, err
+		}
+		return decodeJournalChunk(path, addr, loc, b)
+	case t != nil:
+		defer s.mu.RUnlock()
+		return t.read(ti)
+	default:
+		s.mu.RUnlock()
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, addr)
+	}
+}
+
+func (s *FileStore) GetMany(ctx context.Context, addrs []Address, found func(Address, []byte)) error {
+	for _, a := range addrs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		data, err := s.Get(ctx, a)
+		switch {
+		case err == nil:
+			found(a, data)
+		case IsNotFound(err):
+		default:
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *FileStore) Has(ctx context.Context, addr Address) (bool, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if err := s.check(); err != nil {
+		return false, err
+	}
+	j, _, t, _ := s.locate(addr)
+	return j != nil || t != nil, nil
+}
+
+func (s *FileStore) HasMany(ctx context.Context, addrs []Address) (AddressSet, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	absent := AddressSet{}
+	for _, a := range addrs {
+		if j, _, t, _ := s.locate(a); j == nil && t == nil {
+			absent.Add(a)
+		}
+	}
+	return absent, nil
+}
+
+func (s *FileStore) Root(ctx context.Context) (Address, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if err := s.check(); err != nil {
+		return Address{}, err
+	}
+	return s.root, nil
+}
+
+// writable returns the error that stops a write, if any. Callers hold mu.
+func (s *FileStore) writable() error {
+	if s.closed {
+		return ErrClosed
+	}
+	if s.failed != nil {
+		return fmt.Errorf("%w: %v", ErrFailed, s.failed)
+	}
+	return nil
+}
+
+func (s *FileStore) Put(ctx context.Context, data []byte) (Address, error) {
+	if len(data) > maxChunkSize {
+		return Address{}, fmt.Errorf("chunks: a chunk of %d bytes is larger than the %d allowed; split it", len(data), maxChunkSize)
+	}
+	addr := Of(data)
+	s.mu.RLock()
+	err := s.writable()
+	j, _, t, _ := s.locate(addr)
+	s.mu.RUnlock()
+	if err != nil || j != nil || t != nil {
+		return addr, err
+	}
+	codec, stored := encodeChunk(s.codec, data)
+
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.scratch = appendChunkRecord(s.scratch[:0], addr, codec, stored)
+	s.mu.Lock()
+	if err := s.writable(); err != nil {
+		s.mu.Unlock()
+		return addr, err
+	}
+	a := s.active()
+	if _, ok := a.index[addr]; !ok {
+		a.index[addr] = journalLoc{a.end(), uint32(len(s.scratch))}
+		a.buf = append(a.buf, s.scratch...)
+		a.pending = append(a.pending, addr)
+	}
+	full := len(a.buf) >= flushSize
+	s.mu.Unlock()
+	if full {
+		return addr, s.flush(a, false)
+	}
+	return addr, nil
+}
+
+// flush writes the active journal's buffer to its file, without syncing.
+// Callers hold wmu, not mu. While the write runs, readers still find the
+// records in the buffer, which only a holder of wmu changes.
+func (s *FileStore) flush(a *journal, commit bool) error {
+	if len(a.buf) == 0 {
+		return nil
+	}
+	if _, err := a.f.WriteAt(a.buf, a.written); err != nil {
+		return s.fail(fmt.Errorf("journal %s: write: %w", a.path, err))
+	}
+	if !commit {
+		// Start writing the batch back to the disk now, so the sync at the
+		// commit finds less to do: disk and CPU work overlap in big commits.
+		// It is a hint; durability still comes from the commit's sync.
+		_ = unix.SyncFileRange(int(a.f.Fd()), a.written, int64(len(a.buf)), unix.SYNC_FILE_RANGE_WRITE)
+	}
+	s.mu.Lock()
+	a.written += int64(len(a.buf))
+	a.buf = a.buf[:0]
+	s.mu.Unlock()
+	return nil
+}
+
+// fail poisons the store after a failed write or sync: what reached the
+// disk is unknown, so no later write may build on it.
+func (s *FileStore) fail(err error) error {
+	s.mu.Lock()
+	if s.failed == nil {
+		s.failed = err
+	}
+	s.mu.Unlock()
+	return fmt.Errorf("%w: %v", ErrFailed, err)
+}
+
+func (s *FileStore) Commit(ctx context.Context, newRoot, expected Address) error {
+	s.wmu.Lock()
+	a, err := s.commitLocked(newRoot, expected)
+	s.wmu.Unlock()
+	if err == nil && s.opts.CompactAt > 0 && a.committed >= s.opts.CompactAt {
+		s.compactInBackground()
+	}
+	return err
+}
+
+func (s *FileStore) commitLocked(newRoot, expected Address) (*journal, error) {
+	s.mu.Lock()
+	if err := s.writable(); err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	if s.root != expected {
+		root := s.root
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%w: expected %s, found %s", ErrRootMoved, expected, root)
+	}
+	if !newRoot.IsEmpty() {
+		if j, _, t, _ := s.locate(newRoot); j == nil && t == nil {
+			s.mu.Unlock()
+			return nil, fmt.Errorf("%w: %s", errMissingRoot, newRoot)
+		}
+	}
+	a := s.active()
+	a.buf = appendRootRecord(a.buf, newRoot)
+	s.mu.Unlock()
+
+	if err := s.flush(a, true); err != nil {
+		return nil, err
+	}
+	if err := syscall.Fdatasync(int(a.f.Fd())); err != nil {
+		return nil, s.fail(fmt.Errorf("journal %s: sync: %w", a.path, err))
+	}
+	s.mu.Lock()
+	a.committed = a.written
+	a.pending = a.pending[:0]
+	s.root = newRoot
+	s.mu.Unlock()
+	return a, nil
+}
+
+// compactInBackground starts a compaction unless one is running.
+func (s *FileStore) compactInBackground() {
+	if s.closing.Load() || !s.bgBusy.CompareAndSwap(false, true) {
+		return
+	}
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		defer s.bgBusy.Store(false)
+		if err := s.Compact(); err != nil && !errors.Is(err, ErrClosed) {
+			s.bgErr.Store(&err)
+		}
+	}()
+}
+
+// Dir returns the store's folder.
+func (s *FileStore) Dir() string { return s.dir }
+
+// Close waits for a running compaction, closes the files and releases the
+// lock. Puts that were not committed are lost. It returns the error of a
+// failed background compaction, if any.
+func (s *FileStore) Close() error {
+	s.closing.Store(true)
+	s.bg.Wait()
+	s.compactMu.Lock()
+	defer s.compactMu.Unlock()
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	s.closed = true
+	err := s.closeFiles()
+	if p := s.bgErr.Load(); p != nil {
+		err = errors.Join(fmt.Errorf("chunks: background compaction: %w", *p), err)
+	}
+	return errors.Join(err, s.lock.Close())
+}
+
+// closeFiles closes every journal and unmaps every table.
+func (s *FileStore) closeFiles() error {
+	var err error
+	for _, j := range s.journals {
+		err = errors.Join(err, j.f.Close())
+	}
+	for _, t := range s.tables {
+		err = errors.Join(err, t.close())
+	}
+	s.journals, s.tables = nil, nil
+	return err
+}
+
+// Stats describes a FileStore's files.
+type Stats struct {
+	Journals     int   // journal files
+	JournalBytes int64 // bytes in them, committed and pending
+	Tables       int   // table files
+	TableBytes   int64 // bytes in them
+	TableChunks  int   // chunks in them (a chunk may be in several)
+}
+
+// Stats returns the store's file counts and sizes.
+func (s *FileStore) Stats() Stats {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var st Stats
+	for _, j := range s.journals {
+		st.Journals++
+		st.JournalBytes += j.end()
+	}
+	for _, t := range s.tables {
+		st.Tables++
+		st.TableBytes += int64(len(t.data))
+		st.TableChunks += t.count
+	}
+	return st
+}
+
+// parseFileNumber returns the number in a store file's name.
+func parseFileNumber(name string) (uint64, bool) {
+	m := storeFileName.FindStringSubmatch(name)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(m[1], 10, 64)
+	return n, err == nil
+}

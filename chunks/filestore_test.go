@@ -1,0 +1,276 @@
+package chunks
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func openTest(t testing.TB, dir string, opts Options) *FileStore {
+	t.Helper()
+	s, err := OpenFileStore(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestFileStoreLock(t *testing.T) {
+	dir := t.TempDir()
+	s := openTest(t, dir, Options{})
+	_, err := OpenFileStore(dir, Options{})
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("second open: %v, want ErrLocked naming the folder", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openTest(t, dir, Options{}) // the lock is released on close
+	s.Close()
+	if _, err := s.Get(context.Background(), Address{}); !errors.Is(err, ErrClosed) {
+		t.Fatalf("get after close: %v", err)
+	}
+	if err := s.Close(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("second close: %v", err)
+	}
+}
+
+// TestFileStoreFormatGolden pins the bytes of the files a fixed sequence of
+// operations writes: an accidental change of an on-disk format fails here.
+func TestFileStoreFormatGolden(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openTest(t, dir, Options{CompactAt: -1})
+	var root Address
+	for i := 0; i < 3; i++ {
+		a, err := s.Put(ctx, []byte(strings.Repeat(fmt.Sprintf("chunk %d ", i), 20)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Put(ctx, []byte{byte(i)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Commit(ctx, a, root); err != nil {
+			t.Fatal(err)
+		}
+		root = a
+	}
+	sum := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%x", sha256.Sum256(b))[:16]
+	}
+	if got, want := sum("000001.journal"), "09cfb397f737e5ae"; got != want {
+		t.Errorf("journal bytes hash to %s, want %s", got, want)
+	}
+	if err := s.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sum("000003.table"), "2ec8a3807c10b6c6"; got != want {
+		t.Errorf("table bytes hash to %s, want %s", got, want)
+	}
+	if got, want := sum("MANIFEST"), "0daa69e28b3e3957"; got != want {
+		t.Errorf("manifest bytes hash to %s, want %s", got, want)
+	}
+	s.Close()
+}
+
+// TestTableCorruption damages a table file: the damaged chunk reads as a
+// corruption error, never as wrong bytes, and a damaged index stops the open.
+func TestTableCorruption(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openTest(t, dir, Options{CompactAt: -1})
+	var addrs []Address
+	for i := 0; i < 50; i++ {
+		a, err := s.Put(ctx, []byte(strings.Repeat(fmt.Sprint(i), 100)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		addrs = append(addrs, a)
+	}
+	if err := s.Commit(ctx, addrs[0], Address{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	tablePath := filepath.Join(dir, tableFileName(3))
+	s.Close()
+	orig, err := os.ReadFile(tablePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ti, err := parseTable(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	indexStart := len(orig) - tableFooterSize - ti.count*tableEntrySize
+	r := rand.New(rand.NewSource(seed(t)))
+	for trial := 0; trial < 200; trial++ {
+		b := append([]byte(nil), orig...)
+		off := tableHeaderSize + r.Intn(len(b)-tableHeaderSize)
+		b[off] ^= byte(1 + r.Intn(255))
+		if err := os.WriteFile(tablePath, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := OpenFileStore(dir, Options{CompactAt: -1})
+		if off >= indexStart {
+			if !IsCorrupt(err) || !strings.Contains(err.Error(), tablePath) {
+				t.Fatalf("byte %d of the index or footer flipped: open err %v, want corruption naming the file", off, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("byte %d of the data flipped: open: %v", off, err)
+		}
+		bad := 0
+		for i, a := range addrs {
+			data, err := s.Get(ctx, a)
+			switch {
+			case err == nil && Of(data) != a:
+				t.Fatalf("byte %d flipped: chunk %d read back wrong bytes", off, i)
+			case err != nil && !IsCorrupt(err):
+				t.Fatalf("byte %d flipped: chunk %d: %v", off, i, err)
+			case err != nil:
+				bad++
+			}
+		}
+		if bad != 1 {
+			t.Fatalf("byte %d flipped: %d chunks report corruption, want 1", off, bad)
+		}
+		if err := s.Check(ctx); !IsCorrupt(err) {
+			t.Fatalf("byte %d flipped: Check = %v", off, err)
+		}
+		s.Close()
+	}
+}
+
+// TestConcurrentReaders reads from several goroutines while one writer
+// puts, commits and compacts. Run with -race.
+func TestConcurrentReaders(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, t.TempDir(), Options{CompactAt: 128 << 10, MaxTables: 2})
+	defer s.Close()
+	var mu sync.Mutex
+	var published []Address // committed chunks the readers may ask for
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			r := rand.New(rand.NewSource(int64(g)))
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				mu.Lock()
+				n := len(published)
+				mu.Unlock()
+				if n == 0 {
+					continue
+				}
+				mu.Lock()
+				a := published[r.Intn(n)]
+				mu.Unlock()
+				data, err := s.Get(ctx, a)
+				if err != nil || Of(data) != a {
+					errs <- fmt.Errorf("reader %d: get %s: %v", g, a, err)
+					return
+				}
+				if _, err := s.HasMany(ctx, []Address{a}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}(g)
+	}
+	r := rand.New(rand.NewSource(seed(t)))
+	var root Address
+	for c := 0; c < 60; c++ {
+		var batch []Address
+		for i := 0; i < 20; i++ {
+			a, err := s.Put(ctx, randomChunk(r))
+			if err != nil {
+				t.Fatal(err)
+			}
+			batch = append(batch, a)
+		}
+		if err := s.Commit(ctx, batch[0], root); err != nil {
+			t.Fatal(err)
+		}
+		root = batch[0]
+		mu.Lock()
+		published = append(published, batch...)
+		mu.Unlock()
+		if c%20 == 19 {
+			if err := s.Compact(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	close(stop)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLeftoversRemoved simulates a crash in the middle of a compaction: files
+// the manifest does not name are removed on open, and nothing is lost.
+func TestLeftoversRemoved(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openTest(t, dir, Options{CompactAt: -1})
+	a, _ := s.Put(ctx, []byte("kept"))
+	if err := s.Commit(ctx, a, Address{}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, name := range []string{"000007.table", "000008.journal", manifestTmpName} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("half-written"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s = openTest(t, dir, Options{CompactAt: -1})
+	defer s.Close()
+	for _, name := range []string{"000007.table", "000008.journal", manifestTmpName} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
+			t.Errorf("leftover %s still there (%v)", name, err)
+		}
+	}
+	if got, err := s.Get(ctx, a); err != nil || string(got) != "kept" {
+		t.Fatalf("get: %q, %v", got, err)
+	}
+}
+
+// TestMissingManifest refuses a folder that holds store files but no
+// manifest, instead of starting an empty store over them.
+func TestMissingManifest(t *testing.T) {
+	dir := t.TempDir()
+	s := openTest(t, dir, Options{})
+	s.Close()
+	if err := os.Remove(filepath.Join(dir, manifestName)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenFileStore(dir, Options{}); !IsCorrupt(err) || !strings.Contains(err.Error(), "000001.journal") {
+		t.Fatalf("open without a manifest: %v", err)
+	}
+}

@@ -1,0 +1,308 @@
+package chunks
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/zeebo/xxh3"
+)
+
+// Table file format, version 1.
+//
+// A table file is immutable: compaction writes it once from sorted chunks
+// and never changes it. Integers are big-endian.
+//
+//	+---------------------------------------------------------------+
+//	| magic "VRSTABL\n" (8) | format version u32 | reserved u32 (0)  |  header, 16 bytes
+//	+---------------------------------------------------------------+
+//	| chunk record 0 | chunk record 1 | ...                           |  data
+//	+---------------------------------------------------------------+
+//	| index entry 0 | index entry 1 | ... | index entry n-1          |  index, 32 bytes an entry
+//	+---------------------------------------------------------------+
+//	| footer, 44 bytes                                              |
+//	+---------------------------------------------------------------+
+//
+//	chunk record:  | codec u8 | stored bytes | xxh3 u64 |
+//	index entry:   | address [20] | record offset u64 | record length u32 |
+//	footer:        | index offset u64 | entry count u64 | index xxh3 u64 |
+//	               | format version u32 | magic "VRSTABL\n" (8) | footer xxh3 u64 |
+//
+// A chunk record's xxh3 covers the chunk's address followed by the codec and
+// stored bytes, so a record read through a wrong index entry fails its check.
+// Index entries are sorted by address, strictly ascending: a lookup is a
+// binary search over the index. The index xxh3 covers the whole index; the
+// footer xxh3 covers the 36 footer bytes before it.
+
+const (
+	tableMagic       = "VRSTABL\n"
+	tableHeaderSize  = 16
+	tableEntrySize   = AddressSize + 8 + 4
+	tableFooterSize  = 8 + 8 + 8 + 4 + 8 + 8
+	tableRecordExtra = 1 + 8 // codec and checksum around the stored bytes
+)
+
+// tableRecordSum is the checksum of one table chunk record.
+func tableRecordSum(addr Address, codec Codec, stored []byte) uint64 {
+	h := xxh3.New()
+	_, _ = h.Write(addr[:])
+	_, _ = h.Write([]byte{byte(codec)})
+	_, _ = h.Write(stored)
+	return h.Sum64()
+}
+
+// tableSource yields chunks in strictly ascending address order for
+// writeTable; ok is false after the last one.
+type tableSource func() (addr Address, codec Codec, stored []byte, ok bool, err error)
+
+// writeTable writes a table file at path from src and syncs it. It returns
+// the number of chunks written. The caller syncs the folder.
+func writeTable(path string, src tableSource) (n int, err error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	w := bufio.NewWriterSize(f, 1<<20)
+	if _, err := w.Write(appendTableHeader(nil)); err != nil {
+		return 0, err
+	}
+	offset := uint64(tableHeaderSize)
+	var index []byte
+	var prev Address
+	var sum [8]byte
+	for {
+		addr, codec, stored, ok, err := src()
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			break
+		}
+		if n > 0 && addr.Compare(prev) <= 0 {
+			panic(fmt.Sprintf("chunks: table source out of order: %s after %s", addr, prev))
+		}
+		prev = addr
+		size := tableRecordExtra + len(stored)
+		if err := w.WriteByte(byte(codec)); err != nil {
+			return 0, err
+		}
+		if _, err := w.Write(stored); err != nil {
+			return 0, err
+		}
+		binary.BigEndian.PutUint64(sum[:], tableRecordSum(addr, codec, stored))
+		if _, err := w.Write(sum[:]); err != nil {
+			return 0, err
+		}
+		index = append(index, addr[:]...)
+		index = binary.BigEndian.AppendUint64(index, offset)
+		index = binary.BigEndian.AppendUint32(index, uint32(size))
+		offset += uint64(size)
+		n++
+	}
+	if _, err := w.Write(index); err != nil {
+		return 0, err
+	}
+	if _, err := w.Write(appendTableFooter(nil, offset, uint64(n), xxh3.Hash(index))); err != nil {
+		return 0, err
+	}
+	if err := w.Flush(); err != nil {
+		return 0, err
+	}
+	return n, f.Sync()
+}
+
+func appendTableHeader(buf []byte) []byte {
+	buf = append(buf, tableMagic...)
+	buf = binary.BigEndian.AppendUint32(buf, FormatVersion)
+	return binary.BigEndian.AppendUint32(buf, 0)
+}
+
+func appendTableFooter(buf []byte, indexOffset, count, indexSum uint64) []byte {
+	start := len(buf)
+	buf = binary.BigEndian.AppendUint64(buf, indexOffset)
+	buf = binary.BigEndian.AppendUint64(buf, count)
+	buf = binary.BigEndian.AppendUint64(buf, indexSum)
+	buf = binary.BigEndian.AppendUint32(buf, FormatVersion)
+	buf = append(buf, tableMagic...)
+	return binary.BigEndian.AppendUint64(buf, xxh3.Hash(buf[start:]))
+}
+
+// tableIndex is a validated view of a table file's bytes.
+type tableIndex struct {
+	data  []byte // the whole file
+	index []byte // the index section, a sub-slice of data
+	count int
+}
+
+// parseTable validates a table file's bytes: header, footer, index checksum,
+// the order of the addresses and the bounds of every record. It never
+// panics; every failure wraps ErrCorrupt (or ErrVersion).
+func parseTable(b []byte) (tableIndex, error) {
+	if len(b) < tableHeaderSize+tableFooterSize {
+		return tableIndex{}, fmt.Errorf("%w: table file of %d bytes is too short", ErrCorrupt, len(b))
+	}
+	if string(b[:8]) != tableMagic {
+		return tableIndex{}, fmt.Errorf("%w: not a verso table file (bad magic %q)", ErrCorrupt, b[:8])
+	}
+	if v := binary.BigEndian.Uint32(b[8:]); v != FormatVersion {
+		return tableIndex{}, fmt.Errorf("%w: table format version %d; this build reads version %d", ErrVersion, v, FormatVersion)
+	}
+	if binary.BigEndian.Uint32(b[12:]) != 0 {
+		return tableIndex{}, fmt.Errorf("%w: table header's reserved field is not zero", ErrCorrupt)
+	}
+	foot := b[len(b)-tableFooterSize:]
+	if xxh3.Hash(foot[:tableFooterSize-8]) != binary.BigEndian.Uint64(foot[tableFooterSize-8:]) {
+		return tableIndex{}, fmt.Errorf("%w: table footer checksum mismatch", ErrCorrupt)
+	}
+	if string(foot[28:36]) != tableMagic || binary.BigEndian.Uint32(foot[24:]) != FormatVersion {
+		return tableIndex{}, fmt.Errorf("%w: table footer has a bad magic or version", ErrCorrupt)
+	}
+	indexOffset := binary.BigEndian.Uint64(foot)
+	count := binary.BigEndian.Uint64(foot[8:])
+	indexEnd := uint64(len(b) - tableFooterSize)
+	if indexOffset < tableHeaderSize || indexOffset > indexEnd || count != (indexEnd-indexOffset)/tableEntrySize || (indexEnd-indexOffset)%tableEntrySize != 0 {
+		return tableIndex{}, fmt.Errorf("%w: table index at %d with %d entries does not fit a file of %d bytes", ErrCorrupt, indexOffset, count, len(b))
+	}
+	index := b[indexOffset:indexEnd]
+	if xxh3.Hash(index) != binary.BigEndian.Uint64(foot[16:]) {
+		return tableIndex{}, fmt.Errorf("%w: table index checksum mismatch", ErrCorrupt)
+	}
+	for i := 0; i < int(count); i++ {
+		e := index[i*tableEntrySize:]
+		if i > 0 && bytes.Compare(e[:AddressSize], index[(i-1)*tableEntrySize:][:AddressSize]) <= 0 {
+			return tableIndex{}, fmt.Errorf("%w: table index entry %d is out of order", ErrCorrupt, i)
+		}
+		off := binary.BigEndian.Uint64(e[AddressSize:])
+		size := uint64(binary.BigEndian.Uint32(e[AddressSize+8:]))
+		if off < tableHeaderSize || size < tableRecordExtra || off > indexOffset || size > indexOffset-off {
+			return tableIndex{}, fmt.Errorf("%w: table index entry %d points outside the data (offset %d, length %d)", ErrCorrupt, i, off, size)
+		}
+	}
+	return tableIndex{data: b, index: index, count: int(count)}, nil
+}
+
+// entryAddr returns the address of index entry i.
+func (t *tableIndex) entryAddr(i int) []byte {
+	return t.index[i*tableEntrySize : i*tableEntrySize+AddressSize]
+}
+
+// search returns the index of addr's entry, or -1.
+func (t *tableIndex) search(addr Address) int {
+	lo, hi := 0, t.count
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		c := bytes.Compare(t.entryAddr(m), addr[:])
+		if c == 0 {
+			return m
+		}
+		if c < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return -1
+}
+
+// entry returns the address, record offset and record length of entry i.
+func (t *tableIndex) entry(i int) (addr Address, off int64, size int) {
+	e := t.index[i*tableEntrySize:]
+	copy(addr[:], e[:AddressSize])
+	return addr, int64(binary.BigEndian.Uint64(e[AddressSize:])), int(binary.BigEndian.Uint32(e[AddressSize+8:]))
+}
+
+// record returns the codec and stored bytes of entry i, checked against
+// their checksum. stored aliases the table's bytes.
+func (t *tableIndex) record(i int) (Address, Codec, []byte, error) {
+	addr, off, size := t.entry(i)
+	codec, stored, err := checkTableRecord(addr, off, t.data[off:off+int64(size)])
+	return addr, codec, stored, err
+}
+
+// checkTableRecord splits the table record rec, read from offset off, into
+// codec and stored bytes, checked against the record's checksum.
+func checkTableRecord(addr Address, off int64, rec []byte) (Codec, []byte, error) {
+	codec := Codec(rec[0])
+	stored := rec[1 : len(rec)-8]
+	if tableRecordSum(addr, codec, stored) != binary.BigEndian.Uint64(rec[len(rec)-8:]) {
+		return 0, nil, fmt.Errorf("%w: chunk %s at table offset %d fails its checksum", ErrCorrupt, addr, off)
+	}
+	return codec, stored, nil
+}
+
+// table is an open table file. The whole file is memory-mapped: lookups
+// search the index in the mapping, and sequential scans (compaction, Check)
+// read records from it. Point reads use pread instead: a random read through
+// the mapping takes a page fault per page first touched, which costs more
+// than the read.
+type table struct {
+	num  uint64
+	path string
+	f    *os.File
+	tableIndex
+}
+
+// openTable maps and validates the table file at path.
+func openTable(path string, num uint64) (*table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && st.Size() < tableHeaderSize+tableFooterSize {
+		err = fmt.Errorf("%w: %d bytes is too short", ErrCorrupt, st.Size())
+	}
+	var data []byte
+	if err == nil {
+		data, err = syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	}
+	var ti tableIndex
+	if err == nil {
+		if ti, err = parseTable(data); err != nil {
+			_ = syscall.Munmap(data)
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("table file %s: %w", path, err)
+	}
+	return &table{num: num, path: path, f: f, tableIndex: ti}, nil
+}
+
+// read returns the chunk of entry i, read with pread and checked.
+func (t *table) read(i int) ([]byte, error) {
+	addr, off, size := t.entry(i)
+	rec := make([]byte, size)
+	if _, err := t.f.ReadAt(rec, off); err != nil {
+		return nil, fmt.Errorf("table file %s: read at offset %d: %w", t.path, off, err)
+	}
+	codec, stored, err := checkTableRecord(addr, off, rec)
+	if err == nil {
+		var data []byte
+		if data, err = decodeOwned(codec, stored); err == nil {
+			return data, nil
+		}
+	}
+	return nil, fmt.Errorf("table file %s: chunk %s: %w", t.path, addr, err)
+}
+
+func (t *table) close() error {
+	if t.data == nil {
+		return nil
+	}
+	err := errors.Join(syscall.Munmap(t.data), t.f.Close())
+	t.data, t.index = nil, nil
+	return err
+}
