@@ -1,6 +1,11 @@
 package commitgraph
 
-import "github.com/verso-db/verso/chunks"
+import (
+	"context"
+	"fmt"
+
+	"github.com/verso-db/verso/chunks"
+)
 
 // Working-set chunk format, version 1.
 //
@@ -82,4 +87,72 @@ func DecodeWorkingSet(b []byte) (WorkingSet, error) {
 		return WorkingSet{}, err
 	}
 	return ws, nil
+}
+
+// WorkingSet returns the working set of branch: the stored one, or, if the
+// branch has none, the implicit one whose roots are its head's root.
+func (db *DB) WorkingSet(ctx context.Context, branch string) (WorkingSet, error) {
+	var ws WorkingSet
+	err := db.UpdateRefs(ctx, func(tx *RefTx) error {
+		var err error
+		ws, _, err = readWorkingSet(ctx, db, tx, branch)
+		if err != nil {
+			return err
+		}
+		return errNoChange
+	})
+	return ws, err
+}
+
+// readWorkingSet reads branch's working set in tx; ok is false for an
+// implicit one.
+func readWorkingSet(ctx context.Context, db *DB, tx *RefTx, branch string) (WorkingSet, bool, error) {
+	head, ok, err := tx.Get(ctx, branchRef(branch))
+	if err != nil {
+		return WorkingSet{}, false, err
+	}
+	if !ok {
+		return WorkingSet{}, false, fmt.Errorf("%w: %q", ErrBranchNotFound, branch)
+	}
+	a, ok, err := tx.Get(ctx, workingSetRef(branch))
+	if err != nil {
+		return WorkingSet{}, false, err
+	}
+	if ok {
+		b, err := db.cs.Get(ctx, a)
+		if err != nil {
+			return WorkingSet{}, false, fmt.Errorf("commitgraph: working set of %q: %w", branch, err)
+		}
+		ws, err := DecodeWorkingSet(b)
+		if err != nil {
+			return WorkingSet{}, false, fmt.Errorf("commitgraph: working set of %q: %w", branch, err)
+		}
+		return ws, true, nil
+	}
+	c, err := db.ReadCommit(ctx, head)
+	if err != nil {
+		return WorkingSet{}, false, err
+	}
+	return WorkingSet{Working: c.Root, Staged: c.Root}, false, nil
+}
+
+// UpdateWorkingSet replaces branch's working set expected (as returned by
+// WorkingSet) with next, or returns ErrWorkingSetMoved if it is not
+// expected any more.
+func (db *DB) UpdateWorkingSet(ctx context.Context, branch string, expected, next WorkingSet) error {
+	a, err := db.cs.Put(ctx, encodeWorkingSet(next))
+	if err != nil {
+		return err
+	}
+	return db.UpdateRefs(ctx, func(tx *RefTx) error {
+		cur, _, err := readWorkingSet(ctx, db, tx, branch)
+		if err != nil {
+			return err
+		}
+		if !cur.Equal(expected) {
+			return fmt.Errorf("%w: %q", ErrWorkingSetMoved, branch)
+		}
+		tx.Set(workingSetRef(branch), a)
+		return nil
+	})
 }
