@@ -25,17 +25,19 @@ type DB struct {
 }
 
 // New returns the commit graph of the database in cs. It reads nothing:
-// Init creates a database in an empty store.
-func New(cs chunks.Store) *DB { return NewWithNodeStore(prolly.NewNodeStore(cs)) }
+// Init creates a database in an empty store. Every write to cs must go
+// through the DB's Store or NodeStore from then on, which serialize Put
+// and Commit as the chunks.Writer contract asks.
+func New(cs chunks.Store) *DB {
+	ss := &serialStore{Store: cs}
+	return &DB{cs: ss, ns: prolly.NewNodeStore(ss)}
+}
 
-// NewWithNodeStore is New with a node store of the caller's (to share its
-// cache of decoded nodes with the table layer).
-func NewWithNodeStore(ns *prolly.NodeStore) *DB { return &DB{cs: ns.Store(), ns: ns} }
-
-// Store returns the chunk store under db.
+// Store returns the chunk store under db, with its writes serialized.
 func (db *DB) Store() chunks.Store { return db.cs }
 
-// NodeStore returns the node store db reads and writes prolly maps with.
+// NodeStore returns the node store db reads and writes prolly maps with;
+// the table layer should use it too, to share its cache of decoded nodes.
 func (db *DB) NodeStore() *prolly.NodeStore { return db.ns }
 
 // Retries returns how many ref updates ran again because another writer
