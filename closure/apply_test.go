@@ -17,7 +17,7 @@ func TestApplyWhenTreeGrows(t *testing.T) {
 	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
 	m := prolly.NewMap(ns)
 	rawBroken := false
-	for i := range 20000 {
+	for i := range 12000 {
 		edits := []prolly.Edit{{Key: Entry{Height(i + 1), fakeAddr(i)}.Key()}}
 		if raw, err := m.Apply(ctx, edits); err == nil && raw.Count() != m.Count()+1 {
 			rawBroken = true
