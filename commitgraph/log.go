@@ -26,7 +26,7 @@ type LogIter struct {
 	head    chunks.Address
 	started bool
 	cl      *closure.Iter
-	next    closure.Entry // the closure entry read ahead, if haveNext
+	next    closure.Entry // the closure entry read ahead, if have
 	have    bool
 	group   []*Commit // commits of the current height still to yield
 	cur     *Commit
