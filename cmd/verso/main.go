@@ -2,7 +2,22 @@
 //
 // Usage:
 //
-//	verso version    print the program's version and its storage format version
+//	verso [-C dir] <command> [arguments]
+//
+//	verso version                   print the program's version and its storage format version
+//	verso init [flags] [dir]        create a database in dir (default: the current folder)
+//	verso log [flags] [revision]    print the history of a revision (default: HEAD)
+//
+// -C dir runs the command as if started in dir.
+//
+// A database lives in the folder .verso/ of its directory (see repo.go):
+// .verso/chunks/ is the chunk store and .verso/HEAD names the current
+// branch. log finds the database in the current folder or the nearest
+// parent folder that has one.
+//
+// Author identity (init's first commit): the flags --name and --email, else
+// the environment variables VERSO_AUTHOR_NAME and VERSO_AUTHOR_EMAIL, else
+// the login name of the current user and <login>@localhost.
 package main
 
 import (
@@ -24,6 +39,10 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	dir := ""
+	for len(args) >= 2 && args[0] == "-C" {
+		dir, args = joinDir(dir, args[1]), args[2:]
+	}
 	if len(args) == 0 {
 		usage(stderr)
 		return 2
@@ -32,6 +51,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "verso %s\nstorage format %d\n", moduleVersion(), chunks.FormatVersion)
 		return 0
+	case "init":
+		return runInit(dir, args[1:], stdout, stderr)
+	case "log":
+		return runLog(dir, args[1:], stdout, stderr)
 	case "help", "--help", "-h":
 		usage(stdout)
 		return 0
@@ -43,11 +66,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprint(w, `usage: verso <command>
+	fmt.Fprint(w, `usage: verso [-C dir] <command> [arguments]
 
 commands:
   version   print the program's version and its storage format version
+  init      create a database with a first empty commit on main
+            verso init [--branch main] [--name N] [--email E] [dir]
+  log       print the history of a revision (default HEAD)
+            verso log [--oneline] [-n N] [revision]
   help      print this message
+
+-C dir runs the command as if started in dir. Author identity: --name and
+--email, else $VERSO_AUTHOR_NAME and $VERSO_AUTHOR_EMAIL, else the login name.
 `)
 }
 

@@ -1,0 +1,219 @@
+package commitgraph
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/closure"
+	"github.com/verso-db/verso/prolly"
+)
+
+// DefaultBranch is the branch Init creates when given none.
+const DefaultBranch = "main"
+
+// DB is a database's commit graph over a chunk store. It is safe for
+// concurrent use: every change to refs is a compare-and-swap of the store
+// root (see refs.go).
+type DB struct {
+	cs      chunks.Store
+	ns      *prolly.NodeStore
+	retries atomic.Uint64
+}
+
+// New returns the commit graph of the database in cs. It reads nothing:
+// Init creates a database in an empty store. Every write to cs must go
+// through the DB's Store or NodeStore from then on, which serialize Put
+// and Commit as the chunks.Writer contract asks.
+func New(cs chunks.Store) *DB {
+	ss := &serialStore{Store: cs}
+	return &DB{cs: ss, ns: prolly.NewNodeStore(ss)}
+}
+
+// Store returns the chunk store under db, with its writes serialized.
+func (db *DB) Store() chunks.Store { return db.cs }
+
+// NodeStore returns the node store db reads and writes prolly maps with;
+// the table layer should use it too, to share its cache of decoded nodes.
+func (db *DB) NodeStore() *prolly.NodeStore { return db.ns }
+
+// Retries returns how many ref updates ran again because another writer
+// moved the store root first.
+func (db *DB) Retries() uint64 { return db.retries.Load() }
+
+// Init creates a database in an empty store: a first commit of the empty
+// root value on branch (DefaultBranch if empty) with meta. It returns
+// ErrAlreadyInitialized if the store holds refs.
+func (db *DB) Init(ctx context.Context, branch string, meta Meta) (*Commit, error) {
+	if branch == "" {
+		branch = DefaultBranch
+	}
+	if err := CheckName(branch); err != nil {
+		return nil, err
+	}
+	c, err := db.WriteCommit(ctx, chunks.Address{}, nil, meta)
+	if err != nil {
+		return nil, err
+	}
+	err = db.UpdateRefs(ctx, func(tx *RefTx) error {
+		if !tx.refs.Address().IsEmpty() {
+			return ErrAlreadyInitialized
+		}
+		tx.Set(branchRef(branch), c.Addr)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Initialized reports whether the store holds a database.
+func (db *DB) Initialized(ctx context.Context) (bool, error) {
+	root, err := db.cs.Root(ctx)
+	return !root.IsEmpty(), err
+}
+
+// ReadCommit reads and decodes the commit at addr: one chunk read. It
+// returns an error wrapping ErrNotCommit when the store holds no chunk
+// there or the chunk is not a commit, and ErrBadChunk for a damaged one.
+func (db *DB) ReadCommit(ctx context.Context, addr chunks.Address) (*Commit, error) {
+	b, err := db.cs.Get(ctx, addr)
+	if chunks.IsNotFound(err) {
+		return nil, fmt.Errorf("%w: %s", ErrNotCommit, addr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(b, []byte(commitMagic)) {
+		return nil, fmt.Errorf("%w: %s is not a commit", ErrNotCommit, addr)
+	}
+	c, err := DecodeCommit(addr, b)
+	if err != nil {
+		return nil, fmt.Errorf("commitgraph: read commit %s: %w", addr, err)
+	}
+	return c, nil
+}
+
+// Closure opens the closure of c.
+func (db *DB) Closure(ctx context.Context, c *Commit) (closure.Closure, error) {
+	return closure.Open(ctx, db.ns, c.Closure)
+}
+
+// WriteCommit writes a commit of root with parents (the mainline first)
+// and meta, with its closure, and returns it. It moves no ref: CommitRoot
+// and the ref methods do that. A zero meta.Time means now.
+func (db *DB) WriteCommit(ctx context.Context, root chunks.Address, parents []chunks.Address, meta Meta) (*Commit, error) {
+	if meta.Time.IsZero() {
+		meta.Time = time.Now()
+	}
+	meta.Time = time.UnixMilli(meta.Time.UnixMilli()).UTC()
+	c := &Commit{Root: root, Parents: parents, Height: 1, Meta: meta}
+	ps := make([]closure.Parent, 0, len(parents))
+	for i, p := range parents {
+		for _, q := range parents[:i] {
+			if q == p {
+				return nil, fmt.Errorf("commitgraph: parent %s given twice", p)
+			}
+		}
+		pc, err := db.ReadCommit(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("commitgraph: parent %d: %w", i+1, err)
+		}
+		cl, err := db.Closure(ctx, pc)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, closure.Parent{Entry: pc.Entry(), Closure: cl})
+		c.Height = max(c.Height, pc.Height+1)
+	}
+	cl, err := closure.Build(ctx, db.ns, ps)
+	if err != nil {
+		return nil, err
+	}
+	c.Closure = cl.Address()
+	b, err := encodeCommit(c)
+	if err != nil {
+		return nil, err
+	}
+	if c.Addr, err = db.cs.Put(ctx, b); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// CommitOptions says what CommitRoot commits where.
+type CommitOptions struct {
+	// Branch is the branch to commit to; it must exist.
+	Branch string
+	// Root is the root value to commit.
+	Root chunks.Address
+	// ExpectedHead is the head the caller built on: the commit's first
+	// parent. If the branch's head is another commit when the commit is
+	// written, CommitRoot returns ErrBranchMoved and changes nothing.
+	ExpectedHead chunks.Address
+	// MergeParents are further parents, for a merge commit.
+	MergeParents []chunks.Address
+	// Meta describes the commit; a zero Time means now.
+	Meta Meta
+	// WorkingSet, if not nil, is written as the branch's working set in the
+	// same atomic step (for example working = staged = Root after a commit
+	// of everything staged).
+	WorkingSet *WorkingSet
+}
+
+// CommitRoot writes a commit of opts.Root whose parents are the branch's
+// expected head and opts.MergeParents, and moves the branch to it with one
+// compare-and-swap of the store root. Changes by other writers to other
+// refs are retried over; a move of the same branch fails with
+// ErrBranchMoved.
+func (db *DB) CommitRoot(ctx context.Context, opts CommitOptions) (*Commit, error) {
+	if err := CheckName(opts.Branch); err != nil {
+		return nil, err
+	}
+	if opts.ExpectedHead.IsEmpty() {
+		return nil, fmt.Errorf("%w: commit to %q without an expected head", ErrBranchMoved, opts.Branch)
+	}
+	parents := append([]chunks.Address{opts.ExpectedHead}, opts.MergeParents...)
+	c, err := db.WriteCommit(ctx, opts.Root, parents, opts.Meta)
+	if err != nil {
+		return nil, err
+	}
+	var wsAddr chunks.Address
+	if opts.WorkingSet != nil {
+		if wsAddr, err = db.cs.Put(ctx, encodeWorkingSet(*opts.WorkingSet)); err != nil {
+			return nil, err
+		}
+	}
+	err = db.UpdateRefs(ctx, func(tx *RefTx) error {
+		if err := checkHead(ctx, tx, opts.Branch, opts.ExpectedHead); err != nil {
+			return err
+		}
+		tx.Set(branchRef(opts.Branch), c.Addr)
+		if opts.WorkingSet != nil {
+			tx.Set(workingSetRef(opts.Branch), wsAddr)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkHead returns nil if branch's head in tx is expected.
+func checkHead(ctx context.Context, tx *RefTx, branch string, expected chunks.Address) error {
+	head, ok, err := tx.Get(ctx, branchRef(branch))
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return fmt.Errorf("%w: %q", ErrBranchNotFound, branch)
+	case head != expected:
+		return fmt.Errorf("%w: %q is at %s, not the expected %s", ErrBranchMoved, branch, head, expected)
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+// Package commitgraph is verso's versioning core: commits, root values,
+// refs (branches, tags, working sets) and the queries over the commit
+// graph, over a chunks.Store. It sits on packages closure and prolly.
+//
+// # Main types
+//
+//   - DB: a database's commit graph over a chunk store (New). Init makes a
+//     first commit on main; CommitRoot commits a root value to a branch
+//     given the expected head; CreateBranch, DeleteBranch, RenameBranch,
+//     SetHead, Branches, Head; CreateTag, DeleteTag, Tag, Tags; WorkingSet
+//     and UpdateWorkingSet; UpdateRefs for any atomic change of refs.
+//   - Commit: a decoded commit chunk (ReadCommit: one chunk read).
+//   - RootValue: the map from names (tables, schemas, the event log and
+//     its indexes) to addresses that a commit records; MergeRoots and
+//     DB.Merge merge three of them with a caller-supplied RootResolver.
+//   - Queries: Resolve (revision specs such as main~3^2, HEAD, a hash or a
+//     tag), Log (LogIter), Ancestors, IsAncestor, MergeBase, Children,
+//     CanFastForward.
+//
+// # Formats
+//
+// Commit, tag and working-set chunks have their own small binary formats,
+// documented beside their code (commit.go, tag.go, workingset.go; shared
+// rules in codec.go). Root values and the refs map are prolly maps from
+// names to 20-byte addresses (rootvalue.go, refs.go). The refs map's
+// address is the chunk store's root.
+//
+// # Commits and closures
+//
+// Each commit records its height (1 + the greatest parent height) and the
+// address of its closure, the set of (height, address) of every strict
+// ancestor (package closure). Looking a commit up by hash is one chunk
+// read; is-ancestor is one more read and an O(log n) lookup; the merge base
+// walks the two closures from the top down in step, seeking past what only
+// one side holds. See graph.go for the cost of each query.
+//
+// Log order: descending height, then descending time, then ascending
+// address. The merge base of two commits with several best common
+// ancestors (criss-cross merges) is the one of greatest height, then
+// greatest address.
+//
+// # Refs and concurrency
+//
+// Every change to refs is one compare-and-swap of the store root (see
+// refs.go): when another writer moved an unrelated ref first, the change
+// is recomputed against the new refs and tried again; when the ref it
+// depends on moved (a branch whose head is not the expected one), it fails
+// with ErrBranchMoved and changes nothing. Nothing is lost or silently
+// overwritten.
+//
+// # Caveats
+//
+//   - A DB is safe for concurrent use. It serializes its Puts and Commits
+//     to the chunk store (the chunks.Writer contract asks for it): every
+//     write to the store should go through db.Store() or db.NodeStore().
+//     Two DBs (or other writers) on one store are still correct, thanks to
+//     the compare-and-swap, but must serialize their writes themselves.
+//   - Commits are durable once the ref update that names them returns: the
+//     store's Commit syncs them with the new root. WriteCommit alone writes
+//     a commit that nothing names yet and that is not synced.
+//   - Times are kept to the millisecond, in UTC.
+//   - Children costs one chunk read per ancestor of the head above the
+//     commit's height: cheap for recent commits, a whole walk for old ones.
+//   - Decoders of stored bytes never panic; they return errors wrapping
+//     ErrBadChunk (chunks.IsCorrupt).
+//   - Until prolly's Apply is fixed (see apply.go), an edit that makes the
+//     refs map or a root value one level taller rebuilds it from its
+//     entries.
+package commitgraph

@@ -1,0 +1,171 @@
+package commitgraph
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/verso-db/verso/chunks"
+)
+
+func testAddr(s string) chunks.Address { return chunks.Of([]byte(s)) }
+
+var goldenTime = time.Date(2026, 11, 30, 9, 0, 0, 123_000_000, time.UTC)
+
+func goldenCommits() []*Commit {
+	return []*Commit{
+		{Root: testAddr("root"), Height: 1, Meta: Meta{Author: Signature{"Ada", "ada@example.com"}, Time: goldenTime, Message: "Initialize data repository"}},
+		{Root: testAddr("root2"), Height: 7, Closure: testAddr("closure"), Parents: []chunks.Address{testAddr("p1"), testAddr("p2"), testAddr("p3")},
+			Meta: Meta{Author: Signature{"Ada", "ada@example.com"}, Committer: Signature{"Bob", "bob@example.com"}, Time: goldenTime.Add(-time.Hour * 24 * 365 * 60), Message: "merge\nthree ways"}},
+	}
+}
+
+// TestFormatGolden pins the address of fixed chunks of each kind: a change
+// means the format changed, which changes every commit's address.
+func TestFormatGolden(t *testing.T) {
+	var got []string
+	for _, c := range goldenCommits() {
+		b, err := encodeCommit(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, chunks.Of(b).String())
+	}
+	b, err := encodeTag(&Tag{Commit: testAddr("c"), Tagger: Signature{"Ada", "ada@example.com"}, Time: goldenTime, Message: "v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, chunks.Of(b).String())
+	got = append(got, chunks.Of(encodeWorkingSet(WorkingSet{Working: testAddr("w"), Staged: testAddr("s")})).String())
+	got = append(got, chunks.Of(encodeWorkingSet(WorkingSet{Working: testAddr("w"), Staged: testAddr("s"), Merge: &MergeState{testAddr("m"), testAddr("pre")}})).String())
+	want := []string{"20h4092t5is0cslt2q8gh7mg0laggn15", "p927kms45mov76dev09lb3d3os3ohkfm", "k7f03rlk4ub9n897h5m0n92lv8e4er84", "59ktia7tgnfd4i8ip98o1bhuq3ulcdid", "4hqpoi50ub33amcsuho0c0v3uhdqj4hr"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("golden addresses\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestCommitRoundTrip(t *testing.T) {
+	for _, c := range goldenCommits() {
+		b, err := encodeCommit(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := DecodeCommit(chunks.Of(b), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, _ := encodeCommit(d)
+		if !bytes.Equal(again, b) || !d.Meta.Time.Equal(c.Meta.Time) || d.Meta != c.Meta {
+			t.Fatalf("round trip changed %+v into %+v", c, d)
+		}
+	}
+}
+
+func TestCommitRejects(t *testing.T) {
+	ok := goldenCommits()[1]
+	cases := map[string]func(c *Commit){
+		"root commit with height 2":  func(c *Commit) { c.Parents = nil; c.Closure = chunks.Address{} },
+		"root commit with a closure": func(c *Commit) { c.Parents = nil; c.Height = 1 },
+		"height 1 with parents":      func(c *Commit) { c.Height = 1 },
+		"no closure with parents":    func(c *Commit) { c.Closure = chunks.Address{} },
+		"zero parent":                func(c *Commit) { c.Parents = []chunks.Address{{}} },
+		"repeated parent":            func(c *Commit) { c.Parents = []chunks.Address{testAddr("a"), testAddr("a")} },
+	}
+	for name, mutate := range cases {
+		c := *ok
+		mutate(&c)
+		b, err := encodeCommit(&c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := DecodeCommit(chunks.Of(b), b); !chunks.IsCorrupt(err) {
+			t.Errorf("%s: error %v, want a corruption", name, err)
+		}
+	}
+	b, _ := encodeCommit(ok)
+	for _, bad := range [][]byte{nil, b[:10], append(bytes.Clone(b), 0), append([]byte("VTAG"), b[4:]...), append([]byte("VCMT\x02"), b[5:]...)} {
+		if _, err := DecodeCommit(chunks.Address{}, bad); !chunks.IsCorrupt(err) {
+			t.Errorf("%q: error %v, want a corruption", bad, err)
+		}
+	}
+	long := *ok
+	long.Meta.Author.Name = strings.Repeat("x", 1<<16)
+	if _, err := encodeCommit(&long); err == nil {
+		t.Error("a 64 KiB author name was encoded")
+	}
+}
+
+func TestTagAndWorkingSetRoundTrip(t *testing.T) {
+	tag := &Tag{Commit: testAddr("c"), Tagger: Signature{"Ada", "a@b"}, Time: goldenTime, Message: "m"}
+	b, err := encodeTag(tag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := DecodeTag(chunks.Of(b), b)
+	if err != nil || d.Commit != tag.Commit || d.Tagger != tag.Tagger || !d.Time.Equal(tag.Time) || d.Message != tag.Message {
+		t.Fatalf("tag round trip: %+v, %v", d, err)
+	}
+	for _, ws := range []WorkingSet{{}, {Working: testAddr("w"), Staged: testAddr("s"), Merge: &MergeState{Commit: testAddr("m")}}} {
+		got, err := DecodeWorkingSet(encodeWorkingSet(ws))
+		if err != nil || !got.Equal(ws) {
+			t.Fatalf("working set round trip: %+v, %v", got, err)
+		}
+	}
+}
+
+func FuzzDecodeCommit(f *testing.F) {
+	for _, c := range goldenCommits() {
+		b, _ := encodeCommit(c)
+		f.Add(b)
+	}
+	f.Add([]byte("VCMT\x01"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := DecodeCommit(chunks.Address{}, b)
+		if err != nil {
+			if !chunks.IsCorrupt(err) {
+				t.Fatalf("error %v is not a corruption", err)
+			}
+			return
+		}
+		again, err := encodeCommit(c)
+		if err != nil || !bytes.Equal(again, b) {
+			t.Fatalf("commit does not round-trip: %v", err)
+		}
+	})
+}
+
+func FuzzDecodeTag(f *testing.F) {
+	b, _ := encodeTag(&Tag{Commit: testAddr("c"), Tagger: Signature{"Ada", "a@b"}, Time: goldenTime, Message: "m"})
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		tag, err := DecodeTag(chunks.Address{}, b)
+		if err != nil {
+			if !chunks.IsCorrupt(err) {
+				t.Fatalf("error %v is not a corruption", err)
+			}
+			return
+		}
+		again, err := encodeTag(tag)
+		if err != nil || !bytes.Equal(again, b) {
+			t.Fatalf("tag does not round-trip: %v", err)
+		}
+	})
+}
+
+func FuzzDecodeWorkingSet(f *testing.F) {
+	f.Add(encodeWorkingSet(WorkingSet{Working: testAddr("w")}))
+	f.Add(encodeWorkingSet(WorkingSet{Merge: &MergeState{Commit: testAddr("m")}}))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ws, err := DecodeWorkingSet(b)
+		if err != nil {
+			if !chunks.IsCorrupt(err) {
+				t.Fatalf("error %v is not a corruption", err)
+			}
+			return
+		}
+		if !bytes.Equal(encodeWorkingSet(ws), b) {
+			t.Fatal("working set does not round-trip")
+		}
+	})
+}

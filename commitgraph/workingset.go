@@ -1,0 +1,158 @@
+package commitgraph
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/verso-db/verso/chunks"
+)
+
+// Working-set chunk format, version 1.
+//
+//	+----------------------------------------------------------+
+//	| magic "VWKS" [4] | version u8 (1)                         |
+//	| working root value address [20]                          |
+//	| staged root value address [20]                           |
+//	| merging u8: 0 = no merge in progress, 1 = fields follow   |
+//	|   [merge commit address [20]]      the commit being merged |
+//	|   [pre-merge working root [20]]    to restore on abort     |
+//	+----------------------------------------------------------+
+//
+// A branch's working set is the ref workingSets/heads/<branch>. A branch
+// without one has the implicit working set whose working and staged roots
+// are the root of its head commit.
+
+const workingSetMagic = "VWKS"
+
+// WorkingSet is the uncommitted state of a branch.
+type WorkingSet struct {
+	// Working is the root value with every uncommitted change.
+	Working chunks.Address
+	// Staged is the root value that the next commit takes.
+	Staged chunks.Address
+	// Merge is the merge in progress, or nil.
+	Merge *MergeState
+}
+
+// MergeState is a merge that has begun and not been committed or aborted.
+type MergeState struct {
+	// Commit is the commit being merged into the branch.
+	Commit chunks.Address
+	// PreMergeWorking is the working root before the merge began.
+	PreMergeWorking chunks.Address
+}
+
+// Equal reports whether two working sets hold the same roots and merge.
+func (ws WorkingSet) Equal(o WorkingSet) bool {
+	if ws.Working != o.Working || ws.Staged != o.Staged || (ws.Merge == nil) != (o.Merge == nil) {
+		return false
+	}
+	return ws.Merge == nil || *ws.Merge == *o.Merge
+}
+
+func encodeWorkingSet(ws WorkingSet) []byte {
+	w := &writer{}
+	w.header(workingSetMagic)
+	w.addr(ws.Working)
+	w.addr(ws.Staged)
+	if ws.Merge == nil {
+		w.u8(0)
+	} else {
+		w.u8(1)
+		w.addr(ws.Merge.Commit)
+		w.addr(ws.Merge.PreMergeWorking)
+	}
+	return w.buf
+}
+
+// DecodeWorkingSet decodes a working-set chunk. It returns an error
+// wrapping ErrBadChunk for bytes that are not one; it never panics.
+func DecodeWorkingSet(b []byte) (WorkingSet, error) {
+	r := &reader{b: b, kind: "working set"}
+	r.header(workingSetMagic)
+	var ws WorkingSet
+	ws.Working = r.addr("working root")
+	ws.Staged = r.addr("staged root")
+	switch f := r.u8("merge flag"); {
+	case r.err != nil:
+	case f == 1:
+		ws.Merge = &MergeState{Commit: r.addr("merge commit"), PreMergeWorking: r.addr("pre-merge working root")}
+		if r.err == nil && ws.Merge.Commit.IsEmpty() {
+			return WorkingSet{}, badChunk("working set: zero merge commit")
+		}
+	case f != 0:
+		return WorkingSet{}, badChunk("working set: merge flag %d", f)
+	}
+	if err := r.done(); err != nil {
+		return WorkingSet{}, err
+	}
+	return ws, nil
+}
+
+// WorkingSet returns the working set of branch: the stored one, or, if the
+// branch has none, the implicit one whose roots are its head's root.
+func (db *DB) WorkingSet(ctx context.Context, branch string) (WorkingSet, error) {
+	var ws WorkingSet
+	err := db.UpdateRefs(ctx, func(tx *RefTx) error {
+		var err error
+		ws, _, err = readWorkingSet(ctx, db, tx, branch)
+		if err != nil {
+			return err
+		}
+		return errNoChange
+	})
+	return ws, err
+}
+
+// readWorkingSet reads branch's working set in tx; ok is false for an
+// implicit one.
+func readWorkingSet(ctx context.Context, db *DB, tx *RefTx, branch string) (WorkingSet, bool, error) {
+	head, ok, err := tx.Get(ctx, branchRef(branch))
+	if err != nil {
+		return WorkingSet{}, false, err
+	}
+	if !ok {
+		return WorkingSet{}, false, fmt.Errorf("%w: %q", ErrBranchNotFound, branch)
+	}
+	a, ok, err := tx.Get(ctx, workingSetRef(branch))
+	if err != nil {
+		return WorkingSet{}, false, err
+	}
+	if ok {
+		b, err := db.cs.Get(ctx, a)
+		if err != nil {
+			return WorkingSet{}, false, fmt.Errorf("commitgraph: working set of %q: %w", branch, err)
+		}
+		ws, err := DecodeWorkingSet(b)
+		if err != nil {
+			return WorkingSet{}, false, fmt.Errorf("commitgraph: working set of %q: %w", branch, err)
+		}
+		return ws, true, nil
+	}
+	c, err := db.ReadCommit(ctx, head)
+	if err != nil {
+		return WorkingSet{}, false, err
+	}
+	return WorkingSet{Working: c.Root, Staged: c.Root}, false, nil
+}
+
+// UpdateWorkingSet replaces branch's working set expected (as returned by
+// WorkingSet) with next, or returns ErrWorkingSetMoved if it is not
+// expected any more.
+func (db *DB) UpdateWorkingSet(ctx context.Context, branch string, expected, next WorkingSet) error {
+	a, err := db.cs.Put(ctx, encodeWorkingSet(next))
+	if err != nil {
+		return err
+	}
+	return db.UpdateRefs(ctx, func(tx *RefTx) error {
+		cur, _, err := readWorkingSet(ctx, db, tx, branch)
+		if err != nil {
+			return err
+		}
+		if !cur.Equal(expected) {
+			return fmt.Errorf("%w: %q", ErrWorkingSetMoved, branch)
+		}
+		tx.Set(workingSetRef(branch), a)
+		return nil
+	})
+}
