@@ -160,7 +160,7 @@ func Build(ctx context.Context, ns *prolly.NodeStore, parents []Parent) (Closure
 	for i, k := range keys {
 		edits[i] = prolly.Edit{Key: k, Value: []byte{}}
 	}
-	m, err := apply(ctx, first.m, edits)
+	m, err := first.m.Apply(ctx, edits)
 	if err != nil {
 		return Closure{}, fmt.Errorf("closure: insert %d entries: %w", len(edits), err)
 	}

@@ -63,7 +63,4 @@
 //     commit's height: cheap for recent commits, a whole walk for old ones.
 //   - Decoders of stored bytes never panic; they return errors wrapping
 //     ErrBadChunk (chunks.IsCorrupt).
-//   - Until prolly's Apply is fixed (see apply.go), an edit that makes the
-//     refs map or a root value one level taller rebuilds it from its
-//     entries.
 package commitgraph

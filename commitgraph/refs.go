@@ -154,7 +154,7 @@ func (db *DB) UpdateRefs(ctx context.Context, fn func(tx *RefTx) error) error {
 			}
 		}
 		slices.SortFunc(edits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
-		next, err := apply(ctx, refs, edits)
+		next, err := refs.Apply(ctx, edits)
 		if err != nil {
 			return fmt.Errorf("commitgraph: write refs: %w", err)
 		}

@@ -128,7 +128,7 @@ func (r RootValue) Edit(ctx context.Context, edits ...RootEdit) (RootValue, erro
 		}
 	}
 	slices.SortFunc(pe, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
-	m, err := apply(ctx, r.m, pe)
+	m, err := r.m.Apply(ctx, pe)
 	if err != nil {
 		return RootValue{}, fmt.Errorf("commitgraph: root value: %w", err)
 	}
