@@ -59,11 +59,31 @@ func (m Map) Apply(ctx context.Context, edits []Edit) (Map, error) {
 			case 0:
 				return NewMap(m.ns), nil
 			case 1:
-				return checkWritten(ctx, Map{ns: m.ns, root: res.written[0].nd}, "Apply")
+				root, err := m.collapse(ctx, res.written[0].nd)
+				if err != nil {
+					return Map{}, err
+				}
+				return checkWritten(ctx, Map{ns: m.ns, root: root}, "Apply")
 			}
 		}
-		cur = res.parentEdits()
+		// Above the old root there is no parent entry to keep: every node
+		// written must go up.
+		cur = res.parentEdits(m.root != nil && level < m.root.level)
 	}
+}
+
+// collapse returns the root for a tree whose top node is nd: the first
+// node, going down, with more than one entry (or the leaf). Deleting the
+// last nodes of a level can leave a top node with one child, kept from the
+// old tree; the root is the lowest level that has a single node.
+func (m Map) collapse(ctx context.Context, nd *node) (*node, error) {
+	for !nd.leaf() && nd.n == 1 {
+		var err error
+		if nd, err = m.ns.readChild(ctx, nd, 0); err != nil {
+			return nil, err
+		}
+	}
+	return nd, nil
 }
 
 // levelResult is what editing one level did.
@@ -74,8 +94,10 @@ type levelResult struct {
 }
 
 // parentEdits turns the replaced and written nodes of a level into edits
-// of the level above: delete the old children, put the new ones.
-func (r *levelResult) parentEdits() []entryEdit {
+// of the level above: delete the old children, put the new ones. With
+// keepUnchanged, a node rewritten exactly as it was needs no edit, since
+// its parent entry stands.
+func (r *levelResult) parentEdits(keepUnchanged bool) []entryEdit {
 	out := make([]entryEdit, 0, len(r.removed)+len(r.written))
 	i, j := 0, 0
 	for i < len(r.removed) || j < len(r.written) {
@@ -94,7 +116,7 @@ func (r *levelResult) parentEdits() []entryEdit {
 			continue
 		}
 		w := r.written[j]
-		if c == 0 && r.removed[i].addr == w.addr {
+		if keepUnchanged && c == 0 && r.removed[i].addr == w.addr {
 			// The node was rewritten as it was: its parent entry stands.
 			i++
 			j++

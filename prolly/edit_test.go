@@ -53,7 +53,7 @@ func TestMapModel(t *testing.T) {
 		for _, space := range []int{40, 3000, 30000} {
 			ns := NewNodeStore(newStore(t))
 			mp, m := NewMap(ns), newModel()
-			for step := 0; step < 150; step++ {
+			for step := 0; step < 200; step++ {
 				size := []int{1, 2, 10, 100, 1000}[r.IntN(5)]
 				if space < 100 {
 					size = 1 + r.IntN(5)
@@ -71,7 +71,7 @@ func TestMapModel(t *testing.T) {
 					readOp(t, r, mp, m, space)
 					ops++
 				}
-				if step%25 == 0 || step == 149 {
+				if step%25 == 0 || step == 199 {
 					checkMap(t, mp)
 					compareAll(t, mp, m)
 					if want := build(t, NewNodeStore(chunks.NewMemoryStore()), m).Address(); want != mp.Address() {
@@ -81,6 +81,9 @@ func TestMapModel(t *testing.T) {
 			}
 		}
 		t.Logf("%d operations", ops)
+		if ops < 100000 {
+			t.Fatalf("only %d operations; the model test must run at least 100k", ops)
+		}
 	})
 }
 
@@ -246,5 +249,54 @@ func TestNoopEdits(t *testing.T) {
 	}
 	if w := ns.Stats().Writes - before; w > 2 {
 		t.Fatalf("no-op edits wrote %d nodes", w)
+	}
+}
+
+// TestEveryStepHistoryIndependence edits small maps of big values, whose
+// height changes often, and compares each result with a tree built from
+// scratch: growing and shrinking roots, emptied first and last nodes.
+func TestEveryStepHistoryIndependence(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(testSeed(t), 16))
+	ns := NewNodeStore(chunks.NewMemoryStore())
+	for round := 0; round < 50; round++ {
+		mp, m := NewMap(ns), newModel()
+		space := 20 + r.IntN(400)
+		for step := 0; step < 150; step++ {
+			byKey := map[string]Edit{}
+			n := 1 + r.IntN(6)
+			if r.IntN(10) == 0 {
+				n = 1 + r.IntN(space)
+			}
+			del := r.IntN(3) == 0
+			for i := 0; i < n; i++ {
+				k := EncodeKey(nil, Int(int64(r.IntN(space))))
+				if del || r.IntN(3) == 0 {
+					byKey[string(k)] = Edit{Key: k, Delete: true}
+				} else {
+					byKey[string(k)] = Edit{Key: k, Value: make([]byte, 100+r.IntN(400))}
+				}
+			}
+			var edits []Edit
+			for _, e := range byKey {
+				edits = append(edits, e)
+				if e.Delete {
+					m.del(e.Key)
+				} else {
+					m.put(e.Key, e.Value)
+				}
+			}
+			slices.SortFunc(edits, func(a, b Edit) int { return bytes.Compare(a.Key, b.Key) })
+			prev := mp
+			var err error
+			if mp, err = mp.Apply(ctx, edits); err != nil {
+				t.Fatal(err)
+			}
+			want := build(t, NewNodeStore(chunks.NewMemoryStore()), m)
+			if want.Address() != mp.Address() {
+				t.Fatalf("round %d step %d: %d edits on a map of height %d: got %s (height %d), built %s (height %d); check: %v",
+					round, step, len(edits), prev.Height(), mp.Address(), mp.Height(), want.Address(), want.Height(), mp.Check(ctx))
+			}
+		}
 	}
 }
