@@ -300,3 +300,55 @@ func TestEveryStepHistoryIndependence(t *testing.T) {
 		}
 	}
 }
+
+// FuzzApply decodes a script of edit batches from the fuzzer's bytes and
+// checks each resulting map against the model and against a fresh build.
+// Each byte pair is one edit: key number and value size (0 deletes); a
+// 0xFF key byte ends the batch.
+func FuzzApply(f *testing.F) {
+	f.Add([]byte{1, 200, 2, 200, 3, 200, 0xFF, 0, 0, 2, 0, 0xFF, 7, 255})
+	f.Add(bytes.Repeat([]byte{5, 250, 9, 250, 13, 250, 17, 0, 0xFF, 0}, 30))
+	f.Fuzz(func(t *testing.T, script []byte) {
+		if len(script) > 4000 {
+			return
+		}
+		ctx := context.Background()
+		ns := NewNodeStore(chunks.NewMemoryStore())
+		mp, m := NewMap(ns), newModel()
+		byKey := map[string]Edit{}
+		apply := func() {
+			var edits []Edit
+			for _, e := range byKey {
+				edits = append(edits, e)
+				if e.Delete {
+					m.del(e.Key)
+				} else {
+					m.put(e.Key, e.Value)
+				}
+			}
+			clear(byKey)
+			slices.SortFunc(edits, func(a, b Edit) int { return bytes.Compare(a.Key, b.Key) })
+			var err error
+			if mp, err = mp.Apply(ctx, edits); err != nil {
+				t.Fatal(err)
+			}
+			if want := build(t, NewNodeStore(chunks.NewMemoryStore()), m); want.Address() != mp.Address() {
+				t.Fatalf("edited %s, built %s; check: %v", mp.Address(), want.Address(), mp.Check(ctx))
+			}
+		}
+		for i := 0; i+1 < len(script); i += 2 {
+			if script[i] == 0xFF {
+				apply()
+				continue
+			}
+			k := EncodeKey(nil, Int(int64(script[i])))
+			if script[i+1] == 0 {
+				byKey[string(k)] = Edit{Key: k, Delete: true}
+			} else {
+				byKey[string(k)] = Edit{Key: k, Value: bytes.Repeat([]byte{script[i+1]}, 4*int(script[i+1]))}
+			}
+		}
+		apply()
+		compareAll(t, mp, m)
+	})
+}
