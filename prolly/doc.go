@@ -35,7 +35,10 @@
 // (O(log n), from the subtree counts in internal nodes). Check verifies
 // every invariant of a tree.
 //
-// Writes: Apply takes a sorted batch of Edits (puts and deletes) and
+// WalkNodes visits every node address (for copying, pushing or marking
+// reachable chunks), skipping subtrees the caller already has.
+//
+// Writes: Put and Delete change one key; Apply takes a sorted batch of Edits (puts and deletes) and
 // returns the new map in one pass that rewrites only the nodes around the
 // edits, O(log n) nodes per edited key; Editor collects changes in any
 // order and applies them with Apply. Whatever the history of edits, a map

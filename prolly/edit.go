@@ -321,3 +321,13 @@ func (e *Editor) Map(ctx context.Context) (Map, error) {
 	e.m, e.pending = m, map[string]Edit{}
 	return m, nil
 }
+
+// Put returns the map with key set to value: Apply of one edit.
+func (m Map) Put(ctx context.Context, key, value []byte) (Map, error) {
+	return m.Apply(ctx, []Edit{{Key: key, Value: value}})
+}
+
+// Delete returns the map without key: Apply of one edit.
+func (m Map) Delete(ctx context.Context, key []byte) (Map, error) {
+	return m.Apply(ctx, []Edit{{Key: key, Delete: true}})
+}
