@@ -1,6 +1,7 @@
 package prolly
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/verso-db/verso/chunks"
@@ -71,7 +72,7 @@ func (m Map) Get(ctx context.Context, key []byte) (value []byte, ok bool, err er
 			return nil, false, nil
 		}
 		if nd.leaf() {
-			if !bytesEqual(nd.key(i), key) {
+			if !bytes.Equal(nd.key(i), key) {
 				return nil, false, nil
 			}
 			return nd.value(i), true, nil
