@@ -34,9 +34,9 @@
 // Reads: Get and Has; Iter over a Range (ascending or descending, between
 // optional bounds, each inclusive or exclusive; PrefixRange for a key
 // prefix) and its shorthands IterRange and IterAll; Count in O(1);
-// GetOrdinal, Ordinal, CountRange and IterFrom in O(log n), from the
-// subtree counts in internal nodes. Check verifies every invariant of a
-// tree. WalkNodes visits every node address (for copying, pushing or
+// GetOrdinal, Ordinal, CountRange, CountIn and IterFrom in O(log n), from
+// the subtree counts in internal nodes. Check verifies every invariant of
+// a tree. WalkNodes visits every node address (for copying, pushing or
 // marking reachable chunks), skipping subtrees the caller already has.
 //
 // Writes: Put and Delete change one key. Apply takes a sorted batch of

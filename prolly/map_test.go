@@ -217,6 +217,9 @@ func readOp(t testing.TB, r *rand.Rand, mp Map, m *model, space int) {
 		if it.Err() != nil || (n < limit && n != len(want)) {
 			t.Fatalf("range [%x, %x) reverse=%v: %d entries, want %d: %v", lo, hi, reverse, n, len(want), it.Err())
 		}
+		if c, err := mp.CountIn(ctx, rg); err != nil || c != uint64(len(want)) {
+			t.Fatalf("CountIn(%+v) = %d, %v; want %d", rg, c, err, len(want))
+		}
 	case 3: // i-th key
 		if len(m.keys) == 0 {
 			if _, _, err := mp.GetOrdinal(ctx, 0); !errors.Is(err, ErrOutOfRange) {
