@@ -10,6 +10,7 @@ package prolly
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -67,4 +68,70 @@ func TestFileStoreCommitReopen(t *testing.T) {
 	}
 	checkMap(t, again)
 	compareAll(t, again, m)
+}
+
+// BenchmarkFileStore measures maps in the durable file store: a bulk build
+// followed by a commit, a one-key edit followed by a commit (each commit is
+// synced by the store), and point gets with no node cache (every node read
+// from the store).
+func BenchmarkFileStore(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{100_000, 1_000_000} {
+		open := func(b *testing.B) *chunks.FileStore {
+			s, err := chunks.OpenFileStore(b.TempDir(), chunks.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = s.Close() })
+			return s
+		}
+		build := func(b *testing.B, s *chunks.FileStore, cache int) Map {
+			bl := NewBuilder(NewNodeStoreCache(s, cache))
+			for i := 0; i < n; i++ {
+				if err := bl.Add(ctx, benchKey(i), benchVal(i)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			m, err := bl.Map(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			root, _ := s.Root(ctx)
+			if err := s.Commit(ctx, m.Address(), root); err != nil {
+				b.Fatal(err)
+			}
+			return m
+		}
+		b.Run(fmt.Sprintf("build+commit/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				build(b, open(b), DefaultCacheBytes)
+			}
+			rowsPerSec(b, n)
+		})
+		b.Run(fmt.Sprintf("edit1+commit/n=%d", n), func(b *testing.B) {
+			s := open(b)
+			m := build(b, s, DefaultCacheBytes)
+			r := rand.New(rand.NewPCG(3, uint64(n)))
+			for b.Loop() {
+				next, err := m.Put(ctx, benchKey(r.IntN(n)), benchVal(r.IntN(n)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := s.Commit(ctx, next.Address(), m.Address()); err != nil {
+					b.Fatal(err)
+				}
+				m = next
+			}
+		})
+		b.Run(fmt.Sprintf("get-uncached/n=%d", n), func(b *testing.B) {
+			s := open(b)
+			m := build(b, s, 0)
+			r := rand.New(rand.NewPCG(4, uint64(n)))
+			for b.Loop() {
+				if _, _, err := m.Get(ctx, benchKey(r.IntN(n))); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
