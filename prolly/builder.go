@@ -74,6 +74,7 @@ type Builder struct {
 	prev   []byte
 	n      uint64
 	err    error
+	arena  []byte // copies of the pending leaf entries, reused per node
 }
 
 // NewBuilder returns a Builder writing to ns.
@@ -93,6 +94,10 @@ func (b *Builder) addLevel() {
 }
 
 func (b *Builder) emitted(ctx context.Context, level uint8, r ref) error {
+	if level == 0 {
+		// The leaf is encoded: nothing points into the arena any more.
+		b.arena = b.arena[:0]
+	}
 	b.nodes[level]++
 	b.last[level] = r.nd
 	if int(level)+1 == len(b.levels) {
@@ -117,10 +122,13 @@ func (b *Builder) Add(ctx context.Context, key, value []byte) error {
 		b.err = fmt.Errorf("%w: %x after %x", ErrUnsorted, key, b.prev)
 		return b.err
 	}
-	k := append([]byte(nil), key...)
-	b.prev = k
+	b.prev = append(b.prev[:0], key...)
 	b.n++
-	if err := b.levels[0].add(ctx, k, append([]byte(nil), value...), 1); err != nil {
+	start := len(b.arena)
+	b.arena = append(append(b.arena, key...), value...)
+	k := b.arena[start : start+len(key) : start+len(key)]
+	v := b.arena[start+len(key) : len(b.arena) : len(b.arena)]
+	if err := b.levels[0].add(ctx, k, v, 1); err != nil {
 		b.err = err
 	}
 	return b.err

@@ -3,6 +3,7 @@ package prolly
 import (
 	"context"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/verso-db/verso/chunks"
@@ -58,11 +59,27 @@ func TestConcurrentReads(t *testing.T) {
 			defer func() { done <- struct{}{} }()
 			r := rand.New(rand.NewPCG(seed, 100+g))
 			for i := 0; i < 300; i++ {
-				readOp(t, r, mp, m, 5000)
+				readOp(goroutineTB{t}, r, mp, m, 5000)
 			}
 		}(uint64(g))
 	}
 	for g := 0; g < 4; g++ {
 		<-done
 	}
+}
+
+// goroutineTB turns Fatal into Error plus the end of the calling
+// goroutine, for checks run outside the test's goroutine.
+type goroutineTB struct{ testing.TB }
+
+func (g goroutineTB) Fatalf(format string, args ...any) {
+	g.TB.Helper()
+	g.TB.Errorf(format, args...)
+	runtime.Goexit()
+}
+
+func (g goroutineTB) Fatal(args ...any) {
+	g.TB.Helper()
+	g.TB.Error(args...)
+	runtime.Goexit()
 }

@@ -10,8 +10,8 @@
 // tuples only). EncodeKey writes a key whose bytes.Compare order is the
 // tuples' order (CompareTuples), with NULL first and Desc fields reversed;
 // DecodeKey reads it back. EncodeTuple writes a row payload, and Tuple reads
-// field i of it without decoding the others. Both formats are documented in
-// key.go and tuple.go.
+// field i of it without decoding the others. Both formats are documented
+// beside their code, in key.go and tuple.go.
 //
 // Large String, Bytes and JSON values go out of line with PutLarge, which
 // returns a Ref value for the row; ReadLarge reads them back.
@@ -19,34 +19,37 @@
 // # Maps
 //
 // Map is an immutable ordered map from byte keys to byte values, stored as
-// a prolly tree of nodes (node.go) in a chunks.Store through a NodeStore.
-// Node boundaries come from a hash of each key and the node's size so far
-// (chunker.go), so a map's root address depends only on its entries.
+// a prolly tree of nodes (format in node.go) in a chunks.Store through a
+// NodeStore. Node boundaries come from a hash of each key and the node's
+// size so far (chunker.go), so a map's root address depends only on its
+// entries, whatever the order of the edits that made it.
 //
 //	ns := prolly.NewNodeStore(store)
 //	b := prolly.NewBuilder(ns)      // streams sorted entries into a tree
 //	b.Add(ctx, key, value)
 //	m, err := b.Map(ctx)
 //	m.Address()                     // the root address; OpenMap reopens it
+//	m, err = m.Put(ctx, key, value) // or Delete, Apply, Edit
 //
-// Reads: Get, Has, Iter over a Range (ascending or descending, between
+// Reads: Get and Has; Iter over a Range (ascending or descending, between
 // optional bounds, each inclusive or exclusive; PrefixRange for a key
-// prefix) and its shorthand IterRange, Count (O(1)), GetOrdinal, Ordinal, CountRange and IterFrom
-// (O(log n), from the subtree counts in internal nodes). Check verifies
-// every invariant of a tree.
+// prefix) and its shorthands IterRange and IterAll; Count in O(1);
+// GetOrdinal, Ordinal, CountRange, CountIn and IterFrom in O(log n), from
+// the subtree counts in internal nodes. Check verifies every invariant of
+// a tree. WalkNodes visits every node address (for copying, pushing or
+// marking reachable chunks), skipping subtrees the caller already has.
 //
-// Writes: Apply takes a sorted batch of Edits (puts and deletes) and
-// returns the new map in one pass that rewrites only the nodes around the
-// edits, O(log n) nodes per edited key; Editor collects changes in any
-// order and applies them with Apply. Whatever the history of edits, a map
-// has the root address a Builder gives for its entries.
+// Writes: Put and Delete change one key. Apply takes a sorted batch of
+// Edits (puts and deletes) and returns the new map in one pass that
+// rewrites only the nodes around the edits, O(log n) nodes per edited key.
+// Editor collects changes in any order and applies them with Apply.
 //
 // Diff and merge: NewDiffer (or DiffMaps) streams the Added, Removed and
 // Modified entries between two maps in key order, skipping every pair of
 // subtrees with equal addresses, so its cost follows the size of the
-// change. Merge (base, ours, theirs) walks the two diffs from base together,
-// applies the changes of theirs to ours, and hands each key both sides
-// changed differently to a Resolver (ResolveOurs, ResolveTheirs,
+// change. Merge (base, ours, theirs) walks the two diffs from base
+// together, applies the changes of theirs to ours, and hands each key both
+// sides changed differently to a Resolver (ResolveOurs, ResolveTheirs,
 // FailOnConflict, or the caller's own).
 //
 // A NodeStore keeps a cache of decoded nodes bounded in bytes
@@ -54,7 +57,7 @@
 // first; its Stats count node loads, store reads and writes.
 //
 // Built with -tags invariants, the package checks every map a Builder or
-// Apply writes with Check (slow; the tests should run with it too).
+// Apply writes with Check; run the tests with it too.
 //
 // # Caveats
 //
@@ -65,14 +68,24 @@
 //     matter of the schema, not of the encoding.
 //   - -0 is stored as 0 and every NaN as one NaN, which sorts after +Inf.
 //   - Decimals keep their value, not their scale: 1.50 and 1.5 are one key.
-//   - A Map and a NodeStore are safe for concurrent use; an Iter is not.
-//   - Slices returned by Get and Iter point into immutable nodes: they stay
-//     valid, but must not be modified.
+//   - The empty map has no node: its address is the zero chunks.Address.
+//   - A Map and a NodeStore are safe for concurrent use; an Iter, a Differ,
+//     a Builder and an Editor are not.
+//   - Slices returned by Get, Iter and Differ point into immutable nodes:
+//     they stay valid, but must not be modified.
 //   - Writing a map puts chunks to the store; they become durable only when
 //     the caller commits a root that reaches them (chunks.Store.Commit).
-//     The builder may leave a few unreachable chunks behind.
+//     Builders and edits may leave a few unreachable chunks behind, for a
+//     future garbage collector.
+//   - Apply holds its batch of edits, and the list of nodes it writes at
+//     one level, in memory; Merge applies its edits in batches of 4096 to
+//     the NodeStore of ours. A Builder and a Differ hold one node per level.
+//   - Large values are cut into fixed 4 KiB pieces: inserting bytes in the
+//     middle of one rewrites every later piece.
 //   - Keys are at most MaxKeySize bytes and values MaxValueSize bytes.
 //   - Decoders return an error wrapping ErrBadTuple or ErrBadNode (both
 //     chunks.IsCorrupt) for bytes that are not a canonical encoding; they
-//     never panic. Encoders panic on values no constructor makes.
+//     never panic. A child that does not match its parent's entry (level,
+//     last key, count) is reported as ErrBadNode too. Encoders panic on
+//     values no constructor makes.
 package prolly

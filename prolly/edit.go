@@ -59,14 +59,31 @@ func (m Map) Apply(ctx context.Context, edits []Edit) (Map, error) {
 			case 0:
 				return NewMap(m.ns), nil
 			case 1:
-				return checkWritten(ctx, Map{ns: m.ns, root: res.written[0].nd}, "Apply")
+				root, err := m.collapse(ctx, res.written[0].nd)
+				if err != nil {
+					return Map{}, err
+				}
+				return checkWritten(ctx, Map{ns: m.ns, root: root}, "Apply")
 			}
 		}
-		// Above the old root there is no parent whose entries could stand:
-		// every node written at the old root's level goes up, unchanged or
-		// not, or the taller tree would lose the unchanged ones.
+		// Above the old root there is no parent entry to keep: every node
+		// written must go up.
 		cur = res.parentEdits(m.root != nil && level < m.root.level)
 	}
+}
+
+// collapse returns the root for a tree whose top node is nd: the first
+// node, going down, with more than one entry (or the leaf). Deleting the
+// last nodes of a level can leave a top node with one child, kept from the
+// old tree; the root is the lowest level that has a single node.
+func (m Map) collapse(ctx context.Context, nd *node) (*node, error) {
+	for !nd.leaf() && nd.n == 1 {
+		var err error
+		if nd, err = m.ns.readChild(ctx, nd, 0); err != nil {
+			return nil, err
+		}
+	}
+	return nd, nil
 }
 
 // levelResult is what editing one level did.
@@ -77,10 +94,10 @@ type levelResult struct {
 }
 
 // parentEdits turns the replaced and written nodes of a level into edits
-// of the level above: delete the old children, put the new ones. When the
-// level above exists in the old tree (hasParent), a node rewritten exactly
-// as it was keeps its parent entry and needs no edit.
-func (r *levelResult) parentEdits(hasParent bool) []entryEdit {
+// of the level above: delete the old children, put the new ones. With
+// keepUnchanged, a node rewritten exactly as it was needs no edit, since
+// its parent entry stands.
+func (r *levelResult) parentEdits(keepUnchanged bool) []entryEdit {
 	out := make([]entryEdit, 0, len(r.removed)+len(r.written))
 	i, j := 0, 0
 	for i < len(r.removed) || j < len(r.written) {
@@ -99,7 +116,7 @@ func (r *levelResult) parentEdits(hasParent bool) []entryEdit {
 			continue
 		}
 		w := r.written[j]
-		if hasParent && c == 0 && r.removed[i].addr == w.addr {
+		if keepUnchanged && c == 0 && r.removed[i].addr == w.addr {
 			// The node was rewritten as it was: its parent entry stands.
 			i++
 			j++
@@ -303,4 +320,14 @@ func (e *Editor) Map(ctx context.Context) (Map, error) {
 	}
 	e.m, e.pending = m, map[string]Edit{}
 	return m, nil
+}
+
+// Put returns the map with key set to value: Apply of one edit.
+func (m Map) Put(ctx context.Context, key, value []byte) (Map, error) {
+	return m.Apply(ctx, []Edit{{Key: key, Value: value}})
+}
+
+// Delete returns the map without key: Apply of one edit.
+func (m Map) Delete(ctx context.Context, key []byte) (Map, error) {
+	return m.Apply(ctx, []Edit{{Key: key, Delete: true}})
 }

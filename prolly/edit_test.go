@@ -53,7 +53,7 @@ func TestMapModel(t *testing.T) {
 		for _, space := range []int{40, 3000, 30000} {
 			ns := NewNodeStore(newStore(t))
 			mp, m := NewMap(ns), newModel()
-			for step := 0; step < 150; step++ {
+			for step := 0; step < 200; step++ {
 				size := []int{1, 2, 10, 100, 1000}[r.IntN(5)]
 				if space < 100 {
 					size = 1 + r.IntN(5)
@@ -71,7 +71,7 @@ func TestMapModel(t *testing.T) {
 					readOp(t, r, mp, m, space)
 					ops++
 				}
-				if step%25 == 0 || step == 149 {
+				if step%25 == 0 || step == 199 {
 					checkMap(t, mp)
 					compareAll(t, mp, m)
 					if want := build(t, NewNodeStore(chunks.NewMemoryStore()), m).Address(); want != mp.Address() {
@@ -81,6 +81,9 @@ func TestMapModel(t *testing.T) {
 			}
 		}
 		t.Logf("%d operations", ops)
+		if ops < 100000 {
+			t.Fatalf("only %d operations; the model test must run at least 100k", ops)
+		}
 	})
 }
 
@@ -247,4 +250,105 @@ func TestNoopEdits(t *testing.T) {
 	if w := ns.Stats().Writes - before; w > 2 {
 		t.Fatalf("no-op edits wrote %d nodes", w)
 	}
+}
+
+// TestEveryStepHistoryIndependence edits small maps of big values, whose
+// height changes often, and compares each result with a tree built from
+// scratch: growing and shrinking roots, emptied first and last nodes.
+func TestEveryStepHistoryIndependence(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(testSeed(t), 16))
+	ns := NewNodeStore(chunks.NewMemoryStore())
+	for round := 0; round < 50; round++ {
+		mp, m := NewMap(ns), newModel()
+		space := 20 + r.IntN(400)
+		for step := 0; step < 150; step++ {
+			byKey := map[string]Edit{}
+			n := 1 + r.IntN(6)
+			if r.IntN(10) == 0 {
+				n = 1 + r.IntN(space)
+			}
+			del := r.IntN(3) == 0
+			for i := 0; i < n; i++ {
+				k := EncodeKey(nil, Int(int64(r.IntN(space))))
+				if del || r.IntN(3) == 0 {
+					byKey[string(k)] = Edit{Key: k, Delete: true}
+				} else {
+					byKey[string(k)] = Edit{Key: k, Value: make([]byte, 100+r.IntN(400))}
+				}
+			}
+			var edits []Edit
+			for _, e := range byKey {
+				edits = append(edits, e)
+				if e.Delete {
+					m.del(e.Key)
+				} else {
+					m.put(e.Key, e.Value)
+				}
+			}
+			slices.SortFunc(edits, func(a, b Edit) int { return bytes.Compare(a.Key, b.Key) })
+			prev := mp
+			var err error
+			if mp, err = mp.Apply(ctx, edits); err != nil {
+				t.Fatal(err)
+			}
+			want := build(t, NewNodeStore(chunks.NewMemoryStore()), m)
+			if want.Address() != mp.Address() {
+				t.Fatalf("round %d step %d: %d edits on a map of height %d: got %s (height %d), built %s (height %d); check: %v",
+					round, step, len(edits), prev.Height(), mp.Address(), mp.Height(), want.Address(), want.Height(), mp.Check(ctx))
+			}
+		}
+	}
+}
+
+// FuzzApply decodes a script of edit batches from the fuzzer's bytes and
+// checks each resulting map against the model and against a fresh build.
+// Each byte pair is one edit: key number and value size (0 deletes); a
+// 0xFF key byte ends the batch.
+func FuzzApply(f *testing.F) {
+	f.Add([]byte{1, 200, 2, 200, 3, 200, 0xFF, 0, 0, 2, 0, 0xFF, 7, 255})
+	f.Add(bytes.Repeat([]byte{5, 250, 9, 250, 13, 250, 17, 0, 0xFF, 0}, 30))
+	f.Fuzz(func(t *testing.T, script []byte) {
+		if len(script) > 4000 {
+			return
+		}
+		ctx := context.Background()
+		ns := NewNodeStore(chunks.NewMemoryStore())
+		mp, m := NewMap(ns), newModel()
+		byKey := map[string]Edit{}
+		apply := func() {
+			var edits []Edit
+			for _, e := range byKey {
+				edits = append(edits, e)
+				if e.Delete {
+					m.del(e.Key)
+				} else {
+					m.put(e.Key, e.Value)
+				}
+			}
+			clear(byKey)
+			slices.SortFunc(edits, func(a, b Edit) int { return bytes.Compare(a.Key, b.Key) })
+			var err error
+			if mp, err = mp.Apply(ctx, edits); err != nil {
+				t.Fatal(err)
+			}
+			if want := build(t, NewNodeStore(chunks.NewMemoryStore()), m); want.Address() != mp.Address() {
+				t.Fatalf("edited %s, built %s; check: %v", mp.Address(), want.Address(), mp.Check(ctx))
+			}
+		}
+		for i := 0; i+1 < len(script); i += 2 {
+			if script[i] == 0xFF {
+				apply()
+				continue
+			}
+			k := EncodeKey(nil, Int(int64(script[i])))
+			if script[i+1] == 0 {
+				byKey[string(k)] = Edit{Key: k, Delete: true}
+			} else {
+				byKey[string(k)] = Edit{Key: k, Value: bytes.Repeat([]byte{script[i+1]}, 4*int(script[i+1]))}
+			}
+		}
+		apply()
+		compareAll(t, mp, m)
+	})
 }

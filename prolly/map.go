@@ -1,6 +1,7 @@
 package prolly
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/verso-db/verso/chunks"
@@ -71,7 +72,7 @@ func (m Map) Get(ctx context.Context, key []byte) (value []byte, ok bool, err er
 			return nil, false, nil
 		}
 		if nd.leaf() {
-			if !bytesEqual(nd.key(i), key) {
+			if !bytes.Equal(nd.key(i), key) {
 				return nil, false, nil
 			}
 			return nd.value(i), true, nil
@@ -124,6 +125,39 @@ func (m Map) CountRange(ctx context.Context, lo, hi []byte) (uint64, error) {
 	}
 	if hi != nil {
 		if b, err = m.Ordinal(ctx, hi); err != nil {
+			return 0, err
+		}
+	}
+	if b < a {
+		return 0, nil
+	}
+	return b - a, nil
+}
+
+// CountIn returns the number of keys in r (its direction is ignored), in
+// O(log n).
+func (m Map) CountIn(ctx context.Context, r Range) (uint64, error) {
+	// rank returns the number of keys < key, or <= key if inclusive.
+	rank := func(key []byte, inclusive bool) (uint64, error) {
+		n, err := m.Ordinal(ctx, key)
+		if err != nil || !inclusive {
+			return n, err
+		}
+		ok, err := m.Has(ctx, key)
+		if ok {
+			n++
+		}
+		return n, err
+	}
+	a, b := uint64(0), m.Count()
+	var err error
+	if r.Start != nil {
+		if a, err = rank(r.Start, r.StartExclusive); err != nil {
+			return 0, err
+		}
+	}
+	if r.Stop != nil {
+		if b, err = rank(r.Stop, r.StopInclusive); err != nil {
 			return 0, err
 		}
 	}

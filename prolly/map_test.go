@@ -217,6 +217,9 @@ func readOp(t testing.TB, r *rand.Rand, mp Map, m *model, space int) {
 		if it.Err() != nil || (n < limit && n != len(want)) {
 			t.Fatalf("range [%x, %x) reverse=%v: %d entries, want %d: %v", lo, hi, reverse, n, len(want), it.Err())
 		}
+		if c, err := mp.CountIn(ctx, rg); err != nil || c != uint64(len(want)) {
+			t.Fatalf("CountIn(%+v) = %d, %v; want %d", rg, c, err, len(want))
+		}
 	case 3: // i-th key
 		if len(m.keys) == 0 {
 			if _, _, err := mp.GetOrdinal(ctx, 0); !errors.Is(err, ErrOutOfRange) {
@@ -396,5 +399,49 @@ func TestRangeBounds(t *testing.T) {
 		if got := count(c.r); got != c.want {
 			t.Errorf("%+v: %d keys, want %d", c.r, got, c.want)
 		}
+	}
+}
+
+func TestWalkNodesAndPut(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(testSeed(t), 17))
+	m := seqModel(r, 20000)
+	mem := chunks.NewMemoryStore()
+	mp := build(t, NewNodeStore(mem), m)
+	seen := chunks.AddressSet{}
+	if err := mp.WalkNodes(ctx, func(a chunks.Address, level int) (bool, error) {
+		seen.Add(a)
+		return true, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != mem.Len() {
+		t.Fatalf("walked %d nodes, the store holds %d", len(seen), mem.Len())
+	}
+	// A one-key change shares all but one node per level.
+	k := m.keys[5000]
+	mp2, err := mp.Put(ctx, k, []byte("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := 0
+	if err := mp2.WalkNodes(ctx, func(a chunks.Address, level int) (bool, error) {
+		if seen.Has(a) {
+			return false, nil
+		}
+		fresh++
+		return true, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if fresh > mp2.Height()+2 {
+		t.Fatalf("a one-key put made %d new nodes in a tree of height %d", fresh, mp2.Height())
+	}
+	mp3, err := mp2.Delete(ctx, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mp3.Count() != mp.Count()-1 {
+		t.Fatalf("count %d after delete, want %d", mp3.Count(), mp.Count()-1)
 	}
 }

@@ -16,7 +16,7 @@ import (
 //	offset        size        field
 //	0             2           magic "vp" (76 70)
 //	2             1           version (01)
-//	3             1           level: 0 for a leaf, at most maxLevel
+//	3             1           level: 0 for a leaf, at most 32
 //	4             2           n, the number of entries, 1..65535
 //	6             2*(n+1)     koff[0..n]: start of key i in the key region;
 //	                          koff[0] = 0, non-decreasing, koff[n] = its size
@@ -28,8 +28,9 @@ import (
 // a uint64 (little-endian); the count is at least 1.
 //
 // The chunk is exactly this long. Keys are strictly ascending. There is one
-// byte form per list of entries. The empty map has no node: its address is
-// the zero Address.
+// byte form per list of entries. Which entries share a node is fixed by the
+// boundary rule (chunker.go); the decoder does not check it, Check does.
+// The empty map has no node: its address is the zero Address.
 const (
 	nodeMagic0    = 'v'
 	nodeMagic1    = 'p'

@@ -22,9 +22,11 @@ import (
 // write the actual outputs into the files.
 //
 //	build NAME                       input: key=value lines, any order
+//	fill NAME N SIZE                 keys k000000.. with SIZE-byte values
 //	apply NAME FROM                  input: +key=value or -key lines
 //	diff FROM TO                     the differences, one per line
-//	merge NAME BASE OURS THEIRS RES  RES: ours, theirs, fail or concat
+//	merge NAME BASE OURS THEIRS RES  RES: ours, theirs, fail or concat;
+//	                                 the result, or its diff from OURS if big
 //	scan NAME [start=K] [stop=K] [reverse] [excl-start] [incl-stop]
 //	ordinal NAME KEY                 the number of keys below KEY
 //	at NAME I                        the I-th entry
@@ -144,6 +146,23 @@ func runCase(t *testing.T, ctx context.Context, ns *NodeStore, maps map[string]M
 			return fail(err)
 		}
 		return checked(f[1], m)
+	case "fill":
+		// fill NAME N VALUESIZE: keys k000000 .. k(N-1), values of
+		// VALUESIZE bytes ending in the key number.
+		n, _ := strconv.Atoi(f[2])
+		size, _ := strconv.Atoi(f[3])
+		b := NewBuilder(ns)
+		for i := 0; i < n; i++ {
+			v := fmt.Sprintf("%0*d", size, i)
+			if err := b.Add(ctx, []byte(fmt.Sprintf("k%06d", i)), []byte(v)); err != nil {
+				return fail(err)
+			}
+		}
+		m, err := b.Map(ctx)
+		if err != nil {
+			return fail(err)
+		}
+		return checked(f[1], m)
 	case "apply":
 		var edits []Edit
 		for _, l := range c.input {
@@ -193,6 +212,11 @@ func runCase(t *testing.T, ctx context.Context, ns *NodeStore, maps map[string]M
 			return append(out, fail(err)...)
 		}
 		out = append(out, checked(f[1], m)...)
+		if m.Count() > 50 {
+			// A big result is shown as its difference from ours.
+			out = append(out, "from ours:")
+			return append(out, runCase(t, ctx, ns, maps, get, scriptCase{line: c.line, cmd: "diff " + f[3] + " " + f[1]})...)
+		}
 		it := m.IterAll(ctx)
 		for it.Next(ctx) {
 			out = append(out, kv(it.Key(), it.Value()))

@@ -15,8 +15,8 @@ import (
 //	3          w*n    end[0..n-1]: end of field i, from the start of data
 //	3+w*n      ...    data: field i is data[end[i-1]:end[i]] (end[-1] = 0)
 //
-// The 2-byte form is used whenever the data is shorter than 64 KiB: one
-// tuple has one encoding. A field of length 0 is NULL; any other field is a
+// The 2-byte form is used whenever the data is at most 65535 bytes long,
+// the 4-byte form only otherwise: one tuple has one encoding. A field of length 0 is NULL; any other field is a
 // kind byte (the Kind number) and a payload:
 //
 //	int, date, time, datetime, timestamp   zig-zag varint

@@ -1,7 +1,6 @@
 package prolly
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"math"
@@ -311,6 +310,3 @@ func (v Value) String() string {
 	}
 	return v.kind.String() + ":" + s
 }
-
-// bytesEqual is bytes.Equal, named for readability at call sites.
-var bytesEqual = bytes.Equal
