@@ -1,12 +1,7 @@
-//go:build filestore
-
 package prolly
 
-// With the filestore tag, every test that runs over forEachStore runs over
-// the durable file store too. The tag exists because chunks.FileStore is
-// being written on another branch; once both are merged, drop the tag.
-//
-//	go test -tags filestore ./prolly/
+// Every test that runs over forEachStore runs over the durable file store
+// too.
 
 import (
 	"context"

@@ -29,11 +29,16 @@ func forEachStore(t *testing.T, fn func(t *testing.T, newStore func(testing.TB) 
 	}
 }
 
-// testSeed returns a random seed, or the one in $PROLLY_SEED, and logs it so
-// a failure can be replayed.
+// testSeed returns the seed of the randomized tests: 1, so that CI runs are
+// repeatable, or the one in $PROLLY_SEED ("random" draws one). It logs the
+// seed so that a failure can be replayed.
 func testSeed(t testing.TB) uint64 {
-	seed := rand.Uint64()
-	if s := os.Getenv("PROLLY_SEED"); s != "" {
+	seed := uint64(1)
+	switch s := os.Getenv("PROLLY_SEED"); s {
+	case "":
+	case "random":
+		seed = rand.Uint64()
+	default:
 		var err error
 		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
 			t.Fatal(err)
