@@ -175,6 +175,9 @@ func TestMergeCommits(t *testing.T) {
 	if _, err := db.Merge(ctx, mc.Addr, other.Addr, fail); !errors.Is(err, ErrMergeConflict) {
 		t.Fatalf("conflicting merge: %v", err)
 	}
+	if err := db.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestRootValueEdits(t *testing.T) {
