@@ -3,6 +3,7 @@ package closure
 import (
 	"bytes"
 	"context"
+	"errors"
 
 	"github.com/verso-db/verso/prolly"
 )
@@ -13,13 +14,15 @@ import (
 // first new node unchanged, the new root is built without that node and the
 // map silently loses its entries. It happens only when the height grows, so
 // then the map is rebuilt from its entries with a Builder (O(n), but the
-// height grows only O(log n) times in a history).
+// height grows only O(log n) times in a history). Built with -tags
+// invariants, prolly's own check catches the broken map and Apply fails
+// with prolly.ErrCheck: that too falls back to the rebuild.
 func apply(ctx context.Context, m prolly.Map, edits []prolly.Edit) (prolly.Map, error) {
 	n, err := m.Apply(ctx, edits)
-	if err != nil || n.Height() <= m.Height() {
-		return n, err
+	if errors.Is(err, prolly.ErrCheck) || err == nil && n.Height() > m.Height() {
+		return rebuild(ctx, m, edits)
 	}
-	return rebuild(ctx, m, edits)
+	return n, err
 }
 
 // rebuild streams the entries of m merged with the sorted edits into a
