@@ -381,3 +381,39 @@ func TestResolveErrors(t *testing.T) {
 		t.Errorf("HEAD without a branch: %v", err)
 	}
 }
+
+// FuzzResolve: any spec resolves or fails with an error that says why;
+// nothing panics or loops.
+func FuzzResolve(f *testing.F) {
+	ctx := context.Background()
+	db := New(chunks.NewMemoryStore())
+	c0 := mustInit(f, db)
+	head := c0.Addr
+	for i := range 5 {
+		c, err := db.CommitRoot(ctx, CommitOptions{Branch: "main", ExpectedHead: head, Meta: meta(fmt.Sprint(i))})
+		if err != nil {
+			f.Fatal(err)
+		}
+		head = c.Addr
+	}
+	if _, err := db.CreateTag(ctx, "v1", head, TagMeta{}); err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"main", "HEAD~2", "main^^", "v1~1^0", head.String() + "~3", "refs/heads/main~", "x~99999999999999999999", "~", "^", "main~1~2^1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		c, err := db.Resolve(ctx, spec, "main")
+		if err != nil {
+			for _, known := range []error{ErrBadRevision, ErrNoSuchAncestor, ErrBranchNotFound, ErrTagNotFound, ErrNotCommit} {
+				if errors.Is(err, known) {
+					return
+				}
+			}
+			t.Fatalf("Resolve(%q): unexpected error %v", spec, err)
+		}
+		if c == nil {
+			t.Fatalf("Resolve(%q): no commit and no error", spec)
+		}
+	})
+}
