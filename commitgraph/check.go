@@ -117,6 +117,8 @@ type overlayStore struct {
 	base chunks.Reader
 }
 
+var _ chunks.Store = (*overlayStore)(nil)
+
 func (s *overlayStore) Get(ctx context.Context, a chunks.Address) ([]byte, error) {
 	b, err := s.Store.Get(ctx, a)
 	if chunks.IsNotFound(err) {

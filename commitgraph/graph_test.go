@@ -367,6 +367,7 @@ func TestResolveErrors(t *testing.T) {
 		"~1":                               ErrBadRevision,
 		"0123456789abcdefghijklmnopqrstuv": ErrBadRevision,
 		"0123456789abcdefghij":             ErrBadRevision,
+		"0123456789abcdefghijklmnopqrstuz": ErrBadRevision,
 		"refs/heads/nope":                  ErrBranchNotFound,
 		"refs/tags/nope":                   ErrTagNotFound,
 	}
