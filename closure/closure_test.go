@@ -318,3 +318,35 @@ func FuzzDecodeKey(f *testing.F) {
 		}
 	})
 }
+
+// TestMergeCostFollowsDivergence: the closure of a merge of two short
+// branches off a long history loads a number of nodes that follows the
+// branches' length, not the history's.
+func TestMergeCostFollowsDivergence(t *testing.T) {
+	ctx := context.Background()
+	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
+	g := &dag{}
+	g.add(t, ctx, ns, nil)
+	for i := 1; i < 20000; i++ {
+		g.add(t, ctx, ns, []int{i - 1})
+	}
+	fork := len(g.heights) - 1
+	tips := [2]int{fork, fork}
+	for b := range tips {
+		for range 10 {
+			g.add(t, ctx, ns, []int{tips[b]})
+			tips[b] = len(g.heights) - 1
+		}
+	}
+	before := ns.Stats()
+	g.add(t, ctx, ns, []int{tips[0], tips[1]})
+	after := ns.Stats()
+	loads, writes := after.Loads-before.Loads, after.Writes-before.Writes
+	t.Logf("merge closure over %d ancestors: %d node loads, %d node writes", g.closures[len(g.closures)-1].Count(), loads, writes)
+	if loads > 60 || writes > 10 {
+		t.Fatalf("merge closure loaded %d and wrote %d nodes: more than the divergence needs", loads, writes)
+	}
+	if want := g.ancestors(len(g.heights) - 1); g.closures[len(g.closures)-1].Count() != uint64(len(want)) {
+		t.Fatal("wrong merge closure")
+	}
+}

@@ -29,6 +29,24 @@ var benchSizes = []int{1_000, 10_000, 100_000}
 type countingStore struct {
 	chunks.Store
 	newBytes, newChunks atomic.Uint64
+	gets                atomic.Uint64
+}
+
+func (s *countingStore) Get(ctx context.Context, a chunks.Address) ([]byte, error) {
+	s.gets.Add(1)
+	return s.Store.Get(ctx, a)
+}
+
+// work reports the chunk reads and prolly node loads (cache hits too) per
+// operation from the moment it is called to the moment its result runs:
+// counts that do not depend on the machine's load.
+func work(b *testing.B, h *history) func() {
+	gets, loads := h.cs.gets.Load(), h.db.ns.Stats().Loads
+	return func() {
+		n := float64(b.N)
+		b.ReportMetric(float64(h.cs.gets.Load()-gets)/n, "gets/op")
+		b.ReportMetric(float64(h.db.ns.Stats().Loads-loads)/n, "nodes/op")
+	}
 }
 
 func (s *countingStore) Put(ctx context.Context, data []byte) (chunks.Address, error) {
@@ -175,6 +193,7 @@ func BenchmarkIsAncestor(b *testing.B) {
 				head := h.addrs[h.head]
 				rng := rand.New(rand.NewPCG(1, 2))
 				b.ReportAllocs()
+				defer work(b, h)()
 				for b.Loop() {
 					a := h.addrs[rng.IntN(len(h.addrs))]
 					ok, err := h.db.IsAncestor(ctx, a, head)
@@ -188,6 +207,7 @@ func BenchmarkIsAncestor(b *testing.B) {
 				head := h.addrs[h.head]
 				rng := rand.New(rand.NewPCG(1, 2))
 				b.ReportAllocs()
+				defer work(b, h)()
 				for b.Loop() {
 					a := h.addrs[rng.IntN(len(h.addrs))]
 					ok, _, err := bfsIsAncestor(ctx, h.db, a, head)
@@ -207,6 +227,7 @@ func BenchmarkLookup(b *testing.B) {
 			h := getHistory(b, n, false)
 			rng := rand.New(rand.NewPCG(1, 2))
 			b.ReportAllocs()
+			defer work(b, h)()
 			for b.Loop() {
 				if _, err := h.db.ReadCommit(ctx, h.addrs[rng.IntN(len(h.addrs))]); err != nil {
 					b.Fatal(err)
@@ -267,6 +288,7 @@ func BenchmarkMergeBase(b *testing.B) {
 				f := forks(b, h)
 				want := h.addrs[h.head]
 				b.ReportAllocs()
+				defer work(b, h)()
 				for b.Loop() {
 					c, err := h.db.MergeBase(ctx, f[0], f[1])
 					if err != nil || c.Addr != want {
@@ -279,6 +301,7 @@ func BenchmarkMergeBase(b *testing.B) {
 				f := forks(b, h)
 				want := h.addrs[h.head]
 				b.ReportAllocs()
+				defer work(b, h)()
 				for b.Loop() {
 					// Every ancestor of one head, then the greatest
 					// (height, address) among the other's ancestors.
@@ -326,6 +349,7 @@ func BenchmarkChildren(b *testing.B) {
 				h, head, near := nearHead(b, n, merges)
 				rng := rand.New(rand.NewPCG(1, 2))
 				b.ReportAllocs()
+				defer work(b, h)()
 				for b.Loop() {
 					if _, err := h.db.Children(ctx, near[rng.IntN(len(near))], head); err != nil {
 						b.Fatal(err)
@@ -336,6 +360,7 @@ func BenchmarkChildren(b *testing.B) {
 				h, head, near := nearHead(b, n, merges)
 				rng := rand.New(rand.NewPCG(1, 2))
 				b.ReportAllocs()
+				defer work(b, h)()
 				for b.Loop() {
 					c := near[rng.IntN(len(near))]
 					all, err := bfsAncestors(ctx, h.db, head)

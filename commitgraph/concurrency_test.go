@@ -110,6 +110,9 @@ func TestConcurrentCommits(t *testing.T) {
 				}
 			}
 		}
+		if err := db.Check(ctx); err != nil {
+			t.Fatal(err)
+		}
 		t.Logf("shared-branch conflicts %d, ref retries %d", conflicts, db.Retries())
 	})
 }

@@ -137,6 +137,9 @@ func TestBranches(t *testing.T) {
 		if refs, _ := db.Refs(ctx, workingSetPrefix); len(refs) != 0 {
 			t.Fatalf("working set left behind: %v", refs)
 		}
+		if err := db.Check(ctx); err != nil {
+			t.Fatal(err)
+		}
 	})
 }
 

@@ -171,6 +171,7 @@ func TestGraphAgainstParentWalk(t *testing.T) {
 		db := New(chunks.NewMemoryStore())
 		g := buildDAG(t, ctx, db, rng, size)
 		n := len(g.addrs)
+		checkGraph(t, db, g)
 		for range 200 {
 			a, b := rng.IntN(n), rng.IntN(n)
 			// Is-ancestor.
@@ -228,6 +229,57 @@ func TestGraphAgainstParentWalk(t *testing.T) {
 			if want := g.log(h); !slices.Equal(got, want) {
 				t.Fatalf("Log(%d) = %v, want %v", h, got, want)
 			}
+		}
+	}
+}
+
+// checkGraph points a branch at every commit of g and runs Check.
+func checkGraph(t *testing.T, db *DB, g *naive) {
+	ctx := context.Background()
+	err := db.UpdateRefs(ctx, func(tx *RefTx) error {
+		for i, a := range g.addrs {
+			tx.Set(branchRef(fmt.Sprint("c", i)), a)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCheckFindsBadClosure(t *testing.T) {
+	ctx := context.Background()
+	db := New(chunks.NewMemoryStore())
+	c0 := mustInit(t, db)
+	c1, err := db.CommitRoot(ctx, CommitOptions{Branch: "main", ExpectedHead: c0.Addr, Meta: meta("one")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := db.CommitRoot(ctx, CommitOptions{Branch: "main", ExpectedHead: c1.Addr, Meta: meta("two")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for name, mutate := range map[string]func(c *Commit){
+		"closure": func(c *Commit) { c.Closure = c1.Closure },
+		"height":  func(c *Commit) { c.Height = 5 },
+	} {
+		bad := *c2
+		mutate(&bad)
+		b, _ := encodeCommit(&bad)
+		a, _ := db.Store().Put(ctx, b)
+		if err := db.UpdateRefs(ctx, func(tx *RefTx) error { tx.Set(branchRef("bad"), a); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Check(ctx); !errors.Is(err, ErrCheck) {
+			t.Fatalf("bad %s: Check said %v", name, err)
+		} else {
+			t.Logf("bad %s: %v", name, err)
 		}
 	}
 }
@@ -315,6 +367,7 @@ func TestResolveErrors(t *testing.T) {
 		"~1":                               ErrBadRevision,
 		"0123456789abcdefghijklmnopqrstuv": ErrBadRevision,
 		"0123456789abcdefghij":             ErrBadRevision,
+		"0123456789abcdefghijklmnopqrstuz": ErrBadRevision,
 		"refs/heads/nope":                  ErrBranchNotFound,
 		"refs/tags/nope":                   ErrTagNotFound,
 	}
@@ -328,4 +381,40 @@ func TestResolveErrors(t *testing.T) {
 	if _, err := db.Resolve(ctx, "HEAD", ""); !errors.Is(err, ErrBadRevision) {
 		t.Errorf("HEAD without a branch: %v", err)
 	}
+}
+
+// FuzzResolve: any spec resolves or fails with an error that says why;
+// nothing panics or loops.
+func FuzzResolve(f *testing.F) {
+	ctx := context.Background()
+	db := New(chunks.NewMemoryStore())
+	c0 := mustInit(f, db)
+	head := c0.Addr
+	for i := range 5 {
+		c, err := db.CommitRoot(ctx, CommitOptions{Branch: "main", ExpectedHead: head, Meta: meta(fmt.Sprint(i))})
+		if err != nil {
+			f.Fatal(err)
+		}
+		head = c.Addr
+	}
+	if _, err := db.CreateTag(ctx, "v1", head, TagMeta{}); err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"main", "HEAD~2", "main^^", "v1~1^0", head.String() + "~3", "refs/heads/main~", "x~99999999999999999999", "~", "^", "main~1~2^1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		c, err := db.Resolve(ctx, spec, "main")
+		if err != nil {
+			for _, known := range []error{ErrBadRevision, ErrNoSuchAncestor, ErrBranchNotFound, ErrTagNotFound, ErrNotCommit} {
+				if errors.Is(err, known) {
+					return
+				}
+			}
+			t.Fatalf("Resolve(%q): unexpected error %v", spec, err)
+		}
+		if c == nil {
+			t.Fatalf("Resolve(%q): no commit and no error", spec)
+		}
+	})
 }

@@ -9,7 +9,6 @@ import (
 
 // RootConflict is a name that both sides of a merge changed, differently.
 // An address is zero when its In flag is false (the name is absent there).
-// Diff uses it too, with Base as the old side and Theirs as the new.
 type RootConflict struct {
 	Name                     string
 	Base, Ours, Theirs       chunks.Address
@@ -26,26 +25,26 @@ type RootResolver func(ctx context.Context, c RootConflict) (addr chunks.Address
 // same way on both sides takes it once; a name changed differently on each
 // side goes to resolve. The cost follows the size of the two diffs.
 func MergeRoots(ctx context.Context, base, ours, theirs RootValue, resolve RootResolver) (RootValue, error) {
-	ourChanges := map[string]rootChangeOf{}
-	if err := base.Diff(ctx, ours, func(c RootConflict) error {
-		ourChanges[c.Name] = rootChangeOf{name: c.Name, from: c.Base, inFrom: c.InBase, to: c.Theirs, inTo: c.InTheirs}
+	ourChanges := map[string]RootChange{}
+	if err := base.Diff(ctx, ours, func(c RootChange) error {
+		ourChanges[c.Name] = c
 		return nil
 	}); err != nil {
 		return RootValue{}, err
 	}
 	var edits []RootEdit
-	err := base.Diff(ctx, theirs, func(t RootConflict) error {
+	err := base.Diff(ctx, theirs, func(t RootChange) error {
 		o, both := ourChanges[t.Name]
 		switch {
 		case !both:
-			edits = append(edits, RootEdit{Name: t.Name, Addr: t.Theirs, Delete: !t.InTheirs})
+			edits = append(edits, RootEdit{Name: t.Name, Addr: t.To, Delete: !t.InTo})
 			return nil
-		case o.inTo == t.InTheirs && o.to == t.Theirs:
+		case o.InTo == t.InTo && o.To == t.To:
 			return nil // the same change on both sides
 		}
 		addr, keep, err := resolve(ctx, RootConflict{
-			Name: t.Name, Base: t.Base, InBase: t.InBase,
-			Ours: o.to, InOurs: o.inTo, Theirs: t.Theirs, InTheirs: t.InTheirs,
+			Name: t.Name, Base: t.From, InBase: t.InFrom,
+			Ours: o.To, InOurs: o.InTo, Theirs: t.To, InTheirs: t.InTo,
 		})
 		if err != nil {
 			return fmt.Errorf("commitgraph: merge of %q: %w", t.Name, err)

@@ -175,6 +175,9 @@ func TestMergeCommits(t *testing.T) {
 	if _, err := db.Merge(ctx, mc.Addr, other.Addr, fail); !errors.Is(err, ErrMergeConflict) {
 		t.Fatalf("conflicting merge: %v", err)
 	}
+	if err := db.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestRootValueEdits(t *testing.T) {
@@ -203,6 +206,13 @@ func TestRootValueEdits(t *testing.T) {
 	}
 	if _, err := r.Edit(ctx, RootEdit{Name: "x"}); err == nil {
 		t.Fatal("zero address accepted")
+	}
+	var changes []RootChange
+	if err := EmptyRoot(ns).Diff(ctx, r, func(c RootChange) error { changes = append(changes, c); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 1 || changes[0] != (RootChange{Name: "t2", To: testAddr("2"), InTo: true}) {
+		t.Fatalf("diff from empty: %+v", changes)
 	}
 	r2, err := OpenRoot(ctx, ns, r.Address())
 	if err != nil || r2.Len() != 1 || r2.String() != "t2="+testAddr("2").String() {

@@ -171,33 +171,42 @@ func (db *DB) UpdateRefs(ctx context.Context, fn func(tx *RefTx) error) error {
 	return fmt.Errorf("commitgraph: refs update gave up after %d attempts against other writers", maxRefRetries)
 }
 
-// Refs returns every ref whose name begins with prefix, sorted by name.
-func (db *DB) Refs(ctx context.Context, prefix string) ([]Ref, error) {
+// View runs fn against the refs as of one read of the store root, for
+// reads that must see one consistent state (a branch and its working set,
+// say). fn must not write: its changes are dropped.
+func (db *DB) View(ctx context.Context, fn func(tx *RefTx) error) error {
 	root, err := db.cs.Root(ctx)
 	if err != nil {
-		return nil, err
+		return err
+	}
+	if root.IsEmpty() {
+		return ErrNotInitialized
 	}
 	refs, err := prolly.OpenMap(ctx, db.ns, root)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("commitgraph: open refs %s: %w", root, err)
 	}
-	return (&RefTx{refs: refs}).List(ctx, prefix)
+	return fn(&RefTx{refs: refs, edits: map[string]*chunks.Address{}})
+}
+
+// Refs returns every ref whose name begins with prefix, sorted by name.
+func (db *DB) Refs(ctx context.Context, prefix string) ([]Ref, error) {
+	var out []Ref
+	err := db.View(ctx, func(tx *RefTx) error {
+		var err error
+		out, err = tx.List(ctx, prefix)
+		return err
+	})
+	return out, err
 }
 
 // ref reads one ref of the current root.
-func (db *DB) ref(ctx context.Context, name string) (chunks.Address, bool, error) {
-	root, err := db.cs.Root(ctx)
-	if err != nil {
-		return chunks.Address{}, false, err
-	}
-	if root.IsEmpty() {
-		return chunks.Address{}, false, ErrNotInitialized
-	}
-	refs, err := prolly.OpenMap(ctx, db.ns, root)
-	if err != nil {
-		return chunks.Address{}, false, err
-	}
-	return (&RefTx{refs: refs}).Get(ctx, name)
+func (db *DB) ref(ctx context.Context, name string) (a chunks.Address, ok bool, err error) {
+	err = db.View(ctx, func(tx *RefTx) error {
+		a, ok, err = tx.Get(ctx, name)
+		return err
+	})
+	return a, ok, err
 }
 
 // CheckName reports whether name may name a branch or a tag: not empty, at

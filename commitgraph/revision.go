@@ -119,8 +119,12 @@ func (db *DB) resolveBase(ctx context.Context, spec, base, current string) (*Com
 		return c, err
 	}
 	if len(base) == 32 {
-		if _, perr := chunks.ParseAddress(base); perr == nil {
+		_, perr := chunks.ParseAddress(base)
+		if perr == nil {
 			return nil, fmt.Errorf("%w: %q: no commit, branch or tag has that name", ErrBadRevision, base)
+		}
+		if looksLikeHash(base) {
+			return nil, fmt.Errorf("%w: %q is not a branch or tag, and not a commit hash: %v", ErrBadRevision, base, perr)
 		}
 	}
 	if looksLikeHash(base) {

@@ -135,40 +135,34 @@ func (r RootValue) Edit(ctx context.Context, edits ...RootEdit) (RootValue, erro
 	return RootValue{m: m}, nil
 }
 
+// RootChange is one name whose address differs between two root values.
+// An address is zero when its In flag is false (the name is absent there).
+type RootChange struct {
+	Name         string
+	From, To     chunks.Address
+	InFrom, InTo bool
+}
+
 // Diff calls fn for each name whose address differs from r to to, by name.
-func (r RootValue) Diff(ctx context.Context, to RootValue, fn func(RootConflict) error) error {
+// Its cost follows the size of the change (see prolly.NewDiffer).
+func (r RootValue) Diff(ctx context.Context, to RootValue, fn func(RootChange) error) error {
 	return prolly.DiffMaps(ctx, r.m, to.m, func(d prolly.Diff) error {
-		c, err := rootChange(d)
-		if err != nil {
-			return err
+		c := RootChange{Name: string(d.Key)}
+		var err error
+		if d.Type != prolly.Added {
+			c.InFrom = true
+			if c.From, err = decodeRootValue(c.Name, d.From); err != nil {
+				return err
+			}
 		}
-		return fn(RootConflict{Name: c.name, Base: c.from, InBase: c.inFrom, Theirs: c.to, InTheirs: c.inTo})
+		if d.Type != prolly.Removed {
+			c.InTo = true
+			if c.To, err = decodeRootValue(c.Name, d.To); err != nil {
+				return err
+			}
+		}
+		return fn(c)
 	})
-}
-
-// rootChangeOf is one name's change between two root values.
-type rootChangeOf struct {
-	name         string
-	from, to     chunks.Address
-	inFrom, inTo bool
-}
-
-func rootChange(d prolly.Diff) (rootChangeOf, error) {
-	c := rootChangeOf{name: string(d.Key)}
-	var err error
-	if d.Type != prolly.Added {
-		c.inFrom = true
-		if c.from, err = decodeRootValue(c.name, d.From); err != nil {
-			return c, err
-		}
-	}
-	if d.Type != prolly.Removed {
-		c.inTo = true
-		if c.to, err = decodeRootValue(c.name, d.To); err != nil {
-			return c, err
-		}
-	}
-	return c, nil
 }
 
 // String lists the entries of small root values, for tests and messages.

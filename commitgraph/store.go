@@ -21,6 +21,8 @@ type serialStore struct {
 	mu sync.Mutex
 }
 
+var _ chunks.Store = (*serialStore)(nil)
+
 func (s *serialStore) Put(ctx context.Context, data []byte) (chunks.Address, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

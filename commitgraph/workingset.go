@@ -93,13 +93,10 @@ func DecodeWorkingSet(b []byte) (WorkingSet, error) {
 // branch has none, the implicit one whose roots are its head's root.
 func (db *DB) WorkingSet(ctx context.Context, branch string) (WorkingSet, error) {
 	var ws WorkingSet
-	err := db.UpdateRefs(ctx, func(tx *RefTx) error {
+	err := db.View(ctx, func(tx *RefTx) error {
 		var err error
 		ws, _, err = readWorkingSet(ctx, db, tx, branch)
-		if err != nil {
-			return err
-		}
-		return errNoChange
+		return err
 	})
 	return ws, err
 }
