@@ -289,20 +289,7 @@ func (s *FileStore) Get(ctx context.Context, addr Address) ([]byte, error) {
 }
 
 func (s *FileStore) GetMany(ctx context.Context, addrs []Address, found func(Address, []byte)) error {
-	for _, a := range addrs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		data, err := s.Get(ctx, a)
-		switch {
-		case err == nil:
-			found(a, data)
-		case IsNotFound(err):
-		default:
-			return err
-		}
-	}
-	return nil
+	return getEach(ctx, s, addrs, found)
 }
 
 func (s *FileStore) Has(ctx context.Context, addr Address) (bool, error) {

@@ -37,17 +37,7 @@ func (s *MemoryStore) Get(ctx context.Context, addr Address) ([]byte, error) {
 }
 
 func (s *MemoryStore) GetMany(ctx context.Context, addrs []Address, found func(Address, []byte)) error {
-	for _, a := range addrs {
-		data, err := s.Get(ctx, a)
-		switch {
-		case err == nil:
-			found(a, data)
-		case IsNotFound(err):
-		default:
-			return err
-		}
-	}
-	return nil
+	return getEach(ctx, s, addrs, found)
 }
 
 func (s *MemoryStore) Has(ctx context.Context, addr Address) (bool, error) {

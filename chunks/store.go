@@ -44,3 +44,22 @@ type Store interface {
 	// lost. Every later call returns ErrClosed.
 	Close() error
 }
+
+// getEach implements GetMany with one Get per address, skipping absent ones
+// and stopping at the first other error or when ctx is done.
+func getEach(ctx context.Context, r Reader, addrs []Address, found func(Address, []byte)) error {
+	for _, a := range addrs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		data, err := r.Get(ctx, a)
+		switch {
+		case err == nil:
+			found(a, data)
+		case IsNotFound(err):
+		default:
+			return err
+		}
+	}
+	return nil
+}
