@@ -1,0 +1,61 @@
+package sqlserver
+
+import (
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/tables"
+)
+
+// tableInfo is a loaded table value with its engine schema, converted once
+// per table value (a table value is immutable, so this never goes stale).
+type tableInfo struct {
+	addr chunks.Address
+	t    *tables.Table
+	sch  sql.PrimaryKeySchema
+}
+
+type cacheKey struct {
+	st   *dbState // table values of one store only: maps read through it
+	name string
+	addr chunks.Address
+}
+
+// tableCache keeps recently used tableInfos. It is bounded: when full, it
+// starts over (simple, and a miss costs one chunk read and a schema parse).
+type tableCache struct {
+	mu sync.Mutex
+	m  map[cacheKey]*tableInfo
+}
+
+const tableCacheSize = 4096
+
+func newTableCache() *tableCache { return &tableCache{m: map[cacheKey]*tableInfo{}} }
+
+func (c *tableCache) get(ctx *sql.Context, st *dbState, name string, addr chunks.Address) (*tableInfo, error) {
+	k := cacheKey{st, name, addr}
+	c.mu.Lock()
+	info, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return info, nil
+	}
+	t, err := tables.Load(ctx, st.graph.NodeStore(), addr)
+	if err != nil {
+		return nil, err
+	}
+	sch, err := engineSchema(ctx, st.name, name, t.Schema())
+	if err != nil {
+		return nil, err
+	}
+	info = &tableInfo{addr: addr, t: t, sch: sch}
+	c.mu.Lock()
+	if len(c.m) >= tableCacheSize {
+		c.m = map[cacheKey]*tableInfo{}
+	}
+	c.m[k] = info
+	c.mu.Unlock()
+	return info, nil
+}

@@ -1,0 +1,190 @@
+package sqlserver
+
+import (
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/tables"
+)
+
+// tablePrefix begins the root value name of every SQL table: the table t
+// is the entry "tables/t", its name as created (lookups ignore case, as
+// MySQL's do with lower_case_table_names=1 semantics for matching). Other
+// prefixes of the root value are left to other kinds of objects (the event
+// log, views, ...).
+const tablePrefix = "tables/"
+
+// Database is a verso database as the engine sees it. It holds no state of
+// its own: every call reads the session transaction's view of the database
+// (its snapshot of the working root of the session's branch).
+type Database struct {
+	p  *Provider
+	st *dbState
+}
+
+var (
+	_ sql.Database     = (*Database)(nil)
+	_ sql.TableCreator = (*Database)(nil)
+	_ sql.TableDropper = (*Database)(nil)
+	_ sql.TableRenamer = (*Database)(nil)
+)
+
+// Name implements sql.Nameable.
+func (db *Database) Name() string { return db.st.name }
+
+// findTable returns the exact name and address of the table named name
+// (case-insensitively) in root.
+func findTable(ctx *sql.Context, root commitgraph.RootValue, name string) (string, chunks.Address, bool, error) {
+	addr, ok, err := root.Get(ctx, tablePrefix+name)
+	if err != nil || ok {
+		return name, addr, ok, err
+	}
+	ents, err := root.Entries(ctx, tablePrefix)
+	if err != nil {
+		return "", chunks.Address{}, false, err
+	}
+	for _, e := range ents {
+		n := strings.TrimPrefix(e.Name, tablePrefix)
+		if strings.EqualFold(n, name) {
+			return n, e.Addr, true, nil
+		}
+	}
+	return "", chunks.Address{}, false, nil
+}
+
+// GetTableInsensitive implements sql.Database.
+func (db *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	d, err := txDatabase(ctx, db.st)
+	if err != nil {
+		return nil, false, err
+	}
+	exact, addr, ok, err := findTable(ctx, d.root, name)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	t, err := db.openTable(ctx, exact, addr)
+	if err != nil {
+		return nil, false, err
+	}
+	return t, true, nil
+}
+
+// openTable returns the engine table for the stored table at addr.
+func (db *Database) openTable(ctx *sql.Context, name string, addr chunks.Address) (*Table, error) {
+	info, err := db.p.cache.get(ctx, db.st, name, addr)
+	if err != nil {
+		return nil, err
+	}
+	return &Table{db: db, name: name, info: info}, nil
+}
+
+// GetTableNames implements sql.Database.
+func (db *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
+	d, err := txDatabase(ctx, db.st)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := d.root.Entries(ctx, tablePrefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(ents))
+	for i, e := range ents {
+		out[i] = strings.TrimPrefix(e.Name, tablePrefix)
+	}
+	return out, nil
+}
+
+// CreateTable implements sql.TableCreator. Secondary indexes arrive later
+// through Table.CreateIndex.
+func (db *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKeySchema, collation sql.CollationID, comment string) error {
+	d, err := txDatabase(ctx, db.st)
+	if err != nil {
+		return err
+	}
+	if _, _, ok, err := findTable(ctx, d.root, name); err != nil {
+		return err
+	} else if ok {
+		return sql.ErrTableAlreadyExists.New(name)
+	}
+	s, err := storageSchema(sch, nil)
+	if err != nil {
+		return err
+	}
+	t, err := tables.New(db.st.graph.NodeStore(), s)
+	if err != nil {
+		return err
+	}
+	return d.putTable(ctx, name, t)
+}
+
+// DropTable implements sql.TableDropper.
+func (db *Database) DropTable(ctx *sql.Context, name string) error {
+	d, err := txDatabase(ctx, db.st)
+	if err != nil {
+		return err
+	}
+	exact, _, ok, err := findTable(ctx, d.root, name)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return sql.ErrTableNotFound.New(name)
+	}
+	root, err := d.root.Edit(ctx, commitgraph.RootEdit{Name: tablePrefix + exact, Delete: true})
+	if err != nil {
+		return err
+	}
+	d.root = root
+	delete(d.writers, strings.ToLower(exact))
+	return nil
+}
+
+// RenameTable implements sql.TableRenamer.
+func (db *Database) RenameTable(ctx *sql.Context, oldName, newName string) error {
+	d, err := txDatabase(ctx, db.st)
+	if err != nil {
+		return err
+	}
+	if err := d.flushAll(ctx); err != nil {
+		return err
+	}
+	exact, addr, ok, err := findTable(ctx, d.root, oldName)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return sql.ErrTableNotFound.New(oldName)
+	}
+	if _, _, taken, err := findTable(ctx, d.root, newName); err != nil {
+		return err
+	} else if taken && !strings.EqualFold(oldName, newName) {
+		return sql.ErrTableAlreadyExists.New(newName)
+	}
+	root, err := d.root.Edit(ctx,
+		commitgraph.RootEdit{Name: tablePrefix + exact, Delete: true},
+		commitgraph.RootEdit{Name: tablePrefix + newName, Addr: addr})
+	if err != nil {
+		return err
+	}
+	d.root = root
+	delete(d.writers, strings.ToLower(exact))
+	return nil
+}
+
+// putTable writes t and names it in the transaction's root.
+func (d *txDB) putTable(ctx *sql.Context, name string, t *tables.Table) error {
+	addr, err := t.Write(ctx)
+	if err != nil {
+		return err
+	}
+	root, err := d.root.Edit(ctx, commitgraph.RootEdit{Name: tablePrefix + name, Addr: addr})
+	if err != nil {
+		return err
+	}
+	d.root = root
+	return nil
+}

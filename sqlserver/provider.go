@@ -1,0 +1,253 @@
+package sqlserver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+)
+
+// The layout of a database folder, shared with cmd/verso:
+//
+//	<dir>/.verso/          the database
+//	<dir>/.verso/chunks/   the chunk store (chunks.FileStore)
+//	<dir>/.verso/HEAD      the default branch's name and a newline
+//
+// A data dir holds database folders; the folder's name is the database's.
+const (
+	repoDir  = ".verso"
+	storeDir = "chunks"
+	headFile = "HEAD"
+)
+
+// Provider is the engine's catalog of verso databases: the database folders
+// of a data dir, or databases in memory (NewMemoryProvider). It is safe for
+// concurrent use.
+type Provider struct {
+	mu      sync.RWMutex
+	dataDir string // "" for memory databases
+	dbs     map[string]*dbState
+	cache   *tableCache
+}
+
+var (
+	_ sql.DatabaseProvider        = (*Provider)(nil)
+	_ sql.MutableDatabaseProvider = (*Provider)(nil)
+)
+
+// dbState is one open database.
+type dbState struct {
+	name   string
+	dir    string // the database folder; "" in memory
+	store  chunks.Store
+	graph  *commitgraph.DB
+	branch string // the branch sessions use: HEAD of the folder, or main
+	// commitMu serializes transaction commits to this database's working
+	// sets, so that concurrent commits merge one after another instead of
+	// retrying each other's compare-and-swaps.
+	commitMu sync.Mutex
+}
+
+// NewMemoryProvider returns a provider whose databases live in memory
+// (chunks.MemoryStore), for tests.
+func NewMemoryProvider() *Provider {
+	return &Provider{dbs: map[string]*dbState{}, cache: newTableCache()}
+}
+
+// NewProvider opens every database folder in dataDir (a sub-folder holding
+// .verso/chunks). CREATE DATABASE makes new folders there.
+func NewProvider(dataDir string) (*Provider, error) {
+	abs, err := filepath.Abs(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	p := &Provider{dataDir: abs, dbs: map[string]*dbState{}, cache: newTableCache()}
+	ents, err := os.ReadDir(abs)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(abs, e.Name())
+		if fi, err := os.Stat(filepath.Join(dir, repoDir, storeDir)); err != nil || !fi.IsDir() {
+			continue
+		}
+		if err := p.AddDatabaseDir(e.Name(), dir); err != nil {
+			p.Close()
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// AddDatabaseDir opens the database in the folder dir (which holds .verso)
+// under name.
+func (p *Provider) AddDatabaseDir(name, dir string) error {
+	st, err := openDir(name, dir)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.dbs[strings.ToLower(name)]; ok {
+		st.close()
+		return sql.ErrDatabaseExists.New(name)
+	}
+	p.dbs[strings.ToLower(name)] = st
+	return nil
+}
+
+func openDir(name, dir string) (*dbState, error) {
+	cs, err := chunks.OpenFileStore(filepath.Join(dir, repoDir, storeDir), chunks.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("opening database %q: %w", name, err)
+	}
+	st := &dbState{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: commitgraph.DefaultBranch}
+	if b, err := os.ReadFile(filepath.Join(dir, repoDir, headFile)); err == nil {
+		if h := strings.TrimSpace(string(b)); h != "" {
+			st.branch = h
+		}
+	}
+	ok, err := st.graph.Initialized(context.Background())
+	if err == nil && !ok {
+		_, err = st.graph.Init(context.Background(), st.branch, initMeta())
+	}
+	if err != nil {
+		st.close()
+		return nil, fmt.Errorf("opening database %q: %w", name, err)
+	}
+	return st, nil
+}
+
+func initMeta() commitgraph.Meta {
+	return commitgraph.Meta{
+		Author:  commitgraph.Signature{Name: "verso", Email: "verso@localhost"},
+		Message: "Initialize data repository",
+	}
+}
+
+func (st *dbState) close() error {
+	if c, ok := st.store.(interface{ Close() error }); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// Close closes every database's store.
+func (p *Provider) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var first error
+	for k, st := range p.dbs {
+		if err := st.close(); err != nil && first == nil {
+			first = err
+		}
+		delete(p.dbs, k)
+	}
+	return first
+}
+
+func (p *Provider) state(name string) (*dbState, bool) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	st, ok := p.dbs[strings.ToLower(name)]
+	return st, ok
+}
+
+// Database implements sql.DatabaseProvider.
+func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error) {
+	st, ok := p.state(name)
+	if !ok {
+		return nil, sql.ErrDatabaseNotFound.New(name)
+	}
+	return &Database{p: p, st: st}, nil
+}
+
+// HasDatabase implements sql.DatabaseProvider.
+func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
+	_, ok := p.state(name)
+	return ok
+}
+
+// AllDatabases implements sql.DatabaseProvider.
+func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
+	p.mu.RLock()
+	out := make([]sql.Database, 0, len(p.dbs))
+	for _, st := range p.dbs {
+		out = append(out, &Database{p: p, st: st})
+	}
+	p.mu.RUnlock()
+	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Name()) < strings.ToLower(out[j].Name()) })
+	return out
+}
+
+// CreateDatabase implements sql.MutableDatabaseProvider: a new folder in
+// the data dir, or a new memory store.
+func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
+	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+		return fmt.Errorf("verso: bad database name %q", name)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.dbs[strings.ToLower(name)]; ok {
+		return sql.ErrDatabaseExists.New(name)
+	}
+	var st *dbState
+	if p.dataDir == "" {
+		cs := chunks.NewMemoryStore()
+		st = &dbState{name: name, store: cs, graph: commitgraph.New(cs), branch: commitgraph.DefaultBranch}
+		if _, err := st.graph.Init(ctx, st.branch, initMeta()); err != nil {
+			return err
+		}
+	} else {
+		dir := filepath.Join(p.dataDir, name)
+		if _, err := os.Stat(dir); err == nil {
+			return sql.ErrDatabaseExists.New(name)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, repoDir), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, repoDir, headFile), []byte(commitgraph.DefaultBranch+"\n"), 0o644); err != nil {
+			os.RemoveAll(dir)
+			return err
+		}
+		var err error
+		if st, err = openDir(name, dir); err != nil {
+			os.RemoveAll(dir)
+			return err
+		}
+	}
+	p.dbs[strings.ToLower(name)] = st
+	return nil
+}
+
+// DropDatabase implements sql.MutableDatabaseProvider: it closes the
+// database and removes its folder.
+func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st, ok := p.dbs[strings.ToLower(name)]
+	if !ok {
+		return sql.ErrDatabaseNotFound.New(name)
+	}
+	delete(p.dbs, strings.ToLower(name))
+	err := st.close()
+	// Only folders of the data dir are removed: a database added from
+	// elsewhere (AddDatabaseDir) is closed, not deleted.
+	if st.dir != "" && p.dataDir != "" && filepath.Dir(st.dir) == p.dataDir {
+		if rerr := os.RemoveAll(st.dir); err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
