@@ -85,7 +85,7 @@ func (t *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, e
 	if lookup != nil {
 		return t.lookupRows(ctx, *lookup)
 	}
-	return &rowIter{t: t, spans: []span{{}}}, nil
+	return &rowIter{t: t, spans: []span{{index: -1}}}, nil
 }
 
 // span is a key range of the row map (index < 0) or of secondary index
@@ -180,7 +180,11 @@ func (t *Table) CreateCheck(ctx *sql.Context, c *sql.CheckDefinition) error {
 				return sql.ErrDuplicateCheckName.New(c.Name)
 			}
 		}
-		s.Checks = append(s.Checks, tables.Check{Name: c.Name, Expr: c.CheckExpression, Enforced: c.Enforced})
+		name := c.Name
+		if name == "" {
+			name = fmt.Sprintf("%s_chk_%d", t.name, len(s.Checks)+1)
+		}
+		s.Checks = append(s.Checks, tables.Check{Name: name, Expr: c.CheckExpression, Enforced: c.Enforced})
 		return nil
 	})
 }
