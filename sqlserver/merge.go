@@ -34,7 +34,11 @@ func errSerialization(format string, args ...any) error {
 
 // mergeRoots merges theirs (the committing transaction) into ours.
 func mergeRoots(ctx context.Context, st *dbState, base, ours, theirs commitgraph.RootValue) (commitgraph.RootValue, error) {
-	return commitgraph.MergeRoots(ctx, base, ours, theirs, func(ctx context.Context, c commitgraph.RootConflict) (chunks.Address, bool, error) {
+	// The resolver's error is returned as is: MergeRoots wraps it, and the
+	// engine recognizes a serialization failure only unwrapped.
+	var failed error
+	merged, err := commitgraph.MergeRoots(ctx, base, ours, theirs, func(ctx context.Context, c commitgraph.RootConflict) (addr chunks.Address, keep bool, err error) {
+		defer func() { failed = err }()
 		name, isTable := strings.CutPrefix(c.Name, tablePrefix)
 		switch {
 		case !isTable:
@@ -44,9 +48,13 @@ func mergeRoots(ctx context.Context, st *dbState, base, ours, theirs commitgraph
 		case !c.InOurs || !c.InTheirs:
 			return chunks.Address{}, false, errSerialization("table %q was dropped on one side and changed on the other", name)
 		}
-		addr, err := mergeTable(ctx, st, name, c.Base, c.Ours, c.Theirs)
+		addr, err = mergeTable(ctx, st, name, c.Base, c.Ours, c.Theirs)
 		return addr, err == nil, err
 	})
+	if err != nil && failed != nil {
+		return merged, failed
+	}
+	return merged, err
 }
 
 // mergeTable replays the row changes from base to theirs on ours.
