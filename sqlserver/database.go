@@ -26,10 +26,11 @@ type Database struct {
 }
 
 var (
-	_ sql.Database     = (*Database)(nil)
-	_ sql.TableCreator = (*Database)(nil)
-	_ sql.TableDropper = (*Database)(nil)
-	_ sql.TableRenamer = (*Database)(nil)
+	_ sql.Database         = (*Database)(nil)
+	_ sql.TableCreator     = (*Database)(nil)
+	_ sql.TableDropper     = (*Database)(nil)
+	_ sql.TableRenamer     = (*Database)(nil)
+	_ sql.CollatedDatabase = (*Database)(nil)
 )
 
 // Name implements sql.Nameable.
@@ -187,4 +188,13 @@ func (d *txDB) putTable(ctx *sql.Context, name string, t *tables.Table) error {
 	}
 	d.root = root
 	return nil
+}
+
+// GetCollation implements sql.CollatedDatabase: always the default (see
+// Provider.CreateCollatedDatabase).
+func (db *Database) GetCollation(*sql.Context) sql.CollationID { return sql.Collation_Default }
+
+// SetCollation implements sql.CollatedDatabase.
+func (db *Database) SetCollation(_ *sql.Context, c sql.CollationID) error {
+	return checkDatabaseCollation(c)
 }

@@ -39,8 +39,9 @@ type Provider struct {
 }
 
 var (
-	_ sql.DatabaseProvider        = (*Provider)(nil)
-	_ sql.MutableDatabaseProvider = (*Provider)(nil)
+	_ sql.DatabaseProvider         = (*Provider)(nil)
+	_ sql.MutableDatabaseProvider  = (*Provider)(nil)
+	_ sql.CollatedDatabaseProvider = (*Provider)(nil)
 )
 
 // dbState is one open database.
@@ -250,4 +251,21 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 		}
 	}
 	return err
+}
+
+// CreateCollatedDatabase implements sql.CollatedDatabaseProvider. verso
+// does not store a database collation yet: only the default is accepted
+// (columns keep their own collations).
+func (p *Provider) CreateCollatedDatabase(ctx *sql.Context, name string, collation sql.CollationID) error {
+	if err := checkDatabaseCollation(collation); err != nil {
+		return err
+	}
+	return p.CreateDatabase(ctx, name)
+}
+
+func checkDatabaseCollation(c sql.CollationID) error {
+	if c != sql.Collation_Default && c != sql.Collation_Unspecified {
+		return fmt.Errorf("verso does not support database collations other than %s yet (got %s)", sql.Collation_Default, c)
+	}
+	return nil
 }

@@ -1,0 +1,104 @@
+package sqlserver
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/dolthub/go-mysql-server/enginetest"
+	"github.com/dolthub/go-mysql-server/enginetest/scriptgen/setup"
+	"github.com/dolthub/go-mysql-server/memory"
+	"github.com/dolthub/go-mysql-server/sql"
+)
+
+// The engine's own test suite (go-mysql-server's enginetest) over verso's
+// backend. It is slow, so it runs only with VERSO_ENGINETEST=1:
+//
+//	VERSO_ENGINETEST=1 go test ./sqlserver -run TestEngine -json | ...
+//
+// Known failures are skipped with a reason in enginetest_skips_test.go.
+
+// harness implements enginetest.Harness and the optional interfaces for
+// indexes, keyless tables, transactions and clients.
+type harness struct {
+	setup   []setup.SetupScript
+	p       *Provider
+	session *Session
+}
+
+var (
+	_ enginetest.Harness             = (*harness)(nil)
+	_ enginetest.IndexHarness        = (*harness)(nil)
+	_ enginetest.KeylessTableHarness = (*harness)(nil)
+	_ enginetest.TransactionHarness  = (*harness)(nil)
+	_ enginetest.ClientHarness       = (*harness)(nil)
+	_ enginetest.SkippingHarness     = (*harness)(nil)
+	_ enginetest.ForeignKeyHarness   = (*harness)(nil)
+)
+
+func newHarness(t *testing.T) *harness {
+	if os.Getenv("VERSO_ENGINETEST") == "" {
+		t.Skip("set VERSO_ENGINETEST=1 to run the engine's test suite")
+	}
+	return &harness{}
+}
+
+func (h *harness) provider() *Provider {
+	if h.p == nil {
+		h.p = NewMemoryProvider()
+	}
+	return h.p
+}
+
+func (h *harness) NewContext() *sql.Context {
+	if h.session == nil {
+		h.session = h.provider().NewSession(enginetest.NewBaseSession())
+	}
+	return sql.NewContext(context.Background(), sql.WithSession(h.session))
+}
+
+func (h *harness) NewContextWithClient(client sql.Client) *sql.Context {
+	s := h.provider().NewSession(sql.NewBaseSessionWithClientServer("address", client, 1))
+	return sql.NewContext(context.Background(), sql.WithSession(s))
+}
+
+func (h *harness) NewSession() *sql.Context {
+	h.session = h.provider().NewSession(enginetest.NewBaseSession())
+	return h.NewContext()
+}
+
+func (h *harness) Setup(scripts ...[]setup.SetupScript) {
+	h.setup = nil
+	for _, s := range scripts {
+		h.setup = append(h.setup, s...)
+	}
+}
+
+func (h *harness) NewEngine(t *testing.T) (enginetest.QueryEngine, error) {
+	h.p, h.session = NewMemoryProvider(), nil
+	e, err := enginetest.NewEngine(t, h, h.p, h.setup, memory.NewStatsProv())
+	h.session = nil
+	return e, err
+}
+
+func (h *harness) SupportsNativeIndexCreation() bool { return true }
+func (h *harness) SupportsKeylessTables() bool       { return true }
+func (h *harness) SupportsForeignKeys() bool         { return false }
+
+func (h *harness) SkipQueryTest(query string) bool {
+	_, ok := engineSkips[strings.ToLower(strings.TrimSpace(query))]
+	return ok
+}
+
+func TestEngineQueries(t *testing.T)     { enginetest.TestQueries(t, newHarness(t)) }
+func TestEngineInsertInto(t *testing.T)  { enginetest.TestInsertInto(t, newHarness(t)) }
+func TestEngineCreateTable(t *testing.T) { enginetest.TestCreateTable(t, newHarness(t)) }
+func TestEngineUpdate(t *testing.T)      { enginetest.TestUpdate(t, newHarness(t)) }
+func TestEngineDelete(t *testing.T)      { enginetest.TestDelete(t, newHarness(t)) }
+func TestEngineReplaceInto(t *testing.T) { enginetest.TestReplaceInto(t, newHarness(t)) }
+func TestEngineDropTable(t *testing.T)   { enginetest.TestDropTable(t, newHarness(t)) }
+func TestEngineRenameTable(t *testing.T) { enginetest.TestRenameTable(t, newHarness(t)) }
+func TestEngineTransactionScripts(t *testing.T) {
+	enginetest.TestTransactionScripts(t, newHarness(t))
+}
