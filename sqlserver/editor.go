@@ -66,7 +66,6 @@ func (d *txDB) flush(ctx *sql.Context, w *tableWriter) error {
 		return err
 	}
 	w.base, w.dirty = addr, false
-	w.sp = w.ed.Savepoint()
 	return nil
 }
 
@@ -157,12 +156,15 @@ func (e *editor) StatementBegin(*sql.Context) {
 
 // DiscardChanges implements sql.EditOpenerCloser: the statement's edits are
 // undone.
-func (e *editor) DiscardChanges(*sql.Context, error) error {
+func (e *editor) DiscardChanges(ctx *sql.Context, _ error) error {
 	if e.err != nil {
 		return nil
 	}
+	// Part of the statement may have been flushed already (a foreign key
+	// check reads the pending rows): write the rolled-back state.
 	e.w.ed.Rollback(e.w.sp)
-	return nil
+	e.w.dirty = true
+	return e.d.flush(ctx, e.w)
 }
 
 // StatementComplete implements sql.EditOpenerCloser: the statement's edits

@@ -16,7 +16,7 @@ import (
 
 // Schema objects other than tables (views, triggers) are one chunk each,
 // named in the root value under their kind's prefix: "views/<name>",
-// "triggers/<name>". Names compare case-insensitively.
+// "triggers/<name>", "procedures/<name>", "foreignkeys/<name>". Names compare case-insensitively.
 //
 // Object chunk format, version 1:
 //
@@ -25,16 +25,21 @@ import (
 //	"trigger"), then the kind's fields:
 //	  view:    SELECT text, CREATE VIEW statement, sql_mode (strings)
 //	  trigger: CREATE TRIGGER statement, sql_mode (strings), created (Timestamp)
+//	  procedure: CREATE PROCEDURE statement, sql_mode (strings), created,
+//	           modified (Timestamps)
+//	  foreignkey: see foreignkeys.go
 const (
-	viewPrefix    = "views/"
-	triggerPrefix = "triggers/"
-	objectMagic   = "VRSOOBJ"
-	objectVersion = 1
+	viewPrefix      = "views/"
+	triggerPrefix   = "triggers/"
+	procedurePrefix = "procedures/"
+	objectMagic     = "VRSOOBJ"
+	objectVersion   = 1
 )
 
 var (
-	_ sql.ViewDatabase    = (*Database)(nil)
-	_ sql.TriggerDatabase = (*Database)(nil)
+	_ sql.ViewDatabase            = (*Database)(nil)
+	_ sql.TriggerDatabase         = (*Database)(nil)
+	_ sql.StoredProcedureDatabase = (*Database)(nil)
 )
 
 // object is a decoded schema object chunk.
@@ -248,6 +253,65 @@ func (db *Database) DropTrigger(ctx *sql.Context, name string) error {
 	ok, err := db.dropObject(ctx, triggerPrefix, name)
 	if err == nil && !ok {
 		err = sql.ErrTriggerDoesNotExist.New(name)
+	}
+	return err
+}
+
+var procedureKinds = []prolly.Kind{prolly.KindString, prolly.KindString, prolly.KindTimestamp, prolly.KindTimestamp}
+
+func procedure(o object) sql.StoredProcedureDetails {
+	return sql.StoredProcedureDetails{Name: o.name, CreateStatement: o.vals[0].AsString(), SqlMode: o.vals[1].AsString(),
+		CreatedAt: o.vals[2].AsTime(), ModifiedAt: o.vals[3].AsTime()}
+}
+
+// GetStoredProcedure implements sql.StoredProcedureDatabase.
+func (db *Database) GetStoredProcedure(ctx *sql.Context, name string) (sql.StoredProcedureDetails, bool, error) {
+	ps, err := db.objects(ctx, procedurePrefix, "procedure", procedureKinds, name)
+	if err != nil || len(ps) == 0 {
+		return sql.StoredProcedureDetails{}, false, err
+	}
+	return procedure(ps[0]), true, nil
+}
+
+// GetStoredProcedures implements sql.StoredProcedureDatabase.
+func (db *Database) GetStoredProcedures(ctx *sql.Context) ([]sql.StoredProcedureDetails, error) {
+	ps, err := db.objects(ctx, procedurePrefix, "procedure", procedureKinds, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sql.StoredProcedureDetails, len(ps))
+	for i, o := range ps {
+		out[i] = procedure(o)
+	}
+	return out, nil
+}
+
+// SaveStoredProcedure implements sql.StoredProcedureDatabase.
+func (db *Database) SaveStoredProcedure(ctx *sql.Context, p sql.StoredProcedureDetails) error {
+	if _, ok, err := db.GetStoredProcedure(ctx, p.Name); err != nil {
+		return err
+	} else if ok {
+		return sql.ErrStoredProcedureAlreadyExists.New(p.Name)
+	}
+	now := time.Now()
+	if p.CreatedAt.IsZero() {
+		p.CreatedAt = now
+	}
+	if p.ModifiedAt.IsZero() {
+		p.ModifiedAt = p.CreatedAt
+	}
+	if p.SqlMode == "" {
+		p.SqlMode = sql.LoadSqlMode(ctx).String()
+	}
+	return db.putObject(ctx, procedurePrefix, p.Name, encodeObject("procedure",
+		prolly.String(p.CreateStatement), prolly.String(p.SqlMode), prolly.Timestamp(p.CreatedAt), prolly.Timestamp(p.ModifiedAt)))
+}
+
+// DropStoredProcedure implements sql.StoredProcedureDatabase.
+func (db *Database) DropStoredProcedure(ctx *sql.Context, name string) error {
+	ok, err := db.dropObject(ctx, procedurePrefix, name)
+	if err == nil && !ok {
+		err = sql.ErrStoredProcedureDoesNotExist.New(name)
 	}
 	return err
 }
