@@ -141,6 +141,7 @@ func (db *Database) DropTable(ctx *sql.Context, name string) error {
 	}
 	d.root = root
 	delete(d.writers, strings.ToLower(exact))
+	db.st.setAutoIncrement(exact, 0)
 	return nil
 }
 
@@ -173,6 +174,8 @@ func (db *Database) RenameTable(ctx *sql.Context, oldName, newName string) error
 	}
 	d.root = root
 	delete(d.writers, strings.ToLower(exact))
+	db.st.setAutoIncrement(exact, 0)
+	db.st.setAutoIncrement(newName, 0)
 	return nil
 }
 

@@ -124,26 +124,24 @@ func (t *Table) PeekNextAutoIncrementValue(ctx *sql.Context) (uint64, error) {
 	if e.err != nil {
 		return 0, e.err
 	}
-	return e.w.ed.NextAutoIncrement(), nil
+	return t.db.st.peekAutoIncrement(t.name, e.w.ed.NextAutoIncrement()), nil
 }
 
 // GetNextAutoIncrementValue implements sql.AutoIncrementTable: the value
-// the insert of insertVal (NULL or 0 for "next") will take. The counter
-// moves when the row is inserted.
+// for an insert of insertVal into the auto-increment column, from the
+// table's counter shared by every session (see dbState.autoInc).
 func (t *Table) GetNextAutoIncrementValue(ctx *sql.Context, insertVal any) (uint64, error) {
-	next, err := t.PeekNextAutoIncrementValue(ctx)
-	if err != nil {
-		return 0, err
+	e := t.editor(ctx)
+	if e.err != nil {
+		return 0, e.err
 	}
+	var given uint64
 	if insertVal != nil {
-		v, _, err := types.Uint64.Convert(ctx, insertVal)
-		if err == nil {
-			if n, ok := v.(uint64); ok && n > next {
-				return n, nil
-			}
+		if v, _, err := types.Uint64.Convert(ctx, insertVal); err == nil {
+			given, _ = v.(uint64)
 		}
 	}
-	return next, nil
+	return t.db.st.nextAutoIncrement(t.name, e.w.ed.NextAutoIncrement(), given), nil
 }
 
 // StatementBegin implements sql.EditOpenerCloser: it marks the writer's
@@ -235,6 +233,7 @@ func (e *editor) SetAutoIncrementValue(ctx *sql.Context, n uint64) error {
 	}
 	e.w.dirty = true
 	e.w.ed.SetAutoIncrement(n)
+	e.t.db.st.setAutoIncrement(e.t.name, n)
 	return nil
 }
 

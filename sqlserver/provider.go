@@ -55,6 +55,55 @@ type dbState struct {
 	// sets, so that concurrent commits merge one after another instead of
 	// retrying each other's compare-and-swaps.
 	commitMu sync.Mutex
+
+	// autoInc holds, per table (lower-case name), the next auto-increment
+	// value handed out to any session, as MySQL keeps one counter per table
+	// across transactions: concurrent inserts get distinct values (and do
+	// not conflict at commit). Values handed out and rolled back are not
+	// reused. It starts from the stored counter of the table.
+	autoIncMu sync.Mutex
+	autoInc   map[string]uint64
+}
+
+// nextAutoIncrement returns the value for an auto-increment insert into
+// table: given (non-zero), or the next of the shared counter, which moves
+// past it. stored is the counter the session's table value holds.
+func (st *dbState) nextAutoIncrement(table string, stored, given uint64) uint64 {
+	st.autoIncMu.Lock()
+	defer st.autoIncMu.Unlock()
+	if st.autoInc == nil {
+		st.autoInc = map[string]uint64{}
+	}
+	k := strings.ToLower(table)
+	next := max(st.autoInc[k], stored, 1)
+	if given > 0 {
+		st.autoInc[k] = max(next, given+1)
+		return given
+	}
+	st.autoInc[k] = next + 1
+	return next
+}
+
+// peekAutoIncrement returns the next value nextAutoIncrement would hand out.
+func (st *dbState) peekAutoIncrement(table string, stored uint64) uint64 {
+	st.autoIncMu.Lock()
+	defer st.autoIncMu.Unlock()
+	return max(st.autoInc[strings.ToLower(table)], stored, 1)
+}
+
+// setAutoIncrement resets the shared counter of table (ALTER TABLE ...
+// AUTO_INCREMENT, DROP TABLE, RENAME TABLE).
+func (st *dbState) setAutoIncrement(table string, n uint64) {
+	st.autoIncMu.Lock()
+	defer st.autoIncMu.Unlock()
+	if n == 0 {
+		delete(st.autoInc, strings.ToLower(table))
+		return
+	}
+	if st.autoInc == nil {
+		st.autoInc = map[string]uint64{}
+	}
+	st.autoInc[strings.ToLower(table)] = n
 }
 
 // NewMemoryProvider returns a provider whose databases live in memory

@@ -49,7 +49,23 @@ func (p *Provider) SessionBuilder() func(ctx context.Context, conn *mysql.Conn, 
 type Transaction struct {
 	readOnly   bool
 	dbs        map[string]*txDB
-	savepoints map[string]map[string]chunks.Address // name -> db -> root
+	savepoints []savepoint // in order of creation
+}
+
+// savepoint is a named state of a transaction: each database's root.
+type savepoint struct {
+	name  string
+	roots map[string]chunks.Address
+}
+
+// savepoint returns the position of the savepoint name, or -1.
+func (t *Transaction) savepoint(name string) int {
+	for i, sp := range t.savepoints {
+		if strings.EqualFold(sp.name, name) {
+			return i
+		}
+	}
+	return -1
 }
 
 var _ sql.Transaction = (*Transaction)(nil)
@@ -105,7 +121,8 @@ func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
 	return nil
 }
 
-// CreateSavepoint implements sql.TransactionSession.
+// CreateSavepoint implements sql.TransactionSession. A savepoint of the
+// same name as an older one replaces it.
 func (s *Session) CreateSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
 	t := tx.(*Transaction)
 	roots := map[string]chunks.Address{}
@@ -115,20 +132,23 @@ func (s *Session) CreateSavepoint(ctx *sql.Context, tx sql.Transaction, name str
 		}
 		roots[k] = d.root.Address()
 	}
-	if t.savepoints == nil {
-		t.savepoints = map[string]map[string]chunks.Address{}
+	if i := t.savepoint(name); i >= 0 {
+		t.savepoints = append(t.savepoints[:i], t.savepoints[i+1:]...)
 	}
-	t.savepoints[strings.ToLower(name)] = roots
+	t.savepoints = append(t.savepoints, savepoint{name: name, roots: roots})
 	return nil
 }
 
-// RollbackToSavepoint implements sql.TransactionSession.
+// RollbackToSavepoint implements sql.TransactionSession. Savepoints made
+// after it are removed; it stays.
 func (s *Session) RollbackToSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
 	t := tx.(*Transaction)
-	roots, ok := t.savepoints[strings.ToLower(name)]
-	if !ok {
+	i := t.savepoint(name)
+	if i < 0 {
 		return sql.ErrSavepointDoesNotExist.New(name)
 	}
+	roots := t.savepoints[i].roots
+	t.savepoints = t.savepoints[:i+1]
 	for k, d := range t.dbs {
 		addr, ok := roots[k]
 		if !ok {
@@ -144,13 +164,15 @@ func (s *Session) RollbackToSavepoint(ctx *sql.Context, tx sql.Transaction, name
 	return nil
 }
 
-// ReleaseSavepoint implements sql.TransactionSession.
+// ReleaseSavepoint implements sql.TransactionSession: it and the
+// savepoints made after it are removed.
 func (s *Session) ReleaseSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
 	t := tx.(*Transaction)
-	if _, ok := t.savepoints[strings.ToLower(name)]; !ok {
+	i := t.savepoint(name)
+	if i < 0 {
 		return sql.ErrSavepointDoesNotExist.New(name)
 	}
-	delete(t.savepoints, strings.ToLower(name))
+	t.savepoints = t.savepoints[:i]
 	return nil
 }
 
