@@ -12,15 +12,18 @@ import (
 // tableInfo is a loaded table value with its engine schema, converted once
 // per table value (a table value is immutable, so this never goes stale).
 type tableInfo struct {
-	addr chunks.Address
-	t    *tables.Table
-	sch  sql.PrimaryKeySchema
+	addr      chunks.Address
+	t         *tables.Table
+	sch       sql.PrimaryKeySchema
+	comment   string
+	collation sql.CollationID
 }
 
 type cacheKey struct {
 	st   *dbState // table values of one store only: maps read through it
 	name string
 	addr chunks.Address
+	opts chunks.Address // the table's options object, zero if none
 }
 
 // tableCache keeps recently used tableInfos. It is bounded: when full, it
@@ -34,8 +37,8 @@ const tableCacheSize = 4096
 
 func newTableCache() *tableCache { return &tableCache{m: map[cacheKey]*tableInfo{}} }
 
-func (c *tableCache) get(ctx *sql.Context, st *dbState, name string, addr chunks.Address) (*tableInfo, error) {
-	k := cacheKey{st, name, addr}
+func (c *tableCache) get(ctx *sql.Context, st *dbState, name string, addr, opts chunks.Address) (*tableInfo, error) {
+	k := cacheKey{st, name, addr, opts}
 	c.mu.Lock()
 	info, ok := c.m[k]
 	c.mu.Unlock()
@@ -50,7 +53,12 @@ func (c *tableCache) get(ctx *sql.Context, st *dbState, name string, addr chunks
 	if err != nil {
 		return nil, err
 	}
-	info = &tableInfo{addr: addr, t: t, sch: sch}
+	info = &tableInfo{addr: addr, t: t, sch: sch, collation: sql.Collation_Default}
+	if !opts.IsEmpty() {
+		if info.comment, info.collation, err = readTableOptions(ctx, st, name, opts); err != nil {
+			return nil, err
+		}
+	}
 	c.mu.Lock()
 	if len(c.m) >= tableCacheSize {
 		c.m = map[cacheKey]*tableInfo{}

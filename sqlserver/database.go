@@ -66,16 +66,21 @@ func (db *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Tabl
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	t, err := db.openTable(ctx, exact, addr)
+	t, err := db.openTable(ctx, d.root, exact, addr)
 	if err != nil {
 		return nil, false, err
 	}
 	return t, true, nil
 }
 
-// openTable returns the engine table for the stored table at addr.
-func (db *Database) openTable(ctx *sql.Context, name string, addr chunks.Address) (*Table, error) {
-	info, err := db.p.cache.get(ctx, db.st, name, addr)
+// openTable returns the engine table for the stored table at addr, named
+// name in root.
+func (db *Database) openTable(ctx *sql.Context, root commitgraph.RootValue, name string, addr chunks.Address) (*Table, error) {
+	opts, _, err := root.Get(ctx, tableOptsPrefix+name)
+	if err != nil {
+		return nil, err
+	}
+	info, err := db.p.cache.get(ctx, db.st, name, addr, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +124,15 @@ func (db *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKe
 	if err != nil {
 		return err
 	}
-	return d.putTable(ctx, name, t)
+	if err := d.putTable(ctx, name, t); err != nil {
+		return err
+	}
+	edit, err := tableOptionsEdit(ctx, db.st, name, comment, collation)
+	if err != nil {
+		return err
+	}
+	d.root, err = d.root.Edit(ctx, edit)
+	return err
 }
 
 // DropTable implements sql.TableDropper.
@@ -135,7 +148,8 @@ func (db *Database) DropTable(ctx *sql.Context, name string) error {
 	if !ok {
 		return sql.ErrTableNotFound.New(name)
 	}
-	root, err := d.root.Edit(ctx, commitgraph.RootEdit{Name: tablePrefix + exact, Delete: true})
+	root, err := d.root.Edit(ctx, commitgraph.RootEdit{Name: tablePrefix + exact, Delete: true},
+		commitgraph.RootEdit{Name: tableOptsPrefix + exact, Delete: true})
 	if err != nil {
 		return err
 	}
@@ -166,9 +180,17 @@ func (db *Database) RenameTable(ctx *sql.Context, oldName, newName string) error
 	} else if taken && !strings.EqualFold(oldName, newName) {
 		return sql.ErrTableAlreadyExists.New(newName)
 	}
-	root, err := d.root.Edit(ctx,
-		commitgraph.RootEdit{Name: tablePrefix + exact, Delete: true},
-		commitgraph.RootEdit{Name: tablePrefix + newName, Addr: addr})
+	edits := []commitgraph.RootEdit{
+		{Name: tablePrefix + exact, Delete: true},
+		{Name: tablePrefix + newName, Addr: addr},
+	}
+	if opts, ok, err := d.root.Get(ctx, tableOptsPrefix+exact); err != nil {
+		return err
+	} else if ok {
+		edits = append(edits, commitgraph.RootEdit{Name: tableOptsPrefix + exact, Delete: true},
+			commitgraph.RootEdit{Name: tableOptsPrefix + newName, Addr: opts})
+	}
+	root, err := d.root.Edit(ctx, edits...)
 	if err != nil {
 		return err
 	}

@@ -145,3 +145,25 @@ func TestDDL(t *testing.T) {
 		t.Fatal("dropped database still readable")
 	}
 }
+
+func TestAlterTable(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10), KEY ka (a)) COMMENT 'tc'")
+	env.exec(ctx, "INSERT INTO t VALUES (1, 'x'), (2, 'y')")
+	env.exec(ctx, "CREATE UNIQUE INDEX ua ON t (a)")
+	env.exec(ctx, "ALTER TABLE t ADD COLUMN b INT NOT NULL DEFAULT 7")
+	env.check(ctx, "SELECT * FROM t ORDER BY id", "[1 x 7] [2 y 7]")
+	env.exec(ctx, "ALTER TABLE t RENAME COLUMN a TO c")
+	env.check(ctx, "SELECT id FROM t WHERE c = 'y'", "[2]")
+	env.exec(ctx, "ALTER TABLE t MODIFY COLUMN b BIGINT")
+	env.exec(ctx, "ALTER TABLE t DROP COLUMN c")
+	env.check(ctx, "SELECT * FROM t ORDER BY id", "[1 7] [2 7]")
+	got := formatRows(env.exec(ctx, "SHOW CREATE TABLE t"))
+	if !strings.Contains(got, "COMMENT='tc'") || strings.Contains(got, "KEY") && !strings.Contains(got, "PRIMARY KEY") {
+		t.Fatalf("SHOW CREATE TABLE: %s", got)
+	}
+	if _, err := env.query(ctx, "INSERT INTO t VALUES (1, 1)"); err == nil {
+		t.Fatal("duplicate key after rewrite accepted")
+	}
+}

@@ -39,7 +39,7 @@ func (d *txDB) writer(ctx *sql.Context, st *Database, name string) (*tableWriter
 	if w, ok := d.writers[key]; ok && (w.dirty || w.base == addr) {
 		return w, nil
 	}
-	info, err := st.p.cache.get(ctx, d.st, exact, addr)
+	info, err := st.p.cache.get(ctx, d.st, exact, addr, chunks.Address{})
 	if err != nil {
 		return nil, err
 	}

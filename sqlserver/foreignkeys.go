@@ -140,7 +140,7 @@ func (e *fkEditor) current(ctx *sql.Context) (*Table, error) {
 	if !ok {
 		return nil, sql.ErrTableNotFound.New(e.t.name)
 	}
-	return e.t.db.openTable(ctx, exact, addr)
+	return e.t.db.openTable(ctx, e.d.root, exact, addr)
 }
 
 func (e *fkEditor) GetIndexes(ctx *sql.Context) ([]sql.Index, error) { return e.t.GetIndexes(ctx) }

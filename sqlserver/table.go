@@ -7,6 +7,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/tables"
 )
 
@@ -48,9 +49,9 @@ func (t *Table) Schema(*sql.Context) sql.Schema { return t.info.sch.Schema }
 // PrimaryKeySchema implements sql.PrimaryKeyTable.
 func (t *Table) PrimaryKeySchema(*sql.Context) sql.PrimaryKeySchema { return t.info.sch }
 
-// Collation implements sql.Table. verso does not store a table collation
-// yet; columns carry their own.
-func (t *Table) Collation() sql.CollationID { return sql.Collation_Default }
+// Collation implements sql.Table: the table's default collation (columns
+// carry their own).
+func (t *Table) Collation() sql.CollationID { return t.info.collation }
 
 // IsTemporary implements sql.TemporaryTable.
 func (t *Table) IsTemporary() bool { return false }
@@ -265,7 +266,7 @@ func (t *Table) alterSchema(ctx *sql.Context, change func(*tables.Schema) error)
 	if !ok {
 		return sql.ErrTableNotFound.New(t.name)
 	}
-	info, err := t.db.p.cache.get(ctx, t.db.st, exact, addr)
+	info, err := t.db.p.cache.get(ctx, t.db.st, exact, addr, chunks.Address{})
 	if err != nil {
 		return err
 	}
