@@ -91,14 +91,62 @@ func (h *harness) SkipQueryTest(query string) bool {
 	return ok
 }
 
-func TestEngineQueries(t *testing.T)     { enginetest.TestQueries(t, newHarness(t)) }
-func TestEngineInsertInto(t *testing.T)  { enginetest.TestInsertInto(t, newHarness(t)) }
-func TestEngineCreateTable(t *testing.T) { enginetest.TestCreateTable(t, newHarness(t)) }
-func TestEngineUpdate(t *testing.T)      { enginetest.TestUpdate(t, newHarness(t)) }
-func TestEngineDelete(t *testing.T)      { enginetest.TestDelete(t, newHarness(t)) }
-func TestEngineReplaceInto(t *testing.T) { enginetest.TestReplaceInto(t, newHarness(t)) }
-func TestEngineDropTable(t *testing.T)   { enginetest.TestDropTable(t, newHarness(t)) }
-func TestEngineRenameTable(t *testing.T) { enginetest.TestRenameTable(t, newHarness(t)) }
-func TestEngineTransactionScripts(t *testing.T) {
-	enginetest.TestTransactionScripts(t, newHarness(t))
+// The suites run against verso; see enginetest_skips_test.go for the results.
+func TestEngineQueries(t *testing.T)            { enginetest.TestQueries(t, newHarness(t)) }
+func TestEngineInsertInto(t *testing.T)         { enginetest.TestInsertInto(t, newHarness(t)) }
+func TestEngineCreateTable(t *testing.T)        { enginetest.TestCreateTable(t, newHarness(t)) }
+func TestEngineUpdate(t *testing.T)             { enginetest.TestUpdate(t, newHarness(t)) }
+func TestEngineDelete(t *testing.T)             { enginetest.TestDelete(t, newHarness(t)) }
+func TestEngineReplaceInto(t *testing.T)        { enginetest.TestReplaceInto(t, newHarness(t)) }
+func TestEngineDropTable(t *testing.T)          { enginetest.TestDropTable(t, newHarness(t)) }
+func TestEngineRenameTable(t *testing.T)        { enginetest.TestRenameTable(t, newHarness(t)) }
+func TestEngineTransactionScripts(t *testing.T) { enginetest.TestTransactionScripts(t, newHarness(t)) }
+func TestEngineAlterTable(t *testing.T)         { enginetest.TestAlterTable(t, newHarness(t)) }
+func TestEngineScripts(t *testing.T)            { enginetest.TestScripts(t, newHarness(t)) }
+func TestEngineIndexQueryPlans(t *testing.T)    { enginetest.TestIndexQueryPlans(t, newHarness(t)) }
+func TestEngineComplexIndexQueries(t *testing.T) {
+	enginetest.TestComplexIndexQueries(t, newHarness(t))
 }
+func TestEngineNullRanges(t *testing.T)       { enginetest.TestNullRanges(t, newHarness(t)) }
+func TestEngineTriggers(t *testing.T)         { enginetest.TestTriggers(t, newHarness(t)) }
+func TestEngineViews(t *testing.T)            { enginetest.TestViews(t, newHarness(t)) }
+func TestEngineStoredProcedures(t *testing.T) { enginetest.TestStoredProcedures(t, newHarness(t)) }
+func TestEngineForeignKeys(t *testing.T)      { enginetest.TestForeignKeys(t, newHarness(t)) }
+func TestEngineCreateCheckConstraints(t *testing.T) {
+	enginetest.TestCreateCheckConstraints(t, newHarness(t))
+}
+func TestEngineChecksOnInsert(t *testing.T) { enginetest.TestChecksOnInsert(t, newHarness(t)) }
+func TestEngineChecksOnUpdate(t *testing.T) { enginetest.TestChecksOnUpdate(t, newHarness(t)) }
+func TestEngineColumnDefaults(t *testing.T) { enginetest.TestColumnDefaults(t, newHarness(t)) }
+func TestEngineAddDropPks(t *testing.T)     { enginetest.TestAddDropPks(t, newHarness(t)) }
+func TestEnginePkOrdinalsDDL(t *testing.T)  { enginetest.TestPkOrdinalsDDL(t, newHarness(t)) }
+func TestEnginePkOrdinalsDML(t *testing.T)  { enginetest.TestPkOrdinalsDML(t, newHarness(t)) }
+func TestEngineAddColumn(t *testing.T)      { enginetest.TestAddColumn(t, newHarness(t)) }
+func TestEngineModifyColumn(t *testing.T)   { enginetest.TestModifyColumn(t, newHarness(t)) }
+func TestEngineDropColumn(t *testing.T)     { enginetest.TestDropColumn(t, newHarness(t)) }
+func TestEngineRenameColumn(t *testing.T)   { enginetest.TestRenameColumn(t, newHarness(t)) }
+func TestEngineTruncate(t *testing.T)       { enginetest.TestTruncate(t, newHarness(t)) }
+func TestEngineCreateDatabase(t *testing.T) { enginetest.TestCreateDatabase(t, newHarness(t)) }
+func TestEngineDropDatabase(t *testing.T)   { enginetest.TestDropDatabase(t, newHarness(t)) }
+func TestEngineConcurrentTransactions(t *testing.T) {
+	enginetest.TestConcurrentTransactions(t, newHarness(t))
+}
+func TestEngineInsertIgnoreInto(t *testing.T) { enginetest.TestInsertIgnoreInto(t, newHarness(t)) }
+func TestEngineUpdateIgnore(t *testing.T)     { enginetest.TestUpdateIgnore(t, newHarness(t)) }
+func TestEngineJoinQueries(t *testing.T)      { enginetest.TestJoinQueries(t, newHarness(t)) }
+func TestEngineOrderByGroupBy(t *testing.T)   { enginetest.TestOrderByGroupBy(t, newHarness(t)) }
+func TestEngineCharsetCollationEngine(t *testing.T) {
+	enginetest.TestCharsetCollationEngine(t, newHarness(t))
+}
+func TestEngineShowTableStatus(t *testing.T) { enginetest.TestShowTableStatus(t, newHarness(t)) }
+func TestEngineInsertDuplicateKeyKeyless(t *testing.T) {
+	enginetest.TestInsertDuplicateKeyKeyless(t, newHarness(t))
+}
+func TestEngineGeneratedColumns(t *testing.T) { enginetest.TestGeneratedColumns(t, newHarness(t)) }
+func TestEngineOnUpdateExprScripts(t *testing.T) {
+	enginetest.TestOnUpdateExprScripts(t, newHarness(t))
+}
+func TestEngineTimeQueries(t *testing.T)     { enginetest.TestTimeQueries(t, newHarness(t)) }
+func TestEngineWindowFunctions(t *testing.T) { enginetest.TestWindowFunctions(t, newHarness(t)) }
+func TestEngineVariables(t *testing.T)       { enginetest.TestVariables(t, newHarness(t)) }
+func TestEngineUse(t *testing.T)             { enginetest.TestUse(t, newHarness(t)) }

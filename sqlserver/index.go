@@ -130,11 +130,11 @@ func (t *Table) LookupPartitions(_ *sql.Context, lookup sql.IndexLookup) (sql.Pa
 }
 
 // lookupRows returns the rows of the key ranges a lookup covers.
-func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIter, error) {
+func (t *Table) lookupRows(ctx *sql.Context, tbl *tables.Table, lookup sql.IndexLookup) (sql.RowIter, error) {
 	ix := lookup.Index.(*Index)
 	ranges, ok := lookup.Ranges.(sql.MySQLRangeCollection)
 	if !ok {
-		return &rowIter{t: t, spans: []span{{index: -1}}}, nil
+		return &rowIter{t: t, tbl: tbl, spans: []span{{index: -1}}}, nil
 	}
 	var spans []span
 	for _, r := range ranges {
@@ -155,7 +155,7 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 			spans[i], spans[j] = spans[j], spans[i]
 		}
 	}
-	return &rowIter{t: t, spans: spans, reverse: lookup.IsReverse}, nil
+	return &rowIter{t: t, tbl: tbl, spans: spans, reverse: lookup.IsReverse}, nil
 }
 
 // prefix encodes vals as a key prefix of ix.

@@ -83,10 +83,32 @@ func (t *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, e
 	if pp, ok := p.(partition); ok && pp.lookup != nil {
 		lookup = pp.lookup
 	}
+	tbl := t.readable(ctx)
 	if lookup != nil {
-		return t.lookupRows(ctx, *lookup)
+		return t.lookupRows(ctx, tbl, *lookup)
 	}
-	return &rowIter{t: t, spans: []span{{index: -1}}}, nil
+	return &rowIter{t: t, tbl: tbl, spans: []span{{index: -1}}}, nil
+}
+
+// readable returns the table value to read: the engine's, or, when a
+// statement of the transaction completed writes to the table since the
+// engine resolved it (a trigger's statement earlier in the same outer
+// statement), the table as those writes left it. Writes of statements
+// still running are not seen, so an UPDATE does not meet its own rows.
+func (t *Table) readable(ctx *sql.Context) *tables.Table {
+	d, err := txDatabase(ctx, t.db.st)
+	if err != nil {
+		return t.info.t
+	}
+	w, ok := d.writers[strings.ToLower(t.name)]
+	if !ok || !strings.EqualFold(w.name, t.name) || w.base == t.info.addr {
+		return t.info.t
+	}
+	info, err := t.db.p.cache.get(ctx, t.db.st, w.name, w.base, chunks.Address{})
+	if err != nil || len(info.t.Schema().Columns) != len(t.info.sch.Schema) {
+		return t.info.t
+	}
+	return info.t
 }
 
 // span is a key range of the row map (index < 0) or of secondary index
@@ -99,6 +121,7 @@ type span struct {
 // rowIter converts the stored rows of a list of spans to engine rows.
 type rowIter struct {
 	t       *Table
+	tbl     *tables.Table // the table value read
 	spans   []span
 	reverse bool
 	it      *tables.RowIter
@@ -113,9 +136,9 @@ func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 			s := r.spans[0]
 			r.spans = r.spans[1:]
 			if s.index < 0 {
-				r.it = r.t.info.t.Scan(ctx, s.lo, s.hi, r.reverse)
+				r.it = r.tbl.Scan(ctx, s.lo, s.hi, r.reverse)
 			} else {
-				r.it = r.t.info.t.ScanIndex(ctx, s.index, s.lo, s.hi, r.reverse)
+				r.it = r.tbl.ScanIndex(ctx, s.index, s.lo, s.hi, r.reverse)
 			}
 		}
 		if r.it.Next(ctx) {
@@ -299,4 +322,41 @@ func (t *Table) alterSchema(ctx *sql.Context, change func(*tables.Schema) error)
 	}
 	delete(d.writers, strings.ToLower(exact))
 	return d.putTable(ctx, exact, nt)
+}
+
+var _ sql.TruncateableTable = (*Table)(nil)
+
+// Truncate implements sql.TruncateableTable: the table is replaced by an
+// empty one of the same schema, its auto-increment counter reset.
+func (t *Table) Truncate(ctx *sql.Context) (int, error) {
+	d, err := txDatabase(ctx, t.db.st)
+	if err != nil {
+		return 0, err
+	}
+	cur, err := t.current(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := int(cur.Count())
+	if cur.Schema().Keyless() {
+		n = 0
+		it := cur.Scan(ctx, nil, nil, false)
+		for it.Next(ctx) {
+			n++
+		}
+		if err := it.Err(); err != nil {
+			return 0, err
+		}
+	}
+	nt, err := tables.New(t.db.st.graph.NodeStore(), cur.Schema())
+	if err != nil {
+		return 0, err
+	}
+	exact, _, _, err := findTable(ctx, d.root, t.name)
+	if err != nil {
+		return 0, err
+	}
+	delete(d.writers, strings.ToLower(exact))
+	t.db.st.setAutoIncrement(exact, 0)
+	return n, d.putTable(ctx, exact, nt)
 }
