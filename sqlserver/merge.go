@@ -85,7 +85,7 @@ func mergeTable(ctx context.Context, st *dbState, name string, base, ours, their
 		if keyless {
 			err = mergeKeyless(ctx, ed, bt, tt, df)
 		} else {
-			err = mergeRow(ctx, ed, ot, bt, tt, df)
+			err = mergeRow(ctx, name, ed, ot, bt, tt, df)
 		}
 		if err != nil {
 			var dup *tables.DuplicateKeyError
@@ -109,7 +109,7 @@ func mergeTable(ctx context.Context, st *dbState, name string, base, ours, their
 }
 
 // mergeRow applies one row change of a table with a primary key.
-func mergeRow(ctx context.Context, ed *tables.Editor, ot, bt, tt *tables.Table, df prolly.Diff) error {
+func mergeRow(ctx context.Context, name string, ed *tables.Editor, ot, bt, tt *tables.Table, df prolly.Diff) error {
 	cur, inOurs, err := ot.Rows().Get(ctx, df.Key)
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func mergeRow(ctx context.Context, ed *tables.Editor, ot, bt, tt *tables.Table, 
 		return nil // the same change on both sides
 	}
 	if inOurs != (df.From != nil) || !bytes.Equal(cur, df.From) {
-		return errSerialization("both changed the row with key %x", df.Key)
+		return errSerialization("both changed the row with key %s in table %q", keyText(df.Key), name)
 	}
 	switch {
 	case df.From == nil:
@@ -181,4 +181,17 @@ func copies(ctx context.Context, t *tables.Table, key []byte) (int, []tables.Val
 		row = it.Row()
 	}
 	return n, row, it.Err()
+}
+
+// keyText prints a row map key as its values, for messages.
+func keyText(key []byte) string {
+	vals, err := prolly.DecodeKey(key)
+	if err != nil {
+		return fmt.Sprintf("%x", key)
+	}
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = v.String()
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }

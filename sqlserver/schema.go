@@ -60,6 +60,11 @@ func storageSchema(sch sql.PrimaryKeySchema, indexes sql.IndexDefs) (*tables.Sch
 		s.Columns = append(s.Columns, col)
 	}
 	s.PrimaryKey = append([]int(nil), sch.PkOrdinals...)
+	for _, p := range s.PrimaryKey {
+		if p >= 0 && p < len(s.Columns) {
+			s.Columns[p].Nullable = false // as MySQL makes key columns
+		}
+	}
 	for _, def := range indexes {
 		if def.IsPrimary() {
 			continue

@@ -88,6 +88,9 @@ func TestTransactionsConflict(t *testing.T) {
 			if !isSerializationFailure(err) {
 				t.Fatalf("second commit: got %v, want a serialization failure (1213)", err)
 			}
+			if testing.Verbose() {
+				t.Log(err)
+			}
 			// The first transaction's work stands; the second is gone and
 			// can be retried.
 			env.exec(s2, "ROLLBACK")
