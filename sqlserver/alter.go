@@ -75,11 +75,12 @@ func (t *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKeyS
 	if s.AutoIncrementColumn() >= 0 {
 		ed.SetAutoIncrement(cur.AutoIncrement())
 	}
-	return &rewriter{into: into, ed: ed}, nil
+	return &rewriter{from: t, into: into, ed: ed}, nil
 }
 
 // rewriter fills the rewritten table.
 type rewriter struct {
+	from *Table // the engine's table, refreshed when done
 	into *Table
 	ed   *tables.Editor
 }
@@ -119,7 +120,11 @@ func (r *rewriter) Close(ctx *sql.Context) error {
 	}
 	delete(d.writers, strings.ToLower(exact))
 	r.ed = nil
-	return d.putTable(ctx, exact, nt)
+	if err := d.putTable(ctx, exact, nt); err != nil {
+		return err
+	}
+	r.from.refresh(ctx, d, exact)
+	return nil
 }
 
 // AddColumn implements sql.AlterableTable. The engine rewrites the table

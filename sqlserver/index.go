@@ -21,12 +21,56 @@ type Index struct {
 	name      string
 	pos       int   // -1 for the primary key, else the secondary index's position
 	cols      []int // column positions
+	pk        []int // the table's primary key columns
 	unique    bool
 	comment   string
 	sch       sql.Schema
 }
 
-var _ sql.Index = (*Index)(nil)
+var (
+	_ sql.Index         = (*Index)(nil)
+	_ sql.ExtendedIndex = (*Index)(nil)
+)
+
+// extended returns the index's columns followed by the primary key's
+// columns it does not hold: the full key of a secondary index entry.
+func (ix *Index) extended() []int {
+	cols := append([]int(nil), ix.cols...)
+	if ix.pos < 0 {
+		return cols
+	}
+	for _, p := range ix.pk {
+		found := false
+		for _, c := range ix.cols {
+			found = found || c == p
+		}
+		if !found {
+			cols = append(cols, p)
+		}
+	}
+	return cols
+}
+
+// ExtendedExpressions implements sql.ExtendedIndex.
+func (ix *Index) ExtendedExpressions(*sql.Context) []string {
+	cols := ix.extended()
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = strings.ToLower(ix.table) + "." + strings.ToLower(ix.sch[c].Name)
+	}
+	return out
+}
+
+// ExtendedColumnExpressionTypes implements sql.ExtendedIndex.
+func (ix *Index) ExtendedColumnExpressionTypes(ctx *sql.Context) []sql.ColumnExpressionType {
+	cols := ix.extended()
+	exprs := ix.ExtendedExpressions(ctx)
+	out := make([]sql.ColumnExpressionType, len(cols))
+	for i, c := range cols {
+		out[i] = sql.ColumnExpressionType{Expression: exprs[i], Type: ix.sch[c].Type}
+	}
+	return out
+}
 
 // ID implements sql.Index.
 func (ix *Index) ID() string { return ix.name }
@@ -66,11 +110,14 @@ func (ix *Index) ColumnExpressionTypes(*sql.Context) []sql.ColumnExpressionType 
 	return out
 }
 
-// CanSupport implements sql.Index: MySQL ranges over the index's columns.
+// CanSupport implements sql.Index: MySQL ranges over the index's columns
+// and, for a secondary index, the primary key columns after them (see
+// ExtendedExpressions; the key span is bounded by the index's own columns
+// only).
 func (ix *Index) CanSupport(_ *sql.Context, ranges ...sql.Range) bool {
 	for _, r := range ranges {
 		mr, ok := r.(sql.MySQLRange)
-		if !ok || len(mr) > len(ix.cols) {
+		if !ok || len(mr) > len(ix.extended()) {
 			return false
 		}
 	}
@@ -106,7 +153,7 @@ func (t *Table) GetIndexes(*sql.Context) ([]sql.Index, error) {
 	}
 	for i, x := range s.Indexes {
 		out = append(out, &Index{db: t.db.Name(), table: t.name, name: x.Name, pos: i,
-			cols: x.Columns, unique: x.Unique, comment: x.Comment, sch: sch})
+			cols: x.Columns, pk: s.PrimaryKey, unique: x.Unique, comment: x.Comment, sch: sch})
 	}
 	return out, nil
 }

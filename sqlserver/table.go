@@ -321,7 +321,28 @@ func (t *Table) alterSchema(ctx *sql.Context, change func(*tables.Schema) error)
 		return err
 	}
 	delete(d.writers, strings.ToLower(exact))
-	return d.putTable(ctx, exact, nt)
+	if err := d.putTable(ctx, exact, nt); err != nil {
+		return err
+	}
+	t.refresh(ctx, d, exact)
+	return nil
+}
+
+// refresh points t at the transaction's current value of the table, after
+// a schema change: the engine keeps using t within the statement (CREATE
+// TABLE adds index after index to the same table object).
+func (t *Table) refresh(ctx *sql.Context, d *txDB, exact string) {
+	_, addr, ok, err := findTable(ctx, d.root, exact)
+	if err != nil || !ok {
+		return
+	}
+	opts, _, err := d.root.Get(ctx, tableOptsPrefix+exact)
+	if err != nil {
+		return
+	}
+	if info, err := t.db.p.cache.get(ctx, t.db.st, exact, addr, opts); err == nil {
+		t.info = info
+	}
 }
 
 var _ sql.TruncateableTable = (*Table)(nil)
