@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 
 	"github.com/verso-db/verso/prolly"
 	"github.com/verso-db/verso/tables"
@@ -14,8 +15,10 @@ import (
 // column) become key ranges of the row map or of the index map: the longest
 // prefix of exact columns, then the bounds of the next column. Those key
 // ranges hold every matching row and maybe a few more (bounds are taken
-// inclusively after conversion to the column type), so PreciseMatch is
-// false and the engine keeps its filter above the lookup.
+// inclusively after conversion to the column type), so each row read is
+// checked against the ranges with the engine's own comparisons (as its
+// memory backend does): lookups return exactly the matching rows, and
+// PreciseMatch is true.
 type Index struct {
 	db, table string
 	name      string
@@ -159,7 +162,7 @@ func (t *Table) GetIndexes(*sql.Context) ([]sql.Index, error) {
 }
 
 // PreciseMatch implements sql.IndexAddressable (see Index).
-func (t *Table) PreciseMatch() bool { return false }
+func (t *Table) PreciseMatch() bool { return true }
 
 // IndexedAccess implements sql.IndexAddressable.
 func (t *Table) IndexedAccess(_ *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
@@ -202,7 +205,23 @@ func (t *Table) lookupRows(ctx *sql.Context, tbl *tables.Table, lookup sql.Index
 			spans[i], spans[j] = spans[j], spans[i]
 		}
 	}
-	return &rowIter{t: t, tbl: tbl, spans: spans, reverse: lookup.IsReverse}, nil
+	filter, err := t.rangeFilter(ctx, ix, ranges)
+	if err != nil {
+		return nil, err
+	}
+	return &rowIter{t: t, tbl: tbl, spans: spans, reverse: lookup.IsReverse, filter: filter}, nil
+}
+
+// rangeFilter returns the expression that holds for exactly the rows in
+// ranges (nil for all rows).
+func (t *Table) rangeFilter(ctx *sql.Context, ix *Index, ranges sql.MySQLRangeCollection) (sql.Expression, error) {
+	cols := ix.extended()
+	exprs := make([]sql.Expression, len(cols))
+	for i, c := range cols {
+		col := ix.sch[c]
+		exprs[i] = expression.NewGetFieldWithTable(c, 0, col.Type, t.db.Name(), t.name, col.Name, col.Nullable)
+	}
+	return expression.NewRangeFilterExpr(ctx, exprs, ranges)
 }
 
 // prefix encodes vals as a key prefix of ix.

@@ -125,6 +125,8 @@ type rowIter struct {
 	spans   []span
 	reverse bool
 	it      *tables.RowIter
+	// filter, if not nil, keeps only the rows it holds for.
+	filter sql.Expression
 }
 
 func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
@@ -142,7 +144,18 @@ func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 			}
 		}
 		if r.it.Next(ctx) {
-			return r.t.toRow(r.it.Row())
+			row, err := r.t.toRow(r.it.Row())
+			if err != nil || r.filter == nil {
+				return row, err
+			}
+			ok, err := sql.EvaluateCondition(ctx, r.filter, row)
+			if err != nil {
+				return nil, err
+			}
+			if sql.IsTrue(ok) {
+				return row, nil
+			}
+			continue
 		}
 		if err := r.it.Err(); err != nil {
 			return nil, err
