@@ -23,6 +23,8 @@ const tablePrefix = "tables/"
 type Database struct {
 	p  *Provider
 	st *dbState
+	// temp marks the session's database of temporary tables (temporary.go).
+	temp bool
 }
 
 var (
@@ -58,6 +60,11 @@ func findTable(ctx *sql.Context, root commitgraph.RootValue, name string) (strin
 
 // GetTableInsensitive implements sql.Database.
 func (db *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	if tdb := db.temporary(ctx, false); tdb != nil {
+		if t, ok, err := tdb.GetTableInsensitive(ctx, name); err != nil || ok {
+			return t, ok, err
+		}
+	}
 	d, err := txDatabase(ctx, db.st)
 	if err != nil {
 		return nil, false, err
@@ -137,6 +144,13 @@ func (db *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKe
 
 // DropTable implements sql.TableDropper.
 func (db *Database) DropTable(ctx *sql.Context, name string) error {
+	if tdb := db.temporary(ctx, false); tdb != nil {
+		if _, ok, err := tdb.GetTableInsensitive(ctx, name); err != nil {
+			return err
+		} else if ok {
+			return tdb.DropTable(ctx, name)
+		}
+	}
 	d, err := txDatabase(ctx, db.st)
 	if err != nil {
 		return err

@@ -167,3 +167,26 @@ func TestAlterTable(t *testing.T) {
 		t.Fatal("duplicate key after rewrite accepted")
 	}
 }
+
+func TestTemporaryTables(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE t (id INT PRIMARY KEY)")
+	env.exec(ctx, "INSERT INTO t VALUES (1)")
+	env.exec(ctx, "CREATE TEMPORARY TABLE tmp (id INT PRIMARY KEY, v INT, KEY (v))")
+	env.exec(ctx, "INSERT INTO tmp VALUES (1, 10), (2, 20)")
+	env.check(ctx, "SELECT id FROM tmp WHERE v = 20", "[2]")
+	env.check(ctx, "SHOW TABLES", "[t]")
+	other := env.session("db")
+	if _, err := env.query(other, "SELECT * FROM tmp"); err == nil {
+		t.Fatal("another session sees a temporary table")
+	}
+	env.exec(ctx, "CREATE TEMPORARY TABLE t (x INT)")
+	env.check(ctx, "SELECT count(*) FROM t", "[0]") // hides the real t
+	env.exec(ctx, "DROP TABLE t")
+	env.check(ctx, "SELECT count(*) FROM t", "[1]")
+	env.exec(ctx, "DROP TEMPORARY TABLE tmp")
+	if _, err := env.query(ctx, "SELECT * FROM tmp"); err == nil {
+		t.Fatal("dropped temporary table still there")
+	}
+}

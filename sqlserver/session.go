@@ -17,6 +17,9 @@ import (
 type Session struct {
 	*sql.BaseSession
 	p *Provider
+	// temp holds the session's temporary tables, per database (lower-case
+	// name): a database in memory of the same name (see temporary.go).
+	temp map[string]*dbState
 }
 
 var (
@@ -48,14 +51,14 @@ func (p *Provider) SessionBuilder() func(ctx context.Context, conn *mysql.Conn, 
 // branch's working set as it is then (see commit.go).
 type Transaction struct {
 	readOnly   bool
-	dbs        map[string]*txDB
+	dbs        map[*dbState]*txDB
 	savepoints []savepoint // in order of creation
 }
 
 // savepoint is a named state of a transaction: each database's root.
 type savepoint struct {
 	name  string
-	roots map[string]chunks.Address
+	roots map[*dbState]chunks.Address
 }
 
 // savepoint returns the position of the savepoint name, or -1.
@@ -87,7 +90,7 @@ type txDB struct {
 
 // StartTransaction implements sql.TransactionSession.
 func (s *Session) StartTransaction(ctx *sql.Context, c sql.TransactionCharacteristic) (sql.Transaction, error) {
-	return &Transaction{readOnly: c == sql.ReadOnly, dbs: map[string]*txDB{}}, nil
+	return &Transaction{readOnly: c == sql.ReadOnly, dbs: map[*dbState]*txDB{}}, nil
 }
 
 // CommitTransaction implements sql.TransactionSession: each database the
@@ -106,7 +109,7 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 			return err
 		}
 	}
-	t.dbs = map[string]*txDB{}
+	t.dbs = map[*dbState]*txDB{}
 	t.savepoints = nil
 	return nil
 }
@@ -115,7 +118,7 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 // dropped.
 func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
 	if t, ok := tx.(*Transaction); ok {
-		t.dbs = map[string]*txDB{}
+		t.dbs = map[*dbState]*txDB{}
 		t.savepoints = nil
 	}
 	return nil
@@ -125,7 +128,7 @@ func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
 // same name as an older one replaces it.
 func (s *Session) CreateSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
 	t := tx.(*Transaction)
-	roots := map[string]chunks.Address{}
+	roots := map[*dbState]chunks.Address{}
 	for k, d := range t.dbs {
 		if err := d.flushAll(ctx); err != nil {
 			return err
@@ -201,8 +204,8 @@ func txDatabase(ctx *sql.Context, st *dbState) (*txDB, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := strings.ToLower(st.name)
-	if d, ok := tx.dbs[key]; ok && d.st == st {
+	key := st
+	if d, ok := tx.dbs[key]; ok {
 		return d, nil
 	}
 	ws, err := st.graph.WorkingSet(ctx, st.branch)

@@ -54,7 +54,7 @@ func (t *Table) PrimaryKeySchema(*sql.Context) sql.PrimaryKeySchema { return t.i
 func (t *Table) Collation() sql.CollationID { return t.info.collation }
 
 // IsTemporary implements sql.TemporaryTable.
-func (t *Table) IsTemporary() bool { return false }
+func (t *Table) IsTemporary() bool { return t.db.temp }
 
 // DataLength implements sql.StatisticsTable (an estimate).
 func (t *Table) DataLength(*sql.Context) (uint64, error) {
