@@ -13,7 +13,7 @@ import (
 
 // testEnv is an engine over a provider, with helpers to run SQL.
 type testEnv struct {
-	t *testing.T
+	t testing.TB
 	p *Provider
 	e *sqle.Engine
 }
@@ -23,7 +23,7 @@ func newMemoryEnv(t *testing.T) *testEnv {
 	return newEnv(t, NewMemoryProvider())
 }
 
-func newEnv(t *testing.T, p *Provider) *testEnv {
+func newEnv(t testing.TB, p *Provider) *testEnv {
 	t.Helper()
 	env := &testEnv{t: t, p: p, e: sqle.NewDefault(p)}
 	t.Cleanup(func() { env.e.Close() })
