@@ -17,3 +17,12 @@ func TestCollatedLookups(t *testing.T) {
 	env.check(ctx, "SELECT pk FROM e WHERE e > 'x' ORDER BY pk", "[2] [3] [4]")
 	env.check(ctx, "SELECT pk FROM e WHERE e = 2 ORDER BY pk", "[2] [4]")
 }
+
+func TestDecimalScale(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE d (id INT PRIMARY KEY, v DECIMAL(10,4), KEY (v))")
+	env.exec(ctx, "INSERT INTO d VALUES (1, 2.5), (2, 1.2340), (3, 0)")
+	env.check(ctx, "SELECT v FROM d ORDER BY id", "[2.5000] [1.2340] [0.0000]")
+	env.check(ctx, "SELECT id FROM d WHERE v = 2.50", "[1]")
+}
