@@ -1,6 +1,6 @@
 // Package sqlserver is verso's storage backend for go-mysql-server (GMS):
 // databases, tables, indexes, sessions and transactions over the commit
-// graph and the table storage below it.
+// graph and the table storage below it, and the MySQL-protocol server.
 //
 // # Main types
 //
@@ -9,35 +9,57 @@
 //     a data dir (each holds .verso/chunks, a chunks.FileStore, and
 //     .verso/HEAD, the branch sessions use); CREATE DATABASE makes a folder,
 //     DROP DATABASE removes it. NewMemoryProvider keeps databases in memory.
-//   - Database: a sql.Database whose tables are the entries "tables/<name>"
-//     of the working root of its branch (see tablePrefix), with CREATE, DROP
-//     and RENAME TABLE.
+//   - Database: a sql.Database over the working root of its branch, with
+//     CREATE, DROP and RENAME TABLE, views, triggers, stored procedures,
+//     foreign keys and temporary tables.
 //   - Table: a sql.Table over a tables.Table, with inserts, updates,
-//     deletes, replaces, auto-increment, checks, CREATE/DROP INDEX and index
-//     lookups (Index) that run as prolly key-range scans.
+//     deletes, replaces, TRUNCATE, auto-increment, checks, ALTER TABLE (by
+//     rewriting the table) and index lookups (Index) that run as prolly
+//     key-range scans.
 //   - Session and Transaction: a transaction reads a snapshot of each
 //     database (the working root when it first touches it); its writes build
 //     a new root; COMMIT (or the end of an autocommit statement) writes it to
 //     the branch's working set, merging row by row with transactions that
 //     committed meanwhile (commit.go, merge.go).
+//   - Server: the MySQL-protocol server over a Provider (server.go).
+//
+// # Root value layout
+//
+// Names in a database's root value (commitgraph.RootValue):
+//
+//	tables/<name>       a table value (tables.Write)
+//	tableopts/<name>    its comment and default collation, if any (tableopts.go)
+//	views/<name>        a view        (object chunks, objects.go)
+//	triggers/<name>     a trigger
+//	procedures/<name>   a stored procedure
+//	foreignkeys/<name>  a foreign key (foreignkeys.go)
+//
+// Names keep the case they were created with; lookups ignore case.
 //
 // # Caveats
 //
 //   - Isolation is snapshot isolation with first-committer-wins per row: two
 //     transactions that change the same row, take the same unique key, or
-//     both change a table's schema cannot both commit; the second gets a
-//     serialization failure (ER_LOCK_DEADLOCK, 1213) and should retry. Two
-//     transactions reading each other's rows and writing others (write skew)
-//     both commit.
-//   - Auto-increment counters are per transaction: concurrent inserts that
-//     take the same value conflict at commit.
-//   - A statement's writes become part of the transaction's root when the
-//     statement completes; reads within a statement see the transaction as it
-//     was when the statement began.
+//     change a table's schema while the other writes it cannot both commit;
+//     the second gets a serialization failure (ER_LOCK_DEADLOCK, 1213) and
+//     should retry. Two transactions that read each other's rows and write
+//     others (write skew) both commit.
+//   - Auto-increment counters are shared by all sessions of a process (as
+//     MySQL's are), held in memory from the stored counter: values handed
+//     out and rolled back are not reused.
+//   - A statement's writes join the transaction's root when the statement
+//     completes; a statement reads the transaction as it was when the engine
+//     resolved the table, plus writes of inner statements that completed
+//     (triggers).
 //   - A COMMIT is durable when it returns: the working-set update is one
 //     store commit with one fsync. Nothing is committed to the commit graph
 //     (dolt_commit) here.
-//   - ALTER TABLE ... ADD/DROP INDEX and CHECK rebuild the table (O(rows)).
-//   - Index lookups are supersets of the matching rows (PreciseMatch is
-//     false): the engine keeps its filter.
+//   - ALTER TABLE changes of columns, keys, indexes and checks rebuild the
+//     table: O(rows).
+//   - Prefix lengths of non-unique indexes are dropped (the whole column is
+//     indexed, so its values must fit a key); unique prefix indexes are
+//     refused. Database collations other than the default are refused.
+//     Events and FULLTEXT/spatial indexes are not supported yet.
+//   - Keyless tables return rows in storage order (by content), not in
+//     insertion order.
 package sqlserver
