@@ -45,11 +45,9 @@
 //     should retry. Two transactions that read each other's rows and write
 //     others (write skew) both commit. Two that make the same change to a
 //     row both commit (the merge converges, as Dolt's does), so two
-//     concurrent "SET v = v + 1" that read the same v lose one increment;
-//     concurrent writers of one row that must not, use distinct values or
-//     SELECT ... FOR UPDATE in MySQL's sense is not enforced yet. Where
-//     MySQL would make a second writer of a row wait, verso fails its
-//     commit instead.
+//     concurrent "SET v = v + 1" that read the same v lose one increment
+//     (SELECT ... FOR UPDATE takes no locks yet). Where MySQL would make a
+//     second writer of a row wait, verso fails its commit instead.
 //   - Auto-increment counters are shared by all sessions of a process (as
 //     MySQL's are), held in memory from the stored counter: values handed
 //     out and rolled back are not reused.
