@@ -54,6 +54,12 @@ func (d *txDB) flush(ctx *sql.Context, w *tableWriter) error {
 	if !w.dirty {
 		return nil
 	}
+	if d.writers[strings.ToLower(w.name)] != w {
+		// The table was dropped, renamed or rebuilt since: an engine
+		// editor closing late must not bring the old table back.
+		w.dirty = false
+		return nil
+	}
 	t, err := w.ed.Table(ctx)
 	if err != nil {
 		return err
