@@ -107,7 +107,7 @@ func (r *rewriter) Close(ctx *sql.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := txDatabase(ctx, r.into.db.st)
+	d, err := r.into.db.tx(ctx)
 	if err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func (t *Table) DropPrimaryKey(ctx *sql.Context) error {
 
 // current returns the transaction's current value of the table.
 func (t *Table) current(ctx *sql.Context) (*tables.Table, error) {
-	d, err := txDatabase(ctx, t.db.st)
+	d, err := t.db.tx(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +213,7 @@ func (t *Table) current(ctx *sql.Context) (*tables.Table, error) {
 	if !ok {
 		return nil, sql.ErrTableNotFound.New(t.name)
 	}
-	info, err := t.db.p.cache.get(ctx, t.db.st, exact, addr, chunks.Address{})
+	info, err := t.db.p.cache.get(ctx, t.db, exact, addr, chunks.Address{})
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ type tableInfo struct {
 
 type cacheKey struct {
 	st   *dbState // table values of one store only: maps read through it
+	db   string   // the engine's database name, in the schema
 	name string
 	addr chunks.Address
 	opts chunks.Address // the table's options object, zero if none
@@ -37,8 +38,9 @@ const tableCacheSize = 4096
 
 func newTableCache() *tableCache { return &tableCache{m: map[cacheKey]*tableInfo{}} }
 
-func (c *tableCache) get(ctx *sql.Context, st *dbState, name string, addr, opts chunks.Address) (*tableInfo, error) {
-	k := cacheKey{st, name, addr, opts}
+func (c *tableCache) get(ctx *sql.Context, db *Database, name string, addr, opts chunks.Address) (*tableInfo, error) {
+	st := db.st
+	k := cacheKey{st, db.Name(), name, addr, opts}
 	c.mu.Lock()
 	info, ok := c.m[k]
 	c.mu.Unlock()
@@ -49,7 +51,7 @@ func (c *tableCache) get(ctx *sql.Context, st *dbState, name string, addr, opts 
 	if err != nil {
 		return nil, err
 	}
-	sch, err := engineSchema(ctx, st.name, name, t.Schema())
+	sch, err := engineSchema(ctx, db.Name(), name, t.Schema())
 	if err != nil {
 		return nil, err
 	}

@@ -23,8 +23,35 @@ const tablePrefix = "tables/"
 type Database struct {
 	p  *Provider
 	st *dbState
+	// name is the name the engine knows the database by: the database's,
+	// or "db/branch" for a revision database (see Provider.Database).
+	name string
+	// branch is the branch whose working set the database reads and writes.
+	branch string
 	// temp marks the session's database of temporary tables (temporary.go).
 	temp bool
+}
+
+// tx returns the session transaction's view of the database.
+func (db *Database) tx(ctx *sql.Context) (*txDB, error) {
+	return txDatabase(ctx, db.st, db.branch)
+}
+
+// autoIncKey names a table's shared auto-increment counter.
+func (db *Database) autoIncKey(table string) string {
+	return db.branch + "\x00" + strings.ToLower(table)
+}
+
+func (db *Database) nextAutoIncrement(table string, stored, given uint64) uint64 {
+	return db.st.nextAutoIncrement(db.autoIncKey(table), stored, given)
+}
+
+func (db *Database) peekAutoIncrement(table string, stored uint64) uint64 {
+	return db.st.peekAutoIncrement(db.autoIncKey(table), stored)
+}
+
+func (db *Database) setAutoIncrement(table string, n uint64) {
+	db.st.setAutoIncrement(db.autoIncKey(table), n)
 }
 
 var (
@@ -36,7 +63,7 @@ var (
 )
 
 // Name implements sql.Nameable.
-func (db *Database) Name() string { return db.st.name }
+func (db *Database) Name() string { return db.name }
 
 // findTable returns the exact name and address of the table named name
 // (case-insensitively) in root.
@@ -65,7 +92,7 @@ func (db *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Tabl
 			return t, ok, err
 		}
 	}
-	d, err := txDatabase(ctx, db.st)
+	d, err := db.tx(ctx)
 	if err != nil {
 		return nil, false, err
 	}
@@ -87,7 +114,7 @@ func (db *Database) openTable(ctx *sql.Context, root commitgraph.RootValue, name
 	if err != nil {
 		return nil, err
 	}
-	info, err := db.p.cache.get(ctx, db.st, name, addr, opts)
+	info, err := db.p.cache.get(ctx, db, name, addr, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +123,7 @@ func (db *Database) openTable(ctx *sql.Context, root commitgraph.RootValue, name
 
 // GetTableNames implements sql.Database.
 func (db *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
-	d, err := txDatabase(ctx, db.st)
+	d, err := db.tx(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +141,7 @@ func (db *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
 // CreateTable implements sql.TableCreator. Secondary indexes arrive later
 // through Table.CreateIndex.
 func (db *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKeySchema, collation sql.CollationID, comment string) error {
-	d, err := txDatabase(ctx, db.st)
+	d, err := db.tx(ctx)
 	if err != nil {
 		return err
 	}
@@ -151,7 +178,7 @@ func (db *Database) DropTable(ctx *sql.Context, name string) error {
 			return tdb.DropTable(ctx, name)
 		}
 	}
-	d, err := txDatabase(ctx, db.st)
+	d, err := db.tx(ctx)
 	if err != nil {
 		return err
 	}
@@ -169,13 +196,13 @@ func (db *Database) DropTable(ctx *sql.Context, name string) error {
 	}
 	d.root = root
 	delete(d.writers, strings.ToLower(exact))
-	db.st.setAutoIncrement(exact, 0)
+	db.setAutoIncrement(exact, 0)
 	return nil
 }
 
 // RenameTable implements sql.TableRenamer.
 func (db *Database) RenameTable(ctx *sql.Context, oldName, newName string) error {
-	d, err := txDatabase(ctx, db.st)
+	d, err := db.tx(ctx)
 	if err != nil {
 		return err
 	}
@@ -210,8 +237,8 @@ func (db *Database) RenameTable(ctx *sql.Context, oldName, newName string) error
 	}
 	d.root = root
 	delete(d.writers, strings.ToLower(exact))
-	db.st.setAutoIncrement(exact, 0)
-	db.st.setAutoIncrement(newName, 0)
+	db.setAutoIncrement(exact, 0)
+	db.setAutoIncrement(newName, 0)
 	return nil
 }
 

@@ -9,6 +9,8 @@
 //     a data dir (each holds .verso/chunks, a chunks.FileStore, and
 //     .verso/HEAD, the branch sessions use); CREATE DATABASE makes a folder,
 //     DROP DATABASE removes it. NewMemoryProvider keeps databases in memory.
+//     The name "db/branch" is a revision database: db on the working set of
+//     another branch (USE `db/feature`).
 //   - Database: a sql.Database over the working root of its branch, with
 //     CREATE, DROP and RENAME TABLE, views, triggers, stored procedures,
 //     foreign keys and temporary tables.

@@ -39,7 +39,7 @@ func (d *txDB) writer(ctx *sql.Context, st *Database, name string) (*tableWriter
 	if w, ok := d.writers[key]; ok && (w.dirty || w.base == addr) {
 		return w, nil
 	}
-	info, err := st.p.cache.get(ctx, d.st, exact, addr, chunks.Address{})
+	info, err := st.p.cache.get(ctx, st, exact, addr, chunks.Address{})
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ var (
 
 func (t *Table) editor(ctx *sql.Context) *editor {
 	e := &editor{t: t}
-	e.d, e.err = txDatabase(ctx, t.db.st)
+	e.d, e.err = t.db.tx(ctx)
 	if e.err == nil {
 		e.w, e.err = e.d.writer(ctx, t.db, t.name)
 	}
@@ -130,7 +130,7 @@ func (t *Table) PeekNextAutoIncrementValue(ctx *sql.Context) (uint64, error) {
 	if e.err != nil {
 		return 0, e.err
 	}
-	return t.db.st.peekAutoIncrement(t.name, e.w.ed.NextAutoIncrement()), nil
+	return t.db.peekAutoIncrement(t.name, e.w.ed.NextAutoIncrement()), nil
 }
 
 // GetNextAutoIncrementValue implements sql.AutoIncrementTable: the value
@@ -147,7 +147,7 @@ func (t *Table) GetNextAutoIncrementValue(ctx *sql.Context, insertVal any) (uint
 			given, _ = v.(uint64)
 		}
 	}
-	return t.db.st.nextAutoIncrement(t.name, e.w.ed.NextAutoIncrement(), given), nil
+	return t.db.nextAutoIncrement(t.name, e.w.ed.NextAutoIncrement(), given), nil
 }
 
 // StatementBegin implements sql.EditOpenerCloser: it marks the writer's
@@ -239,7 +239,7 @@ func (e *editor) SetAutoIncrementValue(ctx *sql.Context, n uint64) error {
 	}
 	e.w.dirty = true
 	e.w.ed.SetAutoIncrement(n)
-	e.t.db.st.setAutoIncrement(e.t.name, n)
+	e.t.db.setAutoIncrement(e.t.name, n)
 	return nil
 }
 

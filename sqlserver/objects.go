@@ -95,7 +95,7 @@ func findObject(ctx *sql.Context, root commitgraph.RootValue, prefix, name strin
 
 // putObject stores an object chunk under prefix+name in the transaction.
 func (db *Database) putObject(ctx *sql.Context, prefix, name string, chunk []byte) error {
-	d, err := txDatabase(ctx, db.st)
+	d, err := db.tx(ctx)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func (db *Database) putObject(ctx *sql.Context, prefix, name string, chunk []byt
 // dropObject removes prefix+name (matched case-insensitively), reporting
 // whether it was there.
 func (db *Database) dropObject(ctx *sql.Context, prefix, name string) (bool, error) {
-	d, err := txDatabase(ctx, db.st)
+	d, err := db.tx(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -132,7 +132,7 @@ func (db *Database) dropObject(ctx *sql.Context, prefix, name string) (bool, err
 
 // objects reads the objects under prefix (one, if name is not "").
 func (db *Database) objects(ctx *sql.Context, prefix, kind string, kinds []prolly.Kind, name string) ([]object, error) {
-	d, err := txDatabase(ctx, db.st)
+	d, err := db.tx(ctx)
 	if err != nil {
 		return nil, err
 	}

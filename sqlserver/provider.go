@@ -214,19 +214,32 @@ func (p *Provider) state(name string) (*dbState, bool) {
 	return st, ok
 }
 
-// Database implements sql.DatabaseProvider.
+// Database implements sql.DatabaseProvider. "db" is the database on its
+// folder's branch (.verso/HEAD); "db/branch" is a revision database: the
+// same database on another branch's working set (USE `db/feature`).
 func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error) {
-	st, ok := p.state(name)
+	base, branch, rev := strings.Cut(name, "/")
+	st, ok := p.state(base)
 	if !ok {
 		return nil, sql.ErrDatabaseNotFound.New(name)
 	}
-	return &Database{p: p, st: st}, nil
+	if !rev {
+		return p.database(st), nil
+	}
+	if _, err := st.graph.Head(ctx, branch); err != nil {
+		return nil, sql.ErrDatabaseNotFound.New(name)
+	}
+	return &Database{p: p, st: st, name: st.name + "/" + branch, branch: branch}, nil
+}
+
+func (p *Provider) database(st *dbState) *Database {
+	return &Database{p: p, st: st, name: st.name, branch: st.branch}
 }
 
 // HasDatabase implements sql.DatabaseProvider.
 func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
-	_, ok := p.state(name)
-	return ok
+	_, err := p.Database(ctx, name)
+	return err == nil
 }
 
 // AllDatabases implements sql.DatabaseProvider.
@@ -234,7 +247,7 @@ func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
 	p.mu.RLock()
 	out := make([]sql.Database, 0, len(p.dbs))
 	for _, st := range p.dbs {
-		out = append(out, &Database{p: p, st: st})
+		out = append(out, p.database(st))
 	}
 	p.mu.RUnlock()
 	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Name()) < strings.ToLower(out[j].Name()) })

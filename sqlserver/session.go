@@ -51,14 +51,14 @@ func (p *Provider) SessionBuilder() func(ctx context.Context, conn *mysql.Conn, 
 // branch's working set as it is then (see commit.go).
 type Transaction struct {
 	readOnly   bool
-	dbs        map[*dbState]*txDB
+	dbs        map[txKey]*txDB
 	savepoints []savepoint // in order of creation
 }
 
 // savepoint is a named state of a transaction: each database's root.
 type savepoint struct {
 	name  string
-	roots map[*dbState]chunks.Address
+	roots map[txKey]chunks.Address
 }
 
 // savepoint returns the position of the savepoint name, or -1.
@@ -78,6 +78,12 @@ func (t *Transaction) String() string { return "verso transaction" }
 // IsReadOnly implements sql.Transaction.
 func (t *Transaction) IsReadOnly() bool { return t.readOnly }
 
+// txKey names a database and branch a transaction works on.
+type txKey struct {
+	st     *dbState
+	branch string
+}
+
 // txDB is a transaction's view of one database.
 type txDB struct {
 	st      *dbState
@@ -90,7 +96,7 @@ type txDB struct {
 
 // StartTransaction implements sql.TransactionSession.
 func (s *Session) StartTransaction(ctx *sql.Context, c sql.TransactionCharacteristic) (sql.Transaction, error) {
-	return &Transaction{readOnly: c == sql.ReadOnly, dbs: map[*dbState]*txDB{}}, nil
+	return &Transaction{readOnly: c == sql.ReadOnly, dbs: map[txKey]*txDB{}}, nil
 }
 
 // CommitTransaction implements sql.TransactionSession: each database the
@@ -109,7 +115,7 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 			return err
 		}
 	}
-	t.dbs = map[*dbState]*txDB{}
+	t.dbs = map[txKey]*txDB{}
 	t.savepoints = nil
 	return nil
 }
@@ -118,7 +124,7 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 // dropped.
 func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
 	if t, ok := tx.(*Transaction); ok {
-		t.dbs = map[*dbState]*txDB{}
+		t.dbs = map[txKey]*txDB{}
 		t.savepoints = nil
 	}
 	return nil
@@ -128,7 +134,7 @@ func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
 // same name as an older one replaces it.
 func (s *Session) CreateSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
 	t := tx.(*Transaction)
-	roots := map[*dbState]chunks.Address{}
+	roots := map[txKey]chunks.Address{}
 	for k, d := range t.dbs {
 		if err := d.flushAll(ctx); err != nil {
 			return err
@@ -197,18 +203,18 @@ func transaction(ctx *sql.Context) (*Transaction, error) {
 	return tx.(*Transaction), nil
 }
 
-// txDatabase returns the transaction's view of st, taking its snapshot on
-// first use.
-func txDatabase(ctx *sql.Context, st *dbState) (*txDB, error) {
+// txDatabase returns the transaction's view of branch of st, taking its
+// snapshot on first use.
+func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	tx, err := transaction(ctx)
 	if err != nil {
 		return nil, err
 	}
-	key := st
+	key := txKey{st, branch}
 	if d, ok := tx.dbs[key]; ok {
 		return d, nil
 	}
-	ws, err := st.graph.WorkingSet(ctx, st.branch)
+	ws, err := st.graph.WorkingSet(ctx, branch)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +222,7 @@ func txDatabase(ctx *sql.Context, st *dbState) (*txDB, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &txDB{st: st, branch: st.branch, start: ws, base: root, root: root, writers: map[string]*tableWriter{}}
+	d := &txDB{st: st, branch: branch, start: ws, base: root, root: root, writers: map[string]*tableWriter{}}
 	tx.dbs[key] = d
 	return d, nil
 }

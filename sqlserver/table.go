@@ -96,7 +96,7 @@ func (t *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, e
 // statement), the table as those writes left it. Writes of statements
 // still running are not seen, so an UPDATE does not meet its own rows.
 func (t *Table) readable(ctx *sql.Context) *tables.Table {
-	d, err := txDatabase(ctx, t.db.st)
+	d, err := t.db.tx(ctx)
 	if err != nil {
 		return t.info.t
 	}
@@ -104,7 +104,7 @@ func (t *Table) readable(ctx *sql.Context) *tables.Table {
 	if !ok || !strings.EqualFold(w.name, t.name) || w.base == t.info.addr {
 		return t.info.t
 	}
-	info, err := t.db.p.cache.get(ctx, t.db.st, w.name, w.base, chunks.Address{})
+	info, err := t.db.p.cache.get(ctx, t.db, w.name, w.base, chunks.Address{})
 	if err != nil || len(info.t.Schema().Columns) != len(t.info.sch.Schema) {
 		return t.info.t
 	}
@@ -288,7 +288,7 @@ func (t *Table) RenameIndex(ctx *sql.Context, from, to string) error {
 // with the schema that change makes: a new table, every row inserted again
 // (so indexes are built and unique ones checked). O(rows).
 func (t *Table) alterSchema(ctx *sql.Context, change func(*tables.Schema) error) error {
-	d, err := txDatabase(ctx, t.db.st)
+	d, err := t.db.tx(ctx)
 	if err != nil {
 		return err
 	}
@@ -302,7 +302,7 @@ func (t *Table) alterSchema(ctx *sql.Context, change func(*tables.Schema) error)
 	if !ok {
 		return sql.ErrTableNotFound.New(t.name)
 	}
-	info, err := t.db.p.cache.get(ctx, t.db.st, exact, addr, chunks.Address{})
+	info, err := t.db.p.cache.get(ctx, t.db, exact, addr, chunks.Address{})
 	if err != nil {
 		return err
 	}
@@ -353,7 +353,7 @@ func (t *Table) refresh(ctx *sql.Context, d *txDB, exact string) {
 	if err != nil {
 		return
 	}
-	if info, err := t.db.p.cache.get(ctx, t.db.st, exact, addr, opts); err == nil {
+	if info, err := t.db.p.cache.get(ctx, t.db, exact, addr, opts); err == nil {
 		t.info = info
 	}
 }
@@ -363,7 +363,7 @@ var _ sql.TruncateableTable = (*Table)(nil)
 // Truncate implements sql.TruncateableTable: the table is replaced by an
 // empty one of the same schema, its auto-increment counter reset.
 func (t *Table) Truncate(ctx *sql.Context) (int, error) {
-	d, err := txDatabase(ctx, t.db.st)
+	d, err := t.db.tx(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -391,6 +391,6 @@ func (t *Table) Truncate(ctx *sql.Context) (int, error) {
 		return 0, err
 	}
 	delete(d.writers, strings.ToLower(exact))
-	t.db.st.setAutoIncrement(exact, 0)
+	t.db.setAutoIncrement(exact, 0)
 	return n, d.putTable(ctx, exact, nt)
 }

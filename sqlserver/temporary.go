@@ -48,11 +48,11 @@ func (db *Database) temporary(ctx *sql.Context, create bool) *Database {
 	if db.temp {
 		return nil
 	}
-	st := tempState(ctx, db.st.name, create)
+	st := tempState(ctx, db.name, create)
 	if st == nil {
 		return nil
 	}
-	return &Database{p: db.p, st: st, temp: true}
+	return &Database{p: db.p, st: st, name: db.name, branch: st.branch, temp: true}
 }
 
 // CreateTemporaryTable implements sql.TemporaryTableCreator.

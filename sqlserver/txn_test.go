@@ -180,3 +180,33 @@ func TestDurability(t *testing.T) {
 	env2.exec(ctx2, "INSERT INTO t (s) VALUES ('c')")
 	env2.check(ctx2, "SELECT id FROM t WHERE s = 'c'", "[3]")
 }
+
+// TestRevisionDatabases reads and writes another branch's working set
+// through the database name "db/branch".
+func TestRevisionDatabases(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE t (id INT PRIMARY KEY)")
+	env.exec(ctx, "INSERT INTO t VALUES (1)")
+	st, _ := env.p.state("db")
+	head, err := st.graph.Head(ctx, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.graph.CreateBranch(ctx, "feature", head); err != nil {
+		t.Fatal(err)
+	}
+	// The branch starts from main's head commit, whose root is empty (no
+	// commit of the working set yet).
+	env.check(ctx, "SHOW TABLES FROM `db/feature`", "")
+	env.exec(ctx, "USE `db/feature`")
+	env.exec(ctx, "CREATE TABLE f (a INT PRIMARY KEY AUTO_INCREMENT, b INT)")
+	env.exec(ctx, "INSERT INTO f (b) VALUES (5), (6)")
+	env.check(ctx, "SELECT * FROM f", "[1 5] [2 6]")
+	env.exec(ctx, "USE db")
+	env.check(ctx, "SHOW TABLES", "[t]")
+	env.check(ctx, "SELECT * FROM `db/feature`.f WHERE a = 2", "[2 6]")
+	if _, err := env.query(ctx, "USE `db/nope`"); err == nil {
+		t.Fatal("a database on a missing branch was found")
+	}
+}
