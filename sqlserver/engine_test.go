@@ -53,9 +53,17 @@ func (env *testEnv) exec(ctx *sql.Context, q string) []sql.Row {
 	env.t.Helper()
 	rows, err := env.query(ctx, q)
 	if err != nil {
-		env.t.Fatalf("%s: %v", q, err)
+		env.t.Fatalf("%s: %.300v", short(q), err)
 	}
 	return rows
+}
+
+// short returns q cut to a length fit for a message.
+func short(q string) string {
+	if len(q) > 200 {
+		return q[:200] + "..."
+	}
+	return q
 }
 
 // check runs q and compares its rows, printed, with want.
