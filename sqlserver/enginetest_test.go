@@ -132,7 +132,7 @@ func (h *harness) SkipQueryTest(query string) bool {
 //	TestRenameColumn                      12    0    0
 //	TestRenameTable                       10    0    1
 //	TestReplaceInto                       14    0    0
-//	TestScripts                         1711    0   51
+//	TestScripts                         1714    0   50
 //	TestShowTableStatus                    1    0    6
 //	TestStoredProcedures                 268    0    1
 //	TestTimeQueries                       13    0    0
@@ -145,7 +145,7 @@ func (h *harness) SkipQueryTest(query string) bool {
 //	TestVariables                         89    0    0
 //	TestViews                            104    0    4
 //	TestWindowFunctions                   95    0    0
-//	total                               6958    5  144
+//	total                               6961    5  143
 func TestEngineQueries(t *testing.T)            { enginetest.TestQueries(t, newHarness(t)) }
 func TestEngineInsertInto(t *testing.T)         { enginetest.TestInsertInto(t, newHarness(t)) }
 func TestEngineCreateTable(t *testing.T)        { enginetest.TestCreateTable(t, newHarness(t)) }
