@@ -210,3 +210,23 @@ func TestRevisionDatabases(t *testing.T) {
 		t.Fatal("a database on a missing branch was found")
 	}
 }
+
+// TestKeylessMerge commits concurrent changes to a keyless table: rows are
+// a bag, so both sides' copies add up and deletes of copies apply.
+func TestKeylessMerge(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE k (a INT, b VARCHAR(5), KEY (b))")
+	env.exec(ctx, "INSERT INTO k VALUES (1, 'x'), (1, 'x'), (2, 'y')")
+	s1, s2 := env.session("db"), env.session("db")
+	env.exec(s1, "START TRANSACTION")
+	env.exec(s2, "START TRANSACTION")
+	env.exec(s1, "INSERT INTO k VALUES (1, 'x'), (3, 'z')")
+	env.exec(s2, "INSERT INTO k VALUES (1, 'x')")
+	env.exec(s2, "DELETE FROM k WHERE a = 2")
+	env.exec(s1, "COMMIT")
+	env.exec(s2, "COMMIT")
+	s3 := env.session("db")
+	env.check(s3, "SELECT a, b, count(*) FROM k GROUP BY a, b ORDER BY a", "[1 x 4] [3 z 1]")
+	env.check(s3, "SELECT count(*) FROM k WHERE b = 'x'", "[4]")
+}
