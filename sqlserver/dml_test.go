@@ -190,3 +190,22 @@ func TestTemporaryTables(t *testing.T) {
 		t.Fatal("dropped temporary table still there")
 	}
 }
+
+func TestAlterTableOptions(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE t (id INT PRIMARY KEY)")
+	env.exec(ctx, "ALTER TABLE t COMMENT 'hello'")
+	if got := formatRows(env.exec(ctx, "SHOW CREATE TABLE t")); !strings.Contains(got, "COMMENT='hello'") {
+		t.Fatalf("SHOW CREATE TABLE: %s", got)
+	}
+	env.exec(ctx, "ALTER TABLE t COLLATE utf8mb4_general_ci")
+	got := formatRows(env.exec(ctx, "SHOW CREATE TABLE t"))
+	if !strings.Contains(got, "COMMENT='hello'") || !strings.Contains(got, "utf8mb4_general_ci") {
+		t.Fatalf("SHOW CREATE TABLE: %s", got)
+	}
+	env.exec(ctx, "RENAME TABLE t TO u")
+	if got := formatRows(env.exec(ctx, "SHOW CREATE TABLE u")); !strings.Contains(got, "COMMENT='hello'") {
+		t.Fatalf("SHOW CREATE TABLE after rename: %s", got)
+	}
+}

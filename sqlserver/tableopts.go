@@ -53,3 +53,50 @@ func tableOptionsEdit(ctx *sql.Context, st *dbState, name, comment string, c sql
 
 // Comment implements sql.CommentedTable.
 func (t *Table) Comment() string { return t.info.comment }
+
+var (
+	_ sql.CommentAlterableTable   = (*Table)(nil)
+	_ sql.CollationAlterableTable = (*Table)(nil)
+)
+
+// setOptions gives the table a new comment and default collation.
+func (t *Table) setOptions(ctx *sql.Context, comment string, c sql.CollationID) error {
+	d, err := t.db.tx(ctx)
+	if err != nil {
+		return err
+	}
+	exact, _, ok, err := findTable(ctx, d.root, t.name)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return sql.ErrTableNotFound.New(t.name)
+	}
+	edit, err := tableOptionsEdit(ctx, t.db.st, exact, comment, c)
+	if err != nil {
+		return err
+	}
+	if d.root, err = d.root.Edit(ctx, edit); err != nil {
+		return err
+	}
+	t.refresh(ctx, d, exact)
+	return nil
+}
+
+// ModifyComment implements sql.CommentAlterableTable.
+func (t *Table) ModifyComment(ctx *sql.Context, comment string) error {
+	return t.setOptions(ctx, comment, t.info.collation)
+}
+
+// ModifyDefaultCollation implements sql.CollationAlterableTable: the
+// default for columns added later; existing columns keep theirs.
+func (t *Table) ModifyDefaultCollation(ctx *sql.Context, c sql.CollationID) error {
+	return t.setOptions(ctx, t.info.comment, c)
+}
+
+// ModifyStoredCollation implements sql.CollationAlterableTable (ALTER
+// TABLE ... CONVERT TO CHARACTER SET), not supported yet: it would rewrite
+// every text column.
+func (t *Table) ModifyStoredCollation(ctx *sql.Context, c sql.CollationID) error {
+	return fmt.Errorf("verso does not support ALTER TABLE ... CONVERT TO CHARACTER SET yet")
+}
