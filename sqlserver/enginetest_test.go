@@ -148,6 +148,7 @@ func (h *harness) SkipQueryTest(query string) bool {
 //	total                               7001    5  139
 //
 // Without the skips (VERSO_ENGINETEST_NOSKIP=1): 7145 pass, 77 fail.
+
 func TestEngineQueries(t *testing.T)            { enginetest.TestQueries(t, newHarness(t)) }
 func TestEngineInsertInto(t *testing.T)         { enginetest.TestInsertInto(t, newHarness(t)) }
 func TestEngineCreateTable(t *testing.T)        { enginetest.TestCreateTable(t, newHarness(t)) }
