@@ -60,6 +60,11 @@ func storageSchema(sch sql.PrimaryKeySchema, indexes sql.IndexDefs) (*tables.Sch
 		s.Columns = append(s.Columns, col)
 	}
 	s.PrimaryKey = append([]int(nil), sch.PkOrdinals...)
+	for _, p := range s.PrimaryKey {
+		if p >= 0 && p < len(s.Columns) {
+			s.Columns[p].Nullable = false // as MySQL makes key columns
+		}
+	}
 	for _, def := range indexes {
 		if def.IsPrimary() {
 			continue
@@ -92,8 +97,11 @@ func storageIndex(s *tables.Schema, def *sql.IndexDef) (tables.Index, error) {
 		if p < 0 {
 			return tables.Index{}, sql.ErrKeyColumnDoesNotExist.New(c.Name)
 		}
-		if c.Length > 0 {
-			return tables.Index{}, fmt.Errorf("verso does not support prefix lengths in indexes yet (index %q on %s(%d))", def.Name, c.Name, c.Length)
+		// A prefix index is kept as an index of the whole column: its
+		// lookups are supersets either way. A unique one would constrain
+		// only the prefix, which storage cannot express yet.
+		if c.Length > 0 && def.IsUnique() {
+			return tables.Index{}, fmt.Errorf("verso does not support prefix lengths in unique indexes yet (index %q on %s(%d))", def.Name, c.Name, c.Length)
 		}
 		ix.Columns = append(ix.Columns, p)
 	}

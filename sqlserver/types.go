@@ -214,7 +214,17 @@ func fromValue(t sql.Type, v prolly.Value) (any, error) {
 		return v.AsFloat64(), nil
 	case prolly.KindDecimal:
 		d, _, err := apd.NewFromString(v.AsDecimal().String())
-		return d, err
+		if err != nil {
+			return nil, err
+		}
+		// Storage keeps a decimal's value, not its scale (1.50 is 1.5):
+		// give it back the column's scale, as MySQL shows it.
+		if dt, ok := t.(sql.DecimalType); ok && d.Exponent > -int32(dt.Scale()) {
+			if _, err := apd.BaseContext.WithPrecision(200).Quantize(d, d, -int32(dt.Scale())); err != nil {
+				return nil, err
+			}
+		}
+		return d, nil
 	case prolly.KindDate:
 		y, m, d := v.AsDate()
 		return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC), nil

@@ -7,6 +7,7 @@
 //	verso version                   print the program's version and its storage format version
 //	verso init [flags] [dir]        create a database in dir (default: the current folder)
 //	verso log [flags] [revision]    print the history of a revision (default: HEAD)
+//	verso sql-server [flags]        serve the database over the MySQL protocol
 //
 // -C dir runs the command as if started in dir.
 //
@@ -55,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runInit(dir, args[1:], stdout, stderr)
 	case "log":
 		return runLog(dir, args[1:], stdout, stderr)
+	case "sql-server":
+		return runSQLServer(dir, args[1:], stdout, stderr)
 	case "help", "--help", "-h":
 		usage(stdout)
 		return 0
@@ -74,6 +77,11 @@ commands:
             verso init [--branch main] [--name N] [--email E] [dir]
   log       print the history of a revision (default HEAD)
             verso log [--oneline] [-n N] [revision]
+  sql-server
+            serve the database (or every database of --data-dir) over the
+            MySQL protocol until interrupted
+            verso sql-server [--host 127.0.0.1] [--port 3306] [--data-dir D]
+                             [--timeout 8h]
   help      print this message
 
 -C dir runs the command as if started in dir. Author identity: --name and

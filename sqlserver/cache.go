@@ -1,0 +1,71 @@
+package sqlserver
+
+import (
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/tables"
+)
+
+// tableInfo is a loaded table value with its engine schema, converted once
+// per table value (a table value is immutable, so this never goes stale).
+type tableInfo struct {
+	addr      chunks.Address
+	t         *tables.Table
+	sch       sql.PrimaryKeySchema
+	comment   string
+	collation sql.CollationID
+}
+
+type cacheKey struct {
+	st   *dbState // table values of one store only: maps read through it
+	db   string   // the engine's database name, in the schema
+	name string
+	addr chunks.Address
+	opts chunks.Address // the table's options object, zero if none
+}
+
+// tableCache keeps recently used tableInfos. It is bounded: when full, it
+// starts over (simple, and a miss costs one chunk read and a schema parse).
+type tableCache struct {
+	mu sync.Mutex
+	m  map[cacheKey]*tableInfo
+}
+
+const tableCacheSize = 4096
+
+func newTableCache() *tableCache { return &tableCache{m: map[cacheKey]*tableInfo{}} }
+
+func (c *tableCache) get(ctx *sql.Context, db *Database, name string, addr, opts chunks.Address) (*tableInfo, error) {
+	st := db.st
+	k := cacheKey{st, db.Name(), name, addr, opts}
+	c.mu.Lock()
+	info, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return info, nil
+	}
+	t, err := tables.Load(ctx, st.graph.NodeStore(), addr)
+	if err != nil {
+		return nil, err
+	}
+	sch, err := engineSchema(ctx, db.Name(), name, t.Schema())
+	if err != nil {
+		return nil, err
+	}
+	info = &tableInfo{addr: addr, t: t, sch: sch, collation: sql.Collation_Default}
+	if !opts.IsEmpty() {
+		if info.comment, info.collation, err = readTableOptions(ctx, st, name, opts); err != nil {
+			return nil, err
+		}
+	}
+	c.mu.Lock()
+	if len(c.m) >= tableCacheSize {
+		c.m = map[cacheKey]*tableInfo{}
+	}
+	c.m[k] = info
+	c.mu.Unlock()
+	return info, nil
+}

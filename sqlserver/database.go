@@ -1,0 +1,266 @@
+package sqlserver
+
+import (
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/tables"
+)
+
+// tablePrefix begins the root value name of every SQL table: the table t
+// is the entry "tables/t", its name as created (lookups ignore case, as
+// MySQL's do with lower_case_table_names=1 semantics for matching). Other
+// prefixes of the root value are left to other kinds of objects (the event
+// log, views, ...).
+const tablePrefix = "tables/"
+
+// Database is a verso database as the engine sees it. It holds no state of
+// its own: every call reads the session transaction's view of the database
+// (its snapshot of the working root of the session's branch).
+type Database struct {
+	p  *Provider
+	st *dbState
+	// name is the name the engine knows the database by: the database's,
+	// or "db/branch" for a revision database (see Provider.Database).
+	name string
+	// branch is the branch whose working set the database reads and writes.
+	branch string
+	// temp marks the session's database of temporary tables (temporary.go).
+	temp bool
+}
+
+// tx returns the session transaction's view of the database.
+func (db *Database) tx(ctx *sql.Context) (*txDB, error) {
+	return txDatabase(ctx, db.st, db.branch)
+}
+
+// autoIncKey names a table's shared auto-increment counter.
+func (db *Database) autoIncKey(table string) string {
+	return db.branch + "\x00" + strings.ToLower(table)
+}
+
+func (db *Database) nextAutoIncrement(table string, stored, given uint64) uint64 {
+	return db.st.nextAutoIncrement(db.autoIncKey(table), stored, given)
+}
+
+func (db *Database) peekAutoIncrement(table string, stored uint64) uint64 {
+	return db.st.peekAutoIncrement(db.autoIncKey(table), stored)
+}
+
+func (db *Database) setAutoIncrement(table string, n uint64) {
+	db.st.setAutoIncrement(db.autoIncKey(table), n)
+}
+
+var (
+	_ sql.Database         = (*Database)(nil)
+	_ sql.TableCreator     = (*Database)(nil)
+	_ sql.TableDropper     = (*Database)(nil)
+	_ sql.TableRenamer     = (*Database)(nil)
+	_ sql.CollatedDatabase = (*Database)(nil)
+)
+
+// Name implements sql.Nameable.
+func (db *Database) Name() string { return db.name }
+
+// findTable returns the exact name and address of the table named name
+// (case-insensitively) in root.
+func findTable(ctx *sql.Context, root commitgraph.RootValue, name string) (string, chunks.Address, bool, error) {
+	addr, ok, err := root.Get(ctx, tablePrefix+name)
+	if err != nil || ok {
+		return name, addr, ok, err
+	}
+	ents, err := root.Entries(ctx, tablePrefix)
+	if err != nil {
+		return "", chunks.Address{}, false, err
+	}
+	for _, e := range ents {
+		n := strings.TrimPrefix(e.Name, tablePrefix)
+		if strings.EqualFold(n, name) {
+			return n, e.Addr, true, nil
+		}
+	}
+	return "", chunks.Address{}, false, nil
+}
+
+// GetTableInsensitive implements sql.Database.
+func (db *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	if tdb := db.temporary(ctx, false); tdb != nil {
+		if t, ok, err := tdb.GetTableInsensitive(ctx, name); err != nil || ok {
+			return t, ok, err
+		}
+	}
+	d, err := db.tx(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	exact, addr, ok, err := findTable(ctx, d.root, name)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	t, err := db.openTable(ctx, d.root, exact, addr)
+	if err != nil {
+		return nil, false, err
+	}
+	return t, true, nil
+}
+
+// openTable returns the engine table for the stored table at addr, named
+// name in root.
+func (db *Database) openTable(ctx *sql.Context, root commitgraph.RootValue, name string, addr chunks.Address) (*Table, error) {
+	opts, _, err := root.Get(ctx, tableOptsPrefix+name)
+	if err != nil {
+		return nil, err
+	}
+	info, err := db.p.cache.get(ctx, db, name, addr, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Table{db: db, name: name, info: info}, nil
+}
+
+// GetTableNames implements sql.Database.
+func (db *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
+	d, err := db.tx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := d.root.Entries(ctx, tablePrefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(ents))
+	for i, e := range ents {
+		out[i] = strings.TrimPrefix(e.Name, tablePrefix)
+	}
+	return out, nil
+}
+
+// CreateTable implements sql.TableCreator. Secondary indexes arrive later
+// through Table.CreateIndex.
+func (db *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKeySchema, collation sql.CollationID, comment string) error {
+	d, err := db.tx(ctx)
+	if err != nil {
+		return err
+	}
+	if _, _, ok, err := findTable(ctx, d.root, name); err != nil {
+		return err
+	} else if ok {
+		return sql.ErrTableAlreadyExists.New(name)
+	}
+	s, err := storageSchema(sch, nil)
+	if err != nil {
+		return err
+	}
+	t, err := tables.New(db.st.graph.NodeStore(), s)
+	if err != nil {
+		return err
+	}
+	if err := d.putTable(ctx, name, t); err != nil {
+		return err
+	}
+	edit, err := tableOptionsEdit(ctx, db.st, name, comment, collation)
+	if err != nil {
+		return err
+	}
+	d.root, err = d.root.Edit(ctx, edit)
+	return err
+}
+
+// DropTable implements sql.TableDropper.
+func (db *Database) DropTable(ctx *sql.Context, name string) error {
+	if tdb := db.temporary(ctx, false); tdb != nil {
+		if _, ok, err := tdb.GetTableInsensitive(ctx, name); err != nil {
+			return err
+		} else if ok {
+			return tdb.DropTable(ctx, name)
+		}
+	}
+	d, err := db.tx(ctx)
+	if err != nil {
+		return err
+	}
+	exact, _, ok, err := findTable(ctx, d.root, name)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return sql.ErrTableNotFound.New(name)
+	}
+	root, err := d.root.Edit(ctx, commitgraph.RootEdit{Name: tablePrefix + exact, Delete: true},
+		commitgraph.RootEdit{Name: tableOptsPrefix + exact, Delete: true})
+	if err != nil {
+		return err
+	}
+	d.root = root
+	delete(d.writers, strings.ToLower(exact))
+	db.setAutoIncrement(exact, 0)
+	return nil
+}
+
+// RenameTable implements sql.TableRenamer.
+func (db *Database) RenameTable(ctx *sql.Context, oldName, newName string) error {
+	d, err := db.tx(ctx)
+	if err != nil {
+		return err
+	}
+	if err := d.flushAll(ctx); err != nil {
+		return err
+	}
+	exact, addr, ok, err := findTable(ctx, d.root, oldName)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return sql.ErrTableNotFound.New(oldName)
+	}
+	if _, _, taken, err := findTable(ctx, d.root, newName); err != nil {
+		return err
+	} else if taken && !strings.EqualFold(oldName, newName) {
+		return sql.ErrTableAlreadyExists.New(newName)
+	}
+	edits := []commitgraph.RootEdit{
+		{Name: tablePrefix + exact, Delete: true},
+		{Name: tablePrefix + newName, Addr: addr},
+	}
+	if opts, ok, err := d.root.Get(ctx, tableOptsPrefix+exact); err != nil {
+		return err
+	} else if ok {
+		edits = append(edits, commitgraph.RootEdit{Name: tableOptsPrefix + exact, Delete: true},
+			commitgraph.RootEdit{Name: tableOptsPrefix + newName, Addr: opts})
+	}
+	root, err := d.root.Edit(ctx, edits...)
+	if err != nil {
+		return err
+	}
+	d.root = root
+	delete(d.writers, strings.ToLower(exact))
+	db.setAutoIncrement(exact, 0)
+	db.setAutoIncrement(newName, 0)
+	return nil
+}
+
+// putTable writes t and names it in the transaction's root.
+func (d *txDB) putTable(ctx *sql.Context, name string, t *tables.Table) error {
+	addr, err := t.Write(ctx)
+	if err != nil {
+		return err
+	}
+	root, err := d.root.Edit(ctx, commitgraph.RootEdit{Name: tablePrefix + name, Addr: addr})
+	if err != nil {
+		return err
+	}
+	d.root = root
+	return nil
+}
+
+// GetCollation implements sql.CollatedDatabase: always the default (see
+// Provider.CreateCollatedDatabase).
+func (db *Database) GetCollation(*sql.Context) sql.CollationID { return sql.Collation_Default }
+
+// SetCollation implements sql.CollatedDatabase.
+func (db *Database) SetCollation(_ *sql.Context, c sql.CollationID) error {
+	return checkDatabaseCollation(c)
+}

@@ -1,0 +1,268 @@
+package sqlserver
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/tables"
+)
+
+// tableWriter holds a transaction's pending writes to one table: one
+// tables.Editor shared by every engine editor of the table (INSERT ... ON
+// DUPLICATE KEY UPDATE uses an inserter and an updater at once). Its
+// edits are written into the transaction's root at the end of each
+// statement (flush).
+type tableWriter struct {
+	name  string
+	ed    *tables.Editor
+	base  chunks.Address // the stored table the editor's flushed state equals
+	sp    tables.Savepoint
+	dirty bool
+}
+
+// writer returns the transaction's writer for the table name, starting
+// from the table as the transaction's root holds it.
+func (d *txDB) writer(ctx *sql.Context, st *Database, name string) (*tableWriter, error) {
+	exact, addr, ok, err := findTable(ctx, d.root, name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, sql.ErrTableNotFound.New(name)
+	}
+	key := strings.ToLower(exact)
+	if w, ok := d.writers[key]; ok && (w.dirty || w.base == addr) {
+		return w, nil
+	}
+	info, err := st.p.cache.get(ctx, st, exact, addr, chunks.Address{})
+	if err != nil {
+		return nil, err
+	}
+	w := &tableWriter{name: exact, ed: info.t.Edit(), base: addr}
+	w.sp = w.ed.Savepoint()
+	d.writers[key] = w
+	return w, nil
+}
+
+// flush writes w's pending edits into the transaction's root.
+func (d *txDB) flush(ctx *sql.Context, w *tableWriter) error {
+	if !w.dirty {
+		return nil
+	}
+	if d.writers[strings.ToLower(w.name)] != w {
+		// The table was dropped, renamed or rebuilt since: an engine
+		// editor closing late must not bring the old table back.
+		w.dirty = false
+		return nil
+	}
+	t, err := w.ed.Table(ctx)
+	if err != nil {
+		return err
+	}
+	addr, err := t.Write(ctx)
+	if err != nil {
+		return err
+	}
+	if err := d.putTable(ctx, w.name, t); err != nil {
+		return err
+	}
+	w.base, w.dirty = addr, false
+	return nil
+}
+
+// flushAll flushes every writer of the transaction.
+func (d *txDB) flushAll(ctx *sql.Context) error {
+	for _, w := range d.writers {
+		if err := d.flush(ctx, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// editor is the engine's editor of a table for one statement: inserts,
+// updates, deletes and replaces, on the table's shared writer.
+type editor struct {
+	t *Table
+	d *txDB
+	w *tableWriter
+	// err is set when the writer could not be had; every call returns it.
+	err error
+}
+
+var (
+	_ sql.TableEditor         = (*editor)(nil)
+	_ sql.AutoIncrementSetter = (*editor)(nil)
+)
+
+func (t *Table) editor(ctx *sql.Context) *editor {
+	e := &editor{t: t}
+	e.d, e.err = t.db.tx(ctx)
+	if e.err == nil {
+		e.w, e.err = e.d.writer(ctx, t.db, t.name)
+	}
+	return e
+}
+
+// Inserter implements sql.InsertableTable.
+func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter { return t.editor(ctx) }
+
+// Updater implements sql.UpdatableTable.
+func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater { return t.editor(ctx) }
+
+// Deleter implements sql.DeletableTable.
+func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter { return t.editor(ctx) }
+
+// Replacer implements sql.ReplaceableTable.
+func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.editor(ctx) }
+
+// AutoIncrementSetter implements sql.AutoIncrementTable.
+func (t *Table) AutoIncrementSetter(ctx *sql.Context) sql.AutoIncrementSetter { return t.editor(ctx) }
+
+// PeekNextAutoIncrementValue implements sql.AutoIncrementGetter.
+func (t *Table) PeekNextAutoIncrementValue(ctx *sql.Context) (uint64, error) {
+	e := t.editor(ctx)
+	if e.err != nil {
+		return 0, e.err
+	}
+	return t.db.peekAutoIncrement(t.name, e.w.ed.NextAutoIncrement()), nil
+}
+
+// GetNextAutoIncrementValue implements sql.AutoIncrementTable: the value
+// for an insert of insertVal into the auto-increment column, from the
+// table's counter shared by every session (see dbState.autoInc).
+func (t *Table) GetNextAutoIncrementValue(ctx *sql.Context, insertVal any) (uint64, error) {
+	e := t.editor(ctx)
+	if e.err != nil {
+		return 0, e.err
+	}
+	var given uint64
+	if insertVal != nil {
+		if v, _, err := types.Uint64.Convert(ctx, insertVal); err == nil {
+			given, _ = v.(uint64)
+		}
+	}
+	return t.db.nextAutoIncrement(t.name, e.w.ed.NextAutoIncrement(), given), nil
+}
+
+// StatementBegin implements sql.EditOpenerCloser: it marks the writer's
+// state for DiscardChanges.
+func (e *editor) StatementBegin(*sql.Context) {
+	if e.err == nil {
+		e.w.sp = e.w.ed.Savepoint()
+	}
+}
+
+// DiscardChanges implements sql.EditOpenerCloser: the statement's edits are
+// undone.
+func (e *editor) DiscardChanges(ctx *sql.Context, _ error) error {
+	if e.err != nil {
+		return nil
+	}
+	// Part of the statement may have been flushed already (a foreign key
+	// check reads the pending rows): write the rolled-back state.
+	e.w.ed.Rollback(e.w.sp)
+	e.w.dirty = true
+	return e.d.flush(ctx, e.w)
+}
+
+// StatementComplete implements sql.EditOpenerCloser: the statement's edits
+// go into the transaction's root.
+func (e *editor) StatementComplete(ctx *sql.Context) error {
+	if e.err != nil {
+		return e.err
+	}
+	return e.d.flush(ctx, e.w)
+}
+
+// Close implements sql.Closer.
+func (e *editor) Close(ctx *sql.Context) error {
+	if e.err != nil {
+		return nil
+	}
+	return e.d.flush(ctx, e.w)
+}
+
+// Insert implements sql.RowInserter.
+func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
+	if e.err != nil {
+		return e.err
+	}
+	vals, err := e.t.toStored(ctx, row)
+	if err != nil {
+		return err
+	}
+	e.w.dirty = true
+	_, err = e.w.ed.Insert(ctx, vals)
+	return e.t.editError(ctx, err)
+}
+
+// Update implements sql.RowUpdater.
+func (e *editor) Update(ctx *sql.Context, old, row sql.Row) error {
+	if e.err != nil {
+		return e.err
+	}
+	ov, err := e.t.toStored(ctx, old)
+	if err != nil {
+		return err
+	}
+	nv, err := e.t.toStored(ctx, row)
+	if err != nil {
+		return err
+	}
+	e.w.dirty = true
+	return e.t.editError(ctx, e.w.ed.Update(ctx, ov, nv))
+}
+
+// Delete implements sql.RowDeleter.
+func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
+	if e.err != nil {
+		return e.err
+	}
+	vals, err := e.t.toStored(ctx, row)
+	if err != nil {
+		return err
+	}
+	e.w.dirty = true
+	return e.t.editError(ctx, e.w.ed.Delete(ctx, vals))
+}
+
+// SetAutoIncrementValue implements sql.AutoIncrementSetter.
+func (e *editor) SetAutoIncrementValue(ctx *sql.Context, n uint64) error {
+	if e.err != nil {
+		return e.err
+	}
+	e.w.dirty = true
+	e.w.ed.SetAutoIncrement(n)
+	e.t.db.setAutoIncrement(e.t.name, n)
+	return nil
+}
+
+// AcquireAutoIncrementLock implements sql.AutoIncrementSetter. A
+// transaction's counter is its own (conflicting values fail at commit), so
+// there is nothing to lock.
+func (e *editor) AcquireAutoIncrementLock(*sql.Context) (func(), error) { return func() {}, nil }
+
+// editError converts a storage error to the engine's.
+func (t *Table) editError(ctx *sql.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	var dup *tables.DuplicateKeyError
+	switch {
+	case errors.As(err, &dup):
+		existing, cerr := t.toRow(dup.Existing)
+		if cerr != nil {
+			existing = nil
+		}
+		return sql.NewUniqueKeyErr(fmt.Sprintf("[%s]", dup.Key), dup.Index == tables.PrimaryIndexName, existing)
+	case errors.Is(err, tables.ErrRowNotFound):
+		return sql.ErrDeleteRowNotFound.New()
+	}
+	return err
+}

@@ -1,0 +1,68 @@
+package sqlserver
+
+// engineSkips lists the engine-suite cases verso skips (enginetest_test.go,
+// run with VERSO_ENGINETEST=1), keyed by script name or query in lower
+// case, with the reason. Each is a known gap of this slice, not a flaky
+// test. The suite consults the list by script name for script suites and
+// by query for query suites.
+//
+// Failures that cannot be skipped through the harness (the suite calls
+// SkipQueryTest only with some names), also known:
+//   - TestIndexQueryPlans, TestJoinQueries, TestComplexIndexQueries: their
+//     setup creates a unique prefix index (UNIQUE KEY (v1(3))), which verso
+//     refuses (storage cannot key a prefix yet), so the suites stop at setup.
+//   - TestTransactionScripts "create procedure queries are implicitly
+//     committed" (the second script of that name): CREATE EVENT (events are
+//     not supported yet).
+//   - TestShowTableStatus: storage statistics differ.
+var engineSkips = map[string]string{
+	// TestEngineAddColumn
+	"add column with check constraint": "ADD COLUMN ... CHECK: the check is created before the rewrite",
+	// TestEngineAddDropPks
+	"drop auto-increment primary key with supporting non-unique index":               "DROP PRIMARY KEY on an auto-increment key is not refused, and its follow-ups differ",
+	"drop auto-increment primary key with supporting unique index":                   "DROP PRIMARY KEY on an auto-increment key is not refused, and its follow-ups differ",
+	"drop multi-column, auto-increment primary key with supporting non-unique index": "DROP PRIMARY KEY on an auto-increment key is not refused, and its follow-ups differ",
+	"drop primary key auto increment":                                                "DROP PRIMARY KEY on an auto-increment key is not refused, and its follow-ups differ",
+	// TestEngineAlterTable
+	"multi alter with invalid schemas":                "the 65535-byte row size limit is not enforced",
+	"prefix index with same columns as another index": "prefix lengths of indexes are not kept (indexed as whole columns)",
+	// TestEngineCreateDatabase
+	"create database error handling": "database collations other than the default are not stored yet",
+	// TestEngineCreateTable
+	"create table embeddings (id int, vector_col vector(128) not null, small_vec vector(1))":                       "spatial and vector column types are not stored yet",
+	"create table t1 (i int primary key, b1 blob, b2 blob, index(b1(10)), index(b2(20)), index(b1(123), b2(456)))": "prefix lengths of indexes are not kept (indexed as whole columns)",
+	"create table t1 (i int primary key, b1 blob, b2 blob, index(b1(123), b2(456)))":                               "prefix lengths of indexes are not kept (indexed as whole columns)",
+	"create table t1 (i int primary key, b1 blob, b2 blob, unique index(b1(123), b2(456)))":                        "unique prefix indexes are not supported yet (storage cannot make a key of a prefix)",
+	"create table t1 (pk int primary key) target_row_size=4096":                                                    "table storage options are not stored",
+	"create table t1 (pk int primary key) toast_tuple_target=1024":                                                 "table storage options are not stored",
+	"create table t1 like mytable": "SHOW CREATE TABLE formatting of copied or commented tables differs",
+	"create table tablewithcomment (id int not null, v int, primary key (id), key k (v)) comment='c'": "SHOW CREATE TABLE formatting of copied or commented tables differs",
+	"event contains create table as": "events (CREATE EVENT) are not supported yet",
+	// TestEngineForeignKeys
+	"creating a foreign key on a table with an unsupported type works": "spatial and vector column types are not stored yet",
+	"indexes with prefix lengths are ignored for foreign keys":         "prefix lengths of indexes are not kept (indexed as whole columns)",
+	"referenced index includes implicit primary key columns":           "foreign keys over implicit primary key columns of an index: checks and SHOW CREATE TABLE differ",
+	"reordered foreign key columns do match":                           "foreign keys over implicit primary key columns of an index: checks and SHOW CREATE TABLE differ",
+	"self-referential foreign key is not case sensitive":               "foreign keys over implicit primary key columns of an index: checks and SHOW CREATE TABLE differ",
+	// TestEngineInsertInto
+	"sql_mode=no_auto_value_on_zero": "NO_AUTO_VALUE_ON_ZERO: tables.Editor gives 0 the next counter value",
+	// TestEngineScripts
+	"aggregate function with match":                       "FULLTEXT indexes are not supported yet",
+	"alter table, alter column set, drop default":         "ALTER COLUMN DROP DEFAULT then INSERT: error kind differs",
+	"case insensitive index handling":                     "SHOW INDEX / SHOW CREATE TABLE: index listing differs",
+	"found_rows() behavior":                               "FOUND_ROWS() after an indexed LIMIT differs",
+	"int with auto_increment":                             "SHOW CREATE TABLE: AUTO_INCREMENT of a table at its type maximum differs",
+	"intersection and except tests":                       "INTERSECT of ordered, limited selects differs",
+	"test create database with modified server variables": "database collations other than the default are not stored yet",
+	"test index naming":                                   "SHOW INDEX / SHOW CREATE TABLE: index listing differs",
+	"test show create database":                           "database collations other than the default are not stored yet",
+	"unsigned int with auto_increment":                    "SHOW CREATE TABLE: AUTO_INCREMENT of a table at its type maximum differs",
+	// TestEngineShowTableStatus
+	"show table status":                             "SHOW TABLE STATUS: storage statistics (lengths, averages) differ",
+	"show table status from mydb":                   "SHOW TABLE STATUS: storage statistics (lengths, averages) differ",
+	"show table status from mydb like 'othertable'": "SHOW TABLE STATUS: storage statistics (lengths, averages) differ",
+	"show table status like '%table'":               "SHOW TABLE STATUS: storage statistics (lengths, averages) differ",
+	"show table status where name = 'mytable'":      "SHOW TABLE STATUS: storage statistics (lengths, averages) differ",
+	// TestEngineViews
+	"event contains create view as": "events (CREATE EVENT) are not supported yet",
+}

@@ -1,0 +1,228 @@
+package sqlserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+)
+
+// Session is a client's session: the engine's BaseSession plus verso's
+// transactions (see Transaction).
+type Session struct {
+	*sql.BaseSession
+	p *Provider
+	// temp holds the session's temporary tables, per database (lower-case
+	// name): a database in memory of the same name (see temporary.go).
+	temp map[string]*dbState
+}
+
+var (
+	_ sql.Session            = (*Session)(nil)
+	_ sql.TransactionSession = (*Session)(nil)
+)
+
+// NewSession returns a session over base reading p's databases.
+func (p *Provider) NewSession(base *sql.BaseSession) *Session {
+	return &Session{BaseSession: base, p: p}
+}
+
+// SessionBuilder returns a server session builder (server.SessionBuilder's
+// signature) that copies the connection's user and host into the session.
+func (p *Provider) SessionBuilder() func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
+	return func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
+		var host, user string
+		if u, ok := conn.UserData.(sql.MysqlConnectionUser); ok {
+			host, user = u.Host, u.User
+		}
+		client := sql.Client{Address: host, User: user, Capabilities: conn.Capabilities}
+		return p.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID)), nil
+	}
+}
+
+// Transaction is a session's transaction. On first use of a database it
+// takes a snapshot: the working root of the session's branch. Its writes
+// build new roots from there; CommitTransaction merges them into the
+// branch's working set as it is then (see commit.go).
+type Transaction struct {
+	readOnly   bool
+	dbs        map[txKey]*txDB
+	savepoints []savepoint // in order of creation
+}
+
+// savepoint is a named state of a transaction: each database's root.
+type savepoint struct {
+	name  string
+	roots map[txKey]chunks.Address
+}
+
+// savepoint returns the position of the savepoint name, or -1.
+func (t *Transaction) savepoint(name string) int {
+	for i, sp := range t.savepoints {
+		if strings.EqualFold(sp.name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+var _ sql.Transaction = (*Transaction)(nil)
+
+func (t *Transaction) String() string { return "verso transaction" }
+
+// IsReadOnly implements sql.Transaction.
+func (t *Transaction) IsReadOnly() bool { return t.readOnly }
+
+// txKey names a database and branch a transaction works on.
+type txKey struct {
+	st     *dbState
+	branch string
+}
+
+// txDB is a transaction's view of one database.
+type txDB struct {
+	st      *dbState
+	branch  string
+	start   commitgraph.WorkingSet // the working set at the snapshot
+	base    commitgraph.RootValue  // its working root
+	root    commitgraph.RootValue  // base plus the transaction's writes
+	writers map[string]*tableWriter
+}
+
+// StartTransaction implements sql.TransactionSession.
+func (s *Session) StartTransaction(ctx *sql.Context, c sql.TransactionCharacteristic) (sql.Transaction, error) {
+	return &Transaction{readOnly: c == sql.ReadOnly, dbs: map[txKey]*txDB{}}, nil
+}
+
+// CommitTransaction implements sql.TransactionSession: each database the
+// transaction changed gets its working set replaced (or merged into) with
+// one durable store commit.
+func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error {
+	t, ok := tx.(*Transaction)
+	if !ok {
+		return fmt.Errorf("verso: not a verso transaction: %T", tx)
+	}
+	for _, d := range t.dbs {
+		if err := d.flushAll(ctx); err != nil {
+			return err
+		}
+		if err := d.commit(ctx); err != nil {
+			return err
+		}
+	}
+	t.dbs = map[txKey]*txDB{}
+	t.savepoints = nil
+	return nil
+}
+
+// Rollback implements sql.TransactionSession: the transaction's writes are
+// dropped.
+func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
+	if t, ok := tx.(*Transaction); ok {
+		t.dbs = map[txKey]*txDB{}
+		t.savepoints = nil
+	}
+	return nil
+}
+
+// CreateSavepoint implements sql.TransactionSession. A savepoint of the
+// same name as an older one replaces it.
+func (s *Session) CreateSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
+	t := tx.(*Transaction)
+	roots := map[txKey]chunks.Address{}
+	for k, d := range t.dbs {
+		if err := d.flushAll(ctx); err != nil {
+			return err
+		}
+		roots[k] = d.root.Address()
+	}
+	if i := t.savepoint(name); i >= 0 {
+		t.savepoints = append(t.savepoints[:i], t.savepoints[i+1:]...)
+	}
+	t.savepoints = append(t.savepoints, savepoint{name: name, roots: roots})
+	return nil
+}
+
+// RollbackToSavepoint implements sql.TransactionSession. Savepoints made
+// after it are removed; it stays.
+func (s *Session) RollbackToSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
+	t := tx.(*Transaction)
+	i := t.savepoint(name)
+	if i < 0 {
+		return sql.ErrSavepointDoesNotExist.New(name)
+	}
+	roots := t.savepoints[i].roots
+	t.savepoints = t.savepoints[:i+1]
+	for k, d := range t.dbs {
+		addr, ok := roots[k]
+		if !ok {
+			addr = d.base.Address()
+		}
+		r, err := d.st.graph.OpenRoot(ctx, addr)
+		if err != nil {
+			return err
+		}
+		d.root = r
+		d.writers = map[string]*tableWriter{}
+	}
+	return nil
+}
+
+// ReleaseSavepoint implements sql.TransactionSession: it and the
+// savepoints made after it are removed.
+func (s *Session) ReleaseSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
+	t := tx.(*Transaction)
+	i := t.savepoint(name)
+	if i < 0 {
+		return sql.ErrSavepointDoesNotExist.New(name)
+	}
+	t.savepoints = t.savepoints[:i]
+	return nil
+}
+
+// transaction returns the context's transaction, starting one if the
+// engine has not (direct calls outside a query).
+func transaction(ctx *sql.Context) (*Transaction, error) {
+	if tx, ok := ctx.GetTransaction().(*Transaction); ok && tx != nil {
+		return tx, nil
+	}
+	ts, ok := ctx.Session.(sql.TransactionSession)
+	if !ok {
+		return nil, fmt.Errorf("verso: session %T has no transactions", ctx.Session)
+	}
+	tx, err := ts.StartTransaction(ctx, sql.ReadWrite)
+	if err != nil {
+		return nil, err
+	}
+	ctx.SetTransaction(tx)
+	return tx.(*Transaction), nil
+}
+
+// txDatabase returns the transaction's view of branch of st, taking its
+// snapshot on first use.
+func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
+	tx, err := transaction(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key := txKey{st, branch}
+	if d, ok := tx.dbs[key]; ok {
+		return d, nil
+	}
+	ws, err := st.graph.WorkingSet(ctx, branch)
+	if err != nil {
+		return nil, err
+	}
+	root, err := st.graph.OpenRoot(ctx, ws.Working)
+	if err != nil {
+		return nil, err
+	}
+	d := &txDB{st: st, branch: branch, start: ws, base: root, root: root, writers: map[string]*tableWriter{}}
+	tx.dbs[key] = d
+	return d, nil
+}

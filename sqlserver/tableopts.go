@@ -1,0 +1,102 @@
+package sqlserver
+
+import (
+	"fmt"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/prolly"
+	"github.com/verso-db/verso/tables"
+)
+
+// A table's options that storage's schema does not hold (its comment and
+// default collation) are an object (objects.go) named "tableopts/<table>",
+// kind "tableopts", fields: comment, collation name (strings). A table with
+// no comment and the default collation has none.
+const tableOptsPrefix = "tableopts/"
+
+var tableOptsKinds = []prolly.Kind{prolly.KindString, prolly.KindString}
+
+func readTableOptions(ctx *sql.Context, st *dbState, name string, addr chunks.Address) (string, sql.CollationID, error) {
+	b, err := st.graph.Store().Get(ctx, addr)
+	if err != nil {
+		return "", 0, err
+	}
+	o, err := decodeObject(name, "tableopts", tableOptsKinds, b)
+	if err != nil {
+		return "", 0, err
+	}
+	c, err := sql.ParseCollation("", o.vals[1].AsString(), false)
+	if err != nil {
+		return "", 0, fmt.Errorf("%w: table %q: collation %q: %v", tables.ErrCorrupt, name, o.vals[1].AsString(), err)
+	}
+	return o.vals[0].AsString(), c, nil
+}
+
+// tableOptionsEdit returns the root edit that gives table name these
+// options (or none).
+func tableOptionsEdit(ctx *sql.Context, st *dbState, name, comment string, c sql.CollationID) (commitgraph.RootEdit, error) {
+	if comment == "" && (c == sql.Collation_Default || c == sql.Collation_Unspecified) {
+		return commitgraph.RootEdit{Name: tableOptsPrefix + name, Delete: true}, nil
+	}
+	if c == sql.Collation_Unspecified {
+		c = sql.Collation_Default
+	}
+	addr, err := st.graph.Store().Put(ctx, encodeObject("tableopts", prolly.String(comment), prolly.String(c.Name())))
+	if err != nil {
+		return commitgraph.RootEdit{}, err
+	}
+	return commitgraph.RootEdit{Name: tableOptsPrefix + name, Addr: addr}, nil
+}
+
+// Comment implements sql.CommentedTable.
+func (t *Table) Comment() string { return t.info.comment }
+
+var (
+	_ sql.CommentAlterableTable   = (*Table)(nil)
+	_ sql.CollationAlterableTable = (*Table)(nil)
+)
+
+// setOptions gives the table a new comment and default collation.
+func (t *Table) setOptions(ctx *sql.Context, comment string, c sql.CollationID) error {
+	d, err := t.db.tx(ctx)
+	if err != nil {
+		return err
+	}
+	exact, _, ok, err := findTable(ctx, d.root, t.name)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return sql.ErrTableNotFound.New(t.name)
+	}
+	edit, err := tableOptionsEdit(ctx, t.db.st, exact, comment, c)
+	if err != nil {
+		return err
+	}
+	if d.root, err = d.root.Edit(ctx, edit); err != nil {
+		return err
+	}
+	t.refresh(ctx, d, exact)
+	return nil
+}
+
+// ModifyComment implements sql.CommentAlterableTable.
+func (t *Table) ModifyComment(ctx *sql.Context, comment string) error {
+	return t.setOptions(ctx, comment, t.info.collation)
+}
+
+// ModifyDefaultCollation implements sql.CollationAlterableTable: the
+// default for columns added later; existing columns keep theirs.
+func (t *Table) ModifyDefaultCollation(ctx *sql.Context, c sql.CollationID) error {
+	return t.setOptions(ctx, t.info.comment, c)
+}
+
+// ModifyStoredCollation implements sql.CollationAlterableTable (ALTER
+// TABLE ... CONVERT TO CHARACTER SET), not supported yet: it would rewrite
+// every text column.
+func (t *Table) ModifyStoredCollation(ctx *sql.Context, c sql.CollationID) error {
+	return fmt.Errorf("verso does not support ALTER TABLE ... CONVERT TO CHARACTER SET yet")
+}
