@@ -1,0 +1,66 @@
+// Package eventindex is verso's event log: streams of events, as in an
+// event store, whose secondary indexes (by stream, category, event type
+// and event id) are prolly maps stored in each commit's root value beside
+// the events themselves. An index is written in the same commit as its
+// events, so it never lags; it is read with range scans; it travels with
+// branches and AS OF; and retention removes index entries with their
+// events, so no entry ever points to a missing event.
+//
+// # Model
+//
+// An event has a global Position (dense and ascending within a branch's
+// history, from 1), a stream id, an EventNumber in its stream (from 0),
+// an EventID (a UUID, for idempotent appends), a type, JSON data and
+// metadata, and a created time (UTC, microseconds). Its category is the
+// stream id before the first '-' (Category). Streams and types beginning
+// with '$' are reserved.
+//
+// # Main types
+//
+//   - Log: an immutable value, the six prolly maps of one commit
+//     (NameLog, NameByStream, NameByCategory, NameByType, NameByID,
+//     NameStreams; formats in codec.go). LoadLog reads it from a
+//     commitgraph.RootValue, Log.Store writes it back. Reads: ReadStream
+//     (forwards, backwards), Read with a Filter (all, category, type,
+//     stream, stream prefix, position range, and conjunctions; ParseFilter
+//     understands $all, $idx-ce-<category> and $idx-et-<type>), Stats,
+//     Diff, Check.
+//   - Batch (Log.Batch): appends with an ExpectedVersion (Any, NoStream,
+//     StreamExists, Exact), stream metadata (max count, max age,
+//     truncate-before), soft and hard deletes, sweeps; Batch.Log returns
+//     the new Log with retention applied. A Batch is one transaction: the
+//     SQL layer puts its Log into the transaction's working root.
+//   - Merge and MergeRoots: three-way merge of logs; theirs' new events go
+//     after ours' with new positions, and a stream changed on both sides
+//     is a conflict (ErrMergeConflict).
+//   - Store: a Log on a branch of a commitgraph.DB; Append and Write
+//     commit one batch each (one CommitRoot, one fsync), and Subscribe
+//     starts catch-up subscriptions that deliver history and then new
+//     events, notified only after the commit is durable.
+//
+// # Reads
+//
+// Read drives its scan from the most selective range it can (category
+// index, type index, stream index, the categories a stream prefix covers,
+// or the log), choosing by the subtree counts of each candidate range in
+// O(log n), and filters the other conditions event by event. Reads are
+// paged: each returns the position to continue from.
+//
+// # Caveats
+//
+//   - Events past their stream's max age are hidden from reads at once
+//     (by the Log's clock, see WithClock) and removed physically by the
+//     next Batch that touches the stream or by Batch.Sweep. Until then they
+//     count in Count and Stats.
+//   - Max age removes events from the front of a stream while they are
+//     old; it assumes created times ascend within a stream (one clock).
+//   - An event id leaves the event-id index when its event is removed by
+//     retention: appending that id again appends a new event.
+//   - Events hold at most prolly.MaxValueSize bytes (stream, type, data
+//     and metadata together, plus about 30 bytes).
+//   - A Log is safe for concurrent use; a Batch is not. Slices in the
+//     events a Log returns point into immutable nodes: do not modify them.
+//   - A Batch holds its changes in memory until Batch.Log.
+//   - Decoders of stored bytes never panic; they return errors wrapping
+//     ErrCorrupt (chunks.IsCorrupt).
+package eventindex
