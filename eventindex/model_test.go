@@ -216,7 +216,7 @@ func (m *model) visible(e *Event, now time.Time) bool {
 }
 
 var (
-	modelStreams = []string{"a-1", "a-2", "a-x-y", "ab-1", "b-1", "b-2", "c", "cc-9"}
+	modelStreams = []string{"a-1", "a-2", "a-3", "a-x-y", "ab-1", "b-1", "b-2", "b-3", "c", "cc-9", "d-1", "d-2"}
 	modelTypes   = []string{"T1", "T2", "T3"}
 )
 
@@ -329,7 +329,7 @@ func (r *modelRunner) step(i int) {
 			t.Fatalf("step %d: metadata: got %v, model %v", i, err, merr)
 		}
 	case op < 13:
-		hard := r.rng.IntN(3) == 0
+		hard := r.rng.IntN(10) == 0
 		exp := r.expected(stream)
 		err := r.batch.DeleteStream(ctx, stream, exp, hard)
 		s := r.m.streams[stream]
