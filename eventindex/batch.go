@@ -410,11 +410,7 @@ func (b *Batch) retain(ctx context.Context, stream string) error {
 		if err != nil {
 			return err
 		}
-		b.log.del(logKey(e.Position))
-		b.byStream.del(streamKey(stream, n))
-		b.byCat.del(namePosKey(Category(stream), e.Position))
-		b.byType.del(namePosKey(e.Type, e.Position))
-		b.byID.del(e.ID[:])
+		b.remove(&e)
 	}
 	m.First = cut
 	b.streams.put(nameKey(stream), encodeStreamMeta(nil, m))
