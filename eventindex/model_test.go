@@ -237,6 +237,7 @@ type modelRunner struct {
 	batch *Batch
 	m     *model
 	ids   []EventID
+	names []string // streams to write; nil: modelStreams
 }
 
 func (r *modelRunner) randomEvents() []EventData {
@@ -287,7 +288,11 @@ func sameErr(a, b error) bool {
 
 func (r *modelRunner) step(i int) {
 	t := r.t
-	stream := modelStreams[r.rng.IntN(len(modelStreams))]
+	names := r.names
+	if names == nil {
+		names = modelStreams
+	}
+	stream := names[r.rng.IntN(len(names))]
 	switch op := r.rng.IntN(20); {
 	case op < 10:
 		evs := r.randomEvents()
@@ -510,4 +515,93 @@ func TestModel(t *testing.T) {
 		r.commit(-1)
 		t.Logf("run %d: %d events appended, %d stored, %d streams", run, r.m.next-1, len(r.m.events), len(r.m.streams))
 	}
+}
+
+// mergeModels is the naive merge: a stream changed on both sides (or an
+// event id both appended) conflicts; otherwise theirs' changes apply and
+// their new events go after ours' in theirs' order.
+func mergeModels(base, ours, theirs *model) (*model, error) {
+	out := ours.clone()
+	var adds []Event
+	for name, ts := range theirs.streams {
+		bs := base.streams[name]
+		if bs != nil && *bs == *ts {
+			continue
+		}
+		os := ours.streams[name]
+		if (bs == nil) != (os == nil) || (bs != nil && *bs != *os) {
+			return nil, ErrMergeConflict
+		}
+		var bnext EventNumber
+		if bs != nil {
+			bnext = bs.next
+		}
+		out.events = slices.DeleteFunc(out.events, func(e Event) bool {
+			if e.Stream == name && e.Number < ts.first {
+				delete(out.ids, e.ID)
+				return true
+			}
+			return false
+		})
+		for _, e := range theirs.events {
+			if e.Stream == name && e.Number >= bnext {
+				adds = append(adds, e)
+			}
+		}
+		c := *ts
+		out.streams[name] = &c
+	}
+	slices.SortFunc(adds, func(a, b Event) int { return int(a.Position) - int(b.Position) })
+	for _, e := range adds {
+		if _, ok := out.ids[e.ID]; ok {
+			return nil, ErrMergeConflict
+		}
+		e.Position = out.next
+		out.next++
+		out.events = append(out.events, e)
+		out.ids[e.ID] = e.Position
+	}
+	return out, nil
+}
+
+func TestModelMerge(t *testing.T) {
+	seed := testSeed(t)
+	merges, conflicts := 0, 0
+	for run := uint64(0); run < 3; run++ {
+		rng := rand.New(rand.NewPCG(seed, 100+run))
+		l, clk := newTestLog(t)
+		r := &modelRunner{t: t, rng: rng, clk: clk, log: l, batch: l.Batch(), m: newModel()}
+		for i := 0; i < 100; i++ {
+			r.step(i)
+		}
+		r.commit(-1)
+		for round := 0; round < *stepsFlag/40; round++ {
+			baseLog, baseModel := r.log, r.m.clone()
+			th := &modelRunner{t: t, rng: rng, clk: clk, log: baseLog, batch: baseLog.Batch(), m: baseModel.clone(), ids: r.ids}
+			r.names, th.names = nil, nil
+			if rng.IntN(3) != 0 {
+				r.names, th.names = modelStreams[:6], modelStreams[6:]
+			}
+			for i := 0; i < 20; i++ {
+				r.step(i)
+				th.step(i)
+			}
+			r.commit(-2)
+			th.commit(-3)
+			merged, err := Merge(ctx, baseLog, r.log, th.log)
+			mm, merr := mergeModels(baseModel, r.m, th.m)
+			if errors.Is(err, ErrMergeConflict) != errors.Is(merr, ErrMergeConflict) || (err == nil) != (merr == nil) {
+				t.Fatalf("run %d round %d: merge %v, model %v", run, round, err, merr)
+			}
+			if err != nil {
+				conflicts++
+				continue
+			}
+			merges++
+			r.log, r.m, r.batch = merged, mm, merged.Batch()
+			r.compareAll(-4)
+			r.compareReads(-4)
+		}
+	}
+	t.Logf("%d merges, %d conflicts", merges, conflicts)
 }
