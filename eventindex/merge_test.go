@@ -146,3 +146,22 @@ func TestMergeThroughCommitGraph(t *testing.T) {
 		t.Fatalf("%+v", evs)
 	}
 }
+
+func TestRebuildSameAddresses(t *testing.T) {
+	l, _ := newTestLog(t)
+	for i := 0; i < 30; i++ {
+		l = appendAll(t, l, fmt.Sprintf("c%d-%d", i%3, i%5), "X", "Y", fmt.Sprintf("T%d", i%4))
+	}
+	b := l.Batch()
+	if err := b.SetStreamMetadata(ctx, "c1-1", StreamMetadata{MaxCount: 2}); err != nil {
+		t.Fatal(err)
+	}
+	l = mustLog(t, b)
+	r, err := Rebuild(ctx, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Equal(l) {
+		t.Fatalf("rebuilt %v\n want %v", r.Addresses(), l.Addresses())
+	}
+}
