@@ -138,7 +138,12 @@ func uvarintLen(v uint64) int {
 
 // decodeEvent decodes an event record; the event's Data and Metadata
 // point into b.
-func decodeEvent(pos Position, b []byte) (Event, error) {
+func decodeEvent(pos Position, b []byte) (Event, error) { return decodeEventIn(pos, b, nil) }
+
+// decodeEventIn is decodeEvent that takes stream and type strings from
+// (and adds them to) names when it is not nil, to save the allocations of
+// names that repeat across a read.
+func decodeEventIn(pos Position, b []byte, names map[string]string) (Event, error) {
 	r := reader{b: b}
 	if v := r.byte1("event version"); r.err == nil && v != recordVersion {
 		return Event{}, corruptf("event record version %d", v)
@@ -162,7 +167,7 @@ func decodeEvent(pos Position, b []byte) (Event, error) {
 	if us == math.MinInt64 {
 		return Event{}, corruptf("event at %d: bad time", pos)
 	}
-	e.Stream, e.Type, e.Created = string(stream), string(typ), microTime(us)
+	e.Stream, e.Type, e.Created = intern(names, stream), intern(names, typ), microTime(us)
 	if len(e.Data) == 0 {
 		e.Data = nil
 	}
@@ -349,4 +354,19 @@ func decodeStreamsKey(k []byte) (stream string, head bool, err error) {
 		return "", false, corruptf("streams key shape")
 	}
 	return vs[0].AsString(), false, nil
+}
+
+func intern(names map[string]string, b []byte) string {
+	if names == nil {
+		return string(b)
+	}
+	if s, ok := names[string(b)]; ok {
+		return s
+	}
+	if len(names) > 4096 {
+		clear(names)
+	}
+	s := string(b)
+	names[s] = s
+	return s
 }

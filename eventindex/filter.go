@@ -137,6 +137,13 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 		return nil, err
 	}
 	consider(n, func() (source, error) { return &logSource{it: l.log.Iter(ctx, logRange)}, nil })
+	type ixRange struct {
+		m      prolly.Map
+		r      prolly.Range
+		prefix int
+		n      uint64
+	}
+	var ixs []ixRange
 	indexed := func(m prolly.Map, name string) error {
 		prefix := nameKey(name)
 		r := posBounds(prefix, f)
@@ -144,10 +151,31 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 		if err != nil {
 			return err
 		}
+		ixs = append(ixs, ixRange{m, r, len(prefix), n})
 		consider(n, func() (source, error) {
 			return &indexSource{l: l, it: m.Iter(ctx, r), prefix: len(prefix)}, nil
 		})
 		return nil
+	}
+	joinIndexes := func() {
+		// Two or more index ranges: join them on position before reading
+		// any event. Its cost is the sum of the index ranges (keys only)
+		// plus the matching events, so it wins whenever the smallest range
+		// is not tiny: counted as a quarter of the keys.
+		if len(ixs) < 2 || best == nil {
+			return
+		}
+		var keys uint64
+		for _, x := range ixs {
+			keys += x.n
+		}
+		consider(keys/4, func() (source, error) {
+			is := &intersectSource{l: l}
+			for _, x := range ixs {
+				is.srcs = append(is.srcs, &indexSource{l: l, it: x.m.Iter(ctx, x.r), prefix: x.prefix})
+			}
+			return is, nil
+		})
 	}
 	if f.Category != "" {
 		if err := indexed(l.byCat, f.Category); err != nil {
@@ -190,6 +218,7 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 		}
 		consider(n, func() (source, error) { return &streamSource{l: l, it: l.byStream.Iter(ctx, r)}, nil })
 	}
+	joinIndexes()
 	return best.make()
 }
 
@@ -233,17 +262,23 @@ func (l Log) distinct(ctx context.Context, m prolly.Map, prefix string, fn func(
 	}
 }
 
-type logSource struct{ it *prolly.Iter }
+type logSource struct {
+	it    *prolly.Iter
+	names map[string]string
+}
 
 func (s *logSource) next(ctx context.Context) (Event, bool, error) {
 	if !s.it.Next(ctx) {
 		return Event{}, false, s.it.Err()
 	}
-	p, err := decodeLogKey(s.it.Key())
+	p, err := decodeOrderedUint(s.it.Key())
 	if err != nil {
 		return Event{}, false, err
 	}
-	e, err := decodeEvent(p, s.it.Value())
+	if s.names == nil {
+		s.names = map[string]string{}
+	}
+	e, err := decodeEventIn(Position(p), s.it.Value(), s.names)
 	return e, err == nil, err
 }
 
@@ -255,6 +290,7 @@ type indexSource struct {
 	l      Log
 	it     *prolly.Iter
 	prefix int
+	cur    logCursor
 }
 
 func (s *indexSource) nextPos(ctx context.Context) (Position, bool, error) {
@@ -270,9 +306,94 @@ func (s *indexSource) next(ctx context.Context) (Event, bool, error) {
 	if !ok {
 		return Event{}, false, err
 	}
-	e, err := s.l.mustEvent(ctx, p)
+	e, err := s.cur.get(ctx, s.l, p)
 	return e, err == nil, err
 }
+
+// logCursor reads events at ascending positions. For a position a short
+// way ahead it steps a log iterator forward (a few cheap steps within
+// the leaves it already holds); for one far ahead it starts a new
+// iterator there (one descent, as a Get).
+type logCursor struct {
+	it    *prolly.Iter
+	last  Position // last position the iterator yielded
+	names map[string]string
+}
+
+const cursorSkip = 32
+
+func (c *logCursor) get(ctx context.Context, l Log, p Position) (Event, error) {
+	if c.it == nil || p <= c.last || p-c.last > cursorSkip {
+		c.it = l.log.Iter(ctx, prolly.Range{Start: logKey(p)})
+		c.last = p - 1
+	}
+	for c.it.Next(ctx) {
+		k, err := decodeOrderedUint(c.it.Key())
+		if err != nil {
+			return Event{}, err
+		}
+		c.last = Position(k)
+		if c.last == p {
+			if c.names == nil {
+				c.names = map[string]string{}
+			}
+			return decodeEventIn(p, c.it.Value(), c.names)
+		}
+		if c.last > p {
+			break
+		}
+	}
+	if err := c.it.Err(); err != nil {
+		return Event{}, err
+	}
+	c.it = nil
+	return Event{}, fmt.Errorf("%w: index entry points to missing position %d", ErrCorrupt, p)
+}
+
+// intersectSource yields the positions every one of several index
+// sources holds (a merge join on positions, reading only index keys),
+// then reads those events alone.
+type intersectSource struct {
+	l    Log
+	srcs []*indexSource
+	cur  logCursor
+}
+
+func (s *intersectSource) next(ctx context.Context) (Event, bool, error) {
+	heads := make([]Position, len(s.srcs))
+	for i, src := range s.srcs {
+		p, ok, err := src.nextPos(ctx)
+		if !ok {
+			return Event{}, false, err
+		}
+		heads[i] = p
+	}
+	for {
+		hi := heads[0]
+		for _, p := range heads[1:] {
+			hi = max(hi, p)
+		}
+		same := true
+		for i := range heads {
+			for heads[i] < hi {
+				p, ok, err := s.srcs[i].nextPos(ctx)
+				if !ok {
+					return Event{}, false, err
+				}
+				heads[i] = p
+			}
+			if heads[i] != hi {
+				same = false
+			}
+		}
+		if same {
+			e, err := s.cur.get(ctx, s.l, hi)
+			return e, err == nil, err
+		}
+	}
+}
+
+func (s *intersectSource) close() {}
 
 func (s *indexSource) close() {}
 
@@ -310,8 +431,9 @@ func (s *streamSource) close() {}
 
 // mergeSource merges several index sources by position.
 type mergeSource struct {
-	l Log
-	h posHeap
+	l   Log
+	h   posHeap
+	cur logCursor
 }
 
 type posHead struct {
@@ -349,7 +471,7 @@ func (s *mergeSource) next(ctx context.Context) (Event, bool, error) {
 	if err := s.add(ctx, top.src); err != nil {
 		return Event{}, false, err
 	}
-	e, err := s.l.mustEvent(ctx, top.p)
+	e, err := s.cur.get(ctx, s.l, top.p)
 	return e, err == nil, err
 }
 
