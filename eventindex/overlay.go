@@ -3,15 +3,19 @@ package eventindex
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/verso-db/verso/prolly"
 )
 
 // overlay is a prolly map with pending edits that reads see: a Batch's
-// view of one of the log's maps. Its memory grows with the batch.
+// view of one of the log's maps. Its memory grows with the batch. It
+// keeps the keys in the order they were first edited: the log's keys
+// (new positions) arrive sorted, which spares the sort.
 type overlay struct {
 	base  prolly.Map
 	edits map[string]pendingValue
+	order []string
 }
 
 type pendingValue struct {
@@ -19,7 +23,9 @@ type pendingValue struct {
 	del bool
 }
 
-func newOverlay(m prolly.Map) overlay { return overlay{base: m, edits: map[string]pendingValue{}} }
+func newOverlay(m prolly.Map) overlay {
+	return overlay{base: m, edits: make(map[string]pendingValue, 256)}
+}
 
 func (o *overlay) get(ctx context.Context, k []byte) ([]byte, bool, error) {
 	if pv, ok := o.edits[string(k)]; ok {
@@ -28,21 +34,29 @@ func (o *overlay) get(ctx context.Context, k []byte) ([]byte, bool, error) {
 	return o.base.Get(ctx, k)
 }
 
-func (o *overlay) put(k, v []byte) { o.edits[string(k)] = pendingValue{val: v} }
+func (o *overlay) set(k []byte, pv pendingValue) {
+	if _, ok := o.edits[string(k)]; ok {
+		o.edits[string(k)] = pv
+		return
+	}
+	s := string(k)
+	o.edits[s] = pv
+	o.order = append(o.order, s)
+}
 
-func (o *overlay) del(k []byte) { o.edits[string(k)] = pendingValue{del: true} }
+func (o *overlay) put(k, v []byte) { o.set(k, pendingValue{val: v}) }
+
+func (o *overlay) del(k []byte) { o.set(k, pendingValue{del: true}) }
 
 func (o *overlay) apply(ctx context.Context) (prolly.Map, error) {
-	if len(o.edits) == 0 {
+	if len(o.order) == 0 {
 		return o.base, nil
 	}
-	keys := make([]string, 0, len(o.edits))
-	for k := range o.edits {
-		keys = append(keys, k)
+	if !slices.IsSorted(o.order) {
+		slices.SortFunc(o.order, strings.Compare)
 	}
-	slices.Sort(keys)
-	edits := make([]prolly.Edit, len(keys))
-	for i, k := range keys {
+	edits := make([]prolly.Edit, len(o.order))
+	for i, k := range o.order {
 		pv := o.edits[k]
 		edits[i] = prolly.Edit{Key: []byte(k), Value: pv.val, Delete: pv.del}
 	}
