@@ -182,7 +182,7 @@ func (b *Batch) Append(ctx context.Context, stream string, expected ExpectedVers
 		b.byStream.put(streamKey(stream, n), encodePos(p))
 		b.byCat.put(namePosKey(cat, p), nil)
 		b.byType.put(namePosKey(events[i].Type, p), nil)
-		b.byID.put(ids[i][:], encodePos(p))
+		b.byID.put(idKey(stream, ids[i]), encodePos(p))
 		res.Positions[i] = p
 	}
 	m.Next += EventNumber(len(events))
@@ -202,7 +202,7 @@ func (b *Batch) idempotent(ctx context.Context, stream string, m *streamMeta, ex
 		if events[i].ID.IsZero() {
 			continue
 		}
-		v, ok, err := b.byID.get(ctx, events[i].ID[:])
+		v, ok, err := b.byID.get(ctx, idKey(stream, events[i].ID))
 		if err != nil {
 			return AppendResult{}, false, err
 		}

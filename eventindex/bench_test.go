@@ -326,7 +326,7 @@ func (l *linkLog) append(b *testing.B, spec *loadBatchSpec, base int) {
 		l.next++
 		l.ol.put(logKey(p), encodeEvent(nil, &e))
 		l.os.put(streamKey(spec.stream, n), encodePos(p))
-		l.oi.put(id[:], encodePos(p))
+		l.oi.put(idKey(spec.stream, id), encodePos(p))
 		link := []byte(fmt.Sprintf("%d@%s", n, spec.stream))
 		l.put("$ce-"+Category(spec.stream), "$>", link, nil)
 		l.put("$et-"+spec.types[j], "$>", link, nil)

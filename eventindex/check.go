@@ -105,7 +105,7 @@ func (l Log) checkEntry(ctx context.Context, e *Event) error {
 			return checkf("event at %d: %s index entry missing", e.Position, ix.what)
 		}
 	}
-	v, ok, err = l.byID.Get(ctx, e.ID[:])
+	v, ok, err = l.byID.Get(ctx, idKey(e.Stream, e.ID))
 	if err != nil {
 		return err
 	}

@@ -20,9 +20,14 @@ import (
 //	events/by-stream (String stream, Uint number)      uvarint position
 //	events/by-category (String category, Uint position)  empty
 //	events/by-type   (String type, Uint position)      empty
-//	events/by-id     16 raw bytes of the event id      uvarint position
+//	events/by-id     (String stream, Bytes event id)   uvarint position
 //	events/streams   (Null)                            head record
 //	                 (String stream)                   stream record
+//
+// The event-id index is scoped by stream, as idempotency is: an append
+// is a repeat when its stream holds the ids, and the same id may appear
+// in two streams. Its keys cluster by stream, so a commit rewrites one
+// leaf per stream it appends to, not one per (random) UUID.
 //
 // The category and type indexes hold nothing but their keys: the key
 // already holds the position, the pointer to the event in the log, and
@@ -306,6 +311,10 @@ func logKey(p Position) []byte { return prolly.EncodeKey(make([]byte, 0, 10), pr
 
 func streamKey(stream string, n EventNumber) []byte {
 	return prolly.EncodeKey(make([]byte, 0, len(stream)+12), prolly.String(stream), prolly.Uint(uint64(n)))
+}
+
+func idKey(stream string, id EventID) []byte {
+	return prolly.EncodeKey(make([]byte, 0, len(stream)+24), prolly.String(stream), prolly.Bytes(id[:]))
 }
 
 func nameKey(name string) []byte {

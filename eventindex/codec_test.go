@@ -80,7 +80,7 @@ func TestGoldenAddresses(t *testing.T) {
 events/by-stream 9p0abq7o5bqf9bgbnh4tqbigaigpheo0
 events/by-category 0808g7fg2tnr7feq0ohkgf29a8hmm6p3
 events/by-type dmn572fkvm2k10jtenh6hha0k9i8o6mf
-events/by-id drjc98gkcs6ooarhlsv24lqcju82fdl4
+events/by-id f0fpdjo8h5ephtdubfmgla6lf1mqbug7
 events/streams cvm43vlsgrfsf1hs5esgbq53om13ir54
 `
 	if got.String() != want {

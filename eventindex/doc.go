@@ -30,6 +30,9 @@
 //     truncate-before), soft and hard deletes, sweeps; Batch.Log returns
 //     the new Log with retention applied. A Batch is one transaction: the
 //     SQL layer puts its Log into the transaction's working root.
+//   - Rebuild: the four indexes built afresh from the log; a sound log
+//     rebuilds to the same addresses (prolly trees are history
+//     independent).
 //   - Merge and MergeRoots: three-way merge of logs; theirs' new events go
 //     after ours' with new positions, and a stream changed on both sides
 //     is a conflict (ErrMergeConflict).
@@ -37,6 +40,19 @@
 //     commit one batch each (one CommitRoot, one fsync), and Subscribe
 //     starts catch-up subscriptions that deliver history and then new
 //     events, notified only after the commit is durable.
+//
+// # Expected versions and deletes
+//
+// A stream's version is the number of its last event, -1 when it has
+// none. NoStream accepts a stream never written or soft deleted;
+// StreamExists one with a version; Exact(n) one whose last event is n
+// (also right after a soft delete, whose numbering continues). A hard
+// delete leaves a tombstone: every later write fails with
+// ErrStreamDeleted. An append whose event ids are already in the stream
+// at exactly the numbers it would give them (for Any and StreamExists:
+// consecutively, wherever the first one is) is an idempotent no-op that
+// returns their positions; an id anywhere else fails with
+// ErrDuplicateEventID.
 //
 // # Reads
 //
@@ -61,6 +77,21 @@
 //   - A Log is safe for concurrent use; a Batch is not. Slices in the
 //     events a Log returns point into immutable nodes: do not modify them.
 //   - A Batch holds its changes in memory until Batch.Log.
+//   - Store writes commit straight to the branch and refuse a branch whose
+//     working set holds uncommitted changes (ErrDirtyWorkingSet); inside a
+//     SQL transaction use a Batch on the working root instead.
+//   - A Subscription skips events that retention removed before it read
+//     them, and sees the branch only through its Store: commits made by
+//     other writers wake it when Store.Refresh is called after them.
+//
+// # Benchmarks
+//
+//	go test -run '^$' -bench BenchmarkEventLoad -benchtime 1x ./eventindex/
+//
+// runs the KurrentDB-shaped load test (1,000,000 events; set
+// EVENTINDEX_BENCH_EVENTS to scale it) against a linkTo-style baseline;
+// BenchmarkAppend and BenchmarkRead measure the parts at several sizes.
+// Figures are in docs/BENCHMARKS.md.
 //   - Decoders of stored bytes never panic; they return errors wrapping
 //     ErrCorrupt (chunks.IsCorrupt).
 package eventindex

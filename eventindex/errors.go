@@ -13,8 +13,8 @@ var (
 	// *WrongExpectedVersionError naming the stream and both versions.
 	ErrWrongExpectedVersion = errors.New("eventindex: wrong expected version")
 	// ErrDuplicateEventID is returned when an event id is already in the
-	// log somewhere other than the place the append expects it (another
-	// stream, another event number), or twice in one append.
+	// stream somewhere other than the place the append expects it, or
+	// twice in one append.
 	ErrDuplicateEventID = errors.New("eventindex: duplicate event id")
 	// ErrStreamDeleted is returned for a write to a stream that was hard
 	// deleted: it can never be written again.
@@ -37,8 +37,8 @@ var (
 	// cannot be parsed.
 	ErrBadFilter = errors.New("eventindex: bad filter")
 	// ErrMergeConflict is returned by Merge when both sides changed one
-	// stream (appends, retention or metadata) since the merge base, or
-	// appended the same event id. It wraps commitgraph.ErrMergeConflict
+	// stream (appends, retention or metadata) since the merge base. It
+	// wraps commitgraph.ErrMergeConflict
 	// when it comes through MergeRoots.
 	ErrMergeConflict = errors.New("eventindex: merge conflict")
 	// ErrCheck is returned by Log.Check for a log whose indexes do not

@@ -136,8 +136,9 @@ func TestExpectedVersions(t *testing.T) {
 	if err != nil || fmt.Sprint(r2.Positions) != fmt.Sprint(r.Positions) || r2.NextExpected != 1 {
 		t.Fatalf("%v %+v", err, r2)
 	}
-	// Same ids elsewhere.
-	if _, err := b.Append(ctx, "s-2", Any, []EventData{ev("A", 1)}); !errors.Is(err, ErrDuplicateEventID) {
+	// The same id in another stream is another event: idempotency is per
+	// stream.
+	if _, err := b.Append(ctx, "s-2", Any, []EventData{ev("A", 1)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := b.Append(ctx, "s-1", Exact(1), []EventData{ev("A", 1)}); !errors.Is(err, ErrDuplicateEventID) {
@@ -159,7 +160,7 @@ func TestExpectedVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	l = mustLog(t, b)
-	if l.Count() != 3 {
+	if l.Count() != 4 {
 		t.Fatal(l.Count())
 	}
 	// Across batches, idempotency still holds.
@@ -171,7 +172,7 @@ func TestExpectedVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	l = mustLog(t, b)
-	if l.Count() != 4 {
+	if l.Count() != 5 {
 		t.Fatal(l.Count())
 	}
 }

@@ -24,8 +24,7 @@ import (
 // ours with their index entries, the events theirs appended are taken,
 // and theirs' record replaces ours'. Theirs' new events get new positions
 // after ours' last, in theirs' order; their event numbers are kept (the
-// stream was theirs alone). An event id both sides appended is a
-// conflict too.
+// stream was theirs alone).
 func Merge(ctx context.Context, base, ours, theirs Log) (Log, error) {
 	b := ours.Batch()
 	type added struct {
@@ -114,7 +113,7 @@ func Merge(ctx context.Context, base, ours, theirs Log) (Log, error) {
 	}
 	slices.SortFunc(adds, func(a, b added) int { return cmpPos(a.pos, b.pos) })
 	for _, a := range adds {
-		if _, ok, err := b.byID.get(ctx, a.e.ID[:]); err != nil {
+		if _, ok, err := b.byID.get(ctx, idKey(a.e.Stream, a.e.ID)); err != nil {
 			return Log{}, err
 		} else if ok {
 			return Log{}, fmt.Errorf("%w: event id %s appended on both sides", ErrMergeConflict, a.e.ID)
@@ -125,7 +124,7 @@ func Merge(ctx context.Context, base, ours, theirs Log) (Log, error) {
 		b.byStream.put(streamKey(a.e.Stream, a.e.Number), encodePos(p))
 		b.byCat.put(namePosKey(a.e.Category(), p), nil)
 		b.byType.put(namePosKey(a.e.Type, p), nil)
-		b.byID.put(a.e.ID[:], encodePos(p))
+		b.byID.put(idKey(a.e.Stream, a.e.ID), encodePos(p))
 	}
 	for _, r := range records {
 		b.streams.put(r.Key, r.Value)
@@ -149,7 +148,7 @@ func (b *Batch) remove(e *Event) {
 	b.byStream.del(streamKey(e.Stream, e.Number))
 	b.byCat.del(namePosKey(Category(e.Stream), e.Position))
 	b.byType.del(namePosKey(e.Type, e.Position))
-	b.byID.del(e.ID[:])
+	b.byID.del(idKey(e.Stream, e.ID))
 }
 
 // MergeRoots merges three root values whose event logs Merge merges: the

@@ -38,9 +38,14 @@ func testSeed(t *testing.T) uint64 {
 type model struct {
 	events  []Event // live, ascending position
 	streams map[string]*mstream
-	ids     map[EventID]Position
+	ids     map[sid]Position // the event-id index is per stream
 	next    Position
 	touched map[string]bool
+}
+
+type sid struct {
+	stream string
+	id     EventID
 }
 
 type mstream struct {
@@ -50,11 +55,11 @@ type mstream struct {
 }
 
 func newModel() *model {
-	return &model{streams: map[string]*mstream{}, ids: map[EventID]Position{}, next: 1, touched: map[string]bool{}}
+	return &model{streams: map[string]*mstream{}, ids: map[sid]Position{}, next: 1, touched: map[string]bool{}}
 }
 
 func (m *model) clone() *model {
-	c := &model{events: slices.Clone(m.events), streams: map[string]*mstream{}, ids: map[EventID]Position{}, next: m.next, touched: map[string]bool{}}
+	c := &model{events: slices.Clone(m.events), streams: map[string]*mstream{}, ids: map[sid]Position{}, next: m.next, touched: map[string]bool{}}
 	for k, v := range m.streams {
 		s := *v
 		c.streams[k] = &s
@@ -102,7 +107,7 @@ func (m *model) append(stream string, exp ExpectedVersion, evs []EventData, now 
 	any := false
 	for _, e := range evs {
 		var f *Event
-		if p, ok := m.ids[e.ID]; ok && !e.ID.IsZero() {
+		if p, ok := m.ids[sid{stream, e.ID}]; ok && !e.ID.IsZero() {
 			x, _ := m.at(p)
 			f = &x
 			any = true
@@ -151,7 +156,7 @@ func (m *model) append(stream string, exp ExpectedVersion, evs []EventData, now 
 	for _, e := range evs {
 		x := Event{Position: m.next, Stream: stream, Number: s.next, ID: e.ID, Type: e.Type, Data: e.Data, Metadata: e.Metadata, Created: now}
 		m.events = append(m.events, x)
-		m.ids[e.ID] = m.next
+		m.ids[sid{stream, e.ID}] = m.next
 		ps = append(ps, m.next)
 		m.next++
 		s.next++
@@ -190,7 +195,7 @@ func (m *model) commit(now time.Time) {
 		}
 		m.events = slices.DeleteFunc(m.events, func(e Event) bool {
 			if e.Stream == name && e.Number < cut {
-				delete(m.ids, e.ID)
+				delete(m.ids, sid{e.Stream, e.ID})
 				return true
 			}
 			return false
@@ -538,7 +543,7 @@ func mergeModels(base, ours, theirs *model) (*model, error) {
 		}
 		out.events = slices.DeleteFunc(out.events, func(e Event) bool {
 			if e.Stream == name && e.Number < ts.first {
-				delete(out.ids, e.ID)
+				delete(out.ids, sid{e.Stream, e.ID})
 				return true
 			}
 			return false
@@ -553,13 +558,13 @@ func mergeModels(base, ours, theirs *model) (*model, error) {
 	}
 	slices.SortFunc(adds, func(a, b Event) int { return int(a.Position) - int(b.Position) })
 	for _, e := range adds {
-		if _, ok := out.ids[e.ID]; ok {
+		if _, ok := out.ids[sid{e.Stream, e.ID}]; ok {
 			return nil, ErrMergeConflict
 		}
 		e.Position = out.next
 		out.next++
 		out.events = append(out.events, e)
-		out.ids[e.ID] = e.Position
+		out.ids[sid{e.Stream, e.ID}] = e.Position
 	}
 	return out, nil
 }

@@ -24,14 +24,10 @@ func Rebuild(ctx context.Context, l Log) (Log, error) {
 	type sref struct {
 		stream string
 		n      EventNumber
+		id     EventID
 		p      Position
 	}
 	var streams []sref
-	type idref struct {
-		id EventID
-		p  Position
-	}
-	var ids []idref
 	it := l.log.IterAll(ctx)
 	for it.Next(ctx) {
 		p, err := decodeLogKey(it.Key())
@@ -45,8 +41,7 @@ func Rebuild(ctx context.Context, l Log) (Log, error) {
 		c := Category(e.Stream)
 		byCat[c] = append(byCat[c], p)
 		byType[e.Type] = append(byType[e.Type], p)
-		streams = append(streams, sref{e.Stream, e.Number, p})
-		ids = append(ids, idref{e.ID, p})
+		streams = append(streams, sref{e.Stream, e.Number, e.ID, p})
 	}
 	if err := it.Err(); err != nil {
 		return Log{}, err
@@ -92,10 +87,16 @@ func Rebuild(ctx context.Context, l Log) (Log, error) {
 	if l.byStream, err = b.Map(ctx); err != nil {
 		return Log{}, err
 	}
-	slices.SortFunc(ids, func(a, b idref) int { return bytes.Compare(a.id[:], b.id[:]) })
+	// Within a stream, by id.
+	slices.SortFunc(streams, func(a, b sref) int {
+		if c := strings.Compare(a.stream, b.stream); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.id[:], b.id[:])
+	})
 	b = prolly.NewBuilder(l.ns)
-	for _, r := range ids {
-		if err := b.Add(ctx, r.id[:], encodePos(r.p)); err != nil {
+	for _, s := range streams {
+		if err := b.Add(ctx, idKey(s.stream, s.id), encodePos(s.p)); err != nil {
 			return Log{}, err
 		}
 	}

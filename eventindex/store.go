@@ -116,6 +116,11 @@ func (s *Store) Write(ctx context.Context, message string, fn func(*Batch) error
 }
 
 func (s *Store) write(ctx context.Context, head chunks.Address, log Log, message string, fn func(*Batch) error) (Log, error) {
+	if cur, err := s.db.Head(ctx, s.branch); err != nil {
+		return Log{}, err
+	} else if cur != head {
+		return Log{}, fmt.Errorf("eventindex: %s: %w", s.branch, commitgraph.ErrBranchMoved)
+	}
 	c, err := s.db.ReadCommit(ctx, head)
 	if err != nil {
 		return Log{}, err
@@ -205,4 +210,24 @@ func (s *Store) current() (Log, chan struct{}, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.log, s.notify, s.closed
+}
+
+// Refresh reloads the log from the branch's head, for commits made by
+// other writers (a SQL transaction that appended events, say), and wakes
+// the subscriptions if it moved. Call it after such a commit returned:
+// subscribers then read only what is durable.
+func (s *Store) Refresh(ctx context.Context) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	old := s.Head()
+	if err := s.reload(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.head != old && !s.closed {
+		close(s.notify)
+		s.notify = make(chan struct{})
+	}
+	return nil
 }

@@ -183,3 +183,39 @@ func TestStats(t *testing.T) {
 		t.Fatalf("got %s\nwant %s", got, want)
 	}
 }
+
+func TestStoreRefreshAndRetry(t *testing.T) {
+	s, db := newTestStore(t, chunks.NewMemoryStore())
+	other, err := OpenStore(ctx, db, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	sub := s.Subscribe(ctx, Filter{}, 8)
+	defer sub.Close()
+	if _, err := other.Append(ctx, "x-1", NoStream, []EventData{{Type: "A"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case e := <-sub.C():
+		if e.Stream != "x-1" {
+			t.Fatalf("%+v", e)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("refresh did not wake the subscription")
+	}
+	// other moved the branch again: s retries over the new head, and the
+	// expected version is checked against it.
+	if _, err := other.Append(ctx, "x-1", Exact(0), []EventData{{Type: "B"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Append(ctx, "x-1", Exact(0), []EventData{{Type: "C"}}); !errors.Is(err, ErrWrongExpectedVersion) {
+		t.Fatal(err)
+	}
+	if r, err := s.Append(ctx, "x-1", Exact(1), []EventData{{Type: "C"}}); err != nil || r.Positions[0] != 3 {
+		t.Fatal(r, err)
+	}
+}
