@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/verso-db/verso/prolly"
@@ -361,13 +362,23 @@ func (b *Batch) Log(ctx context.Context) (Log, error) {
 	}
 	l := b.base
 	l.next = b.next
+	// The six maps are independent: write them concurrently.
 	ovs := []*overlay{&b.log, &b.byStream, &b.byCat, &b.byType, &b.byID, &b.streams}
+	errs := make([]error, len(ovs))
+	var wg sync.WaitGroup
 	for i, m := range l.maps() {
-		nm, err := ovs[i].apply(ctx)
-		if err != nil {
-			return Log{}, fmt.Errorf("eventindex: write %s: %w", Names[i], err)
-		}
-		*m = nm
+		wg.Go(func() {
+			nm, err := ovs[i].apply(ctx)
+			if err != nil {
+				errs[i] = fmt.Errorf("eventindex: write %s: %w", Names[i], err)
+				return
+			}
+			*m = nm
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return Log{}, err
 	}
 	return l, nil
 }
