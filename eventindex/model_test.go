@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/prolly"
 )
 
 var (
@@ -609,4 +612,24 @@ func TestModelMerge(t *testing.T) {
 		}
 	}
 	t.Logf("%d merges, %d conflicts", merges, conflicts)
+}
+
+// TestModelFileStore runs the model over a file store's nodes.
+func TestModelFileStore(t *testing.T) {
+	seed := testSeed(t)
+	fs, err := chunks.OpenFileStore(t.TempDir(), chunks.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Close()
+	clk := &testClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	l := NewLog(prolly.NewNodeStore(fs)).WithClock(clk.now)
+	r := &modelRunner{t: t, rng: rand.New(rand.NewPCG(seed, 7)), clk: clk, log: l, batch: l.Batch(), m: newModel()}
+	for i := 0; i < *stepsFlag/2; i++ {
+		r.step(i)
+	}
+	r.commit(-1)
+	if err := r.log.Check(ctx, true); err != nil {
+		t.Fatal(err)
+	}
 }
