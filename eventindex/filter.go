@@ -3,8 +3,11 @@ package eventindex
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/verso-db/verso/prolly"
 )
@@ -68,6 +71,61 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 	next := max(f.From, 1)
 	cutoffs := map[string]int64{}
 	var out []Event
+	keep := func(e *Event) (bool, error) {
+		next = e.Position + 1
+		if !f.Match(e) {
+			return false, nil
+		}
+		c, ok := cutoffs[e.Stream]
+		if !ok {
+			m, _, err := l.getMeta(ctx, e.Stream)
+			if err != nil {
+				return false, err
+			}
+			c = l.cutoff(&m)
+			cutoffs[e.Stream] = c
+		}
+		return e.Created.UnixMicro() >= c, nil
+	}
+	if ps, ok := src.(posSource); ok {
+		// Index-driven: take the page's positions from the index first
+		// (keys only), then read their events, in parallel for big pages.
+		var curs []logCursor
+		for len(out) < limit {
+			want := limit - len(out)
+			pos := make([]Position, 0, min(want, MaxPage))
+			for len(pos) < cap(pos) {
+				p, ok, err := ps.nextPos(ctx)
+				if err != nil {
+					return nil, f.From, err
+				}
+				if !ok || (f.To != 0 && p >= f.To) {
+					break
+				}
+				pos = append(pos, p)
+			}
+			if len(pos) == 0 {
+				break
+			}
+			evs, err := l.fetch(ctx, pos, &curs)
+			if err != nil {
+				return nil, f.From, err
+			}
+			for i := range evs {
+				ok, err := keep(&evs[i])
+				if err != nil {
+					return nil, f.From, err
+				}
+				if ok {
+					out = append(out, evs[i])
+				}
+			}
+			if len(pos) < cap(pos) {
+				break
+			}
+		}
+		return out, next, nil
+	}
 	for len(out) < limit {
 		e, ok, err := src.next(ctx)
 		if err != nil {
@@ -98,6 +156,63 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 		out = append(out, e)
 	}
 	return out, next, nil
+}
+
+// posSource is a source driven by an index: it yields positions, whose
+// events Read fetches.
+type posSource interface {
+	nextPos(ctx context.Context) (Position, bool, error)
+}
+
+// fetchParallelMin is the smallest batch of positions fetch splits
+// between goroutines.
+const fetchParallelMin = 256
+
+// fetch reads the events at ascending positions pos, splitting them into
+// runs read concurrently (one per processor, each with its cursor) when
+// there are enough.
+func (l Log) fetch(ctx context.Context, pos []Position, curs *[]logCursor) ([]Event, error) {
+	k := 1
+	if len(pos) >= fetchParallelMin {
+		k = min(runtime.GOMAXPROCS(0), 4, len(pos)/(fetchParallelMin/2))
+	}
+	for len(*curs) < k {
+		*curs = append(*curs, logCursor{})
+	}
+	evs := make([]Event, len(pos))
+	if k == 1 {
+		c := &(*curs)[0]
+		for i, p := range pos {
+			e, err := c.get(ctx, l, p)
+			if err != nil {
+				return nil, err
+			}
+			evs[i] = e
+		}
+		return evs, nil
+	}
+	errs := make([]error, k)
+	var wg sync.WaitGroup
+	for j := 0; j < k; j++ {
+		lo, hi := j*len(pos)/k, (j+1)*len(pos)/k
+		c := &(*curs)[j]
+		c.it = nil
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				e, err := c.get(ctx, l, pos[i])
+				if err != nil {
+					errs[j] = err
+					return
+				}
+				evs[i] = e
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return evs, nil
 }
 
 // source yields the events that a filter's driving index points to, in
@@ -360,11 +475,20 @@ type intersectSource struct {
 }
 
 func (s *intersectSource) next(ctx context.Context) (Event, bool, error) {
+	p, ok, err := s.nextPos(ctx)
+	if !ok {
+		return Event{}, false, err
+	}
+	e, err := s.cur.get(ctx, s.l, p)
+	return e, err == nil, err
+}
+
+func (s *intersectSource) nextPos(ctx context.Context) (Position, bool, error) {
 	heads := make([]Position, len(s.srcs))
 	for i, src := range s.srcs {
 		p, ok, err := src.nextPos(ctx)
 		if !ok {
-			return Event{}, false, err
+			return 0, false, err
 		}
 		heads[i] = p
 	}
@@ -378,7 +502,7 @@ func (s *intersectSource) next(ctx context.Context) (Event, bool, error) {
 			for heads[i] < hi {
 				p, ok, err := s.srcs[i].nextPos(ctx)
 				if !ok {
-					return Event{}, false, err
+					return 0, false, err
 				}
 				heads[i] = p
 			}
@@ -387,8 +511,7 @@ func (s *intersectSource) next(ctx context.Context) (Event, bool, error) {
 			}
 		}
 		if same {
-			e, err := s.cur.get(ctx, s.l, hi)
-			return e, err == nil, err
+			return hi, true, nil
 		}
 	}
 }
@@ -416,15 +539,20 @@ type streamSource struct {
 }
 
 func (s *streamSource) next(ctx context.Context) (Event, bool, error) {
-	if !s.it.Next(ctx) {
-		return Event{}, false, s.it.Err()
-	}
-	p, err := decodePos(s.it.Value())
-	if err != nil {
+	p, ok, err := s.nextPos(ctx)
+	if !ok {
 		return Event{}, false, err
 	}
 	e, err := s.l.mustEvent(ctx, p)
 	return e, err == nil, err
+}
+
+func (s *streamSource) nextPos(ctx context.Context) (Position, bool, error) {
+	if !s.it.Next(ctx) {
+		return 0, false, s.it.Err()
+	}
+	p, err := decodePos(s.it.Value())
+	return p, err == nil, err
 }
 
 func (s *streamSource) close() {}
@@ -464,15 +592,23 @@ func (s *mergeSource) add(ctx context.Context, is *indexSource) error {
 }
 
 func (s *mergeSource) next(ctx context.Context) (Event, bool, error) {
+	p, ok, err := s.nextPos(ctx)
+	if !ok {
+		return Event{}, false, err
+	}
+	e, err := s.cur.get(ctx, s.l, p)
+	return e, err == nil, err
+}
+
+func (s *mergeSource) nextPos(ctx context.Context) (Position, bool, error) {
 	if len(s.h) == 0 {
-		return Event{}, false, nil
+		return 0, false, nil
 	}
 	top := heap.Pop(&s.h).(posHead)
 	if err := s.add(ctx, top.src); err != nil {
-		return Event{}, false, err
+		return 0, false, err
 	}
-	e, err := s.cur.get(ctx, s.l, top.p)
-	return e, err == nil, err
+	return top.p, true, nil
 }
 
 func (s *mergeSource) close() {}
