@@ -52,15 +52,21 @@
 // at exactly the numbers it would give them (for Any and StreamExists:
 // consecutively, wherever the first one is) is an idempotent no-op that
 // returns their positions; an id anywhere else fails with
-// ErrDuplicateEventID.
+// ErrDuplicateEventID. Idempotency is per stream, like the event-id index
+// ((stream, id) -> position): one id may be appended to two streams.
 //
 // # Reads
 //
 // Read drives its scan from the most selective range it can (category
 // index, type index, stream index, the categories a stream prefix covers,
 // or the log), choosing by the subtree counts of each candidate range in
-// O(log n), and filters the other conditions event by event. Reads are
-// paged: each returns the position to continue from.
+// O(log n), and filters the other conditions event by event.
+// A category and a type together are joined on position across their
+// two index ranges (keys only) before any event is read. An index-driven
+// read takes a page's positions from the index, then reads their events
+// with log cursors that step forward through the leaves they hold
+// (concurrently for pages of 256 or more). Reads are paged: each returns
+// the position to continue from.
 //
 // # Caveats
 //
