@@ -67,7 +67,6 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 	if err != nil {
 		return nil, f.From, err
 	}
-	defer src.close()
 	next := max(f.From, 1)
 	cutoffs := map[string]int64{}
 	var out []Event
@@ -87,7 +86,7 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 		}
 		return e.Created.UnixMicro() >= c, nil
 	}
-	if ps, ok := src.(posSource); ok {
+	if ps := src.pos; ps != nil {
 		// Index-driven: take the page's positions from the index first
 		// (keys only), then read their events, in parallel for big pages.
 		var curs []logCursor
@@ -126,8 +125,9 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 		}
 		return out, next, nil
 	}
+	ls := src.log
 	for len(out) < limit {
-		e, ok, err := src.next(ctx)
+		e, ok, err := ls.next(ctx)
 		if err != nil {
 			return nil, f.From, err
 		}
@@ -215,11 +215,11 @@ func (l Log) fetch(ctx context.Context, pos []Position, curs *[]logCursor) ([]Ev
 	return evs, nil
 }
 
-// source yields the events that a filter's driving index points to, in
-// ascending position.
-type source interface {
-	next(ctx context.Context) (Event, bool, error)
-	close()
+// source is what drives a read: an index that yields positions, or the
+// log itself.
+type source struct {
+	pos posSource
+	log *logSource
 }
 
 func posBounds(prefix []byte, f *Filter) prolly.Range {
@@ -249,9 +249,9 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 	}
 	n, err := l.log.CountIn(ctx, logRange)
 	if err != nil {
-		return nil, err
+		return source{}, err
 	}
-	consider(n, func() (source, error) { return &logSource{it: l.log.Iter(ctx, logRange)}, nil })
+	consider(n, func() (source, error) { return source{log: &logSource{it: l.log.Iter(ctx, logRange)}}, nil })
 	type ixRange struct {
 		m      prolly.Map
 		r      prolly.Range
@@ -268,7 +268,7 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 		}
 		ixs = append(ixs, ixRange{m, r, len(prefix), n})
 		consider(n, func() (source, error) {
-			return &indexSource{l: l, it: m.Iter(ctx, r), prefix: len(prefix)}, nil
+			return source{pos: &indexSource{it: m.Iter(ctx, r), prefix: len(prefix)}}, nil
 		})
 		return nil
 	}
@@ -285,43 +285,43 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 			keys += x.n
 		}
 		consider(keys/4, func() (source, error) {
-			is := &intersectSource{l: l}
+			is := &intersectSource{}
 			for _, x := range ixs {
-				is.srcs = append(is.srcs, &indexSource{l: l, it: x.m.Iter(ctx, x.r), prefix: x.prefix})
+				is.srcs = append(is.srcs, &indexSource{it: x.m.Iter(ctx, x.r), prefix: x.prefix})
 			}
-			return is, nil
+			return source{pos: is}, nil
 		})
 	}
 	if f.Category != "" {
 		if err := indexed(l.byCat, f.Category); err != nil {
-			return nil, err
+			return source{}, err
 		}
 	}
 	if f.Type != "" {
 		if err := indexed(l.byType, f.Type); err != nil {
-			return nil, err
+			return source{}, err
 		}
 	}
 	if f.StreamPrefix != "" && f.Category == "" && f.Stream == "" {
 		if strings.IndexByte(f.StreamPrefix, '-') >= 0 {
 			if err := indexed(l.byCat, Category(f.StreamPrefix)); err != nil {
-				return nil, err
+				return source{}, err
 			}
 		} else {
 			cats, total, err := l.categoriesWithPrefix(ctx, f)
 			if err != nil {
-				return nil, err
+				return source{}, err
 			}
 			consider(total, func() (source, error) {
-				ms := &mergeSource{l: l}
+				ms := &mergeSource{}
 				for _, c := range cats {
 					prefix := nameKey(c)
-					is := &indexSource{l: l, it: l.byCat.Iter(ctx, posBounds(prefix, f)), prefix: len(prefix)}
+					is := &indexSource{it: l.byCat.Iter(ctx, posBounds(prefix, f)), prefix: len(prefix)}
 					if err := ms.add(ctx, is); err != nil {
-						return nil, err
+						return source{}, err
 					}
 				}
-				return ms, nil
+				return source{pos: ms}, nil
 			})
 		}
 	}
@@ -329,9 +329,9 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 		r := prolly.PrefixRange(nameKey(f.Stream))
 		n, err := l.byStream.CountIn(ctx, r)
 		if err != nil {
-			return nil, err
+			return source{}, err
 		}
-		consider(n, func() (source, error) { return &streamSource{l: l, it: l.byStream.Iter(ctx, r)}, nil })
+		consider(n, func() (source, error) { return source{pos: &streamSource{it: l.byStream.Iter(ctx, r)}}, nil })
 	}
 	joinIndexes()
 	return best.make()
@@ -397,15 +397,11 @@ func (s *logSource) next(ctx context.Context) (Event, bool, error) {
 	return e, err == nil, err
 }
 
-func (s *logSource) close() {}
-
 // indexSource follows the category or type index: each key is a name
 // (prefix bytes long) and an ordered uint position.
 type indexSource struct {
-	l      Log
 	it     *prolly.Iter
 	prefix int
-	cur    logCursor
 }
 
 func (s *indexSource) nextPos(ctx context.Context) (Position, bool, error) {
@@ -414,15 +410,6 @@ func (s *indexSource) nextPos(ctx context.Context) (Position, bool, error) {
 	}
 	p, err := decodeOrderedUint(s.it.Key()[s.prefix:])
 	return Position(p), err == nil, err
-}
-
-func (s *indexSource) next(ctx context.Context) (Event, bool, error) {
-	p, ok, err := s.nextPos(ctx)
-	if !ok {
-		return Event{}, false, err
-	}
-	e, err := s.cur.get(ctx, s.l, p)
-	return e, err == nil, err
 }
 
 // logCursor reads events at ascending positions. For a position a short
@@ -469,18 +456,7 @@ func (c *logCursor) get(ctx context.Context, l Log, p Position) (Event, error) {
 // sources holds (a merge join on positions, reading only index keys),
 // then reads those events alone.
 type intersectSource struct {
-	l    Log
 	srcs []*indexSource
-	cur  logCursor
-}
-
-func (s *intersectSource) next(ctx context.Context) (Event, bool, error) {
-	p, ok, err := s.nextPos(ctx)
-	if !ok {
-		return Event{}, false, err
-	}
-	e, err := s.cur.get(ctx, s.l, p)
-	return e, err == nil, err
 }
 
 func (s *intersectSource) nextPos(ctx context.Context) (Position, bool, error) {
@@ -516,10 +492,6 @@ func (s *intersectSource) nextPos(ctx context.Context) (Position, bool, error) {
 	}
 }
 
-func (s *intersectSource) close() {}
-
-func (s *indexSource) close() {}
-
 // decodeOrderedUint decodes a key field holding an ordered uint (tag 11,
 // length byte, big-endian bytes) that ends the key.
 func decodeOrderedUint(b []byte) (uint64, error) {
@@ -534,17 +506,7 @@ func decodeOrderedUint(b []byte) (uint64, error) {
 }
 
 type streamSource struct {
-	l  Log
 	it *prolly.Iter
-}
-
-func (s *streamSource) next(ctx context.Context) (Event, bool, error) {
-	p, ok, err := s.nextPos(ctx)
-	if !ok {
-		return Event{}, false, err
-	}
-	e, err := s.l.mustEvent(ctx, p)
-	return e, err == nil, err
 }
 
 func (s *streamSource) nextPos(ctx context.Context) (Position, bool, error) {
@@ -555,13 +517,9 @@ func (s *streamSource) nextPos(ctx context.Context) (Position, bool, error) {
 	return p, err == nil, err
 }
 
-func (s *streamSource) close() {}
-
 // mergeSource merges several index sources by position.
 type mergeSource struct {
-	l   Log
-	h   posHeap
-	cur logCursor
+	h posHeap
 }
 
 type posHead struct {
@@ -591,15 +549,6 @@ func (s *mergeSource) add(ctx context.Context, is *indexSource) error {
 	return nil
 }
 
-func (s *mergeSource) next(ctx context.Context) (Event, bool, error) {
-	p, ok, err := s.nextPos(ctx)
-	if !ok {
-		return Event{}, false, err
-	}
-	e, err := s.cur.get(ctx, s.l, p)
-	return e, err == nil, err
-}
-
 func (s *mergeSource) nextPos(ctx context.Context) (Position, bool, error) {
 	if len(s.h) == 0 {
 		return 0, false, nil
@@ -610,5 +559,3 @@ func (s *mergeSource) nextPos(ctx context.Context) (Position, bool, error) {
 	}
 	return top.p, true, nil
 }
-
-func (s *mergeSource) close() {}
