@@ -24,8 +24,8 @@ import (
 // A Batch holds its changes in memory and is not safe for concurrent use.
 type Batch struct {
 	base                         Log
-	log, byStream, byCat, byType overlay
-	byID, streams                overlay
+	log, byStream, byID, streams overlay
+	byCat, byType                editList
 	next                         Position
 	metas                        map[string]*streamMeta
 	touched                      map[string]bool
@@ -37,8 +37,8 @@ type Batch struct {
 func (l Log) Batch() *Batch {
 	return &Batch{
 		base: l, next: l.next,
-		log: newOverlay(l.log), byStream: newOverlay(l.byStream), byCat: newOverlay(l.byCat),
-		byType: newOverlay(l.byType), byID: newOverlay(l.byID), streams: newOverlay(l.streams),
+		log: newOverlay(l.log), byStream: newOverlay(l.byStream), byCat: editList{base: l.byCat},
+		byType: editList{base: l.byType}, byID: newOverlay(l.byID), streams: newOverlay(l.streams),
 		metas: map[string]*streamMeta{}, touched: map[string]bool{},
 		now: l.clock().UTC().Truncate(time.Microsecond),
 	}
@@ -363,7 +363,9 @@ func (b *Batch) Log(ctx context.Context) (Log, error) {
 	l := b.base
 	l.next = b.next
 	// The six maps are independent: write them concurrently.
-	ovs := []*overlay{&b.log, &b.byStream, &b.byCat, &b.byType, &b.byID, &b.streams}
+	ovs := []interface {
+		apply(context.Context) (prolly.Map, error)
+	}{&b.log, &b.byStream, &b.byCat, &b.byType, &b.byID, &b.streams}
 	errs := make([]error, len(ovs))
 	var wg sync.WaitGroup
 	for i, m := range l.maps() {

@@ -1,6 +1,7 @@
 package eventindex
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"strings"
@@ -61,4 +62,35 @@ func (o *overlay) apply(ctx context.Context) (prolly.Map, error) {
 		edits[i] = prolly.Edit{Key: []byte(k), Value: pv.val, Delete: pv.del}
 	}
 	return o.base.Apply(ctx, edits)
+}
+
+// editList is a write-only overlay, for the category and type indexes,
+// which a Batch never reads: puts and deletes are kept in order in one
+// slice, with no map, and sorted once (the last edit of a key wins).
+type editList struct {
+	base  prolly.Map
+	edits []prolly.Edit
+}
+
+func (o *editList) put(k, v []byte) { o.edits = append(o.edits, prolly.Edit{Key: k, Value: v}) }
+
+func (o *editList) del(k []byte) { o.edits = append(o.edits, prolly.Edit{Key: k, Delete: true}) }
+
+func (o *editList) apply(ctx context.Context) (prolly.Map, error) {
+	if len(o.edits) == 0 {
+		return o.base, nil
+	}
+	cmp := func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) }
+	if !slices.IsSortedFunc(o.edits, cmp) {
+		slices.SortStableFunc(o.edits, cmp)
+	}
+	out := o.edits[:0]
+	for _, e := range o.edits {
+		if len(out) > 0 && bytes.Equal(out[len(out)-1].Key, e.Key) {
+			out[len(out)-1] = e
+			continue
+		}
+		out = append(out, e)
+	}
+	return o.base.Apply(ctx, out)
 }
