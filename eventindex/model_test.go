@@ -449,6 +449,15 @@ func (r *modelRunner) compareReads(i int) {
 		if r.rng.IntN(3) == 0 {
 			f.Type = modelTypes[r.rng.IntN(len(modelTypes))]
 		}
+		if r.rng.IntN(5) == 0 {
+			f.StreamPrefix = []string{"a", "a-", "ab", "b-1", "c", "x"}[r.rng.IntN(6)]
+		}
+		if r.rng.IntN(8) == 0 {
+			f.Stream = modelStreams[r.rng.IntN(len(modelStreams))]
+		}
+		if r.rng.IntN(8) == 0 {
+			f.Category = Category(modelStreams[r.rng.IntN(len(modelStreams))])
+		}
 		if r.rng.IntN(3) == 0 && r.m.next > 1 {
 			f.From = Position(r.rng.IntN(int(r.m.next)))
 			f.To = f.From + Position(r.rng.IntN(20))
