@@ -279,7 +279,7 @@ func (b *Batch) SetStreamMetadata(ctx context.Context, stream string, md StreamM
 		return err
 	}
 	if md.MaxAge < 0 || (md.MaxAge > 0 && md.MaxAge < time.Microsecond) {
-		return fmt.Errorf("%w: max age %s", ErrBadFilter, md.MaxAge)
+		return fmt.Errorf("%w: max age %s", ErrBadMetadata, md.MaxAge)
 	}
 	m, _, err := b.meta(ctx, stream)
 	if err != nil {
@@ -430,8 +430,6 @@ func (b *Batch) retain(ctx context.Context, stream string) error {
 	return nil
 }
 
-var errMissing = errors.New("missing")
-
 // streamEvent reads event n of stream through the Batch.
 func (b *Batch) streamEvent(ctx context.Context, stream string, n EventNumber) (Event, error) {
 	v, ok, err := b.byStream.get(ctx, streamKey(stream, n))
@@ -439,7 +437,7 @@ func (b *Batch) streamEvent(ctx context.Context, stream string, n EventNumber) (
 		return Event{}, err
 	}
 	if !ok {
-		return Event{}, fmt.Errorf("%w: event %d of stream %q is not in the stream index (%v)", ErrCorrupt, n, stream, errMissing)
+		return Event{}, fmt.Errorf("%w: event %d of stream %q is not in the stream index", ErrCorrupt, n, stream)
 	}
 	p, err := decodePos(v)
 	if err != nil {

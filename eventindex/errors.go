@@ -49,9 +49,9 @@ var (
 	ErrCorrupt = fmt.Errorf("eventindex: malformed record: %w", chunks.ErrCorrupt)
 	// ErrClosed is returned by a Store or a Subscription after Close.
 	ErrClosed = errors.New("eventindex: closed")
-	// ErrSubscriberTooSlow ends a subscription whose reader fell so far
-	// behind that the events it needed next were removed by retention.
-	ErrSubscriberTooSlow = errors.New("eventindex: subscriber too slow")
+	// ErrBadMetadata is returned for stream metadata out of range (a
+	// negative or sub-microsecond max age).
+	ErrBadMetadata = errors.New("eventindex: bad stream metadata")
 )
 
 // WrongExpectedVersionError says which stream refused a write, what the
