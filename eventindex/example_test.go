@@ -44,3 +44,30 @@ func Example() {
 	// 2 order-1 1 Paid
 	// next page from 3
 }
+
+// A Store commits each write to a branch; a subscription delivers the
+// history, then each new commit's events once it is durable.
+func ExampleStore_Subscribe() {
+	ctx := context.Background()
+	db := commitgraph.New(chunks.NewMemoryStore())
+	db.Init(ctx, "", commitgraph.Meta{})
+	s, _ := eventindex.OpenStore(ctx, db, "main")
+	defer s.Close()
+
+	s.Append(ctx, "order-1", eventindex.NoStream, []eventindex.EventData{{Type: "Placed"}})
+	sub := s.Subscribe(ctx, eventindex.Filter{Type: "Placed"}, 16)
+	defer sub.Close()
+	s.Write(ctx, "two orders", func(b *eventindex.Batch) error {
+		b.Append(ctx, "order-2", eventindex.NoStream, []eventindex.EventData{{Type: "Placed"}, {Type: "Paid"}})
+		_, err := b.Append(ctx, "order-3", eventindex.NoStream, []eventindex.EventData{{Type: "Placed"}})
+		return err
+	})
+	for range 3 {
+		e := <-sub.C()
+		fmt.Println(e.Position, e.Stream, e.Type)
+	}
+	// Output:
+	// 1 order-1 Placed
+	// 2 order-2 Placed
+	// 4 order-3 Placed
+}
