@@ -1,0 +1,116 @@
+package eventindex
+
+import (
+	"bytes"
+	"context"
+)
+
+// Check verifies that the indexes match the log exactly: every event
+// decodes, lies below the head's next position and has its entry in the
+// stream, category, type and event-id indexes pointing back at it; every
+// index has exactly as many entries as the log (so none dangles); every
+// stream's record agrees with its entries (numbers First..Next-1 present,
+// contiguous, none for a deleted stream). It reads every event: use it in
+// tests. With deep set it also runs prolly's Check on each map.
+func (l Log) Check(ctx context.Context, deep bool) error {
+	if deep {
+		for i, m := range l.maps() {
+			if err := m.Check(ctx); err != nil {
+				return checkf("%s: %v", Names[i], err)
+			}
+		}
+	}
+	n := l.log.Count()
+	for i, m := range l.maps()[1:5] {
+		if m.Count() != n {
+			return checkf("%s holds %d entries, the log %d", Names[i+1], m.Count(), n)
+		}
+	}
+	perStream := map[string]uint64{}
+	it := l.log.IterAll(ctx)
+	for it.Next(ctx) {
+		p, err := decodeLogKey(it.Key())
+		if err != nil {
+			return err
+		}
+		if p >= l.next {
+			return checkf("event at %d, next position %d", p, l.next)
+		}
+		e, err := decodeEvent(p, it.Value())
+		if err != nil {
+			return err
+		}
+		if err := l.checkEntry(ctx, &e); err != nil {
+			return err
+		}
+		perStream[e.Stream]++
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	seen := 0
+	err := l.Streams(ctx, func(s StreamInfo) error {
+		c := perStream[s.Stream]
+		if c > 0 {
+			seen++
+		}
+		if (s.SoftDeleted || s.HardDeleted) && c > 0 {
+			return checkf("deleted stream %q holds %d events", s.Stream, c)
+		}
+		if uint64(s.Next-s.First) != c {
+			return checkf("stream %q: record says %d..%d, the log holds %d events", s.Stream, s.First, s.Next, c)
+		}
+		if c > 0 {
+			lo := streamKey(s.Stream, s.First)
+			hi := streamKey(s.Stream, s.Next)
+			k, err := l.byStream.CountRange(ctx, lo, hi)
+			if err != nil {
+				return err
+			}
+			if k != c {
+				return checkf("stream %q: %d index entries in %d..%d, want %d", s.Stream, k, s.First, s.Next, c)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if seen != len(perStream) {
+		return checkf("%d streams hold events, %d of them have a record", len(perStream), seen)
+	}
+	return nil
+}
+
+func (l Log) checkEntry(ctx context.Context, e *Event) error {
+	v, ok, err := l.byStream.Get(ctx, streamKey(e.Stream, e.Number))
+	if err != nil {
+		return err
+	}
+	if !ok || !bytes.Equal(v, encodePos(e.Position)) {
+		return checkf("event at %d (%q #%d): stream index entry missing or wrong", e.Position, e.Stream, e.Number)
+	}
+	for _, ix := range []struct {
+		what string
+		has  func() (bool, error)
+	}{
+		{"category", func() (bool, error) { return l.byCat.Has(ctx, namePosKey(Category(e.Stream), e.Position)) }},
+		{"type", func() (bool, error) { return l.byType.Has(ctx, namePosKey(e.Type, e.Position)) }},
+	} {
+		ok, err := ix.has()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return checkf("event at %d: %s index entry missing", e.Position, ix.what)
+		}
+	}
+	v, ok, err = l.byID.Get(ctx, idKey(e.Stream, e.ID))
+	if err != nil {
+		return err
+	}
+	if !ok || !bytes.Equal(v, encodePos(e.Position)) {
+		return checkf("event at %d: event-id index entry %s missing or wrong", e.Position, e.ID)
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package eventindex
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/verso-db/verso/prolly"
+)
+
+// overlay is a prolly map with pending edits that reads see: a Batch's
+// view of one of the log's maps. Its memory grows with the batch. It
+// keeps the keys in the order they were first edited: the log's keys
+// (new positions) arrive sorted, which spares the sort.
+type overlay struct {
+	base  prolly.Map
+	edits map[string]pendingValue
+	order []string
+}
+
+type pendingValue struct {
+	val []byte
+	del bool
+}
+
+func newOverlay(m prolly.Map) overlay {
+	return overlay{base: m, edits: make(map[string]pendingValue, 256)}
+}
+
+func (o *overlay) get(ctx context.Context, k []byte) ([]byte, bool, error) {
+	if pv, ok := o.edits[string(k)]; ok {
+		return pv.val, !pv.del, nil
+	}
+	return o.base.Get(ctx, k)
+}
+
+func (o *overlay) set(k []byte, pv pendingValue) {
+	if _, ok := o.edits[string(k)]; ok {
+		o.edits[string(k)] = pv
+		return
+	}
+	s := string(k)
+	o.edits[s] = pv
+	o.order = append(o.order, s)
+}
+
+func (o *overlay) put(k, v []byte) { o.set(k, pendingValue{val: v}) }
+
+func (o *overlay) del(k []byte) { o.set(k, pendingValue{del: true}) }
+
+func (o *overlay) apply(ctx context.Context) (prolly.Map, error) {
+	if len(o.order) == 0 {
+		return o.base, nil
+	}
+	if !slices.IsSorted(o.order) {
+		slices.SortFunc(o.order, strings.Compare)
+	}
+	edits := make([]prolly.Edit, len(o.order))
+	for i, k := range o.order {
+		pv := o.edits[k]
+		edits[i] = prolly.Edit{Key: []byte(k), Value: pv.val, Delete: pv.del}
+	}
+	return o.base.Apply(ctx, edits)
+}
+
+// editList is a write-only overlay, for the category and type indexes,
+// which a Batch never reads: puts and deletes are kept in order in one
+// slice, with no map, and sorted once (the last edit of a key wins).
+type editList struct {
+	base  prolly.Map
+	edits []prolly.Edit
+}
+
+func (o *editList) put(k, v []byte) { o.edits = append(o.edits, prolly.Edit{Key: k, Value: v}) }
+
+func (o *editList) del(k []byte) { o.edits = append(o.edits, prolly.Edit{Key: k, Delete: true}) }
+
+func (o *editList) apply(ctx context.Context) (prolly.Map, error) {
+	if len(o.edits) == 0 {
+		return o.base, nil
+	}
+	cmp := func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) }
+	if !slices.IsSortedFunc(o.edits, cmp) {
+		slices.SortStableFunc(o.edits, cmp)
+	}
+	out := o.edits[:0]
+	for _, e := range o.edits {
+		if len(out) > 0 && bytes.Equal(out[len(out)-1].Key, e.Key) {
+			out[len(out)-1] = e
+			continue
+		}
+		out = append(out, e)
+	}
+	return o.base.Apply(ctx, out)
+}

@@ -1,0 +1,139 @@
+package eventindex
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/prolly"
+)
+
+// TestReadLargePages reads logs big enough for concurrent page fetches
+// and compares every filter with a filtered scan of the whole log.
+func TestReadLargePages(t *testing.T) {
+	l := NewLog(prolly.NewNodeStore(chunks.NewMemoryStore()))
+	b := l.Batch()
+	for i := 0; i < 120; i++ {
+		var evs []EventData
+		for j := 0; j < 50; j++ {
+			evs = append(evs, EventData{Type: fmt.Sprintf("T%d", (i*7+j)%5), Data: []byte(`{}`)})
+		}
+		if _, err := b.Append(ctx, fmt.Sprintf("c%d-%d", i%3, i%11), Any, evs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l = mustLog(t, b)
+	all, _, err := l.Read(ctx, Filter{}, 1<<20)
+	if err != nil || len(all) != 6000 {
+		t.Fatal(len(all), err)
+	}
+	for _, f := range []Filter{
+		{Category: "c1"}, {Type: "T2"}, {Category: "c2", Type: "T3"}, {StreamPrefix: "c"},
+		{Stream: "c1-4"}, {Type: "T1", From: 1000, To: 4000}, {Category: "c0", StreamPrefix: "c0-1"},
+	} {
+		var want []Event
+		for _, e := range all {
+			if f.Match(&e) {
+				want = append(want, e)
+			}
+		}
+		for _, limit := range []int{300, 2000} {
+			var got []Event
+			g := f
+			for {
+				page, next, err := l.Read(ctx, g, limit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, page...)
+				if len(page) < limit {
+					break
+				}
+				g.From = next
+			}
+			if a, b := fmtEvents(got), fmtEvents(want); a != b {
+				t.Fatalf("%+v limit %d: got %d events, want %d", f, limit, len(got), len(want))
+			}
+		}
+	}
+}
+
+// TestCheckFindsDamage removes one entry of each index behind the log's
+// back: Check must notice every one.
+func TestCheckFindsDamage(t *testing.T) {
+	l, _ := newTestLog(t)
+	l = appendAll(t, l, "a-1", "X", "Y")
+	l = appendAll(t, l, "b-1", "X")
+	e, ok, err := l.event(ctx, 2)
+	if err != nil || !ok {
+		t.Fatal(err)
+	}
+	for i, k := range [][]byte{logKey(2), streamKey("a-1", 1), namePosKey("a", 2), namePosKey("Y", 2), idKey("a-1", e.ID)} {
+		bad := l
+		m := bad.maps()[i]
+		nm, err := m.Delete(ctx, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*m = nm
+		if err := bad.Check(ctx, false); !errors.Is(err, ErrCheck) {
+			t.Fatalf("%s without one entry: %v", Names[i], err)
+		}
+	}
+	// A dangling entry: the category index points to a missing position.
+	bad := l
+	if bad.byCat, err = bad.byCat.Put(ctx, namePosKey("a", 9), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := bad.Check(ctx, false); !errors.Is(err, ErrCheck) {
+		t.Fatal(err)
+	}
+}
+
+func TestStoreRetention(t *testing.T) {
+	s, _ := newTestStore(t, chunks.NewMemoryStore())
+	clk := &testClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s.SetClock(clk.now)
+	for i := 0; i < 3; i++ {
+		if _, err := s.Append(ctx, "a-1", Any, []EventData{{Type: "X"}, {Type: "Y"}}); err != nil {
+			t.Fatal(err)
+		}
+		clk.t = clk.t.Add(time.Minute)
+	}
+	if err := s.SetStreamMetadata(ctx, "a-1", StreamMetadata{MaxCount: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Log().Count(); n != 5 {
+		t.Fatal(n)
+	}
+	if err := s.SetStreamMetadata(ctx, "a-1", StreamMetadata{MaxAge: 90 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	// Now 3 minutes after the first append: the events of minutes 0 and 1
+	// are too old. The metadata commit touched the stream, so they are gone.
+	if n := s.Log().Count(); n != 2 {
+		t.Fatal(n)
+	}
+	clk.t = clk.t.Add(time.Hour)
+	evs, _, _ := s.Log().Read(ctx, Filter{Category: "a"}, 10)
+	if len(evs) != 0 || s.Log().Count() != 2 {
+		t.Fatalf("expired events visible: %d", len(evs))
+	}
+	if err := s.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Log().Count(); n != 0 {
+		t.Fatal(n)
+	}
+	if err := s.DeleteStream(ctx, "a-1", Exact(5), true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Append(ctx, "a-1", Any, []EventData{{Type: "X"}}); !errors.Is(err, ErrStreamDeleted) {
+		t.Fatal(err)
+	}
+	if err := s.Log().Check(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+}

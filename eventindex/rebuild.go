@@ -1,0 +1,107 @@
+package eventindex
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/verso-db/verso/prolly"
+)
+
+// Rebuild returns l with its stream, category, type and event-id indexes
+// built afresh from the log alone (the stream records are kept). Prolly
+// trees are history independent, so a sound log rebuilds to the very
+// same index addresses: a repair, and a check.
+//
+// It reads the log once and holds every index key in memory (about 30
+// bytes an event per index) while it sorts them, then streams each index
+// into a Builder.
+func Rebuild(ctx context.Context, l Log) (Log, error) {
+	byCat := map[string][]Position{}
+	byType := map[string][]Position{}
+	type sref struct {
+		stream string
+		n      EventNumber
+		id     EventID
+		p      Position
+	}
+	var streams []sref
+	it := l.log.IterAll(ctx)
+	for it.Next(ctx) {
+		p, err := decodeLogKey(it.Key())
+		if err != nil {
+			return Log{}, err
+		}
+		e, err := decodeEvent(p, it.Value())
+		if err != nil {
+			return Log{}, err
+		}
+		c := Category(e.Stream)
+		byCat[c] = append(byCat[c], p)
+		byType[e.Type] = append(byType[e.Type], p)
+		streams = append(streams, sref{e.Stream, e.Number, e.ID, p})
+	}
+	if err := it.Err(); err != nil {
+		return Log{}, err
+	}
+	buildNamed := func(m map[string][]Position) (prolly.Map, error) {
+		names := make([]string, 0, len(m))
+		for n := range m {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		b := prolly.NewBuilder(l.ns)
+		for _, n := range names {
+			prefix := nameKey(n)
+			k := make([]byte, 0, len(prefix)+10)
+			for _, p := range m[n] {
+				k = prolly.EncodeKey(append(k[:0], prefix...), prolly.Uint(uint64(p)))
+				if err := b.Add(ctx, k, nil); err != nil {
+					return prolly.Map{}, err
+				}
+			}
+		}
+		return b.Map(ctx)
+	}
+	var err error
+	if l.byCat, err = buildNamed(byCat); err != nil {
+		return Log{}, err
+	}
+	if l.byType, err = buildNamed(byType); err != nil {
+		return Log{}, err
+	}
+	slices.SortFunc(streams, func(a, b sref) int {
+		if c := strings.Compare(a.stream, b.stream); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.n, b.n)
+	})
+	b := prolly.NewBuilder(l.ns)
+	for _, s := range streams {
+		if err := b.Add(ctx, streamKey(s.stream, s.n), encodePos(s.p)); err != nil {
+			return Log{}, err
+		}
+	}
+	if l.byStream, err = b.Map(ctx); err != nil {
+		return Log{}, err
+	}
+	// Within a stream, by id.
+	slices.SortFunc(streams, func(a, b sref) int {
+		if c := strings.Compare(a.stream, b.stream); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.id[:], b.id[:])
+	})
+	b = prolly.NewBuilder(l.ns)
+	for _, s := range streams {
+		if err := b.Add(ctx, idKey(s.stream, s.id), encodePos(s.p)); err != nil {
+			return Log{}, err
+		}
+	}
+	if l.byID, err = b.Map(ctx); err != nil {
+		return Log{}, err
+	}
+	return l, nil
+}
