@@ -42,7 +42,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		fmt.Fprintf(stderr, "verso sql-server: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	p, err := openProvider(dir, *dataDir)
+	p, serving, err := openProvider(dir, *dataDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
 		return 1
@@ -56,7 +56,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "verso sql-server listening on %s\n", s.Addr())
+	fmt.Fprintf(stdout, "verso sql-server listening on %s\nserving %s\n", s.Addr(), serving)
 	done := make(chan error, 1)
 	go func() { done <- s.Start() }()
 	select {
@@ -76,25 +76,45 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	}
 }
 
-// openProvider opens the databases to serve (see runSQLServer).
-func openProvider(dir, dataDir string) (*sqlserver.Provider, error) {
+// openProvider opens the databases to serve (see runSQLServer). Without a
+// data dir and outside any database, it serves the current folder as the
+// data dir, as Dolt does: each database folder in it is a database, and
+// CREATE DATABASE makes new ones there. A data dir that does not exist yet
+// is created.
+func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving string, err error) {
 	if dataDir != "" {
-		return sqlserver.NewProvider(joinDir(dir, dataDir))
+		d := joinDir(dir, dataDir)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, "", fmt.Errorf("create the data dir: %w", err)
+		}
+		p, err := sqlserver.NewProvider(d)
+		return p, "the databases in " + d, err
 	}
 	root, err := findRepoRoot(dir)
-	if err != nil {
-		return nil, err
+	if errors.Is(err, errNoRepo) {
+		if dir == "" {
+			dir = "."
+		}
+		abs, _ := filepath.Abs(dir)
+		p, err := sqlserver.NewProvider(dir)
+		return p, "the databases in " + abs + " (CREATE DATABASE makes one here)", err
 	}
-	p, err := sqlserver.NewProvider(root)
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	p, err = sqlserver.NewProvider(root)
+	if err != nil {
+		return nil, "", err
 	}
 	if err := p.AddDatabaseDir(filepath.Base(root), root); err != nil {
 		p.Close()
-		return nil, err
+		return nil, "", err
 	}
-	return p, nil
+	return p, "the database " + filepath.Base(root) + " in " + root, nil
 }
+
+// errNoRepo says that no folder up from the current one holds a database.
+var errNoRepo = errors.New("no verso database")
 
 // findRepoRoot returns the folder holding the database of dir or of its
 // nearest parent that has one, without opening it.
@@ -111,7 +131,7 @@ func findRepoRoot(dir string) (string, error) {
 			return d, nil
 		}
 		if filepath.Dir(d) == d {
-			return "", errors.New("no verso database in " + abs + " or any parent folder (run verso init, or give --data-dir)")
+			return "", fmt.Errorf("%w in %s or any parent folder (run verso init, or give --data-dir)", errNoRepo, abs)
 		}
 	}
 }

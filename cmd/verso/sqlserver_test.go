@@ -46,8 +46,8 @@ func TestSQLServer(t *testing.T) {
 	go func() { exited <- serveSQL(dir, []string{"--port", "0"}, &sout, &serr, stop) }()
 	var addr string
 	for deadline := time.Now().Add(10 * time.Second); addr == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if _, a, ok := strings.Cut(sout.String(), "listening on "); ok {
-			addr = strings.TrimSpace(a)
+		if _, a, ok := strings.Cut(sout.String(), "listening on "); ok && strings.Contains(a, "\n") {
+			addr, _, _ = strings.Cut(a, "\n")
 		}
 	}
 	if addr == "" {
