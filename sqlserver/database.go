@@ -87,6 +87,9 @@ func findTable(ctx *sql.Context, root commitgraph.RootValue, name string) (strin
 
 // GetTableInsensitive implements sql.Database.
 func (db *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	if t, ok, err := db.systemTable(ctx, name); err != nil || ok {
+		return t, ok, err
+	}
 	if tdb := db.temporary(ctx, false); tdb != nil {
 		if t, ok, err := tdb.GetTableInsensitive(ctx, name); err != nil || ok {
 			return t, ok, err
