@@ -59,7 +59,8 @@
 //   - dolt_commits covers branches only: commits reachable only from tags
 //     or from no ref are not listed.
 //   - Lookups of hashes that are not string literals (a join on
-//     commit_hash, a prepared-statement parameter) go through the engine's
-//     costing of the index, which may pick a scan.
+//     commit_hash, which the engine plans as a lookup join, or a
+//     prepared-statement parameter) go through the engine's costing of the
+//     index; a NULL key matches no row.
 //   - Tables are read-only; every method is safe for concurrent use.
 package systables

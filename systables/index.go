@@ -56,22 +56,44 @@ func (ix commitIndex) CanSupport(_ *sql.Context, ranges ...sql.Range) bool {
 }
 
 // pointKeys returns the hashes of point ranges, or false if a range is not
-// a point on a string.
+// a point. A point on NULL (a lookup join's key from a NULL column) matches
+// no row and gives no hash.
 func pointKeys(ranges []sql.Range) ([]string, bool) {
 	keys := make([]string, 0, len(ranges))
 	for _, r := range ranges {
 		mr, ok := r.(sql.MySQLRange)
-		if !ok || len(mr) != 1 || mr[0].Type() != sql.RangeType_ClosedClosed {
+		if !ok || len(mr) != 1 {
 			return nil, false
 		}
-		lo, ok1 := sql.GetMySQLRangeCutKey(mr[0].LowerBound).(string)
-		hi, ok2 := sql.GetMySQLRangeCutKey(mr[0].UpperBound).(string)
+		if mr[0].Type() == sql.RangeType_EqualNull {
+			continue
+		}
+		if mr[0].Type() != sql.RangeType_ClosedClosed {
+			return nil, false
+		}
+		lk, hk := sql.GetMySQLRangeCutKey(mr[0].LowerBound), sql.GetMySQLRangeCutKey(mr[0].UpperBound)
+		if lk == nil && hk == nil {
+			continue
+		}
+		lo, ok1 := hashKey(lk)
+		hi, ok2 := hashKey(hk)
 		if !ok1 || !ok2 || lo != hi {
 			return nil, false
 		}
 		keys = append(keys, lo)
 	}
 	return keys, true
+}
+
+// hashKey returns the text of a range key.
+func hashKey(k any) (string, bool) {
+	switch k := k.(type) {
+	case string:
+		return k, true
+	case []byte:
+		return string(k), true
+	}
+	return "", false
 }
 
 // GetIndexes implements sql.IndexAddressable.

@@ -143,3 +143,45 @@ func branchNames(t *testing.T, en *env) []string {
 	}
 	return out
 }
+
+// TestQueries checks counts, joins through the index, NULL and range
+// filters on commit_hash against the model.
+func TestQueries(t *testing.T) {
+	en := newEnv(t)
+	build(t, en.graph, 9, 120)
+	ctx := en.session("d")
+	main, _ := en.graph.Head(context.Background(), "main")
+	wantLog := modelLog(t, en.graph, main)
+	wantCommits := modelCommits(t, en.graph)
+	wantAnc := modelAncestors(t, en.graph)
+	parents := 0
+	for _, r := range wantAnc {
+		if !strings.Contains(r, "|NULL|") {
+			parents++
+		}
+	}
+	// A hash in the middle of the sorted log, for range filters.
+	mid := strings.Split(sorted(wantLog)[len(wantLog)/2], "|")[0]
+	above := 0
+	for _, r := range wantLog {
+		if strings.Split(r, "|")[0] > mid {
+			above++
+		}
+	}
+	for _, tc := range []struct{ q, want string }{
+		{"SELECT COUNT(*) FROM dolt_log", fmt.Sprint(len(wantLog))},
+		{"SELECT COUNT(*) FROM dolt_commits", fmt.Sprint(len(wantCommits))},
+		{"SELECT COUNT(*) FROM dolt_commit_ancestors", fmt.Sprint(len(wantAnc))},
+		{"SELECT COUNT(*) FROM dolt_commit_ancestors a JOIN dolt_commits c ON a.parent_hash = c.commit_hash", fmt.Sprint(parents)},
+		{"SELECT COUNT(*) FROM dolt_commits c JOIN dolt_log l ON l.commit_hash = c.commit_hash", fmt.Sprint(len(wantLog))},
+		{"SELECT COUNT(*) FROM dolt_log WHERE commit_hash IS NULL", "0"},
+		{fmt.Sprintf("SELECT COUNT(*) FROM dolt_log WHERE commit_hash > '%s'", mid), fmt.Sprint(above)},
+		{fmt.Sprintf("SELECT COUNT(*) FROM dolt_log WHERE commit_hash = '%s' AND message = 'nothing'", main), "0"},
+		{fmt.Sprintf("SELECT commit_order FROM dolt_log WHERE commit_hash = '%s' AND message LIKE 'commit%%'", main), strings.Split(wantLog[0], "|")[5]},
+	} {
+		rows := en.exec(ctx, tc.q)
+		if len(rows) != 1 || formatRow(rows[0]) != tc.want {
+			t.Errorf("%s: got %v, want %s", tc.q, formatRows(rows), tc.want)
+		}
+	}
+}
