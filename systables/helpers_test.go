@@ -260,3 +260,5 @@ func filter(rows []string, hash string) []string {
 	}
 	return out
 }
+
+func parse(s string) (chunks.Address, error) { return chunks.ParseAddress(s) }
