@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/dolthub/go-mysql-server/sql"
 )
 
 // BenchmarkLookupByHash looks up one commit by hash through the engine:
@@ -39,6 +41,66 @@ func BenchmarkLookupByHash(b *testing.B) {
 					rows := en.exec(ctx, qs[i%len(qs)])
 					if len(rows) != 1 {
 						b.Fatalf("%s: %d rows", qs[i%len(qs)], len(rows))
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkLookupByHashDirect is BenchmarkLookupByHash below the parser
+// and the analyzer: each op opens the table from the database, as the
+// engine does for every statement, builds the point lookup on its
+// commit_hash index and reads the row through the sql.IndexAddressable
+// interfaces. It isolates the storage cost the SQL path hides.
+func BenchmarkLookupByHashDirect(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		en := newEnv(b)
+		build(b, en.graph, 42, n)
+		ctx := en.session("d")
+		en.exec(ctx, "CREATE TABLE log_copy (commit_hash varchar(32) PRIMARY KEY, committer text, email text, date datetime(3), message text, commit_order bigint unsigned)")
+		en.exec(ctx, "INSERT INTO log_copy SELECT * FROM dolt_log")
+		var hashes []string
+		for _, r := range en.exec(ctx, "SELECT commit_hash FROM dolt_log") {
+			hashes = append(hashes, r[0].(string))
+		}
+		db, err := en.p.Database(ctx, "d")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, table := range []string{"dolt_log", "dolt_commits", "log_copy"} {
+			b.Run(fmt.Sprintf("commits=%d/%s", n, table), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					h := hashes[i%len(hashes)]
+					tb, ok, err := db.GetTableInsensitive(ctx, table)
+					if err != nil || !ok {
+						b.Fatal(table, ok, err)
+					}
+					it := tb.(sql.IndexAddressableTable)
+					idxs, err := it.GetIndexes(ctx)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var idx sql.Index
+					for _, x := range idxs {
+						if x.ID() == "PRIMARY" {
+							idx = x
+						}
+					}
+					typ := tb.Schema(ctx)[0].Type
+					lookup := sql.NewIndexLookup(idx, sql.MySQLRangeCollection{{sql.ClosedRangeColumnExpr(h, h, typ)}}, true, false, false, false)
+					ps, err := it.IndexedAccess(ctx, lookup).LookupPartitions(ctx, lookup)
+					if err != nil {
+						b.Fatal(err)
+					}
+					p, err := ps.Next(ctx)
+					if err != nil {
+						b.Fatal(err)
+					}
+					rows, err := sql.RowIterToRows(ctx, must(tb.PartitionRows(ctx, p)))
+					if err != nil || len(rows) != 1 {
+						b.Fatalf("%s %s: %d rows, %v", table, h, len(rows), err)
 					}
 				}
 			})
