@@ -16,7 +16,7 @@
 //	  commit_hash, committer, email, date, message   as in dolt_log
 //
 //	dolt_commit_ancestors  a row per (commit, parent) of dolt_commits
-//	  commit_hash  text
+//	  commit_hash  text     PRIMARY KEY (commit_hash, parent_index)
 //	  parent_hash  text     NULL for a root commit (one row, index 0)
 //	  parent_index int      0 for the first (mainline) parent
 //

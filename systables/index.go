@@ -18,10 +18,16 @@ type commitIndex struct {
 
 var _ sql.Index = commitIndex{}
 
-// indexName is the name of the commit_hash index.
-const indexName = "PRIMARY"
+// ID implements sql.Index: the primary key of dolt_log and dolt_commits;
+// in dolt_commit_ancestors, whose key is (commit_hash, parent_index), an
+// index of its own.
+func (ix commitIndex) ID() string {
+	if ix.t.kind == kindAncestors {
+		return "commit_hash"
+	}
+	return "PRIMARY"
+}
 
-func (ix commitIndex) ID() string       { return indexName }
 func (ix commitIndex) Database() string { return ix.t.db }
 func (ix commitIndex) Table() string    { return ix.t.name }
 

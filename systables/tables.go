@@ -122,7 +122,7 @@ var (
 	}
 	ancestorsSchema = sql.Schema{
 		{Name: "commit_hash", Type: types.Text, PrimaryKey: true, Source: AncestorsName},
-		{Name: "parent_hash", Type: types.Text, PrimaryKey: true, Nullable: true, Source: AncestorsName},
+		{Name: "parent_hash", Type: types.Text, Nullable: true, Source: AncestorsName},
 		{Name: "parent_index", Type: types.Int32, PrimaryKey: true, Source: AncestorsName},
 	}
 )
