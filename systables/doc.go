@@ -53,9 +53,11 @@
 //   - A Table reads the branch heads when it is opened (for each statement),
 //     not the session transaction's snapshot: a commit made by another
 //     session between two statements of a transaction shows in the second.
-//   - Dolt 2.x documents further dolt_log columns (parents, refs and
-//     signatures, among others) that could not be confirmed from its
-//     documentation here; dolt_log has the six columns of Dolt 1.54+.
+//   - dolt_log has the six columns Dolt documents (commit_order since
+//     Dolt 1.54). Newer Dolt releases may add columns (parents, refs,
+//     signature, author, author_email, author_date); none of these could be
+//     confirmed from Dolt's documentation when this was written, so they
+//     are left out.
 //   - dolt_commits covers branches only: commits reachable only from tags
 //     or from no ref are not listed.
 //   - Lookups of hashes that are not string literals (a join on
