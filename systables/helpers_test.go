@@ -28,7 +28,22 @@ type env struct {
 
 func newEnv(tb testing.TB) *env {
 	tb.Helper()
-	p := sqlserver.NewMemoryProvider()
+	return newEnvOn(tb, sqlserver.NewMemoryProvider())
+}
+
+// newFileEnv is newEnv over a provider of database folders (file stores).
+func newFileEnv(tb testing.TB) *env {
+	tb.Helper()
+	p, err := sqlserver.NewProvider(tb.TempDir())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { p.Close() })
+	return newEnvOn(tb, p)
+}
+
+func newEnvOn(tb testing.TB, p *sqlserver.Provider) *env {
+	tb.Helper()
 	en := &env{tb: tb, p: p, e: sqle.NewDefault(p)}
 	tb.Cleanup(func() { en.e.Close() })
 	en.exec(en.session(""), "CREATE DATABASE d")
