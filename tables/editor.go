@@ -161,7 +161,7 @@ func (e *Editor) checkUniqueCopy(row []Value) error {
 	for i := range e.t.schema.Indexes {
 		ix := &e.t.schema.Indexes[i]
 		if _, hasNull := e.t.c.indexPrefix(ix, row); ix.Unique && !hasNull {
-			return &DuplicateKeyError{Index: ix.Name, Key: formatKey(pick(row, ix.Columns)), Existing: row}
+			return &DuplicateKeyError{Index: ix.Name, Key: formatKey(indexValues(ix, row)), Existing: row}
 		}
 	}
 	return nil
@@ -336,7 +336,7 @@ func (e *Editor) checkUniqueExcept(ctx context.Context, row []Value, key, self [
 			if !ok {
 				return fmt.Errorf("%w: index %q names row %x, which the table does not hold", ErrCorrupt, ix.Name, other)
 			}
-			return e.duplicate(ctx, ix.Name, pick(row, ix.Columns), other, val)
+			return e.duplicate(ctx, ix.Name, indexValues(ix, row), other, val)
 		}
 	}
 	return nil
