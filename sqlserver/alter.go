@@ -49,9 +49,17 @@ func (t *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKeyS
 	}
 	for _, ix := range old.Indexes {
 		nix := tables.Index{Name: ix.Name, Unique: ix.Unique, Comment: ix.Comment}
-		for _, c := range ix.Columns {
+		var prefix []int
+		for j, c := range ix.Columns {
 			if p := s.ColumnIndex(rename(old.Columns[c].Name)); p >= 0 {
 				nix.Columns = append(nix.Columns, p)
+				prefix = append(prefix, ix.PrefixOf(j))
+			}
+		}
+		for _, n := range prefix {
+			if n != 0 {
+				nix.Prefix = prefix
+				break
 			}
 		}
 		if len(nix.Columns) > 0 {

@@ -62,10 +62,9 @@
 //     (dolt_commit) here.
 //   - ALTER TABLE changes of columns, keys, indexes and checks rebuild the
 //     table: O(rows).
-//   - Prefix lengths of non-unique indexes are dropped (the whole column is
-//     indexed, so its values must fit a key); unique prefix indexes are
-//     refused. Database collations other than the default are refused.
-//     Events and FULLTEXT/spatial indexes are not supported yet.
+//   - Database collations other than the default are refused. Events,
+//     spatial columns and FULLTEXT, spatial and VECTOR indexes are not
+//     supported yet.
 //   - Keyless tables return rows in storage order (by content), not in
 //     insertion order.
 package sqlserver

@@ -88,6 +88,8 @@ func storageIndex(s *tables.Schema, def *sql.IndexDef) (tables.Index, error) {
 		return tables.Index{}, fmt.Errorf("verso does not support FULLTEXT indexes yet (index %q)", def.Name)
 	case def.IsSpatial():
 		return tables.Index{}, fmt.Errorf("verso does not support SPATIAL indexes yet (index %q)", def.Name)
+	case def.IsVector():
+		return tables.Index{}, fmt.Errorf("verso does not support VECTOR indexes yet (index %q)", def.Name)
 	case def.Predicate != nil:
 		return tables.Index{}, fmt.Errorf("verso does not support partial indexes yet (index %q)", def.Name)
 	}
@@ -97,11 +99,11 @@ func storageIndex(s *tables.Schema, def *sql.IndexDef) (tables.Index, error) {
 		if p < 0 {
 			return tables.Index{}, sql.ErrKeyColumnDoesNotExist.New(c.Name)
 		}
-		// A prefix index is kept as an index of the whole column: its
-		// lookups are supersets either way. A unique one would constrain
-		// only the prefix, which storage cannot express yet.
-		if c.Length > 0 && def.IsUnique() {
-			return tables.Index{}, fmt.Errorf("verso does not support prefix lengths in unique indexes yet (index %q on %s(%d))", def.Name, c.Name, c.Length)
+		if c.Length > 0 {
+			if ix.Prefix == nil {
+				ix.Prefix = make([]int, len(def.Columns))
+			}
+			ix.Prefix[len(ix.Columns)] = int(c.Length)
 		}
 		ix.Columns = append(ix.Columns, p)
 	}
