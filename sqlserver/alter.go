@@ -102,6 +102,9 @@ func (r *rewriter) Insert(ctx *sql.Context, row sql.Row) error {
 	if err != nil {
 		return err
 	}
+	// As in MySQL, a rebuild gives a 0 in the auto-increment column the
+	// next value unless the session's sql_mode has NO_AUTO_VALUE_ON_ZERO.
+	r.ed.KeepZero(sql.LoadSqlMode(ctx).ModeEnabled(sql.NoAutoValueOnZero))
 	_, err = r.ed.Insert(ctx, vals)
 	return r.into.editError(ctx, err)
 }

@@ -48,8 +48,6 @@ var engineSkips = map[string]string{
 	"select * from (select pk2 as pk1 from (select pk2 as pk1, pk3 as pk2 from three_pk where pk1=0) t1 where pk1=0) t2 where pk1=0;":      "plan shows every column read: tables do not implement sql.ProjectedTable (column pruning) yet",
 	"select * from (select l.pk1 as left_pk, r.pk1 as right_pk from three_pk l join three_pk r) alias where left_pk = 1 and right_pk = 2;": "plan shows every column read: tables do not implement sql.ProjectedTable (column pruning) yet",
 	"select * from (select l.left_pk as left_left, l.right_pk as left_right, r.left_pk as right_left, r.right_pk as right_right from join_view_requires_prefix l join join_view_requires_prefix r) alias where left_left = 1 and left_right = 2 and right_left = 3 and right_right = 4;": "plan shows every column read: tables do not implement sql.ProjectedTable (column pruning) yet",
-	// TestEngineInsertInto
-	"sql_mode=no_auto_value_on_zero": "NO_AUTO_VALUE_ON_ZERO: tables.Editor gives 0 the next counter value",
 	// TestEngineScripts
 	"aggregate function with match":                       "FULLTEXT indexes are not supported yet",
 	"alter table, alter column set, drop default":         "ALTER COLUMN DROP DEFAULT then INSERT: error kind differs",
