@@ -2,6 +2,7 @@ package sqlserver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -30,6 +31,11 @@ func (t *Table) ShouldRewriteTable(*sql.Context, sql.PrimaryKeySchema, sql.Prima
 
 // RewriteInserter implements sql.RewritableTable.
 func (t *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKeySchema, oldCol, newCol *sql.Column, idxCols []sql.IndexColumn) (sql.RowInserter, error) {
+	if !slices.Equal(oldSch.PkOrdinals, newSch.PkOrdinals) { // idxCols are the new primary key's
+		if err := noPrefix(idxCols); err != nil {
+			return nil, err
+		}
+	}
 	s, err := storageSchema(newSch, nil)
 	if err != nil {
 		return nil, err
@@ -179,6 +185,9 @@ func (t *Table) CreatePrimaryKey(ctx *sql.Context, cols []sql.IndexColumn) error
 	return t.alterSchema(ctx, func(s *tables.Schema) error {
 		if !s.Keyless() {
 			return sql.ErrMultiplePrimaryKeysDefined.New()
+		}
+		if err := noPrefix(cols); err != nil {
+			return err
 		}
 		for _, c := range cols {
 			p := s.ColumnIndex(c.Name)

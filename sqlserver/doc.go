@@ -62,7 +62,9 @@
 //     (dolt_commit) here.
 //   - ALTER TABLE changes of columns, keys, indexes and checks rebuild the
 //     table: O(rows).
-//   - Database collations other than the default are refused. Events,
+//   - Prefix lengths in a primary key are refused (rows are keyed by whole
+//     values); secondary indexes take them. Database collations other
+//     than the default are refused. Events,
 //     spatial columns and FULLTEXT, spatial and VECTOR indexes are not
 //     supported yet.
 //   - Keyless tables return rows in storage order (by content), not in

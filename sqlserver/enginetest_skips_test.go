@@ -39,6 +39,9 @@ var engineSkips = map[string]string{
 	"referenced index includes implicit primary key columns":           "foreign keys over implicit primary key columns of an index: checks and SHOW CREATE TABLE differ",
 	"reordered foreign key columns do match":                           "foreign keys over implicit primary key columns of an index: checks and SHOW CREATE TABLE differ",
 	"self-referential foreign key is not case sensitive":               "foreign keys over implicit primary key columns of an index: checks and SHOW CREATE TABLE differ",
+	// TestEngineIndexPrefix
+	"select * from t where col1 >= ' ' order by pk;": "index choice differs: the engine's backend hashes a unique TEXT/BLOB index without a prefix (no range scans), verso keys the whole value and scans the range",
+	"select * from t where col2 >= ' ' order by pk;": "index choice differs: the engine's backend hashes a unique TEXT/BLOB index without a prefix (no range scans), verso keys the whole value and scans the range",
 	// TestEngineIndexQueryPlans
 	"select * from comp_vector_index_t0 order by vec_distance('[50,50]', json_column) limit 5":                                             "VECTOR indexes are not supported yet (the harness leaves out CREATE VECTOR INDEX)",
 	"select * from comp_vector_index_t0 order by vec_distance('[50,50]', vector_column) limit 5":                                           "VECTOR indexes are not supported yet (the harness leaves out CREATE VECTOR INDEX)",

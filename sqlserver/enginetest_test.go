@@ -172,8 +172,8 @@ func (h *harness) SkipQueryTest(query string) bool {
 //
 // Since prefix indexes (and NO_AUTO_VALUE_ON_ZERO): the index suites run
 // (TestIndexQueryPlans 736 pass, 8 skip; TestComplexIndexQueries 703 pass;
-// TestJoinQueries 165 pass, 3 skipped by the suite), and all suites give
-// 11715 pass, 0 fail, 146 skip.
+// TestJoinQueries 165 pass, 3 skipped by the suite; TestIndexPrefix 291
+// pass, 13 skip), and all suites give 12006 pass, 0 fail, 159 skip.
 
 func TestEngineQueries(t *testing.T)     { enginetest.TestQueries(t, newHarness(t)) }
 func TestEngineInsertInto(t *testing.T)  { enginetest.TestInsertInto(t, newHarness(t)) }
@@ -247,3 +247,4 @@ func TestEngineTimeQueries(t *testing.T)     { enginetest.TestTimeQueries(t, new
 func TestEngineWindowFunctions(t *testing.T) { enginetest.TestWindowFunctions(t, newHarness(t)) }
 func TestEngineVariables(t *testing.T)       { enginetest.TestVariables(t, newHarness(t)) }
 func TestEngineUse(t *testing.T)             { enginetest.TestUse(t, newHarness(t)) }
+func TestEngineIndexPrefix(t *testing.T)     { enginetest.TestIndexPrefix(t, newHarness(t)) }

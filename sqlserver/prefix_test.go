@@ -79,6 +79,20 @@ func TestPrefixIndexes(t *testing.T) {
 	}
 	env.check(ctx, "SELECT id FROM p WHERE name = 'banana'", "[2]")
 
+	// A primary key is keyed by whole values: prefix lengths are refused,
+	// as the engine's own backend does.
+	for _, q := range []string{
+		"CREATE TABLE pkp (v VARCHAR(20), PRIMARY KEY (v(3)))",
+		"ALTER TABLE long_text_none ADD PRIMARY KEY (v(3))",
+	} {
+		if strings.HasPrefix(q, "ALTER") {
+			env.exec(ctx, "CREATE TABLE long_text_none (v VARCHAR(20))")
+		}
+		if _, err := env.query(ctx, q); !sql.ErrUnsupportedIndexPrefix.Is(err) {
+			t.Errorf("%s: got %v, want ErrUnsupportedIndexPrefix", q, err)
+		}
+	}
+
 	// A long TEXT value is indexed on its prefix only.
 	env.exec(ctx, "CREATE TABLE long_text (id INT PRIMARY KEY, body TEXT, KEY kb (body(10)))")
 	env.exec(ctx, "INSERT INTO long_text VALUES (1, REPEAT('x', 60000)), (2, 'short')")

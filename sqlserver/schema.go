@@ -67,6 +67,9 @@ func storageSchema(sch sql.PrimaryKeySchema, indexes sql.IndexDefs) (*tables.Sch
 	}
 	for _, def := range indexes {
 		if def.IsPrimary() {
+			if err := noPrefix(def.Columns); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		ix, err := storageIndex(s, def)
@@ -79,6 +82,17 @@ func storageSchema(sch sql.PrimaryKeySchema, indexes sql.IndexDefs) (*tables.Sch
 		return nil, err
 	}
 	return s, nil
+}
+
+// noPrefix refuses prefix lengths in a primary key, as the engine's own
+// backend does: rows are keyed by whole values.
+func noPrefix(cols []sql.IndexColumn) error {
+	for _, c := range cols {
+		if c.Length > 0 {
+			return sql.ErrUnsupportedIndexPrefix.New(c.Name)
+		}
+	}
+	return nil
 }
 
 // storageIndex converts an index definition over the columns of s.
