@@ -248,3 +248,4 @@ func TestEngineWindowFunctions(t *testing.T) { enginetest.TestWindowFunctions(t,
 func TestEngineVariables(t *testing.T)       { enginetest.TestVariables(t, newHarness(t)) }
 func TestEngineUse(t *testing.T)             { enginetest.TestUse(t, newHarness(t)) }
 func TestEngineIndexPrefix(t *testing.T)     { enginetest.TestIndexPrefix(t, newHarness(t)) }
+func TestEngineVectorType(t *testing.T)      { enginetest.TestVectorType(t, newHarness(t)) }
