@@ -2,6 +2,7 @@ package sqlserver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -30,6 +31,11 @@ func (t *Table) ShouldRewriteTable(*sql.Context, sql.PrimaryKeySchema, sql.Prima
 
 // RewriteInserter implements sql.RewritableTable.
 func (t *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKeySchema, oldCol, newCol *sql.Column, idxCols []sql.IndexColumn) (sql.RowInserter, error) {
+	if !slices.Equal(oldSch.PkOrdinals, newSch.PkOrdinals) { // idxCols are the new primary key's
+		if err := noPrefix(idxCols); err != nil {
+			return nil, err
+		}
+	}
 	s, err := storageSchema(newSch, nil)
 	if err != nil {
 		return nil, err
@@ -49,9 +55,17 @@ func (t *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKeyS
 	}
 	for _, ix := range old.Indexes {
 		nix := tables.Index{Name: ix.Name, Unique: ix.Unique, Comment: ix.Comment}
-		for _, c := range ix.Columns {
+		var prefix []int
+		for j, c := range ix.Columns {
 			if p := s.ColumnIndex(rename(old.Columns[c].Name)); p >= 0 {
 				nix.Columns = append(nix.Columns, p)
+				prefix = append(prefix, ix.PrefixOf(j))
+			}
+		}
+		for _, n := range prefix {
+			if n != 0 {
+				nix.Prefix = prefix
+				break
 			}
 		}
 		if len(nix.Columns) > 0 {
@@ -94,6 +108,9 @@ func (r *rewriter) Insert(ctx *sql.Context, row sql.Row) error {
 	if err != nil {
 		return err
 	}
+	// As in MySQL, a rebuild gives a 0 in the auto-increment column the
+	// next value unless the session's sql_mode has NO_AUTO_VALUE_ON_ZERO.
+	r.ed.KeepZero(sql.LoadSqlMode(ctx).ModeEnabled(sql.NoAutoValueOnZero))
 	_, err = r.ed.Insert(ctx, vals)
 	return r.into.editError(ctx, err)
 }
@@ -168,6 +185,9 @@ func (t *Table) CreatePrimaryKey(ctx *sql.Context, cols []sql.IndexColumn) error
 	return t.alterSchema(ctx, func(s *tables.Schema) error {
 		if !s.Keyless() {
 			return sql.ErrMultiplePrimaryKeysDefined.New()
+		}
+		if err := noPrefix(cols); err != nil {
+			return err
 		}
 		for _, c := range cols {
 			p := s.ColumnIndex(c.Name)

@@ -172,6 +172,18 @@ func (db *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKe
 	return err
 }
 
+var _ sql.IndexedTableCreator = (*Database)(nil)
+
+// CreateIndexedTable implements sql.IndexedTableCreator: CREATE TABLE with
+// a primary key, whose columns may not have prefix lengths (rows are keyed
+// by whole values).
+func (db *Database) CreateIndexedTable(ctx *sql.Context, name string, sch sql.PrimaryKeySchema, pk sql.IndexDef, collation sql.CollationID, comment string) error {
+	if err := noPrefix(pk.Columns); err != nil {
+		return err
+	}
+	return db.CreateTable(ctx, name, sch, collation, comment)
+}
+
 // DropTable implements sql.TableDropper.
 func (db *Database) DropTable(ctx *sql.Context, name string) error {
 	if tdb := db.temporary(ctx, false); tdb != nil {

@@ -62,10 +62,11 @@
 //     (dolt_commit) here.
 //   - ALTER TABLE changes of columns, keys, indexes and checks rebuild the
 //     table: O(rows).
-//   - Prefix lengths of non-unique indexes are dropped (the whole column is
-//     indexed, so its values must fit a key); unique prefix indexes are
-//     refused. Database collations other than the default are refused.
-//     Events and FULLTEXT/spatial indexes are not supported yet.
+//   - Prefix lengths in a primary key are refused (rows are keyed by whole
+//     values); secondary indexes take them. Database collations other
+//     than the default are refused. Events,
+//     spatial columns and FULLTEXT, spatial and VECTOR indexes are not
+//     supported yet.
 //   - Keyless tables return rows in storage order (by content), not in
 //     insertion order.
 package sqlserver

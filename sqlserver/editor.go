@@ -198,6 +198,7 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 		return err
 	}
 	e.w.dirty = true
+	e.w.ed.KeepZero(sql.LoadSqlMode(ctx).ModeEnabled(sql.NoAutoValueOnZero))
 	_, err = e.w.ed.Insert(ctx, vals)
 	return e.t.editError(ctx, err)
 }

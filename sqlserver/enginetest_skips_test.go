@@ -24,28 +24,33 @@ var engineSkips = map[string]string{
 	"drop multi-column, auto-increment primary key with supporting non-unique index": "DROP PRIMARY KEY on an auto-increment key is not refused, and its follow-ups differ",
 	"drop primary key auto increment":                                                "DROP PRIMARY KEY on an auto-increment key is not refused, and its follow-ups differ",
 	// TestEngineAlterTable
-	"multi alter with invalid schemas":                "the 65535-byte row size limit is not enforced",
-	"prefix index with same columns as another index": "prefix lengths of indexes are not kept (indexed as whole columns)",
+	"multi alter with invalid schemas": "the 65535-byte row size limit is not enforced",
 	// TestEngineCreateDatabase
 	"create database error handling": "database collations other than the default are not stored yet",
 	// TestEngineCreateTable
-	"create table embeddings (id int, vector_col vector(128) not null, small_vec vector(1))":                       "spatial and vector column types are not stored yet",
-	"create table t1 (i int primary key, b1 blob, b2 blob, index(b1(10)), index(b2(20)), index(b1(123), b2(456)))": "prefix lengths of indexes are not kept (indexed as whole columns)",
-	"create table t1 (i int primary key, b1 blob, b2 blob, index(b1(123), b2(456)))":                               "prefix lengths of indexes are not kept (indexed as whole columns)",
-	"create table t1 (i int primary key, b1 blob, b2 blob, unique index(b1(123), b2(456)))":                        "unique prefix indexes are not supported yet (storage cannot make a key of a prefix)",
+	"create table t1 (i int primary key, b1 blob, b2 blob, index(b1(10)), index(b2(20)), index(b1(123), b2(456)))": "SHOW CREATE TABLE lists indexes in creation order; the test expects them by name",
 	"create table t1 (pk int primary key) target_row_size=4096":                                                    "table storage options are not stored",
 	"create table t1 (pk int primary key) toast_tuple_target=1024":                                                 "table storage options are not stored",
-	"create table t1 like mytable": "SHOW CREATE TABLE formatting of copied or commented tables differs",
-	"create table tablewithcomment (id int not null, v int, primary key (id), key k (v)) comment='c'": "SHOW CREATE TABLE formatting of copied or commented tables differs",
-	"event contains create table as": "events (CREATE EVENT) are not supported yet",
+	"create table t1 like mytable":                                                                                 "SHOW CREATE TABLE formatting of copied or commented tables differs",
+	"create table tablewithcomment (id int not null, v int, primary key (id), key k (v)) comment='c'":              "SHOW CREATE TABLE formatting of copied or commented tables differs",
+	"event contains create table as":                                                                               "events (CREATE EVENT) are not supported yet",
 	// TestEngineForeignKeys
-	"creating a foreign key on a table with an unsupported type works": "spatial and vector column types are not stored yet",
-	"indexes with prefix lengths are ignored for foreign keys":         "prefix lengths of indexes are not kept (indexed as whole columns)",
+	"creating a foreign key on a table with an unsupported type works": "spatial column types are not stored yet",
 	"referenced index includes implicit primary key columns":           "foreign keys over implicit primary key columns of an index: checks and SHOW CREATE TABLE differ",
 	"reordered foreign key columns do match":                           "foreign keys over implicit primary key columns of an index: checks and SHOW CREATE TABLE differ",
 	"self-referential foreign key is not case sensitive":               "foreign keys over implicit primary key columns of an index: checks and SHOW CREATE TABLE differ",
-	// TestEngineInsertInto
-	"sql_mode=no_auto_value_on_zero": "NO_AUTO_VALUE_ON_ZERO: tables.Editor gives 0 the next counter value",
+	// TestEngineIndexPrefix
+	"select * from t where col1 >= ' ' order by pk;": "index choice differs: the engine's backend hashes a unique TEXT/BLOB index without a prefix (no range scans), verso keys the whole value and scans the range",
+	"select * from t where col2 >= ' ' order by pk;": "index choice differs: the engine's backend hashes a unique TEXT/BLOB index without a prefix (no range scans), verso keys the whole value and scans the range",
+	// TestEngineIndexQueryPlans
+	"select * from comp_vector_index_t0 order by vec_distance('[50,50]', json_column) limit 5":                                             "VECTOR indexes are not supported yet (the harness leaves out CREATE VECTOR INDEX)",
+	"select * from comp_vector_index_t0 order by vec_distance('[50,50]', vector_column) limit 5":                                           "VECTOR indexes are not supported yet (the harness leaves out CREATE VECTOR INDEX)",
+	"select * from comp_vector_index_t0 order by vec_distance(vector_column, '[50,50]') limit 5":                                           "VECTOR indexes are not supported yet (the harness leaves out CREATE VECTOR INDEX)",
+	"select pk+1 from comp_vector_index_t0 order by vec_distance('[50,50]', vector_column) limit 5":                                        "VECTOR indexes are not supported yet (the harness leaves out CREATE VECTOR INDEX)",
+	"select v1+1 from comp_vector_index_t0 order by vec_distance(vector_column, '[50,50]') limit 5":                                        "VECTOR indexes are not supported yet (the harness leaves out CREATE VECTOR INDEX)",
+	"select * from (select pk2 as pk1 from (select pk2 as pk1, pk3 as pk2 from three_pk where pk1=0) t1 where pk1=0) t2 where pk1=0;":      "plan shows every column read: tables do not implement sql.ProjectedTable (column pruning) yet",
+	"select * from (select l.pk1 as left_pk, r.pk1 as right_pk from three_pk l join three_pk r) alias where left_pk = 1 and right_pk = 2;": "plan shows every column read: tables do not implement sql.ProjectedTable (column pruning) yet",
+	"select * from (select l.left_pk as left_left, l.right_pk as left_right, r.left_pk as right_left, r.right_pk as right_right from join_view_requires_prefix l join join_view_requires_prefix r) alias where left_left = 1 and left_right = 2 and right_left = 3 and right_right = 4;": "plan shows every column read: tables do not implement sql.ProjectedTable (column pruning) yet",
 	// TestEngineScripts
 	"aggregate function with match":                       "FULLTEXT indexes are not supported yet",
 	"alter table, alter column set, drop default":         "ALTER COLUMN DROP DEFAULT then INSERT: error kind differs",
@@ -69,10 +74,14 @@ var engineSkips = map[string]string{
 
 // engineSuiteSkips lists whole engine suites verso skips, by the name after
 // TestEngine, with the reason.
-var engineSuiteSkips = map[string]string{
-	"IndexQueryPlans":     "its setup creates a unique prefix index (UNIQUE KEY (v1(3))), which verso refuses: storage cannot key a prefix yet",
-	"ComplexIndexQueries": "its setup creates a unique prefix index (UNIQUE KEY (v1(3))), which verso refuses: storage cannot key a prefix yet",
-	"JoinQueries":         "its setup creates a unique prefix index (UNIQUE KEY (v1(3))), which verso refuses: storage cannot key a prefix yet",
+var engineSuiteSkips = map[string]string{}
+
+// skippedSetup reports whether the harness leaves out a statement of the
+// engine's shared setup scripts: CREATE VECTOR INDEX (verso has no vector
+// indexes yet; the setup of the index suites creates two, and their tests
+// are skipped in engineSkips).
+func skippedSetup(query string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(query)), "create vector index")
 }
 
 // transactionScriptSkip returns why a transaction script is skipped, or "".

@@ -19,12 +19,19 @@ import (
 // checked against the ranges with the engine's own comparisons (as its
 // memory backend does): lookups return exactly the matching rows, and
 // PreciseMatch is true.
+//
+// A column indexed on a prefix is keyed on the prefix of its value
+// (tables.Index.Prefix): a bound is cut to the prefix when it is encoded
+// (Table.IndexPrefix) and taken inclusively, so the span holds every row
+// whose prefix matches; the same row check removes the others. (The engine
+// also keeps its filter above a lookup through a prefix index.)
 type Index struct {
 	db, table string
 	name      string
-	pos       int   // -1 for the primary key, else the secondary index's position
-	cols      []int // column positions
-	pk        []int // the table's primary key columns
+	pos       int      // -1 for the primary key, else the secondary index's position
+	cols      []int    // column positions
+	prefix    []uint16 // prefix length per column (0: whole value), or nil
+	pk        []int    // the table's primary key columns
 	unique    bool
 	comment   string
 	sch       sql.Schema
@@ -101,7 +108,7 @@ func (ix *Index) Comment() string                       { return ix.comment }
 func (ix *Index) IndexType() string                     { return "BTREE" }
 func (ix *Index) IsGenerated() bool                     { return false }
 func (ix *Index) CanSupportOrderBy(sql.Expression) bool { return false }
-func (ix *Index) PrefixLengths() []uint16               { return nil }
+func (ix *Index) PrefixLengths() []uint16               { return ix.prefix }
 
 // ColumnExpressionTypes implements sql.Index.
 func (ix *Index) ColumnExpressionTypes(*sql.Context) []sql.ColumnExpressionType {
@@ -156,9 +163,22 @@ func (t *Table) GetIndexes(*sql.Context) ([]sql.Index, error) {
 	}
 	for i, x := range s.Indexes {
 		out = append(out, &Index{db: t.db.Name(), table: t.name, name: x.Name, pos: i,
-			cols: x.Columns, pk: s.PrimaryKey, unique: x.Unique, comment: x.Comment, sch: sch})
+			cols: x.Columns, prefix: prefixLengths(x), pk: s.PrimaryKey, unique: x.Unique, comment: x.Comment, sch: sch})
 	}
 	return out, nil
+}
+
+// prefixLengths returns the engine's form of an index's prefix lengths:
+// nil for an index of whole values.
+func prefixLengths(x tables.Index) []uint16 {
+	if len(x.Prefix) == 0 {
+		return nil
+	}
+	out := make([]uint16, len(x.Prefix))
+	for i, n := range x.Prefix {
+		out[i] = uint16(n)
+	}
+	return out
 }
 
 // PreciseMatch implements sql.IndexAddressable (see Index).

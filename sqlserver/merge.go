@@ -78,6 +78,7 @@ func mergeTable(ctx context.Context, st *dbState, name string, base, ours, their
 	}
 	keyless := bt.Schema().Keyless()
 	ed := ot.Edit()
+	ed.KeepZero(true) // rows keep the values their transaction gave them
 	ed.SetAutoIncrement(tt.AutoIncrement())
 	d := prolly.NewDiffer(bt.Rows(), tt.Rows())
 	for d.Next(ctx) {

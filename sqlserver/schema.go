@@ -67,6 +67,9 @@ func storageSchema(sch sql.PrimaryKeySchema, indexes sql.IndexDefs) (*tables.Sch
 	}
 	for _, def := range indexes {
 		if def.IsPrimary() {
+			if err := noPrefix(def.Columns); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		ix, err := storageIndex(s, def)
@@ -81,6 +84,17 @@ func storageSchema(sch sql.PrimaryKeySchema, indexes sql.IndexDefs) (*tables.Sch
 	return s, nil
 }
 
+// noPrefix refuses prefix lengths in a primary key, as the engine's own
+// backend does: rows are keyed by whole values.
+func noPrefix(cols []sql.IndexColumn) error {
+	for _, c := range cols {
+		if c.Length > 0 {
+			return sql.ErrUnsupportedIndexPrefix.New(c.Name)
+		}
+	}
+	return nil
+}
+
 // storageIndex converts an index definition over the columns of s.
 func storageIndex(s *tables.Schema, def *sql.IndexDef) (tables.Index, error) {
 	switch {
@@ -88,6 +102,8 @@ func storageIndex(s *tables.Schema, def *sql.IndexDef) (tables.Index, error) {
 		return tables.Index{}, fmt.Errorf("verso does not support FULLTEXT indexes yet (index %q)", def.Name)
 	case def.IsSpatial():
 		return tables.Index{}, fmt.Errorf("verso does not support SPATIAL indexes yet (index %q)", def.Name)
+	case def.IsVector():
+		return tables.Index{}, fmt.Errorf("verso does not support VECTOR indexes yet (index %q)", def.Name)
 	case def.Predicate != nil:
 		return tables.Index{}, fmt.Errorf("verso does not support partial indexes yet (index %q)", def.Name)
 	}
@@ -97,11 +113,11 @@ func storageIndex(s *tables.Schema, def *sql.IndexDef) (tables.Index, error) {
 		if p < 0 {
 			return tables.Index{}, sql.ErrKeyColumnDoesNotExist.New(c.Name)
 		}
-		// A prefix index is kept as an index of the whole column: its
-		// lookups are supersets either way. A unique one would constrain
-		// only the prefix, which storage cannot express yet.
-		if c.Length > 0 && def.IsUnique() {
-			return tables.Index{}, fmt.Errorf("verso does not support prefix lengths in unique indexes yet (index %q on %s(%d))", def.Name, c.Name, c.Length)
+		if c.Length > 0 {
+			if ix.Prefix == nil {
+				ix.Prefix = make([]int, len(def.Columns))
+			}
+			ix.Prefix[len(ix.Columns)] = int(c.Length)
 		}
 		ix.Columns = append(ix.Columns, p)
 	}

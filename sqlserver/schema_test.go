@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -63,8 +64,11 @@ func TestSchemaRoundTrip(t *testing.T) {
 
 func TestSchemaRefusals(t *testing.T) {
 	cols := sql.Schema{{Name: "a", Type: mustParse(t, "text")}, {Name: "p", Type: mustParse(t, "point")}}
-	if _, err := storageSchema(sql.NewPrimaryKeySchema(cols[:1]), sql.IndexDefs{{Name: "pre", Constraint: sql.IndexConstraint_Unique, Columns: []sql.IndexColumn{{Name: "a", Length: 10}}}}); err == nil {
-		t.Error("a unique prefix index was accepted")
+	if s, err := storageSchema(sql.NewPrimaryKeySchema(cols[:1]), sql.IndexDefs{{Name: "pre", Constraint: sql.IndexConstraint_Unique, Columns: []sql.IndexColumn{{Name: "a", Length: 10}}}}); err != nil || len(s.Indexes) != 1 || fmt.Sprint(s.Indexes[0].Prefix) != "[10]" {
+		t.Errorf("a unique prefix index: %v, %+v; want it kept with prefix [10]", err, s)
+	}
+	if _, err := storageSchema(sql.NewPrimaryKeySchema(cols[:1]), sql.IndexDefs{{Name: "vec", Constraint: sql.IndexConstraint_Vector, Columns: []sql.IndexColumn{{Name: "a"}}}}); err == nil {
+		t.Error("a VECTOR index was accepted")
 	}
 	if _, err := storageSchema(sql.NewPrimaryKeySchema(cols), nil); err == nil {
 		t.Error("a POINT column was accepted")

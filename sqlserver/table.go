@@ -319,6 +319,7 @@ func (t *Table) alterSchema(ctx *sql.Context, change func(*tables.Schema) error)
 		return err
 	}
 	ed := nt.Edit()
+	ed.KeepZero(true) // the rows are copied as they are
 	ed.SetAutoIncrement(old.AutoIncrement())
 	it := old.Scan(ctx, nil, nil, false)
 	for it.Next(ctx) {

@@ -52,7 +52,8 @@ func kindOf(t sql.Type) (prolly.Kind, error) {
 		return prolly.KindJSON, nil
 	case sqltypes.Char, sqltypes.VarChar, sqltypes.Text:
 		return prolly.KindString, nil
-	case sqltypes.Binary, sqltypes.VarBinary, sqltypes.Blob:
+	case sqltypes.Binary, sqltypes.VarBinary, sqltypes.Blob, sqltypes.Vector:
+		// A VECTOR's value is its float32s, little-endian, as bytes.
 		return prolly.KindBytes, nil
 	}
 	return 0, fmt.Errorf("verso does not store columns of type %s yet", t.String())

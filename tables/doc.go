@@ -33,5 +33,9 @@
 //   - Keys (primary or index) are limited to prolly.MaxKeySize bytes; a row
 //     that would exceed that, or a row too wide to store inline, is refused
 //     with ErrTooLarge before anything is written.
-//   - Descending index columns and prefix indexes are not supported yet.
+//   - An index column with a prefix length (Index.Prefix) is keyed on its
+//     first n characters (strings) or bytes; a unique index constrains the
+//     prefixes, as in MySQL. A scan of such an index over a key prefix
+//     yields every row whose prefix matches, so callers filter the rows.
+//   - Descending index columns are not supported yet.
 package tables

@@ -19,6 +19,8 @@ type Editor struct {
 	rows    *overlay
 	indexes []*overlay
 	autoInc uint64
+	// keepZero stores an explicit 0 in the auto-increment column as is.
+	keepZero bool
 }
 
 // Edit starts editing the table.
@@ -69,6 +71,12 @@ func (e *Editor) SetAutoIncrement(n uint64) {
 	e.autoInc = max(e.autoInc, n)
 }
 
+// KeepZero sets whether Insert stores an explicit 0 in the auto-increment
+// column as 0 (MySQL's NO_AUTO_VALUE_ON_ZERO) instead of taking the next
+// counter value; NULL takes it either way. It is off by default and stays
+// as set across savepoints.
+func (e *Editor) KeepZero(on bool) { e.keepZero = on }
+
 // Get returns the row with primary-key values pk, pending edits included.
 func (e *Editor) Get(ctx context.Context, pk []Value) ([]Value, bool, error) {
 	key := e.t.KeyPrefix(pk)
@@ -84,7 +92,8 @@ func (e *Editor) Get(ctx context.Context, pk []Value) ([]Value, bool, error) {
 }
 
 // Insert adds a row. A NULL or 0 in the auto-increment column takes the
-// next counter value; the row as stored is returned. A duplicate primary
+// next counter value (a NULL only, with KeepZero); the row as stored is
+// returned. A duplicate primary
 // key or unique value fails with a *DuplicateKeyError.
 func (e *Editor) Insert(ctx context.Context, row []Value) ([]Value, error) {
 	row, err := e.assignAutoIncrement(row)
@@ -161,7 +170,7 @@ func (e *Editor) checkUniqueCopy(row []Value) error {
 	for i := range e.t.schema.Indexes {
 		ix := &e.t.schema.Indexes[i]
 		if _, hasNull := e.t.c.indexPrefix(ix, row); ix.Unique && !hasNull {
-			return &DuplicateKeyError{Index: ix.Name, Key: formatKey(pick(row, ix.Columns)), Existing: row}
+			return &DuplicateKeyError{Index: ix.Name, Key: formatKey(indexValues(ix, row)), Existing: row}
 		}
 	}
 	return nil
@@ -336,7 +345,7 @@ func (e *Editor) checkUniqueExcept(ctx context.Context, row []Value, key, self [
 			if !ok {
 				return fmt.Errorf("%w: index %q names row %x, which the table does not hold", ErrCorrupt, ix.Name, other)
 			}
-			return e.duplicate(ctx, ix.Name, pick(row, ix.Columns), other, val)
+			return e.duplicate(ctx, ix.Name, indexValues(ix, row), other, val)
 		}
 	}
 	return nil
@@ -359,7 +368,8 @@ func (e *Editor) assignAutoIncrement(row []Value) ([]Value, error) {
 		return row, nil
 	}
 	v := row[p]
-	if !v.IsNull() && !(v.Kind() == prolly.KindInt && v.AsInt() == 0) && !(v.Kind() == prolly.KindUint && v.AsUint() == 0) {
+	zero := v.Kind() == prolly.KindInt && v.AsInt() == 0 || v.Kind() == prolly.KindUint && v.AsUint() == 0
+	if !v.IsNull() && (!zero || e.keepZero) {
 		return row, nil
 	}
 	next := max(e.autoInc, 1)

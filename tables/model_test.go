@@ -313,3 +313,49 @@ func TestEditorModel(t *testing.T) {
 		})
 	}
 }
+
+// TestKeepZero: with KeepZero, an explicit 0 in the auto-increment column
+// is stored as 0 and NULL still takes the counter's value; without it, 0
+// takes the counter's value too.
+func TestKeepZero(t *testing.T) {
+	ctx := context.Background()
+	tb, err := New(prolly.NewNodeStore(chunks.NewMemoryStore()), testSchema(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := tb.Edit()
+	row := func(id Value) []Value { return []Value{id, prolly.Null(), prolly.Null(), prolly.Null()} }
+	ins := func(id Value) Value {
+		t.Helper()
+		got, err := ed.Insert(ctx, row(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got[0]
+	}
+	if got := ins(prolly.Int(0)); got.AsInt() != 1 {
+		t.Fatalf("0 without KeepZero stored as %v, want 1", got)
+	}
+	ed.KeepZero(true)
+	if got := ins(prolly.Int(0)); got.AsInt() != 0 {
+		t.Fatalf("0 with KeepZero stored as %v, want 0", got)
+	}
+	if got := ins(prolly.Null()); got.AsInt() != 2 {
+		t.Fatalf("NULL with KeepZero stored as %v, want 2", got)
+	}
+	var dup *DuplicateKeyError
+	if _, err := ed.Insert(ctx, row(prolly.Int(0))); !errors.As(err, &dup) {
+		t.Fatalf("a second 0: %v, want a duplicate key", err)
+	}
+	ed.KeepZero(false)
+	if got := ins(prolly.Int(0)); got.AsInt() != 3 {
+		t.Fatalf("0 after KeepZero(false) stored as %v, want 3", got)
+	}
+	nt, err := ed.Table(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nt.AutoIncrement() != 4 {
+		t.Fatalf("auto-increment %d, want 4", nt.AutoIncrement())
+	}
+}

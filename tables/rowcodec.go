@@ -31,7 +31,9 @@ import (
 //
 // A secondary index is a map from EncodeKey(index values..., primary-key
 // fields...) to the row's key in the row map; index values in a non-binary
-// collation are keyed by their sort key.
+// collation are keyed by their sort key. A column indexed on a prefix
+// (Index.Prefix) is cut to its first n characters (String) or bytes
+// (Bytes) before that.
 
 type rowCodec struct {
 	s       *Schema
@@ -219,12 +221,49 @@ func (c *rowCodec) indexKey(ix *Index, row []Value, rowKey []byte) (key []byte, 
 
 // indexPrefix returns the encoded index values of row.
 func (c *rowCodec) indexPrefix(ix *Index, row []Value) (prefix []byte, hasNull bool) {
-	for _, p := range ix.Columns {
+	for j, p := range ix.Columns {
 		v := row[p]
 		hasNull = hasNull || v.IsNull()
-		prefix = prolly.AppendKeyField(prefix, c.keyField(p, v))
+		prefix = prolly.AppendKeyField(prefix, c.keyField(p, truncate(v, ix.PrefixOf(j))))
 	}
 	return prefix, hasNull
+}
+
+// indexValues returns the values row holds in index ix: its columns, each
+// cut to its prefix length.
+func indexValues(ix *Index, row []Value) []Value {
+	out := make([]Value, len(ix.Columns))
+	for j, p := range ix.Columns {
+		out[j] = truncate(row[p], ix.PrefixOf(j))
+	}
+	return out
+}
+
+// truncate returns the first n characters of a String value or the first n
+// bytes of a Bytes value; n == 0 and other kinds keep the whole value.
+func truncate(v Value, n int) Value {
+	if n <= 0 {
+		return v
+	}
+	switch v.Kind() {
+	case prolly.KindString:
+		s := v.AsString()
+		if len(s) <= n {
+			return v // at most n bytes: at most n characters
+		}
+		chars := 0
+		for i := range s {
+			if chars == n {
+				return prolly.String(s[:i])
+			}
+			chars++
+		}
+	case prolly.KindBytes:
+		if b := v.AsBytes(); len(b) > n {
+			return prolly.Bytes(b[:n])
+		}
+	}
+	return v
 }
 
 // PrefixEnd returns the smallest key greater than every key that starts

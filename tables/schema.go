@@ -45,8 +45,36 @@ type Column struct {
 type Index struct {
 	Name    string
 	Columns []int // column positions, in index order
+	// Prefix holds a prefix length per column (0: the whole value), or is
+	// empty for an index of whole values. A prefix keys a string column
+	// on its first Prefix characters (then its collation's sort key) and
+	// a bytes column on its first Prefix bytes, as MySQL does; a unique
+	// index then constrains the prefixes.
+	Prefix  []int
 	Unique  bool
 	Comment string
+}
+
+// MaxPrefix is the longest index prefix a schema takes.
+const MaxPrefix = 1<<16 - 1
+
+// PrefixOf returns the prefix length of the index's j-th column, 0 for the
+// whole value.
+func (ix *Index) PrefixOf(j int) int {
+	if j < len(ix.Prefix) {
+		return ix.Prefix[j]
+	}
+	return 0
+}
+
+// hasPrefix reports whether any column of the index is keyed on a prefix.
+func (ix *Index) hasPrefix() bool {
+	for _, n := range ix.Prefix {
+		if n != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Check is a CHECK constraint: its SQL expression, kept as text for the
@@ -117,6 +145,7 @@ func (s *Schema) Clone() *Schema {
 	}
 	for _, ix := range s.Indexes {
 		ix.Columns = append([]int(nil), ix.Columns...)
+		ix.Prefix = append([]int(nil), ix.Prefix...)
 		c.Indexes = append(c.Indexes, ix)
 	}
 	return c
@@ -211,6 +240,18 @@ func (s *Schema) Validate() error {
 		names[strings.ToLower(ix.Name)] = true
 		if err := checkKey(fmt.Sprintf("index %q", ix.Name), ix.Columns); err != nil {
 			return err
+		}
+		if len(ix.Prefix) != 0 && len(ix.Prefix) != len(ix.Columns) {
+			return bad("index %q has %d prefix lengths for %d columns", ix.Name, len(ix.Prefix), len(ix.Columns))
+		}
+		for j, n := range ix.Prefix {
+			col := &s.Columns[ix.Columns[j]]
+			switch {
+			case n < 0 || n > MaxPrefix:
+				return bad("index %q: prefix length %d of column %q is not in [0, %d]", ix.Name, n, col.Name, MaxPrefix)
+			case n > 0 && col.Kind != prolly.KindString && col.Kind != prolly.KindBytes:
+				return bad("index %q: column %q of kind %v cannot be indexed on a prefix", ix.Name, col.Name, col.Kind)
+			}
 		}
 	}
 	checks := map[string]bool{}

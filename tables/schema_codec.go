@@ -26,8 +26,11 @@ import (
 //	        | on-update | collation | comment |
 //	        flags: 0x01 nullable, 0x02 auto-increment, 0x04 virtual,
 //	               0x08 hidden
-//	index:  | name | flags u8 | column count | column position ... | comment |
-//	        flags: 0x01 unique
+//	index:  | name | flags u8 | column count | column position ... |
+//	        | prefix length ... (only with flag 0x02; one per column) |
+//	        | comment |
+//	        flags: 0x01 unique, 0x02 prefix lengths follow (set exactly
+//	               when some column has a non-zero prefix length)
 //	check:  | name | expression | flags u8 |  flags: 0x01 enforced
 //
 // The encoding is canonical (decoding re-encodes and compares), and a
@@ -43,6 +46,8 @@ const (
 	colHidden   = 0x08
 	colFlags    = colNullable | colAutoInc | colVirtual | colHidden
 	idxUnique   = 0x01
+	idxPrefix   = 0x02
+	idxFlags    = idxUnique | idxPrefix
 	chkEnforced = 0x01
 )
 
@@ -88,10 +93,18 @@ func EncodeSchema(s *Schema) []byte {
 		if ix.Unique {
 			flags |= idxUnique
 		}
+		if ix.hasPrefix() {
+			flags |= idxPrefix
+		}
 		b = append(b, flags)
 		b = binary.AppendUvarint(b, uint64(len(ix.Columns)))
 		for _, p := range ix.Columns {
 			b = binary.AppendUvarint(b, uint64(p))
+		}
+		if ix.hasPrefix() {
+			for j := range ix.Columns {
+				b = binary.AppendUvarint(b, uint64(ix.PrefixOf(j)))
+			}
 		}
 		str(ix.Comment)
 	}
@@ -197,13 +210,18 @@ func DecodeSchema(b []byte) (*Schema, error) {
 	for i := uint64(0); i < nidx && r.err == nil; i++ {
 		ix := Index{Name: r.str()}
 		flags := r.byte()
-		if flags&^idxUnique != 0 {
+		if flags&^idxFlags != 0 {
 			r.fail("index %d has unknown flags %#x", i, flags)
 		}
 		ix.Unique = flags&idxUnique != 0
 		n := r.uvarint(maxColumns)
 		for j := uint64(0); j < n && r.err == nil; j++ {
 			ix.Columns = append(ix.Columns, int(r.uvarint(maxColumns)))
+		}
+		if flags&idxPrefix != 0 {
+			for j := uint64(0); j < n && r.err == nil; j++ {
+				ix.Prefix = append(ix.Prefix, int(r.uvarint(MaxPrefix)))
+			}
 		}
 		ix.Comment = r.str()
 		s.Indexes = append(s.Indexes, ix)

@@ -63,6 +63,7 @@ func TestSchemaValidate(t *testing.T) {
 func FuzzDecodeSchema(f *testing.F) {
 	f.Add(EncodeSchema(testSchema(false)))
 	f.Add(EncodeSchema(testSchema(true)))
+	f.Add(EncodeSchema(prefixSchema()))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := DecodeSchema(b)
 		if err != nil {

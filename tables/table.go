@@ -180,11 +180,15 @@ func (t *Table) KeyPrefix(vals []Value) []byte {
 }
 
 // IndexPrefix encodes values of the first len(vals) columns of index i as a
-// key prefix, for range scans of the index.
+// key prefix, for range scans of the index. A value of a column indexed on
+// a prefix is cut to it first, so the key prefix of a value v covers every
+// row whose prefix equals v's; since cutting keeps order, the key prefixes
+// of two values bound every row between them (inclusively).
 func (t *Table) IndexPrefix(i int, vals []Value) []byte {
+	ix := &t.schema.Indexes[i]
 	var k []byte
 	for j, v := range vals {
-		k = prolly.AppendKeyField(k, t.c.keyField(t.schema.Indexes[i].Columns[j], v))
+		k = prolly.AppendKeyField(k, t.c.keyField(ix.Columns[j], truncate(v, ix.PrefixOf(j))))
 	}
 	return k
 }
