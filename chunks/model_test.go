@@ -8,23 +8,16 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
+
+	"github.com/verso-db/verso/internal/testseed"
 )
 
 var (
-	flagSeed = flag.Int64("chunks.seed", 1, "seed of the model-based store tests; 0 picks one from the clock")
-	flagOps  = flag.Int("chunks.ops", 3000, "operations per model-based store test")
+	flagOps = flag.Int("chunks.ops", 3000, "operations per model-based store test")
 )
 
-// seed returns the test seed and logs it so a failure can be replayed with
-// -chunks.seed.
-func seed(t testing.TB) int64 {
-	s := *flagSeed
-	if s == 0 {
-		s = rand.Int63()
-	}
-	t.Logf("seed %d (replay with -chunks.seed=%d)", s, s)
-	return s
-}
+// seed returns the seed of the randomized tests (see internal/testseed).
+func seed(t testing.TB) int64 { return int64(testseed.Seed(t)) }
 
 // randomChunk returns chunk bytes of random size, compressible or not.
 func randomChunk(r *rand.Rand) []byte {

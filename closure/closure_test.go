@@ -5,26 +5,18 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"flag"
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/prolly"
+
+	"github.com/verso-db/verso/internal/testseed"
 )
 
-var seedFlag = flag.Uint64("seed", 0, "seed of the randomized tests (0: from the clock)")
-
-func seed(t testing.TB) uint64 {
-	s := *seedFlag
-	if s == 0 {
-		s = uint64(time.Now().UnixNano())
-	}
-	t.Logf("seed %d (replay with -seed %d)", s, s)
-	return s
-}
+// seed returns the seed of the randomized tests (see internal/testseed).
+func seed(t testing.TB) uint64 { return testseed.Seed(t) }
 
 // fakeAddr returns a deterministic address for commit number i.
 func fakeAddr(i int) chunks.Address {

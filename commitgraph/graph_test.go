@@ -3,7 +3,6 @@ package commitgraph
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -12,18 +11,12 @@ import (
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/closure"
+
+	"github.com/verso-db/verso/internal/testseed"
 )
 
-var seedFlag = flag.Uint64("seed", 0, "seed of the randomized tests (0: from the clock)")
-
-func seed(t testing.TB) uint64 {
-	s := *seedFlag
-	if s == 0 {
-		s = uint64(time.Now().UnixNano())
-	}
-	t.Logf("seed %d (replay with -seed %d)", s, s)
-	return s
-}
+// seed returns the seed of the randomized tests (see internal/testseed).
+func seed(t testing.TB) uint64 { return testseed.Seed(t) }
 
 // naive is the reference commit graph: parent pointers only.
 type naive struct {

@@ -5,37 +5,23 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/prolly"
+
+	"github.com/verso-db/verso/internal/testseed"
 )
 
 var (
-	seedFlag  = flag.Uint64("eventindex.seed", 0, "seed of the model-based tests (0: the fixed default, or $EVENTINDEX_SEED)")
 	stepsFlag = flag.Int("eventindex.steps", 600, "steps of each model-based test")
 )
 
-func testSeed(t *testing.T) uint64 {
-	seed := uint64(20261130)
-	if s := os.Getenv("EVENTINDEX_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seed = v
-	}
-	if *seedFlag != 0 {
-		seed = *seedFlag
-	}
-	t.Logf("seed %d (replay with -eventindex.seed=%d or EVENTINDEX_SEED=%d)", seed, seed, seed)
-	return seed
-}
+// testSeed returns the seed of the randomized tests (see internal/testseed).
+func testSeed(t *testing.T) uint64 { return testseed.Seed(t) }
 
 // model is a naive event store: every event in a slice, streams in a map.
 type model struct {

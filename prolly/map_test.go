@@ -5,12 +5,13 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/verso-db/verso/chunks"
+
+	"github.com/verso-db/verso/internal/testseed"
 )
 
 // stores lists the chunk stores the map tests run on. The durable file
@@ -29,24 +30,8 @@ func forEachStore(t *testing.T, fn func(t *testing.T, newStore func(testing.TB) 
 	}
 }
 
-// testSeed returns the seed of the randomized tests: 1, so that CI runs are
-// repeatable, or the one in $PROLLY_SEED ("random" draws one). It logs the
-// seed so that a failure can be replayed.
-func testSeed(t testing.TB) uint64 {
-	seed := uint64(1)
-	switch s := os.Getenv("PROLLY_SEED"); s {
-	case "":
-	case "random":
-		seed = rand.Uint64()
-	default:
-		var err error
-		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Logf("seed %d (replay with PROLLY_SEED=%d)", seed, seed)
-	return seed
-}
+// testSeed returns the seed of the randomized tests (see internal/testseed).
+func testSeed(t testing.TB) uint64 { return testseed.Seed(t) }
 
 // model is the reference: a sorted list of entries.
 type model struct {

@@ -12,21 +12,16 @@ import (
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/prolly"
+
+	"github.com/verso-db/verso/internal/testseed"
 )
 
 var (
-	flagSeed = flag.Int64("tables.seed", 1, "seed of the randomized table tests; 0 picks one from the clock")
-	flagOps  = flag.Int("tables.ops", 4000, "operations per randomized table test")
+	flagOps = flag.Int("tables.ops", 4000, "operations per randomized table test")
 )
 
-func seed(t testing.TB) int64 {
-	s := *flagSeed
-	if s == 0 {
-		s = rand.Int63()
-	}
-	t.Logf("seed %d (replay with -tables.seed=%d)", s, s)
-	return s
-}
+// seed returns the seed of the randomized tests (see internal/testseed).
+func seed(t testing.TB) int64 { return int64(testseed.Seed(t)) }
 
 func init() {
 	RegisterCollation("test_ci", func(s string) []byte { return []byte(strings.ToLower(s)) })
