@@ -112,7 +112,8 @@ func (e *Editor) Insert(ctx context.Context, row []Value) ([]Value, error) {
 		return row, e.insertKeyless(ctx, row, stored)
 	}
 	key, val := c.encode(stored, 1)
-	if err := e.checkSizes(row, key, val); err != nil {
+	iks, err := e.indexKeys(row, key, val)
+	if err != nil {
 		return nil, err
 	}
 	if old, ok, err := e.rows.get(ctx, key); err != nil {
@@ -124,8 +125,7 @@ func (e *Editor) Insert(ctx context.Context, row []Value) ([]Value, error) {
 		return nil, err
 	}
 	e.rows.put(key, val)
-	for i := range c.s.Indexes {
-		ik, _ := c.indexKey(&c.s.Indexes[i], row, key)
+	for i, ik := range iks {
 		e.indexes[i].put(ik, key)
 	}
 	e.noteAutoIncrement(row)
@@ -135,7 +135,8 @@ func (e *Editor) Insert(ctx context.Context, row []Value) ([]Value, error) {
 func (e *Editor) insertKeyless(ctx context.Context, row, stored []Value) error {
 	c := e.t.c
 	key, val := c.encode(stored, 1)
-	if err := e.checkSizes(row, key, val); err != nil {
+	iks, err := e.indexKeys(row, key, val)
+	if err != nil {
 		return err
 	}
 	count := uint64(0)
@@ -151,8 +152,7 @@ func (e *Editor) insertKeyless(ctx context.Context, row, stored []Value) error {
 		if err := e.checkUnique(ctx, row, key); err != nil {
 			return err
 		}
-		for i := range c.s.Indexes {
-			ik, _ := c.indexKey(&c.s.Indexes[i], row, key)
+		for i, ik := range iks {
 			e.indexes[i].put(ik, key)
 		}
 	} else if err := e.checkUniqueCopy(row); err != nil {
@@ -254,7 +254,8 @@ func (e *Editor) Update(ctx context.Context, old, row []Value) error {
 		return err
 	}
 	key, val := c.encode(stored, 1)
-	if err := e.checkSizes(row, key, val); err != nil {
+	iks, err := e.indexKeys(row, key, val)
+	if err != nil {
 		return err
 	}
 	if !bytes.Equal(key, oldKey) {
@@ -278,10 +279,8 @@ func (e *Editor) Update(ctx context.Context, old, row []Value) error {
 		e.rows.del(oldKey)
 	}
 	e.rows.put(key, val)
-	for i := range c.s.Indexes {
-		ix := &c.s.Indexes[i]
-		oldIK, _ := c.indexKey(ix, prev, oldKey)
-		newIK, _ := c.indexKey(ix, row, key)
+	for i, newIK := range iks {
+		oldIK, _ := c.indexKey(&c.s.Indexes[i], prev, oldKey)
 		if !bytes.Equal(oldIK, newIK) {
 			e.indexes[i].del(oldIK)
 		}
@@ -291,22 +290,26 @@ func (e *Editor) Update(ctx context.Context, old, row []Value) error {
 	return nil
 }
 
-// checkSizes refuses a row whose key, value or index keys are larger than
-// a map takes, before anything is written.
-func (e *Editor) checkSizes(row []Value, key, val []byte) error {
+// indexKeys returns the row's key in each secondary index, and refuses a
+// row whose key, value or index keys are larger than a map takes, before
+// anything is written.
+func (e *Editor) indexKeys(row []Value, key, val []byte) ([][]byte, error) {
 	if len(key) > prolly.MaxKeySize {
-		return fmt.Errorf("%w: the primary key takes %d bytes, at most %d", ErrTooLarge, len(key), prolly.MaxKeySize)
+		return nil, fmt.Errorf("%w: the primary key takes %d bytes, at most %d", ErrTooLarge, len(key), prolly.MaxKeySize)
 	}
 	if len(val) > prolly.MaxValueSize {
-		return fmt.Errorf("%w: the row takes %d bytes inline, at most %d; long values go out of line, so this row has too many columns of about %d bytes", ErrTooLarge, len(val), prolly.MaxValueSize, prolly.LargeInlineLimit)
+		return nil, fmt.Errorf("%w: the row takes %d bytes inline, at most %d; long values go out of line, so this row has too many columns of about %d bytes", ErrTooLarge, len(val), prolly.MaxValueSize, prolly.LargeInlineLimit)
 	}
+	iks := make([][]byte, len(e.t.schema.Indexes))
 	for i := range e.t.schema.Indexes {
 		ix := &e.t.schema.Indexes[i]
-		if ik, _ := e.t.c.indexKey(ix, row, key); len(ik) > prolly.MaxKeySize {
-			return fmt.Errorf("%w: index %q would take a key of %d bytes, at most %d", ErrTooLarge, ix.Name, len(ik), prolly.MaxKeySize)
+		ik, _ := e.t.c.indexKey(ix, row, key)
+		if len(ik) > prolly.MaxKeySize {
+			return nil, fmt.Errorf("%w: index %q would take a key of %d bytes, at most %d", ErrTooLarge, ix.Name, len(ik), prolly.MaxKeySize)
 		}
+		iks[i] = ik
 	}
-	return nil
+	return iks, nil
 }
 
 // checkUnique fails if a unique index already holds row's values for a row
