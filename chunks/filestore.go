@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -533,14 +532,4 @@ func (s *FileStore) Stats() Stats {
 		st.TableChunks += t.count
 	}
 	return st
-}
-
-// parseFileNumber returns the number in a store file's name.
-func parseFileNumber(name string) (uint64, bool) {
-	m := storeFileName.FindStringSubmatch(name)
-	if m == nil {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(m[1], 10, 64)
-	return n, err == nil
 }

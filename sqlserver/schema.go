@@ -2,7 +2,6 @@ package sqlserver
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/planbuilder"
@@ -182,6 +181,3 @@ func storedExpr(text string) *sql.ColumnDefaultValue {
 	}
 	return sql.NewUnresolvedColumnDefaultValue(text)
 }
-
-// sameName compares SQL identifiers, which are case-insensitive here.
-func sameName(a, b string) bool { return strings.EqualFold(a, b) }
