@@ -90,6 +90,11 @@ func (db *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Tabl
 	if t, ok, err := db.systemTable(ctx, name); err != nil || ok {
 		return t, ok, err
 	}
+	if !db.temp {
+		if t, ok, err := db.registeredSystemTable(ctx, name); err != nil || ok {
+			return t, ok, err
+		}
+	}
 	if tdb := db.temporary(ctx, false); tdb != nil {
 		if t, ok, err := tdb.GetTableInsensitive(ctx, name); err != nil || ok {
 			return t, ok, err
