@@ -11,6 +11,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 )
 
@@ -230,6 +231,10 @@ var branchScripts = []queries.ScriptTest{
 			{Query: "SELECT count(*) FROM t AS OF 'HEAD~2'", ExpectedErrStr: "table not found: t"},
 			{Query: "SELECT count(*) FROM t AS OF 'nosuchref'", ExpectedErrStr: "AS OF 'nosuchref': no branch, tag or commit of database mydb has that name, and it is not a time; give a branch, a tag, a commit hash, a spec such as HEAD~2, or a time (commitgraph: bad revision: \"nosuchref\": no branch or tag has that name)"},
 			{Query: "SHOW TABLES AS OF 'HEAD~2'", Expected: []sql.Row{}},
+			{Query: "SELECT count(*) FROM t AS OF hashof('HEAD~1')", Expected: []sql.Row{{int64(1)}}},
+			{Query: "SELECT count(*) FROM t AS OF DATE_ADD(NOW(), INTERVAL 1 SECOND)", Expected: []sql.Row{{int64(2)}}},
+			{Query: "SELECT count(*) FROM t AS OF '2000-01-01'", ExpectedErrStr: "AS OF 2000-01-01T00:00:00Z: the history of main has no commit that old (its first commit is newer); give a later time or a ref"},
+			{Query: "DESCRIBE t AS OF 'v1'", Expected: []sql.Row{{"pk", "int", "NO", "PRI", nil, ""}}},
 			{Query: "SHOW TABLES AS OF 'v1'", Expected: []sql.Row{{"t"}}},
 			{Query: "INSERT INTO `mydb/v1`.t VALUES (9)", ExpectedErrStr: "Database mydb/v1 is read-only."},
 			{Query: "USE `mydb/v1`"},
@@ -279,3 +284,45 @@ var branchScripts = []queries.ScriptTest{
 }
 
 func TestVersioningBranches(t *testing.T) { runVersioningScripts(t, branchScripts) }
+
+// TestRevisionDatabaseAtHash checks `db/<hash>` and AS OF with a hash, a
+// timestamp between two commits and main^2 on a merge commit.
+func TestRevisionDatabaseAtHash(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE t (pk INT PRIMARY KEY)")
+	env.exec(ctx, "INSERT INTO t VALUES (1)")
+	first := env.exec(ctx, "CALL dolt_commit('-Am', 'one', '--date', '2020-01-01')")[0][0].(string)
+	env.exec(ctx, "INSERT INTO t VALUES (2)")
+	env.exec(ctx, "CALL dolt_commit('-am', 'two', '--date', '2021-01-01')")
+	env.check(ctx, "SELECT count(*) FROM `db/"+first+"`.t", "[1]")
+	env.check(ctx, "SELECT count(*) FROM t AS OF '"+first+"'", "[1]")
+	env.check(ctx, "SELECT count(*) FROM t AS OF '2020-06-01'", "[1]")
+	env.check(ctx, "SELECT count(*) FROM t AS OF TIMESTAMP('2021-06-01 00:00:00')", "[2]")
+	if _, err := env.query(ctx, "DELETE FROM `db/"+first+"`.t"); err == nil {
+		t.Fatal("DELETE in a revision database at a hash succeeded")
+	}
+
+	// A merge commit, written directly (dolt_merge is another file's):
+	// main^2 is its second parent.
+	env.exec(ctx, "CALL dolt_branch('side', 'HEAD~1')")
+	g, _ := env.p.CommitGraph("db")
+	side, err := g.HeadCommit(ctx, "side")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, ws, err := g.BranchState(ctx, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := g.WriteCommit(ctx, head.Root, []chunks.Address{head.Addr, side.Addr}, commitgraph.Meta{Message: "merge side"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.UpdateBranch(ctx, "main", commitgraph.BranchUpdate{ExpectedHead: head.Addr, ExpectedWorkingSet: ws, Head: m.Addr, WorkingSet: ws}); err != nil {
+		t.Fatal(err)
+	}
+	env.check(ctx, "SELECT count(*) FROM t AS OF 'main^2'", "[1]")
+	env.check(ctx, "SELECT hashof('main^2') = hashof('side'), hashof('main^1') = hashof('main~1')", "[true true]")
+	env.check(ctx, "SELECT count(*) FROM `db/main^2`.t", "[1]")
+}
