@@ -1,7 +1,9 @@
 package sqlserver
 
 import (
+	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -325,4 +327,42 @@ func TestRevisionDatabaseAtHash(t *testing.T) {
 	env.check(ctx, "SELECT count(*) FROM t AS OF 'main^2'", "[1]")
 	env.check(ctx, "SELECT hashof('main^2') = hashof('side'), hashof('main^1') = hashof('main~1')", "[true true]")
 	env.check(ctx, "SELECT count(*) FROM `db/main^2`.t", "[1]")
+}
+
+// countingStore counts the store commits (each one fsync on a file store).
+type countingStore struct {
+	chunks.Store
+	commits atomic.Int64
+}
+
+func (s *countingStore) Commit(ctx context.Context, newRoot, expected chunks.Address) error {
+	s.commits.Add(1)
+	return s.Store.Commit(ctx, newRoot, expected)
+}
+
+// TestCommitInTransactionIsOneStoreCommit checks that the writes of a
+// transaction and the dolt_commit that takes them are one store commit,
+// and that the COMMIT after it has nothing left to write.
+func TestCommitInTransactionIsOneStoreCommit(t *testing.T) {
+	p := NewMemoryProvider()
+	cs := &countingStore{Store: chunks.NewMemoryStore()}
+	g := commitgraph.New(cs)
+	if _, err := g.Init(context.Background(), "main", initMeta()); err != nil {
+		t.Fatal(err)
+	}
+	registerDBVars("db")
+	p.dbs["db"] = &dbState{name: "db", store: cs, graph: g, branch: "main"}
+	env := newEnv(t, p)
+	ctx := env.session("db")
+	env.exec(ctx, "CREATE TABLE t (pk INT PRIMARY KEY)")
+	before := cs.commits.Load()
+	env.exec(ctx, "START TRANSACTION")
+	env.exec(ctx, "INSERT INTO t VALUES (1), (2)")
+	env.exec(ctx, "CALL dolt_commit('-Am', 'create t with two rows')")
+	env.exec(ctx, "COMMIT")
+	if n := cs.commits.Load() - before; n != 1 {
+		t.Fatalf("INSERT + dolt_commit + COMMIT made %d store commits, want 1", n)
+	}
+	env.check(ctx, "SELECT count(*) FROM t AS OF 'HEAD'", "[2]")
+	env.check(ctx, "SELECT count(*) FROM dolt_status", "[0]")
 }
