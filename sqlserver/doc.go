@@ -94,7 +94,8 @@
 //     but by dolt_commit (and the merges).
 //   - dolt_checkout('-b', new) without a start point copies the working
 //     set to the new branch (the old branch keeps its own);
-//     dolt_reset('--hard') also drops tables that were never committed.
+//     dolt_reset('--hard') keeps untracked tables (in the working root
+//     only), as git and Dolt do; there is no dolt_clean yet.
 //     dolt_branch refuses to delete or rename the database's default
 //     branch (.verso/HEAD); dolt_checkout of tables restores them from the
 //     staged root, not from another revision. AS OF a time takes the newest

@@ -383,7 +383,13 @@ func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		}
 		switch {
 		case a.has("hard"):
-			ch.working, ch.staged, ch.merge = toRt, toRt, nil
+			// As git and Dolt do, --hard keeps untracked tables: those
+			// only in the working root (dolt_clean's business).
+			w, err := keepUntracked(ctx, s, toRt)
+			if err != nil {
+				return nil, err
+			}
+			ch.working, ch.staged, ch.merge = w, toRt, nil
 		case len(tables) > 0:
 			if ch.staged, err = copyItems(ctx, s.headRt, s.staged, tables, "dolt_reset"); err != nil {
 				return nil, err
@@ -399,4 +405,40 @@ func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, err
 	}
 	return statusRow(0), nil
+}
+
+// keepUntracked returns to with the items of s's working root that are
+// neither staged, nor in HEAD, nor in to.
+func keepUntracked(ctx *sql.Context, s *branchState, to commitgraph.RootValue) (commitgraph.RootValue, error) {
+	working, err := itemEntries(ctx, s.working)
+	if err != nil {
+		return to, err
+	}
+	var others []map[string][]commitgraph.RootEntry
+	for _, r := range []commitgraph.RootValue{s.staged, s.headRt, to} {
+		items, err := itemEntries(ctx, r)
+		if err != nil {
+			return to, err
+		}
+		others = append(others, items)
+	}
+	var untracked []string
+	for name := range working {
+		if name == schemasItem {
+			continue
+		}
+		tracked := false
+		for _, o := range others {
+			if findItem(o, name) != "" {
+				tracked = true
+			}
+		}
+		if !tracked {
+			untracked = append(untracked, name)
+		}
+	}
+	if len(untracked) == 0 {
+		return to, nil
+	}
+	return copyItems(ctx, s.working, to, untracked, "dolt_reset")
 }
