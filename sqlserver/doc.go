@@ -98,7 +98,7 @@
 //     only), as git and Dolt do; there is no dolt_clean yet.
 //     dolt_branch refuses to delete or rename the database's default
 //     branch (.verso/HEAD); dolt_checkout of tables restores them from the
-//     staged root, not from another revision. AS OF a time takes the newest
+//     staged root (or, after '--', from a revision). AS OF a time takes the newest
 //     commit of the branch's history (log order) made at or before it.
 //   - ALTER TABLE changes of columns, keys, indexes and checks rebuild the
 //     table: O(rows).

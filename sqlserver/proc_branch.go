@@ -21,6 +21,7 @@ import (
 //	CALL dolt_checkout('b')                       switch the session's branch
 //	CALL dolt_checkout('-b', 'new' [, 'start'])  create and switch
 //	CALL dolt_checkout('t1', 't2')               discard working changes
+//	CALL dolt_checkout('ref', '--', 't1', ...)   tables as ref has them
 //	CALL dolt_tag('name' [, 'ref'] [, '-m', msg]), dolt_tag('-d', 'name')
 //	CALL dolt_reset([--soft | --hard] [ref]), dolt_reset('t1', ...)
 //
@@ -240,14 +241,41 @@ func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		}
 	}
 	tables := a.pos
-	if a.afterDashes > 0 {
-		return nil, errors.New("dolt_checkout: checking tables out of another revision is not supported; give only tables after '--'")
+	var from *commitgraph.Commit // dolt_checkout('ref', '--', 't'...)
+	if a.afterDashes > 1 {
+		return nil, errors.New("dolt_checkout: give one revision before '--' and the tables after it")
+	}
+	if a.afterDashes == 1 {
+		if from, err = g.Resolve(ctx, a.pos[0], db.branch); err != nil {
+			return nil, fmt.Errorf("dolt_checkout: %q: %w", a.pos[0], err)
+		}
+		tables = a.pos[1:]
+		if len(tables) == 0 {
+			return nil, errors.New("dolt_checkout: name the tables to check out after '--'")
+		}
 	}
 	d, err := procBranch(ctx)
 	if err != nil {
 		return nil, err
 	}
 	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
+		if from != nil {
+			// Tables of another revision replace both the staged and the
+			// working tables, as git checkout <rev> -- <file> does.
+			src, err := g.OpenRoot(ctx, from.Root)
+			if err != nil {
+				return nil, err
+			}
+			staged, err := copyItems(ctx, src, s.staged, tables, "dolt_checkout")
+			if err != nil {
+				return nil, err
+			}
+			w, err := copyItems(ctx, src, s.working, tables, "dolt_checkout")
+			if err != nil {
+				return nil, err
+			}
+			return &branchChange{working: w, staged: staged, merge: s.ws.Merge}, nil
+		}
 		items, err := itemEntries(ctx, s.working)
 		if err != nil {
 			return nil, err

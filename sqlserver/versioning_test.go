@@ -211,6 +211,12 @@ var branchScripts = []queries.ScriptTest{
 			{Query: "CALL dolt_checkout('t')", Expected: []sql.Row{{int64(0), ""}}},
 			{Query: "SELECT (SELECT count(*) FROM t), (SELECT count(*) FROM u)", Expected: []sql.Row{{int64(0), int64(1)}}},
 			{Query: "CALL dolt_checkout('t', 'nope')", ExpectedErrStr: "dolt_checkout: no table named \"nope\"; SHOW TABLES lists the tables"},
+			{Query: "CALL dolt_commit('-am', 'u has a row')", SkipResultsCheck: true},
+			{Query: "CALL dolt_checkout('HEAD~1', '--', 'u')", Expected: []sql.Row{{int64(0), ""}}},
+			{Query: "SELECT count(*) FROM u", Expected: []sql.Row{{int64(0)}}},
+			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"u", true, "modified"}}},
+			{Query: "CALL dolt_checkout('nowhere', '--', 'u')", ExpectedErrStr: "dolt_checkout: \"nowhere\": commitgraph: bad revision: \"nowhere\": no branch or tag has that name"},
+			{Query: "CALL dolt_checkout('HEAD', '--')", ExpectedErrStr: "dolt_checkout: name the tables to check out after '--'"},
 		},
 	},
 	{
