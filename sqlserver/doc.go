@@ -100,7 +100,7 @@
 //     (.verso/HEAD). dolt_checkout of tables restores them from the staged
 //     root (or, after '--', from a revision). AS OF a time takes the
 //     newest commit of the branch's history (log order) made at or before
-//     it. A prepared statement keeps the branch it was prepared on.
+//     it.
 //   - ALTER TABLE changes of columns, keys, indexes and checks rebuild the
 //     table: O(rows).
 //   - Prefix lengths in a primary key are refused (rows are keyed by whole
