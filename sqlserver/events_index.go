@@ -511,19 +511,16 @@ func (c *eventConds) take(ctx *sql.Context, i int, e sql.Expression) {
 		}
 		c.points[col] = ss
 	case colPosition, colNumber:
+		if len(vals) != 1 {
+			return // IN on a number: left to the filter
+		}
+		if _, err := rangeNumber(vals[0]); err != nil {
+			return
+		}
 		if op == "=" {
-			if len(vals) != 1 {
-				return // IN on a number: left to the filter
-			}
 			c.bounds[col] = append(c.bounds[col], bound{">=", vals[0]}, bound{"<=", vals[0]})
 		} else {
 			c.bounds[col] = append(c.bounds[col], bound{op, vals[0]})
-		}
-		for _, v := range vals {
-			if _, err := rangeNumber(v); err != nil {
-				c.bounds[col] = c.bounds[col][:len(c.bounds[col])-1]
-				return
-			}
 		}
 	default:
 		return

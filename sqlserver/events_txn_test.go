@@ -286,3 +286,27 @@ func TestEventsExplain(t *testing.T) {
 		t.Errorf("event_number alone is no index lookup:\n%s", plan)
 	}
 }
+
+// TestEventsRevisionDatabase checks that a revision database (db/branch)
+// reads and writes the log of its own branch.
+func TestEventsRevisionDatabase(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	g, _ := env.p.CommitGraph("db")
+	head, err := g.Head(ctx, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.CreateBranch(ctx, "feature", head); err != nil {
+		t.Fatal(err)
+	}
+	env.exec(ctx, `CALL dolt_append_events('Main-1', 'any', '[{"event_type": "A"}]')`)
+	feature := env.session("db/feature")
+	env.check(feature, "SELECT count(*) FROM dolt_events", "[0]")
+	env.check(feature, `CALL dolt_append_events('Feature-1', 'any', '[{"event_type": "B"}, {"event_type": "C"}]')`, "[1 2 1]")
+	env.check(feature, "SELECT position, stream_id FROM dolt_events", "[1 Feature-1] [2 Feature-1]")
+	env.check(ctx, "SELECT position, stream_id FROM dolt_events", "[1 Main-1]")
+	env.check(ctx, "SELECT stream_id FROM `db/feature`.dolt_streams", "[Feature-1]")
+	env.check(ctx, "SELECT count(*) FROM dolt_read_all('$all')", "[1]")
+	env.check(feature, "SELECT count(*) FROM dolt_read_all('$all')", "[2]")
+}
