@@ -169,7 +169,8 @@ type eventIter struct {
 	log     eventindex.Log
 	queries []eventQuery
 	limit   int64 // rows still wanted; < 0: no limit
-	// backwards reads a stream query from its highest number down.
+	// backwards reads each query from its highest position (or, on a
+	// stream, event number) down.
 	backwards bool
 
 	buf  []eventindex.Event
@@ -214,6 +215,18 @@ func (it *eventIter) fill(ctx *sql.Context) error {
 	page := eventPage
 	if it.limit > 0 && it.limit < int64(page) {
 		page = int(it.limit)
+	}
+	if q.f.Stream == "" && it.backwards {
+		f := q.f
+		if p, ok := it.next.(eventindex.Position); ok {
+			f.To = p
+		}
+		evs, next, err := it.log.ReadBackwards(ctx, f, page)
+		if err != nil {
+			return err
+		}
+		it.buf, it.next, it.done = evs, next, next == 0
+		return nil
 	}
 	if q.f.Stream == "" {
 		f := q.f
@@ -333,7 +346,10 @@ func (t *eventsTable) DataLength(ctx *sql.Context) (uint64, error) {
 
 // eventPartition is the one partition of a read: the whole log, or the
 // queries of an index lookup.
-type eventPartition struct{ queries []eventQuery }
+type eventPartition struct {
+	queries []eventQuery
+	reverse bool // descending positions (or event numbers)
+}
 
 func (eventPartition) Key() []byte { return []byte("events") }
 
@@ -349,10 +365,13 @@ func (t *eventsTable) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowI
 		return nil, err
 	}
 	qs := []eventQuery{{}}
+	reverse := false
 	if ep, ok := p.(eventPartition); ok && ep.queries != nil {
-		qs = ep.queries
+		qs, reverse = ep.queries, ep.reverse
 	}
-	return newEventIter(l, qs, -1), nil
+	it := newEventIter(l, qs, -1)
+	it.backwards = reverse
+	return it, nil
 }
 
 // writable returns the transaction the table's writes go to, or an error

@@ -1,8 +1,10 @@
 package sqlserver
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -83,6 +85,22 @@ func (ix eventIndex) IndexType() string                     { return "BTREE" }
 func (ix eventIndex) IsGenerated() bool                     { return false }
 func (ix eventIndex) PrefixLengths() []uint16               { return nil }
 func (ix eventIndex) CanSupportOrderBy(sql.Expression) bool { return false }
+
+var _ sql.OrderedIndex = eventIndex{}
+
+// Order implements sql.OrderedIndex: PRIMARY reads in position order, so
+// ORDER BY position (ASC or DESC) LIMIT n reads n events. The other
+// indexes give no order the engine could use (an IN list's ranges come
+// one after another).
+func (ix eventIndex) Order(*sql.Context) sql.IndexOrder {
+	if ix.kind == ixPosition {
+		return sql.IndexOrderAsc
+	}
+	return sql.IndexOrderNone
+}
+
+// Reversible implements sql.OrderedIndex: PRIMARY reads backwards too.
+func (ix eventIndex) Reversible(*sql.Context) bool { return ix.kind == ixPosition }
 
 func (ix eventIndex) Comment() string {
 	if ix.kind == ixCategoryType {
@@ -357,7 +375,17 @@ func (t *eventsTable) LookupPartitions(_ *sql.Context, lookup sql.IndexLookup) (
 	if lookup.IsEmptyRange {
 		qs = []eventQuery{{none: true}}
 	}
-	return sql.PartitionsToPartitionIter(eventPartition{queries: qs}), nil
+	if ix.kind == ixPosition {
+		// Ranges of positions do not overlap: read them in the lookup's
+		// order, whatever order the engine lists them in.
+		slices.SortStableFunc(qs, func(a, b eventQuery) int {
+			if lookup.IsReverse {
+				a, b = b, a
+			}
+			return cmp.Compare(a.f.From, b.f.From)
+		})
+	}
+	return sql.PartitionsToPartitionIter(eventPartition{queries: qs, reverse: lookup.IsReverse}), nil
 }
 
 // SkipIndexCosting implements sql.IndexSearchableTable: filters that

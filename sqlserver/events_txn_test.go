@@ -310,3 +310,32 @@ func TestEventsRevisionDatabase(t *testing.T) {
 	env.check(ctx, "SELECT count(*) FROM dolt_read_all('$all')", "[1]")
 	env.check(feature, "SELECT count(*) FROM dolt_read_all('$all')", "[2]")
 }
+
+// TestEventsOrderByPosition checks that ORDER BY position, either way,
+// reads the log in order through PRIMARY (no sort), with LIMIT and with
+// position ranges.
+func TestEventsOrderByPosition(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	var evs []string
+	for i := 0; i < 30; i++ {
+		evs = append(evs, fmt.Sprintf(`{"event_type": "T%d"}`, i%3))
+	}
+	env.exec(ctx, `CALL dolt_append_events('A-1', 'any', '[`+strings.Join(evs, ",")+`]')`)
+	env.exec(ctx, `CALL dolt_stream_metadata('A-1', '{"$tb": 5}')`) // positions 1..5 gone
+	env.check(ctx, "SELECT position FROM dolt_events ORDER BY position DESC LIMIT 3", "[30] [29] [28]")
+	env.check(ctx, "SELECT position FROM dolt_events ORDER BY position LIMIT 2", "[6] [7]")
+	env.check(ctx, "SELECT position FROM dolt_events WHERE position < 9 ORDER BY position DESC", "[8] [7] [6]")
+	env.check(ctx, "SELECT position FROM dolt_events WHERE position > 20 AND event_type = 'T0' ORDER BY position DESC LIMIT 2", "[28] [25]")
+	env.check(ctx, "SELECT position FROM dolt_events WHERE position < 8 OR position > 28 ORDER BY position DESC", "[30] [29] [7] [6]")
+	env.check(ctx, "SELECT count(*) FROM (SELECT position FROM dolt_events ORDER BY position DESC) x", "[25]")
+	for _, q := range []string{
+		"EXPLAIN PLAN SELECT position FROM dolt_events ORDER BY position DESC LIMIT 3",
+		"EXPLAIN PLAN SELECT position FROM dolt_events WHERE position < 9 ORDER BY position DESC",
+	} {
+		plan := formatRows(env.exec(ctx, q))
+		if strings.Contains(plan, "Sort") || strings.Contains(plan, "TopN") || !strings.Contains(plan, "IndexedTableAccess(dolt_events)") {
+			t.Errorf("%s: the log is sorted, not read in order:\n%s", q, plan)
+		}
+	}
+}
