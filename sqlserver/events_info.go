@@ -79,12 +79,17 @@ func (t *infoTable) Partitions(*sql.Context) (sql.PartitionIter, error) {
 	return sql.PartitionsToPartitionIter(eventPartition{}), nil
 }
 
-func (t *infoTable) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter, error) {
+func (t *infoTable) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
 	l, err := t.src.log(ctx)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := t.rows(ctx, l)
+	var rows []sql.Row
+	if sl, ok := p.(streamsLookup); ok {
+		rows, err = lookupStreamRows(ctx, l, sl.streams)
+	} else {
+		rows, err = t.rows(ctx, l)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -94,24 +99,29 @@ func (t *infoTable) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIte
 func streamRows(ctx *sql.Context, l eventindex.Log) ([]sql.Row, error) {
 	var out []sql.Row
 	err := l.Streams(ctx, func(s eventindex.StreamInfo) error {
-		row := sql.Row{s.Stream, eventindex.Category(s.Stream), uint64(0), nil, nil, s.Version}
-		if s.First < s.Next {
-			row[2] = uint64(s.Next - s.First)
-			row[3], row[4] = uint64(s.First), uint64(s.Next-1)
-		}
-		row = append(row, retentionValues(s.Metadata)...)
-		switch {
-		case s.HardDeleted:
-			row = append(row, "hard")
-		case s.SoftDeleted:
-			row = append(row, "soft")
-		default:
-			row = append(row, nil)
-		}
-		out = append(out, row)
+		out = append(out, streamRow(s))
 		return nil
 	})
 	return out, err
+}
+
+// streamRow returns the dolt_streams row of a stream.
+func streamRow(s eventindex.StreamInfo) sql.Row {
+	row := sql.Row{s.Stream, eventindex.Category(s.Stream), uint64(0), nil, nil, s.Version}
+	if s.First < s.Next {
+		row[2] = uint64(s.Next - s.First)
+		row[3], row[4] = uint64(s.First), uint64(s.Next-1)
+	}
+	row = append(row, retentionValues(s.Metadata)...)
+	switch {
+	case s.HardDeleted:
+		row = append(row, "hard")
+	case s.SoftDeleted:
+		row = append(row, "soft")
+	default:
+		row = append(row, nil)
+	}
+	return row
 }
 
 func eventStatsRows(ctx *sql.Context, l eventindex.Log) ([]sql.Row, error) {

@@ -280,8 +280,19 @@ func TestEventsExplain(t *testing.T) {
 			t.Errorf("%s: filter above the lookup should be %q:\n%s", c.where, c.rest, plan)
 		}
 	}
+	// dolt_streams by stream_id.
+	env.exec(ctx, `CALL dolt_append_events('Order-2', 'any', '[{"event_type": "A"}]')`)
+	plan := formatRows(env.exec(ctx, "EXPLAIN PLAN SELECT version FROM dolt_streams WHERE stream_id = 'Order-2'"))
+	if !strings.Contains(plan, "IndexedTableAccess(dolt_streams)") || strings.Contains(plan, "Filter") {
+		t.Errorf("dolt_streams by stream_id is no lookup:\n%s", plan)
+	}
+	env.check(ctx, "SELECT stream_id, version FROM dolt_streams WHERE stream_id = 'Order-2'", "[Order-2 0]")
+	env.check(ctx, "SELECT stream_id FROM dolt_streams WHERE stream_id IN ('Order-2', 'nope', 'Order-1') ORDER BY stream_id", "[Order-1] [Order-2]")
+	env.check(ctx, "SELECT count(*) FROM dolt_streams WHERE stream_id = 'nope'", "[0]")
+	env.check(ctx, "SELECT e.position FROM dolt_events e JOIN dolt_streams s ON s.stream_id = e.stream_id WHERE s.version = 0 ORDER BY e.position", "[1] [2]")
+
 	// Filters no index takes scan.
-	plan := formatRows(env.exec(ctx, "EXPLAIN PLAN SELECT position FROM dolt_events WHERE event_number = 0"))
+	plan = formatRows(env.exec(ctx, "EXPLAIN PLAN SELECT position FROM dolt_events WHERE event_number = 0"))
 	if strings.Contains(plan, "IndexedTableAccess") {
 		t.Errorf("event_number alone is no index lookup:\n%s", plan)
 	}
