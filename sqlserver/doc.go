@@ -58,7 +58,9 @@
 // literal filters (= and IN on names, comparisons on position and
 // event_number) and leaves the rest as a filter; joins and parameters go
 // through the engine's costing of the same indexes. EXPLAIN PLAN shows
-// IndexedTableAccess(dolt_events) with the index.
+// IndexedTableAccess(dolt_events) with the index. PRIMARY is ordered and
+// reversible: ORDER BY position [DESC] LIMIT n reads n events, not the
+// log (Log.ReadBackwards for DESC).
 //
 // INSERT INTO dolt_events (stream_id, event_type, data, metadata,
 // event_id, event_number) appends: the statement's rows are one batch,
@@ -86,7 +88,8 @@
 // larger counts are read a page at a time.
 //
 // dolt_streams has a row per stream (counts, first and last event number,
-// version, retention rules, deleted 'soft' or 'hard'); dolt_event_stats a
+// version, retention rules, deleted 'soft' or 'hard'; stream_id = and IN
+// are lookups of those streams' records); dolt_event_stats a
 // row per category, per event type and for the whole log (count, first and
 // last position and created time), from index counts in O(log n) each.
 //
