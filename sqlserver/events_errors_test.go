@@ -65,6 +65,8 @@ func TestEventErrors(t *testing.T) {
 		{`DELETE FROM dolt_events WHERE stream_id = 'Order-1'`, []string{"events cannot be updated or deleted", "retention procedures"}},
 		{`DELETE FROM dolt_events`, []string{"events cannot be updated or deleted"}},
 		{`TRUNCATE TABLE dolt_events`, []string{"events cannot be updated or deleted"}},
+		{`INSERT INTO dolt_events (stream_id, event_type) VALUES ('Order-1', 'A') ON DUPLICATE KEY UPDATE event_type = 'B'`, []string{"events cannot be updated or deleted"}},
+		{`REPLACE INTO dolt_events (stream_id, event_type) VALUES ('Order-1', 'A')`, []string{"doesn't support REPLACE INTO"}},
 		// Stream metadata.
 		{`CALL dolt_stream_metadata('Order-1', '{"$maxCount": -1}')`, []string{`"$maxCount" must be a whole number, 0 or more`}},
 		{`CALL dolt_stream_metadata('Order-1', '{"$maxAge": "1h"}')`, []string{`"$maxAge" must be a number`}},

@@ -181,21 +181,64 @@ func jsonBytes(ctx *sql.Context, v any) ([]byte, error) {
 }
 
 // Updater implements sql.UpdatableTable: refused.
-func (t *eventsTable) Updater(*sql.Context) sql.RowUpdater { return refusedEditor{} }
+func (t *eventsTable) Updater(*sql.Context) sql.RowUpdater { return &refusedEditor{src: t.src} }
 
 // Deleter implements sql.DeletableTable: refused.
-func (t *eventsTable) Deleter(*sql.Context) sql.RowDeleter { return refusedEditor{} }
+func (t *eventsTable) Deleter(*sql.Context) sql.RowDeleter { return &refusedEditor{src: t.src} }
 
 // Truncate implements sql.TruncateableTable: refused.
 func (t *eventsTable) Truncate(*sql.Context) (int, error) { return 0, errEventsImmutable }
 
 // refusedEditor refuses every change to stored events, even a statement
-// that matches no row.
-type refusedEditor struct{}
+// that matches no row. It also serves INSERT ... ON DUPLICATE KEY UPDATE,
+// whose inserter completes before it: so that the refused statement leaves
+// no event, it puts back the log the transaction held when the statement
+// began.
+type refusedEditor struct {
+	src    logSource
+	d      *txDB
+	before *eventindex.Log
+}
 
-func (refusedEditor) StatementBegin(*sql.Context)                 {}
-func (refusedEditor) DiscardChanges(*sql.Context, error) error    { return nil }
-func (refusedEditor) StatementComplete(*sql.Context) error        { return errEventsImmutable }
-func (refusedEditor) Update(*sql.Context, sql.Row, sql.Row) error { return errEventsImmutable }
-func (refusedEditor) Delete(*sql.Context, sql.Row) error          { return errEventsImmutable }
-func (refusedEditor) Close(*sql.Context) error                    { return nil }
+func (e *refusedEditor) StatementBegin(ctx *sql.Context) {
+	e.before = nil
+	if e.src.root != nil {
+		return
+	}
+	d, err := e.src.db.tx(ctx)
+	if err != nil {
+		return
+	}
+	l, err := eventindex.LoadLog(ctx, e.src.db.st.graph.NodeStore(), d.root)
+	if err != nil {
+		return
+	}
+	e.d, e.before = d, &l
+}
+
+func (e *refusedEditor) DiscardChanges(ctx *sql.Context, _ error) error { return e.restore(ctx) }
+
+func (e *refusedEditor) StatementComplete(ctx *sql.Context) error {
+	if err := e.restore(ctx); err != nil {
+		return err
+	}
+	return errEventsImmutable
+}
+
+// restore puts the log of the statement's start back into the
+// transaction's root.
+func (e *refusedEditor) restore(ctx *sql.Context) error {
+	if e.before == nil {
+		return nil
+	}
+	root, err := e.before.Store(ctx, e.d.root)
+	if err != nil {
+		return err
+	}
+	e.d.root, e.before = root, nil
+	return nil
+}
+
+func (e *refusedEditor) Update(*sql.Context, sql.Row, sql.Row) error { return errEventsImmutable }
+func (e *refusedEditor) Delete(*sql.Context, sql.Row) error          { return errEventsImmutable }
+func (e *refusedEditor) Close(*sql.Context) error                    { return nil }
