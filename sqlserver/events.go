@@ -173,6 +173,11 @@ type eventIter struct {
 	// stream, event number) down.
 	backwards bool
 
+	// grow is the size of the next page when there is no limit: it starts
+	// small, so that a LIMIT the engine applies above reads little, and
+	// doubles up to eventPage.
+	grow int
+
 	buf  []eventindex.Event
 	cur  int  // query being read
 	next any  // where the current query continues: Position or EventNumber
@@ -180,7 +185,7 @@ type eventIter struct {
 }
 
 func newEventIter(log eventindex.Log, queries []eventQuery, limit int64) *eventIter {
-	return &eventIter{log: log, queries: queries, limit: limit}
+	return &eventIter{log: log, queries: queries, limit: limit, grow: 64}
 }
 
 // Next implements sql.RowIter.
@@ -215,6 +220,10 @@ func (it *eventIter) fill(ctx *sql.Context) error {
 	page := eventPage
 	if it.limit > 0 && it.limit < int64(page) {
 		page = int(it.limit)
+	}
+	if it.limit < 0 {
+		page = it.grow
+		it.grow = min(2*it.grow, eventPage)
 	}
 	if q.f.Stream == "" && it.backwards {
 		f := q.f

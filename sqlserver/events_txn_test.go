@@ -350,3 +350,26 @@ func TestEventsOrderByPosition(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsPages reads logs of several pages (scans start with small
+// pages and grow) every way: forwards, backwards, by index, by stream.
+func TestEventsPages(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	for i := 0; i < 5; i++ {
+		var evs []string
+		for j := 0; j < 500; j++ {
+			evs = append(evs, fmt.Sprintf(`{"event_type": "T%d"}`, j%2))
+		}
+		env.exec(ctx, fmt.Sprintf(`CALL dolt_append_events('S%d-1', 'any', '[%s]')`, i%2, strings.Join(evs, ",")))
+	}
+	// 2500 events: positions 1..2500; S0-1 holds 1..500, 1001..1500, 2001..2500.
+	env.check(ctx, "SELECT count(*), CAST(sum(position) AS SIGNED) FROM dolt_events", "[2500 3126250]")
+	env.check(ctx, "SELECT count(*), CAST(sum(position) AS SIGNED) FROM (SELECT position FROM dolt_events ORDER BY position DESC) x", "[2500 3126250]")
+	env.check(ctx, "SELECT position FROM dolt_events ORDER BY position DESC LIMIT 1 OFFSET 2200", "[300]")
+	env.check(ctx, "SELECT count(*), min(event_number), max(event_number) FROM dolt_events WHERE stream_id = 'S0-1'", "[1500 0 1499]")
+	env.check(ctx, "SELECT count(*) FROM dolt_events WHERE category = 'S1' AND event_type = 'T1'", "[500]")
+	env.check(ctx, "SELECT count(*) FROM dolt_read_all('$idx-et-T0', 0, 5000)", "[1250]")
+	env.check(ctx, "SELECT count(*), min(event_number) FROM dolt_read_stream('S0-1', NULL, 3000, 'backwards')", "[1500 0]")
+	env.check(ctx, "SELECT count(*), min(event_number) FROM dolt_read_stream('S0-1', 1000, 3000, 'backwards')", "[1001 0]")
+}
