@@ -148,6 +148,11 @@ func (ix eventIndex) queries(ranges []sql.Range) ([]eventQuery, error) {
 		if !ok || len(mr) > len(cols) {
 			return nil, fmt.Errorf("verso: dolt_events: range %v does not fit index %s", r, ix.ID())
 		}
+		if ix.kind != ixPosition && (len(mr) == 0 || mr[0].Type() == sql.RangeType_All) {
+			// Only the first column's values say which part of the index to
+			// read: without them the index is no better than the log.
+			return nil, fmt.Errorf("verso: dolt_events: a lookup on index %s needs values of %s", ix.ID(), eventsSchema[cols[0]].Name)
+		}
 		var q eventQuery
 		for i, ce := range mr {
 			if err := applyRange(&q, cols[i], ce); err != nil {
@@ -535,7 +540,9 @@ func (c *eventConds) take(ctx *sql.Context, i int, e sql.Expression) {
 			if !ok {
 				return
 			}
-			ss = append(ss, s)
+			if !slices.Contains(ss, s) { // one range per value: IN ('a', 'a') reads a once
+				ss = append(ss, s)
+			}
 		}
 		c.points[col] = ss
 	case colPosition, colNumber:
