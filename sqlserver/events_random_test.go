@@ -136,6 +136,85 @@ func TestEventsRandomFilters(t *testing.T) {
 	}
 }
 
+// TestEventsRandomReadAll pages through dolt_read_all with random filters
+// (KurrentDB names, '&' conjunctions, JSON objects), start positions and
+// page sizes, and compares each page with the log filtered in Go.
+func TestEventsRandomReadAll(t *testing.T) {
+	rng := rand.New(rand.NewPCG(testseed.Seed(t), 9))
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	streams := []string{"Order-1", "Order-2", "User-1", "Pay"}
+	for i := 0; i < 40; i++ {
+		var evs []string
+		for j := 0; j < 1+rng.IntN(6); j++ {
+			evs = append(evs, fmt.Sprintf(`{"event_type": "T%d"}`, rng.IntN(3)))
+		}
+		env.exec(ctx, fmt.Sprintf(`CALL dolt_append_events('%s', 'any', '[%s]')`, streams[rng.IntN(len(streams))], strings.Join(evs, ",")))
+	}
+	all := env.exec(ctx, "SELECT position, stream_id, event_type FROM dolt_read_all('$all', 0, 100000)")
+	g, _ := env.p.CommitGraph("db")
+	ws, _ := g.WorkingSet(ctx, "main")
+	root, _ := g.OpenRoot(ctx, ws.Working)
+	l, err := eventindex.LoadLog(ctx, g.NodeStore(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, _, err := l.Read(ctx, eventindex.Filter{}, 1<<20)
+	if err != nil || len(events) != len(all) {
+		t.Fatalf("%d events through SQL, %d in the log (%v)", len(all), len(events), err)
+	}
+	for i := 0; i < 200; i++ {
+		var f eventindex.Filter
+		var terms []string
+		if rng.IntN(2) == 0 {
+			f.Category = []string{"Order", "User", "Pay", "None"}[rng.IntN(4)]
+			terms = append(terms, "$idx-ce-"+f.Category)
+		}
+		if rng.IntN(2) == 0 {
+			f.Type = fmt.Sprintf("T%d", rng.IntN(4))
+			terms = append(terms, "$idx-et-"+f.Type)
+		}
+		if rng.IntN(4) == 0 {
+			f.Stream = streams[rng.IntN(len(streams))]
+			terms = append([]string{f.Stream}, terms...)
+		}
+		filter := strings.Join(terms, "&")
+		if filter == "" {
+			filter = "$all"
+		}
+		if rng.IntN(3) == 0 {
+			f.StreamPrefix = []string{"Order-", "O", "Pay", "U"}[rng.IntN(4)]
+			f.To = eventindex.Position(rng.IntN(len(events) + 20))
+			filter = fmt.Sprintf(`{"category": %q, "event_type": %q, "stream": %q, "stream_prefix": %q, "to_position": %d}`, f.Category, f.Type, f.Stream, f.StreamPrefix, f.To)
+			if f.To == 0 {
+				f.From, f.To = 1, 1
+			}
+		}
+		from := 1 + rng.IntN(len(events)+5)
+		page := 1 + rng.IntN(15)
+		var want []string
+		for k := range events {
+			if events[k].Position >= eventindex.Position(from) && f.Match(&events[k]) {
+				want = append(want, fmt.Sprint(uint64(events[k].Position)))
+			}
+		}
+		var got []string
+		for pos := from; ; {
+			rows := env.exec(ctx, fmt.Sprintf("SELECT position FROM dolt_read_all('%s', %d, %d)", filter, pos, page))
+			for _, r := range rows {
+				got = append(got, fmt.Sprint(r[0]))
+			}
+			if len(rows) < page {
+				break
+			}
+			pos = int(rows[len(rows)-1][0].(uint64)) + 1
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("dolt_read_all('%s', %d, pages of %d):\n got %v\nwant %v", filter, from, page, got, want)
+		}
+	}
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
