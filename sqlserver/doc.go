@@ -25,6 +25,11 @@
 //     the branch's working set, merging row by row with transactions that
 //     committed meanwhile (commit.go, merge.go).
 //   - Server: the MySQL-protocol server over a Provider (server.go).
+//   - The event log (package eventindex) as SQL (events*.go): the system
+//     tables dolt_events, dolt_streams and dolt_event_stats, the procedures
+//     dolt_append_events, dolt_stream_metadata and dolt_delete_stream, and
+//     the table functions dolt_read_all and dolt_read_stream. See "Events"
+//     below.
 //
 // # Versioning
 //
@@ -67,8 +72,69 @@
 //	triggers/<name>     a trigger
 //	procedures/<name>   a stored procedure
 //	foreignkeys/<name>  a foreign key (foreignkeys.go)
+//	events/...          the event log and its indexes (eventindex.Names)
 //
 // Names keep the case they were created with; lookups ignore case.
+//
+// # Events
+//
+// dolt_events has a row per event of the log the session's transaction
+// sees (its own appends included): position (the primary key), stream_id,
+// event_number, event_id, event_type, category, created (UTC, datetime(6)),
+// data and metadata (JSON, NULL when empty; returned as stored, compact).
+// Names compare binary. Its indexes are the log's maps: PRIMARY
+// (position), stream (stream_id, event_number), category (category,
+// position), event_type (event_type, position) and category_event_type
+// (category, event_type, position), which has no map of its own: the two
+// index ranges are joined on position. The table picks its lookup from
+// literal filters (= and IN on names, comparisons on position and
+// event_number) and leaves the rest as a filter; joins and parameters go
+// through the engine's costing of the same indexes. EXPLAIN PLAN shows
+// IndexedTableAccess(dolt_events) with the index. PRIMARY is ordered and
+// reversible: ORDER BY position [DESC] LIMIT n reads n events, not the
+// log (Log.ReadBackwards for DESC).
+//
+// INSERT INTO dolt_events (stream_id, event_type, data, metadata,
+// event_id, event_number) appends: the statement's rows are one batch,
+// each with expected version any, or, when it gives event_number n, only
+// if the event gets number n. position, category and created are the
+// log's: an INSERT that sets them (category differently from the stream's)
+// fails. UPDATE, DELETE and TRUNCATE fail: retention removes events.
+//
+// CALL dolt_append_events(stream, expected_version, events) appends a JSON
+// array of {"event_type", "data", "metadata", "event_id"} objects if the
+// stream's version matches expected_version ('any', 'no_stream',
+// 'stream_exists' or the number of its last event) and returns
+// first_position, last_position and version (the stream's new version).
+// CALL dolt_stream_metadata(stream, '{"$maxCount": n, "$maxAge": seconds,
+// "$tb": n}') replaces the stream's retention rules; CALL
+// dolt_delete_stream(stream [, '--hard']) soft or hard deletes it.
+//
+// dolt_read_all(filter [, from_position [, max_count]]) reads with a
+// KurrentDB-style filter: $all, $idx-ce-<category>, $idx-et-<type>, a
+// stream id, several of these joined by '&' ($idx-ce-Order&$idx-et-
+// OrderCreated: a conjunction), or a JSON object with any of category,
+// event_type, stream, stream_prefix and to_position (exclusive).
+// dolt_read_stream(stream [, from_event_number [, max_count [,
+// 'backwards']]]) reads a stream. max_count defaults to 2000, a page;
+// larger counts are read a page at a time.
+//
+// dolt_streams has a row per stream (counts, first and last event number,
+// version, retention rules, deleted 'soft' or 'hard'; stream_id = and IN
+// are lookups of those streams' records); dolt_event_stats a
+// row per category, per event type and for the whole log (count, first and
+// last position and created time), from index counts in O(log n) each.
+//
+// Event writes go into the transaction's root as a new log (one Batch per
+// statement or CALL): they commit, roll back and roll back to savepoints
+// with it. At COMMIT, if another transaction changed the log meanwhile, the
+// two logs merge (eventindex.Merge): the committing transaction's new
+// events get positions after the other's; if both changed one stream
+// (appends, metadata, deletes), the second commit fails with
+// ER_LOCK_DEADLOCK (1213) naming the stream. Positions returned inside a
+// transaction may so change at COMMIT; event numbers do not.
+// eventTableAt opens the event tables of a given root value (AS OF):
+// read-only.
 //
 // # Caveats
 //
@@ -105,7 +171,7 @@
 //     table: O(rows).
 //   - Prefix lengths in a primary key are refused (rows are keyed by whole
 //     values); secondary indexes take them. Database collations other
-//     than the default are refused. Events,
+//     than the default are refused. Scheduled events (CREATE EVENT),
 //     spatial columns and FULLTEXT, spatial and VECTOR indexes are not
 //     supported yet.
 //   - Keyless tables return rows in storage order (by content), not in

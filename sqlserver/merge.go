@@ -11,6 +11,7 @@ import (
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/eventindex"
 	"github.com/verso-db/verso/prolly"
 	"github.com/verso-db/verso/tables"
 )
@@ -37,10 +38,14 @@ func mergeRoots(ctx context.Context, st *dbState, base, ours, theirs commitgraph
 	// The resolver's error is returned as is: MergeRoots wraps it, and the
 	// engine recognizes a serialization failure only unwrapped.
 	var failed error
+	events := false // both changed the event log: mergeEvents below
 	merged, err := commitgraph.MergeRoots(ctx, base, ours, theirs, func(ctx context.Context, c commitgraph.RootConflict) (addr chunks.Address, keep bool, err error) {
 		defer func() { failed = err }()
 		name, isTable := strings.CutPrefix(c.Name, tablePrefix)
 		switch {
+		case strings.HasPrefix(c.Name, eventindex.NamePrefix):
+			events = true
+			return c.Ours, c.InOurs, nil
 		case !isTable:
 			return chunks.Address{}, false, errSerialization("both changed %q", c.Name)
 		case !c.InBase:
@@ -53,6 +58,9 @@ func mergeRoots(ctx context.Context, st *dbState, base, ours, theirs commitgraph
 	})
 	if err != nil && failed != nil {
 		return merged, failed
+	}
+	if err == nil && events {
+		return mergeEvents(ctx, st, base, ours, theirs, merged)
 	}
 	return merged, err
 }

@@ -1,0 +1,31 @@
+-- The event log through the mysql client: appends, reads by every index,
+-- paging, retention, the info tables, errors and a rolled-back transaction.
+CALL dolt_append_events('Order-1', 'no_stream', '[{"event_type": "OrderCreated", "data": {"total": 10}}, {"event_type": "OrderPaid", "data": {"total": 10}, "metadata": {"user": "ann"}}]');
+INSERT INTO dolt_events (stream_id, event_type, data) VALUES ('Order-2', 'OrderCreated', '{"total": 5}'), ('Payment-1', 'PaymentTaken', '{"amount": 10}');
+CALL dolt_append_events('Order-1', '1', '[{"event_type": "OrderShipped"}]');
+SELECT position, stream_id, event_number, event_type, category, data, metadata FROM dolt_events;
+SELECT position, stream_id FROM dolt_events WHERE category = 'Order' AND event_type = 'OrderCreated';
+EXPLAIN PLAN SELECT position FROM dolt_events WHERE category = 'Order' AND event_type = 'OrderCreated';
+SELECT position, event_number FROM dolt_events WHERE stream_id = 'Order-1' AND event_number >= 1;
+SELECT position, stream_id, event_type FROM dolt_read_all('$idx-ce-Order', 0, 2);
+SELECT position, stream_id, event_type FROM dolt_read_all('$idx-ce-Order', 3, 2);
+SELECT position, stream_id, event_type FROM dolt_read_all('$idx-ce-Order&$idx-et-OrderCreated');
+SELECT position, event_type FROM dolt_read_all('{"event_type": "PaymentTaken"}');
+SELECT event_number, event_type FROM dolt_read_stream('Order-1', NULL, 10, 'backwards');
+CALL dolt_stream_metadata('Order-1', '{"$maxCount": 2}');
+SELECT stream_id, category, event_count, first_event_number, last_event_number, version, max_count, deleted FROM dolt_streams;
+SELECT category, event_type, event_count, first_position, last_position FROM dolt_event_stats;
+START TRANSACTION;
+CALL dolt_append_events('Order-2', 'any', '[{"event_type": "OrderCancelled"}]');
+SELECT count(*) FROM dolt_events;
+ROLLBACK;
+SELECT count(*) FROM dolt_events;
+CALL dolt_delete_stream('Payment-1', '--hard');
+CALL dolt_append_events('Payment-1', 'any', '[{"event_type": "PaymentTaken"}]');
+CALL dolt_append_events('Order-1', '0', '[{"event_type": "OrderShipped"}]');
+CALL dolt_append_events('$system', 'any', '[{"event_type": "A"}]');
+CALL dolt_append_events('Order-1', 'any', 'not json');
+SELECT * FROM dolt_read_all('$idx-xx-Order');
+SELECT * FROM dolt_read_all('$all', 0, -1);
+UPDATE dolt_events SET event_type = 'X' WHERE position = 1;
+DELETE FROM dolt_events WHERE position = 1;

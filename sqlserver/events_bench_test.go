@@ -1,0 +1,207 @@
+package sqlserver
+
+import (
+	gosql "database/sql"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	_ "github.com/go-sql-driver/mysql"
+
+	"github.com/verso-db/verso/eventindex"
+)
+
+// BenchmarkEventSQLRead measures reads of the event log by category, by
+// event type and by both, in pages of 2000 events, over the MySQL protocol
+// (a verso server on a file-backed database, the go-sql-driver client,
+// every column read), through the engine in process, and straight from
+// eventindex (Log.Read) as the floor. The database holds the issue's load
+// (eventindex's BenchmarkEventLoad workload): 10 categories, up to 1,000
+// streams per category, 10 event types (T0..T9, each spanning every
+// category), batches of 50 events to one stream, ~400-byte JSON, written
+// with one commit per 10,000 events. Run it with
+//
+//	go test -run '^$' -bench BenchmarkEventSQLRead -benchtime 1x ./sqlserver/
+//
+// EVENTINDEX_BENCH_EVENTS sets the number of events (default 1,000,000).
+func BenchmarkEventSQLRead(b *testing.B) {
+	n := 1_000_000
+	if s := os.Getenv("EVENTINDEX_BENCH_EVENTS"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = v
+	}
+	n = n / sqlLoadBatch * sqlLoadBatch
+	p, err := NewProvider(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	env := newEnv(b, p)
+	ctx := setupDB(env)
+	g, _ := p.CommitGraph("db")
+
+	start := time.Now()
+	store, err := eventindex.OpenStore(ctx, g, "main")
+	if err != nil {
+		b.Fatal(err)
+	}
+	work := sqlLoadWorkload(n)
+	per := 10_000 / sqlLoadBatch
+	for i := 0; i < len(work); i += per {
+		if _, err := store.Write(ctx, "load", func(bt *eventindex.Batch) error {
+			for j := i; j < min(i+per, len(work)); j++ {
+				if _, err := bt.Append(ctx, work[j].stream, eventindex.Any, sqlLoadEvents(&work[j], j*sqlLoadBatch)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	load := time.Since(start)
+	log := store.Log()
+	store.Close()
+	b.Logf("loaded %d events in %s (%.0f events/s, 1 commit per 10,000 events)", log.Count(), load.Round(time.Millisecond), float64(n)/load.Seconds())
+
+	srv, err := NewServer(p, ServerConfig{Address: "127.0.0.1:0"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	go srv.Start()
+	defer srv.Close()
+	conn, err := gosql.Open("mysql", fmt.Sprintf("root@tcp(%s)/db?interpolateParams=true", srv.Addr()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetMaxOpenConns(1)
+
+	type read struct {
+		name, filter string
+		f            eventindex.Filter
+	}
+	reads := []read{
+		{"category ($idx-ce-cat3)", "$idx-ce-cat3", eventindex.Filter{Category: "cat3"}},
+		{"event type ($idx-et-T3)", "$idx-et-T3", eventindex.Filter{Type: "T3"}},
+		{"category and type ($idx-ce-cat3&$idx-et-T3)", "$idx-ce-cat3&$idx-et-T3", eventindex.Filter{Category: "cat3", Type: "T3"}},
+	}
+	const q = "SELECT position, stream_id, event_number, event_id, event_type, category, created, data, metadata FROM dolt_read_all(?, ?, 2000)"
+	b.ResetTimer()
+	for range b.N {
+		fmt.Printf("\nevent reads in pages of 2000, %d events in the log (events/s)\n", n)
+		fmt.Printf("%-46s %10s %14s %14s %14s\n", "read", "events", "MySQL wire", "engine", "eventindex")
+		for _, r := range reads {
+			// Over the wire.
+			t0 := time.Now()
+			wire, from := 0, uint64(1)
+			for {
+				rows, err := conn.Query(q, r.filter, from)
+				if err != nil {
+					b.Fatal(err)
+				}
+				got := 0
+				var pos uint64
+				var cols [8]gosql.RawBytes
+				for rows.Next() {
+					if err := rows.Scan(&pos, &cols[0], &cols[1], &cols[2], &cols[3], &cols[4], &cols[5], &cols[6], &cols[7]); err != nil {
+						b.Fatal(err)
+					}
+					got++
+				}
+				if err := rows.Err(); err != nil {
+					b.Fatal(err)
+				}
+				rows.Close()
+				wire += got
+				if got < 2000 {
+					break
+				}
+				from = pos + 1
+			}
+			dWire := time.Since(t0)
+
+			// Through the engine, in process.
+			t0 = time.Now()
+			engine, from := 0, uint64(1)
+			for {
+				rs := env.exec(ctx, fmt.Sprintf("SELECT position, stream_id, event_number, event_id, event_type, category, created, data, metadata FROM dolt_read_all('%s', %d, 2000)", r.filter, from))
+				engine += len(rs)
+				if len(rs) < 2000 {
+					break
+				}
+				from = rs[len(rs)-1][0].(uint64) + 1
+			}
+			dEngine := time.Since(t0)
+
+			// eventindex alone.
+			t0 = time.Now()
+			direct, f := 0, r.f
+			for {
+				evs, next, err := log.Read(ctx, f, 2000)
+				if err != nil {
+					b.Fatal(err)
+				}
+				direct += len(evs)
+				if len(evs) < 2000 {
+					break
+				}
+				f.From = next
+			}
+			dDirect := time.Since(t0)
+			if wire != engine || wire != direct {
+				b.Fatalf("%s: %d events over the wire, %d through the engine, %d from eventindex", r.name, wire, engine, direct)
+			}
+			fmt.Printf("%-46s %10d %14.0f %14.0f %14.0f\n", r.name, wire,
+				float64(wire)/dWire.Seconds(), float64(engine)/dEngine.Seconds(), float64(direct)/dDirect.Seconds())
+			b.ReportMetric(float64(wire)/dWire.Seconds(), "wire-events/s-"+r.filter)
+		}
+	}
+}
+
+// The workload of eventindex's BenchmarkEventLoad (the same generator and
+// seed), so both benchmarks read the same log.
+const (
+	sqlLoadCategories = 10
+	sqlLoadStreams    = 1000
+	sqlLoadTypes      = 10
+	sqlLoadBatch      = 50
+)
+
+type sqlLoadSpec struct {
+	stream string
+	types  [sqlLoadBatch]string
+}
+
+func sqlLoadWorkload(n int) []sqlLoadSpec {
+	rng := rand.New(rand.NewPCG(1, 2))
+	out := make([]sqlLoadSpec, 0, n/sqlLoadBatch)
+	for i := 0; i < n/sqlLoadBatch; i++ {
+		var s sqlLoadSpec
+		s.stream = fmt.Sprintf("cat%d-%d", rng.IntN(sqlLoadCategories), rng.IntN(sqlLoadStreams))
+		for j := range s.types {
+			s.types[j] = fmt.Sprintf("T%d", rng.IntN(sqlLoadTypes))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func sqlLoadEvents(spec *sqlLoadSpec, base int) []eventindex.EventData {
+	evs := make([]eventindex.EventData, sqlLoadBatch)
+	for j := range evs {
+		i := base + j
+		data := fmt.Sprintf(`{"orderId":"%08d","customer":{"id":%d,"name":"Customer %d","email":"customer%d@example.com","tier":"gold"},`+
+			`"lines":[{"sku":"SKU-%05d","qty":%d,"price":%d.99},{"sku":"SKU-%05d","qty":%d,"price":%d.49}],`+
+			`"shipping":{"street":"%d Long Street","city":"Springfield","zip":"%05d","country":"US"},"note":"lorem ipsum dolor sit amet consectetur"}`,
+			i, i%9973, i%9973, i%9973, i%99991, 1+i%7, 10+i%90, (i*7)%99991, 1+i%3, 5+i%50, i%500, i%99999)
+		evs[j] = eventindex.EventData{Type: spec.types[j], Data: []byte(data), Metadata: []byte(`{"source":"load"}`)}
+	}
+	return evs
+}

@@ -1,0 +1,149 @@
+package sqlserver
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/verso-db/verso/eventindex"
+)
+
+// dolt_streams: one row per stream with a record (written, given
+// metadata, or deleted), in stream order:
+//
+//	stream_id          the stream
+//	category           its category
+//	event_count        events stored (expired ones not yet swept count)
+//	first_event_number lowest number stored, NULL if none
+//	last_event_number  highest number stored, NULL if none
+//	version            what an expected version is checked against: the
+//	                   last number appended, -1 if none (or soft deleted
+//	                   since)
+//	max_count, max_age (seconds), truncate_before   retention, NULL if unset
+//	deleted            'soft', 'hard' or NULL
+//
+// dolt_event_stats: what KurrentDB's stats page shows, as rows: one per
+// category (event_type NULL), one per event type (category NULL), and one
+// for the whole log (both NULL), each with the event count and the first
+// and last position and created time. Its cost is O(log n) per category
+// and type (index counts, not scans).
+
+var streamsSchema = sql.Schema{
+	{Name: "stream_id", Type: eventNameType, PrimaryKey: true, Source: streamsTableName},
+	{Name: "category", Type: eventNameType, Source: streamsTableName},
+	{Name: "event_count", Type: types.Uint64, Source: streamsTableName},
+	{Name: "first_event_number", Type: types.Uint64, Nullable: true, Source: streamsTableName},
+	{Name: "last_event_number", Type: types.Uint64, Nullable: true, Source: streamsTableName},
+	{Name: "version", Type: types.Int64, Source: streamsTableName},
+	{Name: "max_count", Type: types.Uint64, Nullable: true, Source: streamsTableName},
+	{Name: "max_age", Type: types.Float64, Nullable: true, Source: streamsTableName},
+	{Name: "truncate_before", Type: types.Uint64, Nullable: true, Source: streamsTableName},
+	{Name: "deleted", Type: types.Text, Nullable: true, Source: streamsTableName},
+}
+
+var eventStatsSchema = sql.Schema{
+	{Name: "category", Type: eventNameType, Nullable: true, Source: eventStatsTableName},
+	{Name: "event_type", Type: eventNameType, Nullable: true, Source: eventStatsTableName},
+	{Name: "event_count", Type: types.Uint64, Source: eventStatsTableName},
+	{Name: "first_position", Type: types.Uint64, Nullable: true, Source: eventStatsTableName},
+	{Name: "last_position", Type: types.Uint64, Nullable: true, Source: eventStatsTableName},
+	{Name: "first_created", Type: eventTimeType, Nullable: true, Source: eventStatsTableName},
+	{Name: "last_created", Type: eventTimeType, Nullable: true, Source: eventStatsTableName},
+}
+
+// infoTable is a read-only table whose rows are computed from the log in
+// one go (dolt_streams, dolt_event_stats).
+type infoTable struct {
+	name string
+	sch  sql.Schema
+	src  logSource
+	rows func(*sql.Context, eventindex.Log) ([]sql.Row, error)
+}
+
+func newStreamsTable(src logSource) *infoTable {
+	return &infoTable{name: streamsTableName, sch: streamsSchema, src: src, rows: streamRows}
+}
+
+func newEventStatsTable(src logSource) *infoTable {
+	return &infoTable{name: eventStatsTableName, sch: eventStatsSchema, src: src, rows: eventStatsRows}
+}
+
+var _ sql.Table = (*infoTable)(nil)
+
+func (t *infoTable) Name() string                   { return t.name }
+func (t *infoTable) String() string                 { return t.name }
+func (t *infoTable) Collation() sql.CollationID     { return sql.Collation_Default }
+func (t *infoTable) IsTemporary() bool              { return false }
+func (t *infoTable) Schema(*sql.Context) sql.Schema { return t.sch }
+
+func (t *infoTable) Partitions(*sql.Context) (sql.PartitionIter, error) {
+	return sql.PartitionsToPartitionIter(eventPartition{}), nil
+}
+
+func (t *infoTable) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
+	l, err := t.src.log(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []sql.Row
+	if sl, ok := p.(streamsLookup); ok {
+		rows, err = lookupStreamRows(ctx, l, sl.streams)
+	} else {
+		rows, err = t.rows(ctx, l)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+func streamRows(ctx *sql.Context, l eventindex.Log) ([]sql.Row, error) {
+	var out []sql.Row
+	err := l.Streams(ctx, func(s eventindex.StreamInfo) error {
+		out = append(out, streamRow(s))
+		return nil
+	})
+	return out, err
+}
+
+// streamRow returns the dolt_streams row of a stream.
+func streamRow(s eventindex.StreamInfo) sql.Row {
+	row := sql.Row{s.Stream, eventindex.Category(s.Stream), uint64(0), nil, nil, s.Version}
+	if s.First < s.Next {
+		row[2] = uint64(s.Next - s.First)
+		row[3], row[4] = uint64(s.First), uint64(s.Next-1)
+	}
+	row = append(row, retentionValues(s.Metadata)...)
+	switch {
+	case s.HardDeleted:
+		row = append(row, "hard")
+	case s.SoftDeleted:
+		row = append(row, "soft")
+	default:
+		row = append(row, nil)
+	}
+	return row
+}
+
+func eventStatsRows(ctx *sql.Context, l eventindex.Log) ([]sql.Row, error) {
+	st, err := l.Stats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	total := sql.Row{nil, nil, st.Events, nil, nil, nil, nil}
+	var out []sql.Row
+	first := true
+	for _, c := range st.Categories {
+		out = append(out, sql.Row{c.Name, nil, c.Count, uint64(c.FirstPosition), uint64(c.LastPosition), c.FirstCreated, c.LastCreated})
+		if first || uint64(c.FirstPosition) < total[3].(uint64) {
+			total[3], total[5] = uint64(c.FirstPosition), c.FirstCreated
+		}
+		if first || uint64(c.LastPosition) > total[4].(uint64) {
+			total[4], total[6] = uint64(c.LastPosition), c.LastCreated
+		}
+		first = false
+	}
+	for _, ty := range st.Types {
+		out = append(out, sql.Row{nil, ty.Name, ty.Count, uint64(ty.FirstPosition), uint64(ty.LastPosition), ty.FirstCreated, ty.LastCreated})
+	}
+	return append([]sql.Row{total}, out...), nil
+}
