@@ -2,6 +2,7 @@ package sqlserver
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -18,6 +19,9 @@ func (d *txDB) commit(ctx *sql.Context) error {
 	if d.root.Address() == d.base.Address() {
 		return nil
 	}
+	if d.readOnly {
+		return fmt.Errorf("cannot write to %s of database %s: it is a read-only revision (a tag or a commit); USE a branch to make changes", d.branch, d.st.name)
+	}
 	d.st.commitMu.Lock()
 	defer d.st.commitMu.Unlock()
 	for {
@@ -25,15 +29,9 @@ func (d *txDB) commit(ctx *sql.Context) error {
 		if err != nil {
 			return err
 		}
-		next := d.root
-		if ws.Working != d.start.Working {
-			cur, err := d.st.graph.OpenRoot(ctx, ws.Working)
-			if err != nil {
-				return err
-			}
-			if next, err = mergeRoots(ctx, d.st, d.base, cur, d.root); err != nil {
-				return err
-			}
+		next, err := d.pendingWorking(ctx, ws)
+		if err != nil {
+			return err
 		}
 		nws := ws
 		nws.Working = next.Address()

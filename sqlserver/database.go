@@ -30,10 +30,17 @@ type Database struct {
 	branch string
 	// temp marks the session's database of temporary tables (temporary.go).
 	temp bool
+	// rev, if not nil, makes the database a read-only revision at that
+	// commit ("db/<tag>", "db/<hash>", or a table AS OF): branch is then
+	// the database's branch, for HEAD in revision specs.
+	rev *commitgraph.Commit
 }
 
 // tx returns the session transaction's view of the database.
 func (db *Database) tx(ctx *sql.Context) (*txDB, error) {
+	if db.rev != nil {
+		return txRevision(ctx, db.st, db.rev)
+	}
 	return txDatabase(ctx, db.st, db.branch)
 }
 
@@ -61,6 +68,12 @@ var (
 	_ sql.TableRenamer     = (*Database)(nil)
 	_ sql.CollatedDatabase = (*Database)(nil)
 )
+
+var _ sql.ReadOnlyDatabase = (*Database)(nil)
+
+// IsReadOnly implements sql.ReadOnlyDatabase: a revision at a tag or a
+// commit cannot be written.
+func (db *Database) IsReadOnly() bool { return db.rev != nil }
 
 // Name implements sql.Nameable.
 func (db *Database) Name() string { return db.name }

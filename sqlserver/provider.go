@@ -36,6 +36,9 @@ type Provider struct {
 	dataDir string // "" for memory databases
 	dbs     map[string]*dbState
 	cache   *tableCache
+	// committer is the identity commits record when the session sets none
+	// (SetCommitter).
+	committer commitgraph.Signature
 }
 
 var (
@@ -162,6 +165,7 @@ func openDir(name, dir string) (*dbState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening database %q: %w", name, err)
 	}
+	registerDBVars(name)
 	st := &dbState{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: commitgraph.DefaultBranch}
 	if b, err := os.ReadFile(filepath.Join(dir, repoDir, headFile)); err == nil {
 		if h := strings.TrimSpace(string(b)); h != "" {
@@ -214,26 +218,32 @@ func (p *Provider) state(name string) (*dbState, bool) {
 	return st, ok
 }
 
-// Database implements sql.DatabaseProvider. "db" is the database on its
-// folder's branch (.verso/HEAD); "db/branch" is a revision database: the
-// same database on another branch's working set (USE `db/feature`).
+// Database implements sql.DatabaseProvider. "db" is the database on the
+// session's current branch (dolt_checkout; by default its folder's branch,
+// .verso/HEAD); "db/rev" is a revision database: the same database on
+// another branch's working set (USE `db/feature`), or, read-only, at a tag
+// or commit (`db/v1.0`, `db/<hash>`, `db/main~2`).
 func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error) {
-	base, branch, rev := strings.Cut(name, "/")
+	base, rev, isRev := strings.Cut(name, "/")
 	st, ok := p.state(base)
 	if !ok {
 		return nil, sql.ErrDatabaseNotFound.New(name)
 	}
-	if !rev {
-		return p.database(st), nil
+	if !isRev {
+		return p.database(ctx, st), nil
 	}
-	if _, err := st.graph.Head(ctx, branch); err != nil {
+	if _, err := st.graph.Head(ctx, rev); err == nil {
+		return &Database{p: p, st: st, name: st.name + "/" + rev, branch: rev}, nil
+	}
+	c, err := st.graph.Resolve(ctx, rev, p.sessionBranch(ctx, st))
+	if err != nil {
 		return nil, sql.ErrDatabaseNotFound.New(name)
 	}
-	return &Database{p: p, st: st, name: st.name + "/" + branch, branch: branch}, nil
+	return &Database{p: p, st: st, name: st.name + "/" + rev, branch: p.sessionBranch(ctx, st), rev: c}, nil
 }
 
-func (p *Provider) database(st *dbState) *Database {
-	return &Database{p: p, st: st, name: st.name, branch: st.branch}
+func (p *Provider) database(ctx *sql.Context, st *dbState) *Database {
+	return &Database{p: p, st: st, name: st.name, branch: p.sessionBranch(ctx, st)}
 }
 
 // HasDatabase implements sql.DatabaseProvider.
@@ -247,7 +257,7 @@ func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
 	p.mu.RLock()
 	out := make([]sql.Database, 0, len(p.dbs))
 	for _, st := range p.dbs {
-		out = append(out, p.database(st))
+		out = append(out, p.database(ctx, st))
 	}
 	p.mu.RUnlock()
 	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Name()) < strings.ToLower(out[j].Name()) })
@@ -268,6 +278,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	var st *dbState
 	if p.dataDir == "" {
 		cs := chunks.NewMemoryStore()
+		registerDBVars(name)
 		st = &dbState{name: name, store: cs, graph: commitgraph.New(cs), branch: commitgraph.DefaultBranch}
 		if _, err := st.graph.Init(ctx, st.branch, initMeta()); err != nil {
 			return err

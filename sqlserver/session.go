@@ -20,6 +20,9 @@ type Session struct {
 	// temp holds the session's temporary tables, per database (lower-case
 	// name): a database in memory of the same name (see temporary.go).
 	temp map[string]*dbState
+	// branches holds the branch the session has checked out per database
+	// (lower-case name), when it is not the database's (dolt_checkout).
+	branches map[string]string
 }
 
 var (
@@ -82,6 +85,7 @@ func (t *Transaction) IsReadOnly() bool { return t.readOnly }
 type txKey struct {
 	st     *dbState
 	branch string
+	commit chunks.Address // a read-only revision: the commit read
 }
 
 // txDB is a transaction's view of one database.
@@ -92,6 +96,9 @@ type txDB struct {
 	base    commitgraph.RootValue  // its working root
 	root    commitgraph.RootValue  // base plus the transaction's writes
 	writers map[string]*tableWriter
+	// readOnly marks a revision at a commit (a tag, a hash, AS OF): it
+	// cannot be written.
+	readOnly bool
 }
 
 // StartTransaction implements sql.TransactionSession.
@@ -210,7 +217,7 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := txKey{st, branch}
+	key := txKey{st: st, branch: branch}
 	if d, ok := tx.dbs[key]; ok {
 		return d, nil
 	}
@@ -223,6 +230,27 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 		return nil, err
 	}
 	d := &txDB{st: st, branch: branch, start: ws, base: root, root: root, writers: map[string]*tableWriter{}}
+	tx.dbs[key] = d
+	return d, nil
+}
+
+// txRevision returns the transaction's read-only view of the commit c of
+// st (a revision database at a tag or a hash, or AS OF).
+func txRevision(ctx *sql.Context, st *dbState, c *commitgraph.Commit) (*txDB, error) {
+	tx, err := transaction(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key := txKey{st: st, commit: c.Addr}
+	if d, ok := tx.dbs[key]; ok {
+		return d, nil
+	}
+	root, err := st.graph.OpenRoot(ctx, c.Root)
+	if err != nil {
+		return nil, err
+	}
+	ws := commitgraph.WorkingSet{Working: c.Root, Staged: c.Root}
+	d := &txDB{st: st, branch: c.Addr.String(), start: ws, base: root, root: root, writers: map[string]*tableWriter{}, readOnly: true}
 	tx.dbs[key] = d
 	return d, nil
 }

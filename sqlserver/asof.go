@@ -1,0 +1,104 @@
+package sqlserver
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso/commitgraph"
+)
+
+// AS OF: SELECT ... FROM t AS OF 'ref', SHOW TABLES AS OF, DESCRIBE t AS
+// OF. The revision is a commit spec (a hash, a branch, a tag, HEAD~2,
+// main^2: see commitgraph.Resolve, HEAD being the session's branch) or a
+// time (a DATETIME value, or a string that is no ref and reads as one),
+// which names the newest commit of the branch's history made at or before
+// it. The table is read from that commit, read-only.
+
+var _ sql.VersionedDatabase = (*Database)(nil)
+
+// GetTableInsensitiveAsOf implements sql.VersionedDatabase.
+func (db *Database) GetTableInsensitiveAsOf(ctx *sql.Context, name string, asOf interface{}) (sql.Table, bool, error) {
+	rev, err := db.asOf(ctx, asOf)
+	if err != nil {
+		return nil, false, err
+	}
+	return rev.GetTableInsensitive(ctx, name)
+}
+
+// GetTableNamesAsOf implements sql.VersionedDatabase.
+func (db *Database) GetTableNamesAsOf(ctx *sql.Context, asOf interface{}) ([]string, error) {
+	rev, err := db.asOf(ctx, asOf)
+	if err != nil {
+		return nil, err
+	}
+	return rev.GetTableNames(ctx)
+}
+
+// asOf returns the read-only revision of db that asOf names.
+func (db *Database) asOf(ctx *sql.Context, asOf interface{}) (*Database, error) {
+	c, err := db.resolveAsOf(ctx, asOf)
+	if err != nil {
+		return nil, err
+	}
+	return &Database{p: db.p, st: db.st, name: db.name, branch: db.branch, rev: c}, nil
+}
+
+// asOfTimeLayouts are the strings AS OF reads as times.
+var asOfTimeLayouts = []string{
+	"2006-01-02 15:04:05.999999999", "2006-01-02 15:04:05", "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04:05", "2006-01-02",
+}
+
+func (db *Database) resolveAsOf(ctx *sql.Context, asOf interface{}) (*commitgraph.Commit, error) {
+	switch v := asOf.(type) {
+	case time.Time:
+		return db.commitAt(ctx, v)
+	case string:
+		c, err := db.st.graph.Resolve(ctx, v, db.branch)
+		if err == nil {
+			return c, nil
+		}
+		if !errors.Is(err, commitgraph.ErrBadRevision) {
+			return nil, fmt.Errorf("AS OF '%s': %w", v, err)
+		}
+		for _, l := range asOfTimeLayouts {
+			if t, terr := time.Parse(l, v); terr == nil {
+				return db.commitAt(ctx, t)
+			}
+		}
+		return nil, fmt.Errorf("AS OF '%s': no branch, tag or commit of database %s has that name, and it is not a time; give a branch, a tag, a commit hash, a spec such as HEAD~2, or a time (%w)", v, db.st.name, err)
+	case []byte:
+		return db.resolveAsOf(ctx, string(v))
+	case nil:
+		return nil, errors.New("AS OF NULL: give a branch, a tag, a commit hash, a spec such as HEAD~2, or a time")
+	}
+	return nil, fmt.Errorf("AS OF %v: a revision is a string (a branch, tag, hash or spec) or a time, not a %T", asOf, asOf)
+}
+
+// commitAt returns the newest commit of the branch's history made at or
+// before t.
+func (db *Database) commitAt(ctx *sql.Context, t time.Time) (*commitgraph.Commit, error) {
+	head := db.branch
+	var start *commitgraph.Commit
+	if db.rev != nil {
+		start = db.rev
+	} else {
+		c, err := db.st.graph.HeadCommit(ctx, head)
+		if err != nil {
+			return nil, err
+		}
+		start = c
+	}
+	it := db.st.graph.Log(ctx, start.Addr)
+	for it.Next(ctx) {
+		if c := it.Commit(); !c.Meta.Time.After(t) {
+			return c, nil
+		}
+	}
+	if err := it.Err(); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("AS OF %s: the history of %s has no commit that old (its first commit is newer); give a later time or a ref", t.UTC().Format(time.RFC3339Nano), head)
+}

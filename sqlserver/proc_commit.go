@@ -1,0 +1,202 @@
+package sqlserver
+
+import (
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+)
+
+// dolt_add and dolt_commit.
+//
+//	CALL dolt_add('t1', 't2') | dolt_add('.') | dolt_add('-A')   -> status
+//	CALL dolt_commit('-m', 'msg' [, '-a' | '-A'] [, '--allow-empty' |
+//	     '--skip-empty'] [, '--author', 'Name <email>'] [, '--date', d]
+//	     [, '--amend'])                                          -> hash
+
+func init() {
+	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_add", Schema: statusSchema, Function: doltAdd})
+	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_commit", Schema: hashSchema, Function: doltCommit})
+}
+
+var addSpec = optSpec{proc: "dolt_add", opts: map[string]bool{"all": false}, shorts: map[byte]string{'A': "all"}}
+
+func doltAdd(ctx *sql.Context, args ...string) (sql.RowIter, error) {
+	a, err := addSpec.parse(args)
+	if err != nil {
+		return nil, err
+	}
+	all := a.has("all")
+	var names []string
+	for _, p := range a.pos {
+		if p == "." {
+			all = true
+		} else {
+			names = append(names, p)
+		}
+	}
+	if !all && len(names) == 0 {
+		return nil, errors.New("dolt_add: nothing specified, nothing added; name the tables to stage, or '.' (or '-A') for all")
+	}
+	d, err := procBranch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
+		var staged commitgraph.RootValue
+		var err error
+		if all {
+			staged, err = stageAll(ctx, s.working)
+		} else {
+			staged, err = copyItems(ctx, s.working, s.staged, names, "dolt_add")
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &branchChange{working: s.working, staged: staged, merge: s.ws.Merge}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return statusRow(0), nil
+}
+
+// procBranch returns the transaction's view of the session's current
+// branch, for a procedure that changes it.
+func procBranch(ctx *sql.Context) (*txDB, error) {
+	db, err := currentDatabase(ctx)
+	if err != nil {
+		return nil, err
+	}
+	branch, err := db.writableBranch()
+	if err != nil {
+		return nil, err
+	}
+	return txDatabase(ctx, db.st, branch)
+}
+
+var commitSpec = optSpec{
+	proc: "dolt_commit",
+	opts: map[string]bool{
+		"message": true, "all": false, "ALL": false, "allow-empty": false, "skip-empty": false,
+		"author": true, "date": true, "amend": false, "force": false,
+	},
+	shorts: map[byte]string{'m': "message", 'a': "all", 'A': "ALL", 'f': "force"},
+}
+
+func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
+	a, err := commitSpec.parse(args)
+	if err != nil {
+		return nil, err
+	}
+	if len(a.pos) > 0 {
+		return nil, fmt.Errorf("dolt_commit: unexpected argument %q; give the message with '-m'", a.pos[0])
+	}
+	if a.has("allow-empty") && a.has("skip-empty") {
+		return nil, errors.New("dolt_commit: --allow-empty and --skip-empty contradict each other; give one")
+	}
+	committer := identity(ctx)
+	meta := commitgraph.Meta{Author: committer, Message: a.vals["message"]}
+	if a.has("author") {
+		// Dolt records one identity per commit (dolt_log's committer):
+		// --author replaces the session's.
+		if meta.Author, err = parseAuthor(a.vals["author"]); err != nil {
+			return nil, err
+		}
+	}
+	if a.has("date") {
+		if meta.Time, err = parseCommitDate(a.vals["date"]); err != nil {
+			return nil, err
+		}
+	}
+	if !a.has("message") && !a.has("amend") {
+		return nil, errors.New("dolt_commit: no commit message; give one with '-m'")
+	}
+	d, err := procBranch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var made *commitgraph.Commit
+	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
+		staged := s.staged
+		var err error
+		switch {
+		case a.has("ALL"):
+			staged, err = stageAll(ctx, s.working)
+		case a.has("all"):
+			staged, err = stageTracked(ctx, s.staged, s.working)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if ts, err := conflictedTables(ctx, s.working); err != nil {
+			return nil, err
+		} else if len(ts) > 0 {
+			return nil, errConflicts(ts)
+		}
+		parents := []chunks.Address{s.head.Addr}
+		m := meta
+		if a.has("amend") {
+			parents = s.head.Parents
+			if !a.has("message") {
+				m.Message = s.head.Meta.Message
+			}
+		}
+		if s.ws.Merge != nil {
+			parents = append(parents, s.ws.Merge.Commit)
+		}
+		if len(parents) == 0 {
+			return nil, errors.New("dolt_commit --amend: HEAD is the root commit, which cannot be amended")
+		}
+		if staged.Address() == s.headRt.Address() && s.ws.Merge == nil && !a.has("amend") {
+			switch {
+			case a.has("skip-empty"):
+				return nil, nil
+			case !a.has("allow-empty"):
+				return nil, errors.New("nothing to commit: no changes are staged; stage them with dolt_add (or commit with '-a' or '-A'), or give '--allow-empty'")
+			}
+		}
+		if made, err = d.st.graph.WriteCommit(ctx, staged.Address(), parents, m); err != nil {
+			return nil, err
+		}
+		return &branchChange{head: made.Addr, working: s.working, staged: staged}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if made == nil {
+		return sql.RowsToRowIter(sql.Row{nil}), nil
+	}
+	return sql.RowsToRowIter(sql.Row{made.Addr.String()}), nil
+}
+
+// parseAuthor parses "Name <email>".
+func parseAuthor(s string) (commitgraph.Signature, error) {
+	addr, err := mail.ParseAddress(s)
+	if err != nil || addr.Name == "" {
+		return commitgraph.Signature{}, fmt.Errorf("dolt_commit: author %q is not of the form 'Name <email>'", s)
+	}
+	return commitgraph.Signature{Name: addr.Name, Email: addr.Address}, nil
+}
+
+// commitDateLayouts are the forms --date takes.
+var commitDateLayouts = []string{
+	time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05.999999999", "2006-01-02 15:04:05", "2006-01-02",
+}
+
+// parseCommitDate parses --date; a time without a zone is UTC.
+func parseCommitDate(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, l := range commitDateLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("dolt_commit: cannot read the date %q; write it as 2006-01-02T15:04:05Z07:00, '2006-01-02 15:04:05' (UTC) or 2006-01-02", s)
+}

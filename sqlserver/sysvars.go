@@ -1,0 +1,125 @@
+package sqlserver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// System variables.
+//
+//	@@verso_user_name, @@verso_user_email   the committer of this session's
+//	                     dolt_commit, dolt_tag (default: the server's
+//	                     configured identity, else the SQL user)
+//	@@<db>_head          the head commit of the session's branch of db
+//	@@<db>_head_ref      its ref: refs/heads/<branch>; setting it to a
+//	                     branch (or refs/heads/<branch>) checks it out
+//	@@<db>_working       the address of the working root (as the session's
+//	                     transaction sees it)
+//	@@<db>_staged        the address of the staged root
+//
+// The per-database variables are registered (process-wide, as the engine
+// keeps its registry) when a database is opened or created, and computed
+// on each read.
+
+const (
+	userNameVar  = "verso_user_name"
+	userEmailVar = "verso_user_email"
+)
+
+var dbVarSuffixes = []string{"_head_ref", "_head", "_working", "_staged"}
+
+func init() {
+	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{
+		&sql.MysqlSystemVariable{Name: userNameVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userNameVar), Default: ""},
+		&sql.MysqlSystemVariable{Name: userEmailVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userEmailVar), Default: ""},
+	})
+}
+
+// registerDBVars registers the per-database session variables of name.
+func registerDBVars(name string) {
+	vars := make([]sql.SystemVariable, 0, len(dbVarSuffixes))
+	for _, s := range dbVarSuffixes {
+		n := strings.ToLower(name) + s
+		if _, _, ok := sql.SystemVariables.GetGlobal(n); ok {
+			continue
+		}
+		vars = append(vars, &sql.MysqlSystemVariable{Name: n, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Session), Dynamic: true, Type: types.NewSystemStringType(n), Default: ""})
+	}
+	if len(vars) > 0 {
+		sql.SystemVariables.AddSystemVariables(vars)
+	}
+}
+
+// dbVar splits a per-database variable name into the database's state and
+// the suffix, if it is one.
+func (s *Session) dbVar(name string) (*dbState, string, bool) {
+	name = strings.ToLower(name)
+	for _, suf := range dbVarSuffixes {
+		if db, ok := strings.CutSuffix(name, suf); ok && db != "" {
+			if st, ok := s.p.state(db); ok {
+				return st, suf, true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+// GetSessionVariable implements sql.Session: the per-database variables
+// are computed, the others are the base session's.
+func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}, error) {
+	st, suf, ok := s.dbVar(name)
+	if !ok {
+		return s.BaseSession.GetSessionVariable(ctx, name)
+	}
+	branch := s.p.sessionBranch(ctx, st)
+	switch suf {
+	case "_head_ref":
+		return "refs/heads/" + branch, nil
+	case "_head":
+		h, err := st.graph.Head(ctx, branch)
+		if err != nil {
+			return nil, err
+		}
+		return h.String(), nil
+	case "_working":
+		d, err := txDatabase(ctx, st, branch)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.flushAll(ctx); err != nil {
+			return nil, err
+		}
+		return d.root.Address().String(), nil
+	default: // _staged
+		ws, err := st.graph.WorkingSet(ctx, branch)
+		if err != nil {
+			return nil, err
+		}
+		return ws.Staged.String(), nil
+	}
+}
+
+// SetSessionVariable implements sql.Session: setting @@<db>_head_ref
+// checks a branch out; the other per-database variables are read-only.
+func (s *Session) SetSessionVariable(ctx *sql.Context, name string, value interface{}) error {
+	st, suf, ok := s.dbVar(name)
+	if !ok {
+		return s.BaseSession.SetSessionVariable(ctx, name, value)
+	}
+	if suf != "_head_ref" {
+		return fmt.Errorf("@@%s is read-only: it reports the session's branch state; use dolt_checkout, dolt_commit or dolt_reset to change it", name)
+	}
+	v, ok := value.(string)
+	if !ok {
+		return fmt.Errorf("@@%s takes a branch name or refs/heads/<branch>, not %v", name, value)
+	}
+	b := strings.TrimPrefix(v, "refs/heads/")
+	if _, err := st.graph.Head(ctx, b); err != nil {
+		return fmt.Errorf("cannot set @@%s: no branch %q in database %s; list the branches with SELECT name FROM dolt_branches", name, b, st.name)
+	}
+	setSessionBranch(ctx, st, b)
+	return nil
+}

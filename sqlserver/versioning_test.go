@@ -1,0 +1,152 @@
+package sqlserver
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/enginetest"
+	"github.com/dolthub/go-mysql-server/enginetest/queries"
+	"github.com/dolthub/go-mysql-server/enginetest/scriptgen/setup"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/verso-db/verso/commitgraph"
+)
+
+// Script tests of the versioning procedures, functions and system tables,
+// in the engine's ScriptTest form and run through the enginetest harness.
+// Hashes vary from run to run, so results that hold one are checked
+// through dolt_log, hashof() and friends.
+
+// runVersioningScripts runs scripts, each on a fresh engine with mydb.
+func runVersioningScripts(t *testing.T, scripts []queries.ScriptTest) {
+	for _, s := range scripts {
+		h := &harness{}
+		h.Setup(setup.MydbData)
+		enginetest.TestScript(t, h, s)
+	}
+}
+
+var (
+	ok0  = []sql.Row{{int64(0)}}
+	ok1r = []sql.Row{{types.NewOkResult(1)}}
+)
+
+var addCommitScripts = []queries.ScriptTest{
+	{
+		Name: "dolt_add and dolt_commit",
+		SetUpScript: []string{
+			"CREATE TABLE t (pk INT PRIMARY KEY, v INT)",
+			"INSERT INTO t VALUES (1, 1)",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"t", false, "new table"}}},
+			{Query: "CALL dolt_commit('-m', 'nothing staged')", ExpectedErrStr: "nothing to commit: no changes are staged; stage them with dolt_add (or commit with '-a' or '-A'), or give '--allow-empty'"},
+			{Query: "CALL dolt_add('t')", Expected: ok0},
+			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"t", true, "new table"}}},
+			{Query: "CALL dolt_commit('-m', 'add t')", SkipResultsCheck: true},
+			{Query: "SELECT count(*) FROM dolt_status", Expected: []sql.Row{{int64(0)}}},
+			{Query: "SELECT message FROM dolt_log ORDER BY commit_order DESC LIMIT 1", Expected: []sql.Row{{"add t"}}},
+			{Query: "SELECT count(*) FROM dolt_log", Expected: []sql.Row{{int64(2)}}},
+			{Query: "CALL dolt_commit('-m', 'again')", ExpectedErrStr: "nothing to commit: no changes are staged; stage them with dolt_add (or commit with '-a' or '-A'), or give '--allow-empty'"},
+			{Query: "CALL dolt_commit('--skip-empty', '-m', 'skipped')", Expected: []sql.Row{{nil}}},
+			{Query: "CALL dolt_commit('--allow-empty', '-m', 'empty')", SkipResultsCheck: true},
+			{Query: "SELECT message FROM dolt_log ORDER BY commit_order DESC LIMIT 1", Expected: []sql.Row{{"empty"}}},
+			{Query: "CALL dolt_commit('--amend', '-m', 'empty, amended')", SkipResultsCheck: true},
+			{Query: "SELECT message FROM dolt_log ORDER BY commit_order DESC", Expected: []sql.Row{{"empty, amended"}, {"add t"}, {"Initialize data repository"}}},
+			{Query: "UPDATE t SET v = 2", SkipResultsCheck: true},
+			{Query: "CREATE TABLE u (pk INT PRIMARY KEY)"},
+			{Query: "SELECT table_name, staged, status FROM dolt_status ORDER BY table_name", Expected: []sql.Row{{"t", false, "modified"}, {"u", false, "new table"}}},
+			{Query: "CALL dolt_commit('-am', 'tracked only')", SkipResultsCheck: true},
+			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"u", false, "new table"}}},
+			{Query: "CALL dolt_commit('-Am', 'all', '--author', 'Ann Author <ann@example.com>', '--date', '2020-01-02T03:04:05Z')", SkipResultsCheck: true},
+			{Query: "SELECT committer, email, date, message FROM dolt_log ORDER BY commit_order DESC LIMIT 1", Expected: []sql.Row{{"Ann Author", "ann@example.com", mustTime("2020-01-02 03:04:05"), "all"}}},
+			{Query: "SELECT count(*) FROM dolt_status", Expected: []sql.Row{{int64(0)}}},
+			{Query: "CALL dolt_add()", ExpectedErrStr: "dolt_add: nothing specified, nothing added; name the tables to stage, or '.' (or '-A') for all"},
+			{Query: "CALL dolt_add('nope')", ExpectedErrStr: "dolt_add: no table \"nope\"; SHOW TABLES lists the tables"},
+			{Query: "CALL dolt_commit('-x')", ExpectedErrStr: "dolt_commit: unknown option \"-x\" in \"-x\"; the options are --allow-empty, --amend, --author <value>, --date <value>, --skip-empty, -A/--ALL, -a/--all, -f/--force, -m/--message <value>"},
+			{Query: "CALL dolt_commit('-m')", ExpectedErrStr: "dolt_commit: option \"-m\" needs a value"},
+			{Query: "CALL dolt_commit('--allow-empty')", ExpectedErrStr: "dolt_commit: no commit message; give one with '-m'"},
+			{Query: "CALL dolt_commit('-m', 'x', '--author', 'nobody')", ExpectedErrStr: "dolt_commit: author \"nobody\" is not of the form 'Name <email>'"},
+			{Query: "CALL dolt_commit('-m', 'x', '--date', 'yesterday')", ExpectedErrStr: "dolt_commit: cannot read the date \"yesterday\"; write it as 2006-01-02T15:04:05Z07:00, '2006-01-02 15:04:05' (UTC) or 2006-01-02"},
+		},
+	},
+	{
+		Name: "dolt_add('.') and -A stage everything, staged changes survive more edits",
+		SetUpScript: []string{
+			"CREATE TABLE a (pk INT PRIMARY KEY)",
+			"CREATE TABLE b (pk INT PRIMARY KEY)",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_add('.')", Expected: ok0},
+			{Query: "INSERT INTO a VALUES (1)", Expected: ok1r},
+			{Query: "SELECT table_name, staged, status FROM dolt_status ORDER BY staged, table_name", Expected: []sql.Row{{"a", false, "modified"}, {"a", true, "new table"}, {"b", true, "new table"}}},
+			{Query: "CALL dolt_commit('-m', 'staged only')", SkipResultsCheck: true},
+			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"a", false, "modified"}}},
+			{Query: "SELECT count(*) FROM a AS OF 'HEAD'", Expected: []sql.Row{{int64(0)}}},
+			{Query: "CALL dolt_add('-A')", Expected: ok0},
+			{Query: "CALL dolt_commit('-m', 'rows')", SkipResultsCheck: true},
+			{Query: "SELECT count(*) FROM a AS OF 'HEAD'", Expected: []sql.Row{{int64(1)}}},
+		},
+	},
+	{
+		Name: "a commit inside a transaction takes the transaction's writes",
+		SetUpScript: []string{
+			"CREATE TABLE t (pk INT PRIMARY KEY)",
+			"CALL dolt_commit('-Am', 'create t')",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "START TRANSACTION"},
+			{Query: "INSERT INTO t VALUES (1), (2)", Expected: []sql.Row{{types.NewOkResult(2)}}},
+			{Query: "CALL dolt_commit('-am', 'two rows')", SkipResultsCheck: true},
+			{Query: "COMMIT"},
+			{Query: "SELECT count(*) FROM t AS OF 'HEAD'", Expected: []sql.Row{{int64(2)}}},
+			{Query: "SELECT count(*) FROM dolt_status", Expected: []sql.Row{{int64(0)}}},
+		},
+	},
+	{
+		Name: "a commit is refused while conflicts are unresolved",
+		SetUpScript: []string{
+			"CREATE TABLE t (pk INT PRIMARY KEY)",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL verso_test_add_conflict('t')", Expected: ok0},
+			{Query: "SELECT table_name, staged, status FROM dolt_status ORDER BY status", Expected: []sql.Row{{"t", false, "conflict"}, {"t", false, "new table"}}},
+			{Query: "CALL dolt_commit('-Am', 'with conflicts')", ExpectedErrStr: "cannot commit: unresolved merge conflicts in t; resolve them (dolt_conflicts_resolve, or edit the rows and delete them from dolt_conflicts_<table>) and stage the tables with dolt_add, or abort the merge with dolt_merge('--abort')"},
+		},
+	},
+}
+
+func mustTime(s string) time.Time {
+	t, err := time.Parse("2006-01-02 15:04:05", s)
+	if err != nil {
+		panic(fmt.Sprintf("test time %q: %v", s, err))
+	}
+	return t
+}
+
+// verso_test_add_conflict writes a conflicts/<table> entry into the
+// working root, as dolt_merge does for a conflicted table.
+func init() {
+	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "verso_test_add_conflict", Schema: statusSchema,
+		Function: func(ctx *sql.Context, table string) (sql.RowIter, error) {
+			d, err := procBranch(ctx)
+			if err != nil {
+				return nil, err
+			}
+			err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
+				w, err := s.working.Edit(ctx, commitgraph.RootEdit{Name: conflictsPrefix + table, Addr: s.working.Address()})
+				if err != nil {
+					return nil, err
+				}
+				return &branchChange{working: w, staged: s.staged}, nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			return statusRow(0), nil
+		}})
+}
+
+func TestVersioningAddCommit(t *testing.T) { runVersioningScripts(t, addCommitScripts) }
