@@ -10,9 +10,11 @@ import (
 
 // System variables.
 //
-//	@@verso_user_name, @@verso_user_email   the committer of this session's
-//	                     dolt_commit, dolt_tag (default: the server's
-//	                     configured identity, else the SQL user)
+//	@@dolt_committer_name, @@dolt_committer_email
+//	                     the identity this session's dolt_commit and
+//	                     dolt_tag record (default: the server's configured
+//	                     identity, else the SQL user); verso's own: Dolt
+//	                     has no such variables
 //	@@<db>_head          the head commit of the session's branch of db
 //	@@<db>_head_ref      its ref: refs/heads/<branch>; setting it to a
 //	                     branch (or refs/heads/<branch>) checks it out
@@ -25,8 +27,8 @@ import (
 // on each read.
 
 const (
-	userNameVar  = "verso_user_name"
-	userEmailVar = "verso_user_email"
+	userNameVar  = "dolt_committer_name"
+	userEmailVar = "dolt_committer_email"
 )
 
 var dbVarSuffixes = []string{"_head_ref", "_head", "_working", "_staged"}

@@ -91,7 +91,7 @@ func currentDatabase(ctx *sql.Context) (*Database, error) {
 // database (a tag or a commit), which has no branch to change.
 func (db *Database) writableBranch() (string, error) {
 	if db.rev != nil {
-		return "", fmt.Errorf("database %q is a read-only revision (%s); USE a branch of %s to change it", db.name, db.rev.Addr, db.st.name)
+		return "", fmt.Errorf("database %q is a read-only revision (a tag or a commit); USE a branch of %s to change it", db.name, db.st.name)
 	}
 	return db.branch, nil
 }
@@ -212,8 +212,8 @@ func errConflicts(tables []string) error {
 	return fmt.Errorf("cannot commit: unresolved merge conflicts in %s; resolve them (dolt_conflicts_resolve, or edit the rows and delete them from dolt_conflicts_<table>) and stage the tables with dolt_add, or abort the merge with dolt_merge('--abort')", strings.Join(tables, ", "))
 }
 
-// identity returns the session's committer: @@verso_user_name and
-// @@verso_user_email when set, else the provider's configured identity,
+// identity returns the session's committer: @@dolt_committer_name and
+// @@dolt_committer_email when set, else the provider's configured identity,
 // else the SQL user (user@host), else verso@localhost.
 func identity(ctx *sql.Context) commitgraph.Signature {
 	var sig commitgraph.Signature
@@ -254,8 +254,8 @@ func identity(ctx *sql.Context) commitgraph.Signature {
 }
 
 // SetCommitter sets the identity that commits, tags and merges made over
-// SQL record when the session sets none (@@verso_user_name,
-// @@verso_user_email): the server configuration's.
+// SQL record when the session sets none (@@dolt_committer_name,
+// @@dolt_committer_email): the server configuration's.
 func (p *Provider) SetCommitter(sig commitgraph.Signature) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
