@@ -34,12 +34,12 @@ import (
 // the merged commit, or else the commit's hash.
 
 const (
-	conflictsName      = "dolt_conflicts"
-	conflictsTablePfx  = "dolt_conflicts_"
-	mergeStatusName    = "dolt_merge_status"
-	diffAdded          = "added"
-	diffModified       = "modified"
-	diffRemoved        = "removed"
+	conflictsName     = "dolt_conflicts"
+	conflictsTablePfx = "dolt_conflicts_"
+	mergeStatusName   = "dolt_merge_status"
+	diffAdded         = "added"
+	diffModified      = "modified"
+	diffRemoved       = "removed"
 )
 
 func init() {
