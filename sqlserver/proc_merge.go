@@ -8,11 +8,15 @@ import (
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/planbuilder"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/tablemerge"
+	"github.com/verso-db/verso/tables"
 )
 
 // dolt_merge, dolt_cherry_pick and dolt_revert: three-way merges of root
@@ -111,9 +115,88 @@ func checkClean(ctx *sql.Context, proc string, s *branchState) error {
 	return fmt.Errorf("%s: cannot merge with uncommitted changes (in %s); commit them (dolt_commit('-Am', ...)) or discard them (dolt_reset('--hard')) first", proc, strings.Join(list, ", "))
 }
 
+// constantExpr evaluates an SQL expression made of literals and operators
+// only (no functions, columns or subqueries, which need a catalog and a
+// row).
+func constantExpr(ctx *sql.Context, text string) (v any, ok bool) {
+	// The planner without a catalog panics on what it would look up there
+	// (functions); the walk below keeps those out, and this is the net
+	// for any that it misses: such a default is simply not constant.
+	defer func() {
+		if recover() != nil {
+			v, ok = nil, false
+		}
+	}()
+	stmt, err := sqlparser.Parse("SELECT " + text)
+	if err != nil {
+		return nil, false
+	}
+	constant := true
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n.(type) {
+		case *sqlparser.FuncExpr, *sqlparser.ColName, *sqlparser.Subquery, *sqlparser.ConvertExpr,
+			*sqlparser.ConvertUsingExpr, *sqlparser.TimestampFuncExpr, *sqlparser.ExtractFuncExpr,
+			*sqlparser.TrimExpr, *sqlparser.SubstrExpr, *sqlparser.CaseExpr, *sqlparser.CharExpr,
+			*sqlparser.MatchExpr, *sqlparser.GroupConcatExpr, *sqlparser.ValuesFuncExpr,
+			*sqlparser.IntervalExpr, *sqlparser.ExistsExpr:
+			constant = false
+		}
+		return constant, nil
+	}, stmt)
+	if !constant {
+		return nil, false
+	}
+	node, _, _, _, err := planbuilder.New(ctx, nil, nil).Parse("SELECT "+text, nil, false)
+	if err != nil {
+		return nil, false
+	}
+	p, ok := node.(*plan.Project)
+	if !ok || len(p.Projections) != 1 || !p.Projections[0].Resolved() {
+		return nil, false
+	}
+	v, err = p.Projections[0].Eval(ctx, nil)
+	return v, err == nil
+}
+
 // mergeOptions are the tablemerge options of a merge of theirs.
-func mergeOptions(theirs chunks.Address) tablemerge.Options {
-	return tablemerge.Options{Theirs: theirs}
+func mergeOptions(ctx *sql.Context, theirs chunks.Address) tablemerge.Options {
+	return tablemerge.Options{Theirs: theirs, Default: columnDefault(ctx)}
+}
+
+// columnDefault evaluates the default of a column added on one side of a
+// merge for the other side's rows: any default without functions or
+// column references (literals of every type, arithmetic), and
+// CURRENT_TIMESTAMP (the time of the merge); others go to
+// tablemerge.LiteralDefault, which explains what it cannot do.
+func columnDefault(ctx *sql.Context) tablemerge.DefaultFunc {
+	return func(table string, col tables.Column) (tables.Value, error) {
+		if col.Default == "" {
+			return tablemerge.LiteralDefault(table, col)
+		}
+		typ, err := planbuilder.ParseColumnTypeString(ctx, col.Type)
+		if err != nil {
+			return tablemerge.LiteralDefault(table, col)
+		}
+		text := strings.TrimSpace(col.Default)
+		for len(text) > 1 && text[0] == '(' && text[len(text)-1] == ')' {
+			text = strings.TrimSpace(text[1 : len(text)-1])
+		}
+		var v any = ctx.QueryTime() // as ALTER TABLE ADD COLUMN fills existing rows
+		ok := true
+		switch strings.ToUpper(strings.TrimSuffix(strings.ReplaceAll(text, " ", ""), "()")) {
+		case "CURRENT_TIMESTAMP", "NOW", "LOCALTIME", "LOCALTIMESTAMP":
+		default:
+			v, ok = constantExpr(ctx, text)
+		}
+		if !ok {
+			return tablemerge.LiteralDefault(table, col)
+		}
+		v, _, err = typ.Convert(ctx, v)
+		if err != nil {
+			return tables.Value{}, fmt.Errorf("%w: table %q: the default %s of column %q does not fit its type %s: %v", tablemerge.ErrSchemaConflict, table, col.Default, col.Name, col.Type, err)
+		}
+		return toValue(ctx, typ, v)
+	}
 }
 
 // mergeError turns tablemerge's refusals into messages naming the
@@ -222,7 +305,7 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := tablemerge.Merge(ctx, g.NodeStore(), baseRoot, s.headRt, theirsRoot, mergeOptions(theirs.Addr))
+		res, err := tablemerge.Merge(ctx, g.NodeStore(), baseRoot, s.headRt, theirsRoot, mergeOptions(ctx, theirs.Addr))
 		if err != nil {
 			return nil, mergeError("dolt_merge", err)
 		}
@@ -402,7 +485,7 @@ func applyCommit(ctx *sql.Context, d *txDB, s *branchState, proc, spec string, r
 	if revert {
 		from, to = to, from
 	}
-	res, err := tablemerge.Merge(ctx, g.NodeStore(), from, s.headRt, to, mergeOptions(c.Addr))
+	res, err := tablemerge.Merge(ctx, g.NodeStore(), from, s.headRt, to, mergeOptions(ctx, c.Addr))
 	if err != nil {
 		return nil, nil, mergeError(proc, err)
 	}

@@ -217,12 +217,16 @@ var mergeScripts = []queries.ScriptTest{
 	{
 		Name: "a schema change on one side merges with row changes on the other",
 		SetUpScript: diverge(
-			[]string{"ALTER TABLE t ADD COLUMN c INT DEFAULT 7", "CREATE INDEX kc ON t (c)", "UPDATE t SET c = 8 WHERE pk = 2"},
+			[]string{"ALTER TABLE t ADD COLUMN c INT DEFAULT 7", "CREATE INDEX kc ON t (c)", "UPDATE t SET c = 8 WHERE pk = 2",
+				"ALTER TABLE t ADD COLUMN d DATE DEFAULT '2020-01-02'", "ALTER TABLE t ADD COLUMN e DECIMAL(5,2) DEFAULT (1.5 * 2)",
+				"ALTER TABLE t ADD COLUMN ts DATETIME DEFAULT CURRENT_TIMESTAMP"},
 			[]string{"INSERT INTO t VALUES (4, 40, 'w')", "UPDATE t SET a = 11 WHERE pk = 1"}),
 		Assertions: []queries.ScriptTestAssertion{
 			{Query: "CALL dolt_merge('feature')", Expected: mergedOK},
-			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 11, "x", 7}, {2, 20, "y", 8}, {3, 30, "z", 7}, {4, 40, "w", 7}}},
+			{Query: "SELECT pk, a, b, c FROM t ORDER BY pk", Expected: []sql.Row{{1, 11, "x", 7}, {2, 20, "y", 8}, {3, 30, "z", 7}, {4, 40, "w", 7}}},
 			{Query: "SELECT pk FROM t WHERE c = 7 ORDER BY pk", Expected: []sql.Row{{1}, {3}, {4}}},
+			{Query: "SELECT DISTINCT d, e FROM t", Expected: []sql.Row{{mustTime("2020-01-02 00:00:00"), "3.00"}}},
+			{Query: "SELECT count(*) FROM t WHERE ts IS NULL OR ts < '2020-01-01'", Expected: []sql.Row{{int64(0)}}},
 		},
 	},
 	{
@@ -234,6 +238,14 @@ var mergeScripts = []queries.ScriptTest{
 			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: "dolt_merge: tablemerge: schema conflict: table \"t\": both branches changed column \"b\" differently; change the schema on one branch to match the other, then merge again"},
 			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
 			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(3)}}},
+		},
+	},
+	{
+		Name:        "a column added with a default the merge cannot compute fails the merge",
+		SetUpScript: diverge([]string{"ALTER TABLE t ADD COLUMN s VARCHAR(9) DEFAULT (concat('a', 'b'))"}, []string{"INSERT INTO t VALUES (4, 40, 'w')"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: "dolt_merge: tablemerge: schema conflict: table \"t\": column \"s\" was added on one branch with the default \"(concat('a','b'))\", which the merge cannot compute for the other branch's rows; give the column a literal default or add it on both branches"},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
 		},
 	},
 	{

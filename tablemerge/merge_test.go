@@ -446,3 +446,39 @@ func TestResolveConflicts(t *testing.T) {
 		t.Error("resolving a table without conflicts succeeded")
 	}
 }
+
+func TestLiteralDefault(t *testing.T) {
+	col := func(k prolly.Kind, nullable bool, def string) tables.Column {
+		return tables.Column{Name: "c", Type: "x", Kind: k, Nullable: nullable, Default: def}
+	}
+	for _, c := range []struct {
+		col  tables.Column
+		want string // "" for an error
+	}{
+		{col(prolly.KindInt, true, ""), "null:NULL"},
+		{col(prolly.KindInt, false, ""), "int:0"},
+		{col(prolly.KindString, false, ""), `string:""`},
+		{col(prolly.KindInt, true, "7"), "int:7"},
+		{col(prolly.KindInt, true, "(-7)"), "int:-7"},
+		{col(prolly.KindInt, true, "NULL"), "null:NULL"},
+		{col(prolly.KindInt, true, "TRUE"), "int:1"},
+		{col(prolly.KindUint, true, "'8'"), "uint:8"},
+		{col(prolly.KindFloat64, true, "2.5"), "float64:2.5"},
+		{col(prolly.KindString, true, "'it''s'"), `string:"it's"`},
+		{col(prolly.KindString, true, `"dq"`), `string:"dq"`},
+		{col(prolly.KindString, true, "12"), `string:"12"`},
+		{col(prolly.KindBytes, true, "'ab'"), "bytes:6162"},
+		{col(prolly.KindString, true, "concat('a', 'b')"), ""},
+		{col(prolly.KindInt, true, "1 + 2"), ""},
+		{col(prolly.KindDatetime, false, "NOW()"), ""},
+		{col(prolly.KindDatetime, false, ""), ""},
+	} {
+		v, err := LiteralDefault("t", c.col)
+		switch {
+		case c.want == "" && (err == nil || !errors.Is(err, ErrSchemaConflict)):
+			t.Errorf("%v default %q: %v, %v; want a schema conflict", c.col.Kind, c.col.Default, v, err)
+		case c.want != "" && (err != nil || v.String() != c.want):
+			t.Errorf("%v default %q: %v, %v; want %s", c.col.Kind, c.col.Default, v, err, c.want)
+		}
+	}
+}

@@ -362,7 +362,9 @@ func LiteralDefault(table string, col tables.Column) (tables.Value, error) {
 			return prolly.Float32(float32(f)), nil
 		}
 	case prolly.KindString:
-		return prolly.String(d), nil
+		if _, err := strconv.ParseFloat(d, 64); err == nil {
+			return prolly.String(d), nil // a number's text
+		}
 	}
 	return fail()
 }
