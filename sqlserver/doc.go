@@ -10,7 +10,8 @@
 //     .verso/HEAD, the branch sessions use); CREATE DATABASE makes a folder,
 //     DROP DATABASE removes it. NewMemoryProvider keeps databases in memory.
 //     The name "db/branch" is a revision database: db on the working set of
-//     another branch (USE `db/feature`).
+//     another branch (USE `db/feature`); "db/<tag>", "db/<hash>" and
+//     "db/main~2" are read-only revision databases at a commit.
 //   - Database: a sql.Database over the working root of its branch, with
 //     CREATE, DROP and RENAME TABLE, views, triggers, stored procedures,
 //     foreign keys and temporary tables.
@@ -24,6 +25,37 @@
 //     the branch's working set, merging row by row with transactions that
 //     committed meanwhile (commit.go, merge.go).
 //   - Server: the MySQL-protocol server over a Provider (server.go).
+//
+// # Versioning
+//
+// Each branch has a working set (commitgraph.WorkingSet): the working root
+// that transactions read and write, and the staged root. Dolt's procedures
+// move changes between them and the branch's head (versioning.go):
+// dolt_add, dolt_commit (proc_commit.go), dolt_branch, dolt_checkout,
+// dolt_tag, dolt_reset (proc_branch.go), with Dolt's arguments (procargs.go)
+// and result columns. A procedure folds the calling transaction's writes
+// into the working root, then writes the new head and working set with one
+// compare-and-swap of the store root (commitgraph.UpdateBranch): an INSERT
+// and a dolt_commit in one transaction are one store commit, one fsync, and
+// the COMMIT after them writes nothing. Other writers of the branch are
+// retried over, never overwritten.
+//
+// Each session has its own current branch per database (dolt_checkout;
+// by default the database's, .verso/HEAD), which GetTableInsensitive, the
+// procedures and active_branch() follow. Functions (functions.go):
+// active_branch(), hashof() and dolt_hashof(), dolt_merge_base(),
+// has_ancestor(). System tables (refsystables.go): dolt_branches,
+// dolt_tags, dolt_status. AS OF (asof.go, sql.VersionedDatabase) takes a
+// commit spec or a time. Session variables (sysvars.go): @@<db>_head,
+// @@<db>_head_ref (settable: checks a branch out), @@<db>_working,
+// @@<db>_staged, and @@dolt_committer_name / @@dolt_committer_email for
+// the identity commits record (else Provider.SetCommitter's, else the SQL
+// user).
+//
+// What dolt_add and dolt_status call a table (staging.go): the entries
+// tables/<t> and tableopts/<t>; views, triggers and stored procedures are
+// the one item dolt_schemas; other entries (foreign keys, the event log)
+// are items under their own root value names.
 //
 // # Root value layout
 //
@@ -79,7 +111,14 @@
 //     (triggers).
 //   - A COMMIT is durable when it returns: the working-set update is one
 //     store commit with one fsync. Nothing is committed to the commit graph
-//     (dolt_commit) here.
+//     but by dolt_commit (and the merges).
+//   - dolt_checkout('-b', new) without a start point copies the working
+//     set to the new branch (the old branch keeps its own);
+//     dolt_reset('--hard') also drops tables that were never committed.
+//     dolt_branch refuses to delete or rename the database's default
+//     branch (.verso/HEAD); dolt_checkout of tables restores them from the
+//     staged root, not from another revision. AS OF a time takes the newest
+//     commit of the branch's history (log order) made at or before it.
 //   - ALTER TABLE changes of columns, keys, indexes and checks rebuild the
 //     table: O(rows).
 //   - Prefix lengths in a primary key are refused (rows are keyed by whole

@@ -1,7 +1,9 @@
 package sqlserver
 
 import (
+	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 )
 
@@ -230,6 +233,10 @@ var branchScripts = []queries.ScriptTest{
 			{Query: "SELECT count(*) FROM t AS OF 'HEAD~2'", ExpectedErrStr: "table not found: t"},
 			{Query: "SELECT count(*) FROM t AS OF 'nosuchref'", ExpectedErrStr: "AS OF 'nosuchref': no branch, tag or commit of database mydb has that name, and it is not a time; give a branch, a tag, a commit hash, a spec such as HEAD~2, or a time (commitgraph: bad revision: \"nosuchref\": no branch or tag has that name)"},
 			{Query: "SHOW TABLES AS OF 'HEAD~2'", Expected: []sql.Row{}},
+			{Query: "SELECT count(*) FROM t AS OF hashof('HEAD~1')", Expected: []sql.Row{{int64(1)}}},
+			{Query: "SELECT count(*) FROM t AS OF DATE_ADD(NOW(), INTERVAL 1 SECOND)", Expected: []sql.Row{{int64(2)}}},
+			{Query: "SELECT count(*) FROM t AS OF '2000-01-01'", ExpectedErrStr: "AS OF 2000-01-01T00:00:00Z: the history of main has no commit that old (its first commit is newer); give a later time or a ref"},
+			{Query: "DESCRIBE t AS OF 'v1'", Expected: []sql.Row{{"pk", "int", "NO", "PRI", nil, ""}}},
 			{Query: "SHOW TABLES AS OF 'v1'", Expected: []sql.Row{{"t"}}},
 			{Query: "INSERT INTO `mydb/v1`.t VALUES (9)", ExpectedErrStr: "Database mydb/v1 is read-only."},
 			{Query: "USE `mydb/v1`"},
@@ -279,3 +286,83 @@ var branchScripts = []queries.ScriptTest{
 }
 
 func TestVersioningBranches(t *testing.T) { runVersioningScripts(t, branchScripts) }
+
+// TestRevisionDatabaseAtHash checks `db/<hash>` and AS OF with a hash, a
+// timestamp between two commits and main^2 on a merge commit.
+func TestRevisionDatabaseAtHash(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE t (pk INT PRIMARY KEY)")
+	env.exec(ctx, "INSERT INTO t VALUES (1)")
+	first := env.exec(ctx, "CALL dolt_commit('-Am', 'one', '--date', '2020-01-01')")[0][0].(string)
+	env.exec(ctx, "INSERT INTO t VALUES (2)")
+	env.exec(ctx, "CALL dolt_commit('-am', 'two', '--date', '2021-01-01')")
+	env.check(ctx, "SELECT count(*) FROM `db/"+first+"`.t", "[1]")
+	env.check(ctx, "SELECT count(*) FROM t AS OF '"+first+"'", "[1]")
+	env.check(ctx, "SELECT count(*) FROM t AS OF '2020-06-01'", "[1]")
+	env.check(ctx, "SELECT count(*) FROM t AS OF TIMESTAMP('2021-06-01 00:00:00')", "[2]")
+	if _, err := env.query(ctx, "DELETE FROM `db/"+first+"`.t"); err == nil {
+		t.Fatal("DELETE in a revision database at a hash succeeded")
+	}
+
+	// A merge commit, written directly (dolt_merge is another file's):
+	// main^2 is its second parent.
+	env.exec(ctx, "CALL dolt_branch('side', 'HEAD~1')")
+	g, _ := env.p.CommitGraph("db")
+	side, err := g.HeadCommit(ctx, "side")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, ws, err := g.BranchState(ctx, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := g.WriteCommit(ctx, head.Root, []chunks.Address{head.Addr, side.Addr}, commitgraph.Meta{Message: "merge side"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.UpdateBranch(ctx, "main", commitgraph.BranchUpdate{ExpectedHead: head.Addr, ExpectedWorkingSet: ws, Head: m.Addr, WorkingSet: ws}); err != nil {
+		t.Fatal(err)
+	}
+	env.check(ctx, "SELECT count(*) FROM t AS OF 'main^2'", "[1]")
+	env.check(ctx, "SELECT hashof('main^2') = hashof('side'), hashof('main^1') = hashof('main~1')", "[true true]")
+	env.check(ctx, "SELECT count(*) FROM `db/main^2`.t", "[1]")
+}
+
+// countingStore counts the store commits (each one fsync on a file store).
+type countingStore struct {
+	chunks.Store
+	commits atomic.Int64
+}
+
+func (s *countingStore) Commit(ctx context.Context, newRoot, expected chunks.Address) error {
+	s.commits.Add(1)
+	return s.Store.Commit(ctx, newRoot, expected)
+}
+
+// TestCommitInTransactionIsOneStoreCommit checks that the writes of a
+// transaction and the dolt_commit that takes them are one store commit,
+// and that the COMMIT after it has nothing left to write.
+func TestCommitInTransactionIsOneStoreCommit(t *testing.T) {
+	p := NewMemoryProvider()
+	cs := &countingStore{Store: chunks.NewMemoryStore()}
+	g := commitgraph.New(cs)
+	if _, err := g.Init(context.Background(), "main", initMeta()); err != nil {
+		t.Fatal(err)
+	}
+	registerDBVars("db")
+	p.dbs["db"] = &dbState{name: "db", store: cs, graph: g, branch: "main"}
+	env := newEnv(t, p)
+	ctx := env.session("db")
+	env.exec(ctx, "CREATE TABLE t (pk INT PRIMARY KEY)")
+	before := cs.commits.Load()
+	env.exec(ctx, "START TRANSACTION")
+	env.exec(ctx, "INSERT INTO t VALUES (1), (2)")
+	env.exec(ctx, "CALL dolt_commit('-Am', 'create t with two rows')")
+	env.exec(ctx, "COMMIT")
+	if n := cs.commits.Load() - before; n != 1 {
+		t.Fatalf("INSERT + dolt_commit + COMMIT made %d store commits, want 1", n)
+	}
+	env.check(ctx, "SELECT count(*) FROM t AS OF 'HEAD'", "[2]")
+	env.check(ctx, "SELECT count(*) FROM dolt_status", "[0]")
+}

@@ -20,6 +20,7 @@ func runLog(dir string, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	oneline := fs.Bool("oneline", false, "one line per commit: hash and the first line of the message")
 	limit := fs.Int("n", -1, "print at most n commits")
+	graph := fs.Bool("graph", false, "draw the commit graph, one line per commit")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 2
@@ -50,7 +51,12 @@ func runLog(dir string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	it := r.db.Log(ctx, start.Addr)
+	g := &graphWriter{w: stdout}
 	for n := 0; (*limit < 0 || n < *limit) && it.Next(ctx); n++ {
+		if *graph {
+			g.commit(it.Commit(), onelineText(it.Commit(), deco[it.Commit().Addr]))
+			continue
+		}
 		printCommit(stdout, it.Commit(), deco[it.Commit().Addr], *oneline, n == 0)
 	}
 	if err := it.Err(); err != nil {
@@ -98,8 +104,7 @@ func printCommit(w io.Writer, c *commitgraph.Commit, deco []string, oneline, fir
 		d = " (" + strings.Join(deco, ", ") + ")"
 	}
 	if oneline {
-		subject, _, _ := strings.Cut(c.Meta.Message, "\n")
-		fmt.Fprintf(w, "%s%s %s\n", c.Addr, d, subject)
+		fmt.Fprintln(w, onelineText(c, deco))
 		return
 	}
 	if !first {
@@ -121,4 +126,15 @@ func printCommit(w io.Writer, c *commitgraph.Commit, deco []string, oneline, fir
 	for _, line := range strings.Split(strings.TrimRight(c.Meta.Message, "\n"), "\n") {
 		fmt.Fprintf(w, "    %s\n", line)
 	}
+}
+
+// onelineText is a commit's line in log --oneline: hash, decorations and
+// the first line of the message.
+func onelineText(c *commitgraph.Commit, deco []string) string {
+	d := ""
+	if len(deco) > 0 {
+		d = " (" + strings.Join(deco, ", ") + ")"
+	}
+	subject, _, _ := strings.Cut(c.Meta.Message, "\n")
+	return fmt.Sprintf("%s%s %s", c.Addr, d, subject)
 }

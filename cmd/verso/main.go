@@ -8,6 +8,8 @@
 //	verso init [flags] [dir]        create a database in dir (default: the current folder)
 //	verso log [flags] [revision]    print the history of a revision (default: HEAD)
 //	verso sql-server [flags]        serve the database over the MySQL protocol
+//	verso status|add|commit|branch|checkout|merge|tag|reset [arguments]
+//	                                versioning, as the SQL procedures (vcs.go)
 //
 // -C dir runs the command as if started in dir.
 //
@@ -58,7 +60,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runLog(dir, args[1:], stdout, stderr)
 	case "sql-server":
 		return runSQLServer(dir, args[1:], stdout, stderr)
+	case "status", "add", "commit", "branch", "checkout", "merge", "tag", "reset":
+		return vcsCommands[args[0]](dir, args[1:], stdout, stderr)
 	case "help", "--help", "-h":
+		if len(args) > 1 && args[1] == "versioning" {
+			fmt.Fprint(stdout, versioningHelp)
+			return 0
+		}
 		usage(stdout)
 		return 0
 	default:
@@ -76,12 +84,16 @@ commands:
   init      create a database with a first empty commit on main
             verso init [--branch main] [--name N] [--email E] [dir]
   log       print the history of a revision (default HEAD)
-            verso log [--oneline] [-n N] [revision]
+            verso log [--oneline] [--graph] [-n N] [revision]
   sql-server
             serve the database (or every database of --data-dir) over the
             MySQL protocol until interrupted
             verso sql-server [--host 127.0.0.1] [--port 3306] [--data-dir D]
                              [--timeout 8h]
+  status, add, commit, branch, checkout, merge, tag, reset
+            Git-style versioning, as the SQL procedures dolt_add, ... with
+            the same arguments: verso commit -am "msg", verso checkout -b b
+            (see "verso help versioning")
   help      print this message
 
 -C dir runs the command as if started in dir. Author identity: --name and
