@@ -66,7 +66,7 @@ var mergeSpec = optSpec{
 	proc: "dolt_merge",
 	opts: map[string]bool{
 		"message": true, "no-ff": false, "ff-only": false, "squash": false, "no-commit": false,
-		"abort": false, "author": true, "commit": false,
+		"abort": false, "author": true,
 	},
 	shorts: map[byte]string{'m': "message"},
 }
