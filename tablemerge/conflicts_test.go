@@ -169,3 +169,24 @@ func FuzzDecodeConflictSetChunk(f *testing.F) {
 }
 
 var t0ctx = context.Background()
+
+// TestConflictSetCheck: Check finds rows stored under another row's key
+// and keys of the wrong shape.
+func TestConflictSetCheck(t *testing.T) {
+	f := newFixture(t)
+	if err := goldenConflicts(f).Check(f.ctx); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]Conflict{
+		"row under another key": {Key: prolly.EncodeKey(nil, prolly.Int(1)), Ours: row(2, 0, "a"), Theirs: row(2, 1, "a")},
+		"key of two values":     {Key: prolly.EncodeKey(nil, prolly.Int(1), prolly.Int(1)), Ours: row(1, 0, "a")},
+	} {
+		cs, err := NewConflictSet(f.ns, testSchema(), chunks.Address{}).Edit(f.ctx, []Conflict{c}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cs.Check(f.ctx); !chunks.IsCorrupt(err) {
+			t.Errorf("%s: Check() = %v, want a corruption error", name, err)
+		}
+	}
+}

@@ -203,6 +203,9 @@ func (f *fixture) conflicts(root commitgraph.RootValue, name string) string {
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	if err := cs.Check(f.ctx); err != nil {
+		f.t.Fatalf("conflicts of %q: %v", name, err)
+	}
 	var parts []string
 	err = cs.Each(f.ctx, func(c Conflict) bool {
 		parts = append(parts, keyText(c.Key)+":"+fmtRow(c.Base)+fmtRow(c.Ours)+fmtRow(c.Theirs))
