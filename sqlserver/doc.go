@@ -128,10 +128,10 @@
 //     supported yet.
 //   - Keyless tables return rows in storage order (by content), not in
 //     insertion order.
-//   - A merge refuses any uncommitted change, even to tables the merge
-//     does not touch (Dolt merges those). A column added on one side of a
+//   - A merge refuses any uncommitted change (staged or not), even to
+//     tables the merge does not touch. A column added on one side of a
 //     merge gets its default in the other side's rows only when the
-//     default is a literal (tablemerge.LiteralDefault). Constraint
+//     default is constant or CURRENT_TIMESTAMP (proc_merge.go). Constraint
 //     violations fail the merge (Dolt records them in
 //     dolt_constraint_violations, which verso lacks); foreign keys are not
 //     checked across merged tables. A --squash merge or a cherry-pick that

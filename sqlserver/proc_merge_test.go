@@ -79,9 +79,9 @@ var mergeScripts = []queries.ScriptTest{
 		Name:        "dolt_merge --no-ff makes a merge commit where a fast-forward would do",
 		SetUpScript: diverge([]string{"INSERT INTO t VALUES (4, 40, 'w')"}, nil),
 		Assertions: []queries.ScriptTestAssertion{
-			{Query: "CALL dolt_merge('--no-ff', 'feature', '-m', 'no fast-forward')", Expected: mergedOK},
+			{Query: "CALL dolt_merge('--no-ff', 'feature', '-m', 'no fast-forward', '--author', 'Ann Author <ann@example.com>')", Expected: mergedOK},
 			{Query: parentsOfMain, Expected: []sql.Row{{int64(2)}}},
-			{Query: "SELECT message FROM dolt_log LIMIT 1", Expected: []sql.Row{{"no fast-forward"}}},
+			{Query: "SELECT message, committer, email FROM dolt_log LIMIT 1", Expected: []sql.Row{{"no fast-forward", "Ann Author", "ann@example.com"}}},
 			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(4)}}},
 		},
 	},
@@ -312,3 +312,38 @@ var mergeScripts = []queries.ScriptTest{
 }
 
 func TestMergeProcedures(t *testing.T) { runVersioningScripts(t, mergeScripts) }
+
+// TestMergeDurability: a merge left with conflicts in a file-backed
+// database survives a restart: the conflicts, the merge state, and what
+// resolves them.
+func TestMergeDurability(t *testing.T) {
+	dir := t.TempDir()
+	p, err := NewProvider(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newEnv(t, p)
+	ctx := setupDB(env)
+	for _, q := range diverge([]string{"UPDATE t SET a = 12 WHERE pk = 1", "INSERT INTO t VALUES (4, 40, 'w')"}, []string{"UPDATE t SET a = 11 WHERE pk = 1"}) {
+		env.exec(ctx, q)
+	}
+	env.check(ctx, "CALL dolt_merge('feature')", "[ 0 1 "+msgConflicts+"]")
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	p2, err := NewProvider(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p2.Close()
+	env2 := newEnv(t, p2)
+	ctx2 := env2.session("db")
+	env2.check(ctx2, "SELECT is_merging, source, unmerged_tables FROM dolt_merge_status", "[true feature t]")
+	env2.check(ctx2, "SELECT base_a, our_a, their_a FROM dolt_conflicts_t", "[10 11 12]")
+	env2.check(ctx2, "SELECT * FROM t ORDER BY pk", "[1 11 x] [2 20 y] [3 30 z] [4 40 w]")
+	env2.exec(ctx2, "CALL dolt_conflicts_resolve('--theirs', 't')")
+	env2.exec(ctx2, "CALL dolt_commit('-Am', 'merged after a restart')")
+	env2.check(ctx2, "SELECT count(*) FROM dolt_commit_ancestors WHERE commit_hash = hashof('main')", "[2]")
+	env2.check(ctx2, "SELECT * FROM t AS OF 'HEAD' ORDER BY pk", "[1 12 x] [2 20 y] [3 30 z] [4 40 w]")
+}
