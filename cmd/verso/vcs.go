@@ -58,7 +58,7 @@ func (l *local) Close() error {
 }
 
 // query runs q and returns its rows.
-func (l *local) query(q string, args ...string) ([]sql.Row, error) {
+func (l *local) query(q string) ([]sql.Row, error) {
 	_, iter, _, err := l.e.Query(l.ctx, q)
 	if err != nil {
 		return nil, err
@@ -68,11 +68,8 @@ func (l *local) query(q string, args ...string) ([]sql.Row, error) {
 
 // call runs CALL proc(args...) with the arguments quoted.
 func (l *local) call(proc string, args []string) ([]sql.Row, error) {
-	quoted := make([]string, len(args))
-	for i, a := range args {
-		quoted[i] = quoteString(a)
-	}
-	return l.query(fmt.Sprintf("CALL %s(%s)", proc, strings.Join(quoted, ", ")))
+	_, rows, err := l.callSchema(proc, args)
+	return rows, err
 }
 
 // quoteString returns s as a SQL string literal.
@@ -115,29 +112,56 @@ func runReset(dir string, args []string, stdout, stderr io.Writer) int {
 	return runProcedure("reset", "dolt_reset", dir, args, stdout, stderr)
 }
 
+// runMerge runs dolt_merge and prints its result by column: the message,
+// the merge commit and the number of tables with conflicts, which make
+// the command fail (exit 1) as git's does.
 func runMerge(dir string, args []string, stdout, stderr io.Writer) int {
-	return withLocal("merge", dir, stderr, func(l *local) error {
-		rows, err := l.call("dolt_merge", args)
+	conflicts := false
+	code := withLocal("merge", dir, stderr, func(l *local) error {
+		sch, rows, err := l.callSchema("dolt_merge", args)
 		if err != nil {
 			return err
 		}
-		printRows(stdout, rows)
-		return nil
-	})
-}
-
-// printRows prints a procedure's result rows, one per line.
-func printRows(w io.Writer, rows []sql.Row) {
-	for _, r := range rows {
-		parts := make([]string, len(r))
-		for i, v := range r {
-			parts[i] = fmt.Sprint(v)
-			if v == nil {
-				parts[i] = "NULL"
+		for _, r := range rows {
+			col := func(name string) any {
+				for i, c := range sch {
+					if strings.EqualFold(c.Name, name) && i < len(r) {
+						return r[i]
+					}
+				}
+				return nil
+			}
+			if m, _ := col("message").(string); m != "" {
+				fmt.Fprintln(stdout, m)
+			}
+			if h, _ := col("hash").(string); h != "" {
+				fmt.Fprintf(stdout, "commit %s\n", h)
+			}
+			if n, ok := col("conflicts").(int64); ok && n > 0 {
+				conflicts = true
+				fmt.Fprintf(stdout, "CONFLICT: %d tables have conflicts; fix them (verso status, SELECT * FROM dolt_conflicts), then verso add and verso commit, or verso merge --abort\n", n)
 			}
 		}
-		fmt.Fprintln(w, strings.Join(parts, "\t"))
+		return nil
+	})
+	if code == 0 && conflicts {
+		return 1
 	}
+	return code
+}
+
+// callSchema is call with the result's schema.
+func (l *local) callSchema(proc string, args []string) (sql.Schema, []sql.Row, error) {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = quoteString(a)
+	}
+	sch, iter, _, err := l.e.Query(l.ctx, fmt.Sprintf("CALL %s(%s)", proc, strings.Join(quoted, ", ")))
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := sql.RowIterToRows(l.ctx, iter)
+	return sch, rows, err
 }
 
 func runCommit(dir string, args []string, stdout, stderr io.Writer) int {

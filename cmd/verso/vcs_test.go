@@ -10,6 +10,7 @@ import (
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/sqlserver"
 )
 
 // sqlIn runs statements over the database in dir, as verso sql would.
@@ -127,5 +128,56 @@ func TestVersioningCommands(t *testing.T) {
 `
 	if got != want {
 		t.Fatalf("log --graph printed\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestMergeCommand runs verso merge: a fast-forward, a merge commit, and a
+// conflict, which fails the command and blocks commit until resolved. It
+// needs dolt_merge, which another branch (tablemerge) brings.
+func TestMergeCommand(t *testing.T) {
+	if _, ok := sqlserver.ProcedureRegistered("dolt_merge"); !ok {
+		t.Skip("dolt_merge is not registered in this build (it comes with the tablemerge branch)")
+	}
+	t.Setenv(envName, "Ada Lovelace")
+	t.Setenv(envEmail, "ada@example.com")
+	dir := t.TempDir()
+	runOK(t, "init", dir)
+	sqlIn(t, dir, "CREATE TABLE t (pk INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 1), (2, 2)")
+	runOK(t, "-C", dir, "commit", "-Am", "create t")
+	runOK(t, "-C", dir, "checkout", "-b", "feature")
+	sqlIn(t, dir, "UPDATE t SET v = 10 WHERE pk = 1")
+	runOK(t, "-C", dir, "commit", "-am", "v1 = 10")
+	runOK(t, "-C", dir, "checkout", "main")
+	out := runOK(t, "-C", dir, "merge", "feature")
+	if !strings.Contains(out, "commit ") {
+		t.Fatalf("fast-forward merge printed %q", out)
+	}
+	if got := runOK(t, "-C", dir, "log", "--oneline", "-n", "1"); !strings.Contains(got, "(HEAD -> main, feature) v1 = 10") {
+		t.Fatalf("after the fast-forward, log printed %q", got)
+	}
+
+	// Diverge on the same row: a conflict.
+	sqlIn(t, dir, "UPDATE t SET v = 20 WHERE pk = 2")
+	runOK(t, "-C", dir, "commit", "-am", "main: v2 = 20")
+	runOK(t, "-C", dir, "checkout", "feature")
+	sqlIn(t, dir, "UPDATE t SET v = 30 WHERE pk = 2")
+	runOK(t, "-C", dir, "commit", "-am", "feature: v2 = 30")
+	runOK(t, "-C", dir, "checkout", "main")
+	var stdout, stderr strings.Builder
+	if code := run([]string{"-C", dir, "merge", "feature"}, &stdout, &stderr); code != 1 {
+		t.Fatalf("conflicting merge exited %d; stdout %q stderr %q", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "CONFLICT: 1 tables have conflicts") {
+		t.Fatalf("conflicting merge printed %q", stdout.String())
+	}
+	if got := runOK(t, "-C", dir, "status"); !strings.Contains(got, "Unmerged tables") {
+		t.Fatalf("status during the conflict:\n%s", got)
+	}
+	if msg := runFail(t, 1, "-C", dir, "commit", "-Am", "merge"); !strings.Contains(msg, "cannot commit: unresolved merge conflicts in t") {
+		t.Fatalf("commit with conflicts said %q", msg)
+	}
+	runOK(t, "-C", dir, "merge", "--abort")
+	if got := runOK(t, "-C", dir, "status"); got != "On branch main\nnothing to commit, working tree clean\n" {
+		t.Fatalf("status after merge --abort:\n%s", got)
 	}
 }
