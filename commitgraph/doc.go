@@ -8,7 +8,10 @@
 //     first commit on main; CommitRoot commits a root value to a branch
 //     given the expected head; CreateBranch, DeleteBranch, RenameBranch,
 //     SetHead, Branches, Head; CreateTag, DeleteTag, Tag, Tags; WorkingSet
-//     and UpdateWorkingSet; UpdateRefs for any atomic change of refs.
+//     and UpdateWorkingSet; BranchState and UpdateBranch (a branch's head
+//     and working set read and changed together, for the staging
+//     operations); SetBranch (create, copy or force-move a branch); UpdateRefs
+//     for any atomic change of refs.
 //   - Commit: a decoded commit chunk (ReadCommit: one chunk read).
 //   - RootValue: the map from names (tables, schemas, the event log and
 //     its indexes) to addresses that a commit records; MergeRoots and

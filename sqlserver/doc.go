@@ -113,12 +113,14 @@
 //     store commit with one fsync. Nothing is committed to the commit graph
 //     but by dolt_commit (and the merges).
 //   - dolt_checkout('-b', new) without a start point copies the working
-//     set to the new branch (the old branch keeps its own);
-//     dolt_reset('--hard') also drops tables that were never committed.
-//     dolt_branch refuses to delete or rename the database's default
-//     branch (.verso/HEAD); dolt_checkout of tables restores them from the
-//     staged root, not from another revision. AS OF a time takes the newest
-//     commit of the branch's history (log order) made at or before it.
+//     set to the new branch (the old branch keeps its own).
+//     dolt_reset('--hard') keeps untracked tables (in the working root
+//     only), as git and Dolt do; there is no dolt_clean yet. dolt_branch
+//     refuses to delete or rename the database's default branch
+//     (.verso/HEAD). dolt_checkout of tables restores them from the staged
+//     root (or, after '--', from a revision). AS OF a time takes the
+//     newest commit of the branch's history (log order) made at or before
+//     it.
 //   - ALTER TABLE changes of columns, keys, indexes and checks rebuild the
 //     table: O(rows).
 //   - Prefix lengths in a primary key are refused (rows are keyed by whole

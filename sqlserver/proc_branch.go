@@ -21,6 +21,7 @@ import (
 //	CALL dolt_checkout('b')                       switch the session's branch
 //	CALL dolt_checkout('-b', 'new' [, 'start'])  create and switch
 //	CALL dolt_checkout('t1', 't2')               discard working changes
+//	CALL dolt_checkout('ref', '--', 't1', ...)   tables as ref has them
 //	CALL dolt_tag('name' [, 'ref'] [, '-m', msg]), dolt_tag('-d', 'name')
 //	CALL dolt_reset([--soft | --hard] [ref]), dolt_reset('t1', ...)
 //
@@ -240,14 +241,41 @@ func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		}
 	}
 	tables := a.pos
-	if a.afterDashes > 0 {
-		return nil, errors.New("dolt_checkout: checking tables out of another revision is not supported; give only tables after '--'")
+	var from *commitgraph.Commit // dolt_checkout('ref', '--', 't'...)
+	if a.afterDashes > 1 {
+		return nil, errors.New("dolt_checkout: give one revision before '--' and the tables after it")
+	}
+	if a.afterDashes == 1 {
+		if from, err = g.Resolve(ctx, a.pos[0], db.branch); err != nil {
+			return nil, fmt.Errorf("dolt_checkout: %q: %w", a.pos[0], err)
+		}
+		tables = a.pos[1:]
+		if len(tables) == 0 {
+			return nil, errors.New("dolt_checkout: name the tables to check out after '--'")
+		}
 	}
 	d, err := procBranch(ctx)
 	if err != nil {
 		return nil, err
 	}
 	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
+		if from != nil {
+			// Tables of another revision replace both the staged and the
+			// working tables, as git checkout <rev> -- <file> does.
+			src, err := g.OpenRoot(ctx, from.Root)
+			if err != nil {
+				return nil, err
+			}
+			staged, err := copyItems(ctx, src, s.staged, tables, "dolt_checkout")
+			if err != nil {
+				return nil, err
+			}
+			w, err := copyItems(ctx, src, s.working, tables, "dolt_checkout")
+			if err != nil {
+				return nil, err
+			}
+			return &branchChange{working: w, staged: staged, merge: s.ws.Merge}, nil
+		}
 		items, err := itemEntries(ctx, s.working)
 		if err != nil {
 			return nil, err
@@ -383,7 +411,13 @@ func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		}
 		switch {
 		case a.has("hard"):
-			ch.working, ch.staged, ch.merge = toRt, toRt, nil
+			// As git and Dolt do, --hard keeps untracked tables: those
+			// only in the working root (dolt_clean's business).
+			w, err := keepUntracked(ctx, s, toRt)
+			if err != nil {
+				return nil, err
+			}
+			ch.working, ch.staged, ch.merge = w, toRt, nil
 		case len(tables) > 0:
 			if ch.staged, err = copyItems(ctx, s.headRt, s.staged, tables, "dolt_reset"); err != nil {
 				return nil, err
@@ -399,4 +433,40 @@ func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, err
 	}
 	return statusRow(0), nil
+}
+
+// keepUntracked returns to with the items of s's working root that are
+// neither staged, nor in HEAD, nor in to.
+func keepUntracked(ctx *sql.Context, s *branchState, to commitgraph.RootValue) (commitgraph.RootValue, error) {
+	working, err := itemEntries(ctx, s.working)
+	if err != nil {
+		return to, err
+	}
+	var others []map[string][]commitgraph.RootEntry
+	for _, r := range []commitgraph.RootValue{s.staged, s.headRt, to} {
+		items, err := itemEntries(ctx, r)
+		if err != nil {
+			return to, err
+		}
+		others = append(others, items)
+	}
+	var untracked []string
+	for name := range working {
+		if name == schemasItem {
+			continue
+		}
+		tracked := false
+		for _, o := range others {
+			if findItem(o, name) != "" {
+				tracked = true
+			}
+		}
+		if !tracked {
+			untracked = append(untracked, name)
+		}
+	}
+	if len(untracked) == 0 {
+		return to, nil
+	}
+	return copyItems(ctx, s.working, to, untracked, "dolt_reset")
 }

@@ -3,6 +3,7 @@ package sqlserver
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -210,6 +211,12 @@ var branchScripts = []queries.ScriptTest{
 			{Query: "CALL dolt_checkout('t')", Expected: []sql.Row{{int64(0), ""}}},
 			{Query: "SELECT (SELECT count(*) FROM t), (SELECT count(*) FROM u)", Expected: []sql.Row{{int64(0), int64(1)}}},
 			{Query: "CALL dolt_checkout('t', 'nope')", ExpectedErrStr: "dolt_checkout: no table named \"nope\"; SHOW TABLES lists the tables"},
+			{Query: "CALL dolt_commit('-am', 'u has a row')", SkipResultsCheck: true},
+			{Query: "CALL dolt_checkout('HEAD~1', '--', 'u')", Expected: []sql.Row{{int64(0), ""}}},
+			{Query: "SELECT count(*) FROM u", Expected: []sql.Row{{int64(0)}}},
+			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"u", true, "modified"}}},
+			{Query: "CALL dolt_checkout('nowhere', '--', 'u')", ExpectedErrStr: "dolt_checkout: \"nowhere\": commitgraph: bad revision: \"nowhere\": no branch or tag has that name"},
+			{Query: "CALL dolt_checkout('HEAD', '--')", ExpectedErrStr: "dolt_checkout: name the tables to check out after '--'"},
 		},
 	},
 	{
@@ -279,6 +286,13 @@ var branchScripts = []queries.ScriptTest{
 			{Query: "CALL dolt_reset('--hard', 'HEAD~1')", Expected: ok0},
 			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(0)}}},
 			{Query: "SELECT message FROM dolt_log ORDER BY commit_order DESC LIMIT 1", Expected: []sql.Row{{"create t"}}},
+			{Query: "CREATE TABLE untracked (pk INT PRIMARY KEY)"},
+			{Query: "CREATE TABLE staged (pk INT PRIMARY KEY)"},
+			{Query: "CALL dolt_add('staged')", Expected: ok0},
+			{Query: "INSERT INTO t VALUES (5)", Expected: ok1r},
+			{Query: "CALL dolt_reset('--hard')", Expected: ok0},
+			{Query: "SHOW TABLES", Expected: []sql.Row{{"t"}, {"untracked"}}},
+			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"untracked", false, "new table"}}},
 			{Query: "CALL dolt_reset('--hard', 'nowhere')", ExpectedErrStr: "dolt_reset: \"nowhere\": commitgraph: bad revision: \"nowhere\": no branch or tag has that name"},
 			{Query: "CALL dolt_reset('--hard', '--soft')", ExpectedErrStr: "dolt_reset: --soft and --hard contradict each other; give one"},
 		},
@@ -364,5 +378,109 @@ func TestCommitInTransactionIsOneStoreCommit(t *testing.T) {
 		t.Fatalf("INSERT + dolt_commit + COMMIT made %d store commits, want 1", n)
 	}
 	env.check(ctx, "SELECT count(*) FROM t AS OF 'HEAD'", "[2]")
+	env.check(ctx, "SELECT count(*) FROM dolt_status", "[0]")
+}
+
+var sessionScripts = []queries.ScriptTest{
+	{
+		Name: "session variables and committer identity",
+		SetUpScript: []string{
+			"CREATE TABLE t (pk INT PRIMARY KEY)",
+			"CALL dolt_commit('-Am', 'create t')",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SELECT @@mydb_head = hashof('HEAD'), @@mydb_head_ref", Expected: []sql.Row{{true, "refs/heads/main"}}},
+			{Query: "SELECT @@mydb_working = @@mydb_staged", Expected: []sql.Row{{true}}},
+			{Query: "INSERT INTO t VALUES (1)", Expected: ok1r},
+			{Query: "SELECT @@mydb_working = @@mydb_staged", Expected: []sql.Row{{false}}},
+			{Query: "CALL dolt_add('t')", Expected: ok0},
+			{Query: "SELECT @@mydb_working = @@mydb_staged", Expected: []sql.Row{{true}}},
+			{Query: "SET @@dolt_committer_name = 'Grace Hopper'"},
+			{Query: "SET @@dolt_committer_email = 'grace@example.com'"},
+			{Query: "CALL dolt_commit('-m', 'as grace')", SkipResultsCheck: true},
+			{Query: "SELECT committer, email FROM dolt_log ORDER BY commit_order DESC LIMIT 1", Expected: []sql.Row{{"Grace Hopper", "grace@example.com"}}},
+			{Query: "CALL dolt_tag('-m', 'tagged', 'v1')", Expected: ok0},
+			{Query: "SELECT tagger, email, message FROM dolt_tags", Expected: []sql.Row{{"Grace Hopper", "grace@example.com", "tagged"}}},
+			{Query: "CALL dolt_branch('feature')", Expected: ok0},
+			{Query: "SET @@mydb_head_ref = 'feature'"},
+			{Query: "SELECT active_branch()", Expected: []sql.Row{{"feature"}}},
+			{Query: "SET @@mydb_head_ref = 'refs/heads/main'"},
+			{Query: "SELECT active_branch()", Expected: []sql.Row{{"main"}}},
+			{Query: "SET @@mydb_head_ref = 'nope'", ExpectedErrStr: "cannot set @@mydb_head_ref: no branch \"nope\" in database mydb; list the branches with SELECT name FROM dolt_branches"},
+			{Query: "SET @@mydb_head = 'x'", ExpectedErrStr: "@@mydb_head is read-only: it reports the session's branch state; use dolt_checkout, dolt_commit or dolt_reset to change it"},
+		},
+	},
+	{
+		Name: "dolt_checkout -B, dolt_branch -c -f, and a checkout that carries the working set",
+		SetUpScript: []string{
+			"CREATE TABLE t (pk INT PRIMARY KEY)",
+			"CALL dolt_commit('-Am', 'create t')",
+			"CALL dolt_branch('other')",
+			"INSERT INTO t VALUES (1)",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_checkout('-b', 'other')", ExpectedErrStr: "dolt_checkout -b: a branch named \"other\" already exists; choose another name, or give -f to overwrite it"},
+			{Query: "CALL dolt_checkout('-B', 'other')", Expected: []sql.Row{{int64(0), "Switched to branch 'other'"}}},
+			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(1)}}},
+			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"t", false, "modified"}}},
+			{Query: "CALL dolt_branch('-c', 'main', 'other')", ExpectedErrStr: "dolt_branch: a branch named \"other\" already exists; choose another name, or give -f to overwrite it"},
+			{Query: "CALL dolt_checkout('main')", SkipResultsCheck: true},
+			{Query: "CALL dolt_branch('-c', '-f', 'main', 'other')", Expected: ok0},
+			{Query: "SELECT count(*) FROM `mydb/other`.t", Expected: []sql.Row{{int64(1)}}},
+			{Query: "CALL dolt_branch('-m', 'main', 'trunk')", ExpectedErrStr: "dolt_branch -m: \"main\" is the default branch of database mydb (.verso/HEAD) and cannot be renamed; copy it with -c instead"},
+			{Query: "CALL dolt_branch('-c', 'nope', 'x')", ExpectedErrStr: "dolt_branch: no branch named \"nope\"; list the branches with SELECT name FROM dolt_branches"},
+			{Query: "CALL dolt_branch('-c', 'a')", ExpectedErrStr: "dolt_branch -c: give the branch and its new name ('-c', 'from', 'to')"},
+			{Query: "CALL dolt_branch('-c', '-d', 'a', 'b')", ExpectedErrStr: "dolt_branch: give one of -c, -m and -d"},
+			{Query: "CALL dolt_checkout('--', 't')", Expected: []sql.Row{{int64(0), ""}}},
+			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(0)}}},
+			{Query: "USE `mydb/other`"},
+			{Query: "CALL dolt_checkout('main')", ExpectedErrStr: "dolt_checkout: the session uses the revision database \"mydb/other\"; USE mydb first, or USE `mydb/<branch>` to switch"},
+			{Query: "CALL dolt_commit('-am', 'on other through its revision database')", SkipResultsCheck: true},
+			{Query: "SELECT message FROM dolt_log ORDER BY commit_order DESC LIMIT 1", Expected: []sql.Row{{"on other through its revision database"}}},
+			{Query: "USE mydb"},
+			{Query: "SELECT message FROM dolt_log ORDER BY commit_order DESC LIMIT 1", Expected: []sql.Row{{"create t"}}},
+		},
+	},
+}
+
+func TestVersioningSessions(t *testing.T) { runVersioningScripts(t, sessionScripts) }
+
+// TestConcurrentCommits has sessions insert and dolt_commit at once on one
+// branch: every commit lands, none overwrites another's rows. The working
+// set is the branch's, so one session's -a may take another's row first:
+// --allow-empty keeps the count of commits exact.
+func TestConcurrentCommits(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE t (pk INT PRIMARY KEY)")
+	env.exec(ctx, "CALL dolt_commit('-Am', 'create t')")
+	const sessions, commits = 4, 5
+	var wg sync.WaitGroup
+	errs := make(chan error, sessions)
+	for s := 0; s < sessions; s++ {
+		wg.Add(1)
+		go func(s int) {
+			defer wg.Done()
+			c := env.session("db")
+			for i := 0; i < commits; i++ {
+				for _, q := range []string{
+					fmt.Sprintf("INSERT INTO t VALUES (%d)", s*100+i),
+					fmt.Sprintf("CALL dolt_commit('--allow-empty', '-am', 'session %d commit %d')", s, i),
+				} {
+					if _, err := env.query(c, q); err != nil {
+						errs <- fmt.Errorf("session %d: %s: %w", s, q, err)
+						return
+					}
+				}
+			}
+		}(s)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	env.check(ctx, "SELECT count(*) FROM t AS OF 'HEAD'", fmt.Sprintf("[%d]", sessions*commits))
+	env.check(ctx, "SELECT count(*) FROM dolt_log", fmt.Sprintf("[%d]", sessions*commits+2))
 	env.check(ctx, "SELECT count(*) FROM dolt_status", "[0]")
 }
