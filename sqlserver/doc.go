@@ -130,8 +130,10 @@
 //     supported yet.
 //   - Keyless tables return rows in storage order (by content), not in
 //     insertion order.
-//   - A merge refuses any uncommitted change (staged or not), even to
-//     tables the merge does not touch. A column added on one side of a
+//   - A merge refuses uncommitted changes (staged ones, and changes to
+//     tables of HEAD), even to tables the merge does not touch; new
+//     tables never staged (untracked) stay in the working set, unless the
+//     merge brings a table of the same name. A column added on one side of a
 //     merge gets its default in the other side's rows only when the
 //     default is constant or CURRENT_TIMESTAMP (proc_merge.go). Constraint
 //     violations fail the merge (Dolt records them in

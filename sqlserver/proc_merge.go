@@ -36,8 +36,8 @@ import (
 // the working set with the conflicts under conflicts/<table>, the merge in
 // the working set's MergeState (so the next dolt_commit makes the merge
 // commit), and the tables that merged cleanly staged. Merges are refused
-// while the branch has uncommitted changes (staged or not) or a merge in
-// progress. Schema conflicts, a table dropped on one side and changed on
+// while the branch has uncommitted changes or a merge in progress; tables
+// created and never staged (untracked) are carried over. Schema conflicts, a table dropped on one side and changed on
 // the other, and merged rows that break a unique key fail the merge and
 // change nothing (tablemerge's errors say what to change).
 
@@ -85,34 +85,70 @@ var errMergeActive = errors.New("merging is not possible because you have not co
 
 // checkClean refuses a merge, cherry-pick or revert on a branch with
 // uncommitted changes, as Dolt does: the merge result would mix with them.
-func checkClean(ctx *sql.Context, proc string, s *branchState) error {
+// Untracked tables (new in the working root, not staged) are no such
+// change: it returns them, for carryUntracked to carry over the merge.
+func checkClean(ctx *sql.Context, proc string, s *branchState) (untracked []string, err error) {
 	if s.ws.Merge != nil {
-		return errMergeActive
+		return nil, errMergeActive
 	}
 	if ts, err := conflictedTables(ctx, s.working); err != nil {
-		return err
+		return nil, err
 	} else if len(ts) > 0 {
-		return fmt.Errorf("%s: the working set has unresolved conflicts in %s; resolve them and commit, or discard them with dolt_reset('--hard')", proc, strings.Join(ts, ", "))
+		return nil, fmt.Errorf("%s: the working set has unresolved conflicts in %s; resolve them and commit, or discard them with dolt_reset('--hard')", proc, strings.Join(ts, ", "))
+	}
+	staged, err := changedItems(ctx, s.headRt, s.staged)
+	if err != nil {
+		return nil, err
+	}
+	working, err := changedItems(ctx, s.headRt, s.working)
+	if err != nil {
+		return nil, err
 	}
 	names := map[string]bool{}
-	for _, r := range []commitgraph.RootValue{s.staged, s.working} {
-		ch, err := changedItems(ctx, s.headRt, r)
-		if err != nil {
-			return err
+	for _, c := range staged {
+		names[c.name] = true
+	}
+	for _, c := range working {
+		if c.isTable && !c.inFrom && !names[c.name] {
+			untracked = append(untracked, c.name)
+			continue
 		}
-		for _, c := range ch {
-			names[c.name] = true
-		}
+		names[c.name] = true
 	}
 	if len(names) == 0 {
-		return nil
+		return untracked, nil
 	}
 	list := make([]string, 0, len(names))
 	for n := range names {
 		list = append(list, n)
 	}
 	sort.Strings(list)
-	return fmt.Errorf("%s: cannot merge with uncommitted changes (in %s); commit them (dolt_commit('-Am', ...)) or discard them (dolt_reset('--hard')) first", proc, strings.Join(list, ", "))
+	return nil, fmt.Errorf("%s: cannot merge with uncommitted changes (in %s); commit them (dolt_commit('-Am', ...)) or discard them (dolt_reset('--hard')) first", proc, strings.Join(list, ", "))
+}
+
+// carryUntracked carries the untracked tables of the working root into the
+// working root ch leaves, unless the merge brings a table of one of their
+// names, which it refuses.
+func carryUntracked(ctx *sql.Context, proc string, s *branchState, untracked []string, ch *branchChange) (*branchChange, error) {
+	if ch == nil || len(untracked) == 0 {
+		return ch, nil
+	}
+	items, err := itemEntries(ctx, ch.working)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range untracked {
+		if findItem(items, n) != "" {
+			return nil, fmt.Errorf("%s: the merge would overwrite the untracked table %s of the working set; commit it (dolt_add, dolt_commit) or drop it first", proc, n)
+		}
+	}
+	w, err := copyItems(ctx, s.working, ch.working, untracked, proc)
+	if err != nil {
+		return nil, err
+	}
+	c := *ch
+	c.working = w
+	return &c, nil
 }
 
 // constantExpr evaluates an SQL expression made of literals and operators
@@ -269,13 +305,30 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 			return nil, err
 		}
 	}
-	spec := a.pos[0]
-	g := d.st.graph
 	var out sql.Row
+	merge := doltMergeChange(ctx, d, a, a.pos[0], meta, &out)
 	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
-		if err := checkClean(ctx, "dolt_merge", s); err != nil {
+		untracked, err := checkClean(ctx, "dolt_merge", s)
+		if err != nil {
 			return nil, err
 		}
+		ch, err := merge(s)
+		if err != nil {
+			return nil, err
+		}
+		return carryUntracked(ctx, "dolt_merge", s, untracked, ch)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(out), nil
+}
+
+// doltMergeChange is dolt_merge's change of a clean branch: out is its
+// result row.
+func doltMergeChange(ctx *sql.Context, d *txDB, a *procArgs, spec string, meta commitgraph.Meta, out *sql.Row) func(s *branchState) (*branchChange, error) {
+	g := d.st.graph
+	return func(s *branchState) (*branchChange, error) {
 		theirs, err := g.Resolve(ctx, spec, d.branch)
 		if err != nil {
 			return nil, fmt.Errorf("dolt_merge: %w", err)
@@ -290,13 +343,13 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		}
 		switch {
 		case base.Addr == theirs.Addr:
-			out = sql.Row{s.head.Addr.String(), int64(0), int64(0), msgUpToDate}
+			*out = sql.Row{s.head.Addr.String(), int64(0), int64(0), msgUpToDate}
 			return nil, nil
 		case base.Addr == s.head.Addr && a.has("squash"):
-			out = sql.Row{"", int64(0), int64(0), msgMergeOK}
+			*out = sql.Row{"", int64(0), int64(0), msgMergeOK}
 			return &branchChange{working: theirsRoot, staged: theirsRoot}, nil
 		case base.Addr == s.head.Addr && !a.has("no-ff"):
-			out = sql.Row{theirs.Addr.String(), int64(1), int64(0), msgMergeOK}
+			*out = sql.Row{theirs.Addr.String(), int64(1), int64(0), msgMergeOK}
 			return &branchChange{head: theirs.Addr, working: theirsRoot, staged: theirsRoot}, nil
 		case a.has("ff-only"):
 			return nil, fmt.Errorf("dolt_merge: not possible to fast-forward %s to %s (the branches have diverged), aborting; merge without --ff-only", d.branch, spec)
@@ -314,11 +367,11 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 			merge = &commitgraph.MergeState{Commit: theirs.Addr, PreMergeWorking: s.working.Address()}
 		}
 		if res.HasConflicts() {
-			out = sql.Row{"", int64(0), int64(1), msgConflicts}
+			*out = sql.Row{"", int64(0), int64(1), msgConflicts}
 			return conflictState(ctx, s, res, merge)
 		}
 		if a.has("no-commit") || a.has("squash") {
-			out = sql.Row{"", int64(0), int64(0), msgMergeOK}
+			*out = sql.Row{"", int64(0), int64(0), msgMergeOK}
 			return &branchChange{working: res.Root, staged: res.Root, merge: merge}, nil
 		}
 		m := meta
@@ -330,13 +383,9 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = sql.Row{c.Addr.String(), int64(0), int64(0), msgMergeOK}
+		*out = sql.Row{c.Addr.String(), int64(0), int64(0), msgMergeOK}
 		return &branchChange{head: c.Addr, working: res.Root, staged: res.Root}, nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	return sql.RowsToRowIter(out), nil
 }
 
 var pickSpec = optSpec{proc: "dolt_cherry_pick", opts: map[string]bool{"abort": false, "allow-empty": false}}
@@ -376,33 +425,47 @@ func doltCherryPick(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	}
 	var out sql.Row
 	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
-		res, c, err := applyCommit(ctx, d, s, "dolt_cherry_pick", a.pos[0], false)
+		untracked, err := checkClean(ctx, "dolt_cherry_pick", s)
 		if err != nil {
 			return nil, err
 		}
-		if res.HasConflicts() {
-			out = sql.Row{"", int64(len(res.Conflicts)), int64(0), int64(0)}
-			return conflictState(ctx, s, res, nil)
-		}
-		if res.Root.Address() == s.headRt.Address() && !a.has("allow-empty") {
-			return nil, fmt.Errorf("dolt_cherry_pick: the changes of %s are already on %s; nothing to commit (give '--allow-empty' to commit anyway)", a.pos[0], d.branch)
-		}
-		m := c.Meta // the commit's author and message; made now, by us
-		m.Time, m.Committer = time.Time{}, commitgraph.Signature{}
-		if me := identity(ctx); me != m.Author {
-			m.Committer = me
-		}
-		made, err := d.st.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.head.Addr}, m)
+		ch, err := cherryPickChange(ctx, d, s, a, &out)
 		if err != nil {
 			return nil, err
 		}
-		out = sql.Row{made.Addr.String(), int64(0), int64(0), int64(0)}
-		return &branchChange{head: made.Addr, working: res.Root, staged: res.Root}, nil
+		return carryUntracked(ctx, "dolt_cherry_pick", s, untracked, ch)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return sql.RowsToRowIter(out), nil
+}
+
+// cherryPickChange is dolt_cherry_pick's change of a clean branch: out is
+// its result row.
+func cherryPickChange(ctx *sql.Context, d *txDB, s *branchState, a *procArgs, out *sql.Row) (*branchChange, error) {
+	res, c, err := applyCommit(ctx, d, s, "dolt_cherry_pick", a.pos[0], false)
+	if err != nil {
+		return nil, err
+	}
+	if res.HasConflicts() {
+		*out = sql.Row{"", int64(len(res.Conflicts)), int64(0), int64(0)}
+		return conflictState(ctx, s, res, nil)
+	}
+	if res.Root.Address() == s.headRt.Address() && !a.has("allow-empty") {
+		return nil, fmt.Errorf("dolt_cherry_pick: the changes of %s are already on %s; nothing to commit (give '--allow-empty' to commit anyway)", a.pos[0], d.branch)
+	}
+	m := c.Meta // the commit's author and message; made now, by us
+	m.Time, m.Committer = time.Time{}, commitgraph.Signature{}
+	if me := identity(ctx); me != m.Author {
+		m.Committer = me
+	}
+	made, err := d.st.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.head.Addr}, m)
+	if err != nil {
+		return nil, err
+	}
+	*out = sql.Row{made.Addr.String(), int64(0), int64(0), int64(0)}
+	return &branchChange{head: made.Addr, working: res.Root, staged: res.Root}, nil
 }
 
 var revertSpec = optSpec{proc: "dolt_revert", opts: map[string]bool{"author": true}}
@@ -430,6 +493,10 @@ func doltRevert(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	}
 	var made *commitgraph.Commit
 	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
+		untracked, err := checkClean(ctx, "dolt_revert", s)
+		if err != nil {
+			return nil, err
+		}
 		res, c, err := applyCommit(ctx, d, s, "dolt_revert", a.pos[0], true)
 		if err != nil {
 			return nil, err
@@ -445,7 +512,7 @@ func doltRevert(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		if made, err = d.st.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.head.Addr}, commitgraph.Meta{Author: author, Message: msg}); err != nil {
 			return nil, err
 		}
-		return &branchChange{head: made.Addr, working: res.Root, staged: res.Root}, nil
+		return carryUntracked(ctx, "dolt_revert", s, untracked, &branchChange{head: made.Addr, working: res.Root, staged: res.Root})
 	})
 	if err != nil {
 		return nil, err
@@ -454,11 +521,9 @@ func doltRevert(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 }
 
 // applyCommit merges the changes of the commit spec names (from its first
-// parent to it; reversed for a revert) into the branch's head root.
+// parent to it; reversed for a revert) into the branch's head root. The
+// caller has checked the branch is clean (checkClean).
 func applyCommit(ctx *sql.Context, d *txDB, s *branchState, proc, spec string, revert bool) (*tablemerge.Result, *commitgraph.Commit, error) {
-	if err := checkClean(ctx, proc, s); err != nil {
-		return nil, nil, err
-	}
 	g := d.st.graph
 	c, err := g.Resolve(ctx, spec, d.branch)
 	if err != nil {
