@@ -37,9 +37,10 @@ import (
 // the working set's MergeState (so the next dolt_commit makes the merge
 // commit), and the tables that merged cleanly staged. Merges are refused
 // while the branch has uncommitted changes or a merge in progress; tables
-// created and never staged (untracked) are carried over. Schema conflicts, a table dropped on one side and changed on
-// the other, and merged rows that break a unique key fail the merge and
-// change nothing (tablemerge's errors say what to change).
+// created and never staged (untracked) are carried over. Schema
+// conflicts, a table dropped on one side and changed on the other, and
+// merged rows that break a unique key fail the merge and change nothing
+// (tablemerge's errors say what to change).
 
 func init() {
 	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_merge", Schema: mergeResultSchema, Function: doltMerge})
