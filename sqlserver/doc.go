@@ -73,6 +73,8 @@
 //	procedures/<name>   a stored procedure
 //	foreignkeys/<name>  a foreign key (foreignkeys.go)
 //	events/...          the event log and its indexes (eventindex.Names)
+//	conflicts/<name>    the table's rows in conflict after a merge
+//	                    (package tablemerge, conflicts.go there)
 //
 // Names keep the case they were created with; lookups ignore case.
 //
@@ -136,6 +138,24 @@
 // eventTableAt opens the event tables of a given root value (AS OF):
 // read-only.
 //
+// # Merges
+//
+// dolt_merge, dolt_cherry_pick and dolt_revert (proc_merge.go) merge root
+// values with package tablemerge: table by table, row by row over prolly
+// diffs, cell by cell where the two sides changed different columns of a
+// row. A merge that fast-forwards moves the branch; any other commits a
+// merge commit unless it leaves conflicts or is asked not to (--no-commit,
+// --squash). Merges are refused while the branch has uncommitted changes
+// or a merge in progress. Rows in conflict stay as ours in the table and
+// are listed by dolt_conflicts and dolt_conflicts_<table> (conflicts.go);
+// delete them from dolt_conflicts_<table> once the table holds what it
+// should, or run dolt_conflicts_resolve('--ours' | '--theirs', ...); then
+// dolt_add and dolt_commit make the merge commit, or dolt_merge('--abort')
+// returns to before the merge. dolt_merge_status shows the merge in
+// progress. Schema conflicts, a table dropped on one side and changed on
+// the other, and merged rows that break a unique key fail the merge and
+// change nothing; the error says what to change.
+//
 // # Caveats
 //
 //   - Isolation is snapshot isolation with first-committer-wins per row: two
@@ -176,4 +196,16 @@
 //     supported yet.
 //   - Keyless tables return rows in storage order (by content), not in
 //     insertion order.
+//   - A merge refuses uncommitted changes (staged ones, and changes to
+//     tables of HEAD), even to tables the merge does not touch; new
+//     tables never staged (untracked) stay in the working set, unless the
+//     merge brings a table of the same name. A column added on one side of a
+//     merge gets its default in the other side's rows only when the
+//     default is constant or CURRENT_TIMESTAMP (proc_merge.go). Constraint
+//     violations fail the merge (Dolt records them in
+//     dolt_constraint_violations, which verso lacks); foreign keys are not
+//     checked across merged tables. A --squash merge or a cherry-pick that
+//     leaves conflicts records no merge state: dolt_merge_status does not
+//     show it, and dolt_cherry_pick('--abort') (or dolt_reset('--hard'))
+//     undoes it. dolt_revert fails on conflicts.
 package sqlserver

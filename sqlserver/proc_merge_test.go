@@ -1,0 +1,372 @@
+package sqlserver
+
+import (
+	"testing"
+
+	"github.com/dolthub/go-mysql-server/enginetest/queries"
+	"github.com/dolthub/go-mysql-server/sql"
+)
+
+// Script tests of dolt_merge, dolt_conflicts*, dolt_conflicts_resolve,
+// dolt_merge_status, dolt_cherry_pick and dolt_revert, in the engine's
+// ScriptTest form, run through the enginetest harness.
+
+// anyHash matches a commit hash in a result (hashes differ from run to
+// run): 32 characters of Dolt's base32 alphabet.
+type anyHash struct{}
+
+func (anyHash) Validate(v any) (bool, error) {
+	s, ok := v.(string)
+	if !ok || len(s) != 32 {
+		return false, nil
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'v') {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func (anyHash) String() string { return "<hash>" }
+
+// mergeSetup: table t on main, committed, and a branch feature there.
+var mergeSetup = []string{
+	"CREATE TABLE t (pk INT PRIMARY KEY, a INT, b VARCHAR(20), UNIQUE KEY ub (b), KEY ka (a))",
+	"INSERT INTO t VALUES (1, 10, 'x'), (2, 20, 'y'), (3, 30, 'z')",
+	"CALL dolt_commit('-Am', 'base')",
+	"CALL dolt_branch('feature')",
+}
+
+// diverge returns mergeSetup plus the statements run on feature, committed,
+// then those run on main, committed.
+func diverge(onFeature, onMain []string) []string {
+	s := append([]string(nil), mergeSetup...)
+	s = append(s, "CALL dolt_checkout('feature')")
+	s = append(s, onFeature...)
+	s = append(s, "CALL dolt_commit('-Am', 'on feature')", "CALL dolt_checkout('main')")
+	s = append(s, onMain...)
+	if len(onMain) > 0 {
+		s = append(s, "CALL dolt_commit('-Am', 'on main')")
+	}
+	return s
+}
+
+var (
+	notMerging          = []sql.Row{{false, nil, nil, nil, nil}}
+	noConflicts         = []sql.Row{{int64(0)}}
+	mergedOK            = []sql.Row{{anyHash{}, int64(0), int64(0), msgMergeOK}}
+	mergedNoHash        = []sql.Row{{"", int64(0), int64(0), msgMergeOK}}
+	mergedWithConflicts = []sql.Row{{"", int64(0), int64(1), msgConflicts}}
+	parentsOfMain       = "SELECT count(*) FROM dolt_commit_ancestors WHERE commit_hash = hashof('main')"
+)
+
+var mergeScripts = []queries.ScriptTest{
+	{
+		Name:        "dolt_merge fast-forwards",
+		SetUpScript: diverge([]string{"INSERT INTO t VALUES (4, 40, 'w')"}, nil),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			{Query: "CALL dolt_merge('feature')", Expected: []sql.Row{{anyHash{}, int64(1), int64(0), msgMergeOK}}},
+			{Query: "SELECT hashof('main') = hashof('feature')", Expected: []sql.Row{{true}}},
+			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 10, "x"}, {2, 20, "y"}, {3, 30, "z"}, {4, 40, "w"}}},
+			{Query: "SELECT count(*) FROM dolt_status", Expected: noConflicts},
+			{Query: "CALL dolt_merge('feature')", Expected: []sql.Row{{anyHash{}, int64(0), int64(0), msgUpToDate}}},
+			{Query: "CALL dolt_merge('main~1')", Expected: []sql.Row{{anyHash{}, int64(0), int64(0), msgUpToDate}}},
+		},
+	},
+	{
+		Name:        "dolt_merge --no-ff makes a merge commit where a fast-forward would do",
+		SetUpScript: diverge([]string{"INSERT INTO t VALUES (4, 40, 'w')"}, nil),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('--no-ff', 'feature', '-m', 'no fast-forward', '--author', 'Ann Author <ann@example.com>')", Expected: mergedOK},
+			{Query: parentsOfMain, Expected: []sql.Row{{int64(2)}}},
+			{Query: "SELECT message, committer, email FROM dolt_log LIMIT 1", Expected: []sql.Row{{"no fast-forward", "Ann Author", "ann@example.com"}}},
+			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(4)}}},
+		},
+	},
+	{
+		Name: "dolt_merge of diverged branches commits a merge; --ff-only refuses",
+		SetUpScript: diverge(
+			[]string{"INSERT INTO t VALUES (4, 40, 'w')", "UPDATE t SET b = 'yy' WHERE pk = 2", "DELETE FROM t WHERE pk = 3"},
+			[]string{"INSERT INTO t VALUES (5, 50, 'v')", "UPDATE t SET a = 21 WHERE pk = 2"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('--ff-only', 'feature')", ExpectedErrStr: "dolt_merge: not possible to fast-forward main to feature (the branches have diverged), aborting; merge without --ff-only"},
+			{Query: "CALL dolt_merge('--ff-only', '--no-ff', 'feature')", ExpectedErrStr: "dolt_merge: --no-ff and --ff-only contradict each other; give one"},
+			{Query: "CALL dolt_merge('--bogus', 'feature')", ExpectedErrStr: "dolt_merge: unknown option \"--bogus\"; the options are --abort, --author <value>, --ff-only, --no-commit, --no-ff, --squash, -m/--message <value>"},
+			{Query: "CALL dolt_merge('--squash', '--no-ff', 'feature')", ExpectedErrStr: "dolt_merge: --squash and --no-ff contradict each other; give one"},
+			{Query: "CALL dolt_merge('--abort', 'feature')", ExpectedErrStr: "dolt_merge: --abort takes no branch"},
+			{Query: "CALL dolt_merge()", ExpectedErrStr: "dolt_merge: name one branch (or commit) to merge, for example dolt_merge('feature')"},
+			{Query: "CALL dolt_merge('nosuch')", ExpectedErrStr: "dolt_merge: commitgraph: bad revision: \"nosuch\": no branch or tag has that name"},
+			{Query: "CALL dolt_merge('feature')", Expected: mergedOK},
+			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 10, "x"}, {2, 21, "yy"}, {4, 40, "w"}, {5, 50, "v"}}},
+			{Query: "SELECT pk FROM t WHERE b = 'yy'", Expected: []sql.Row{{2}}},
+			{Query: "SELECT pk FROM t WHERE a = 21", Expected: []sql.Row{{2}}},
+			{Query: parentsOfMain, Expected: []sql.Row{{int64(2)}}},
+			{Query: "SELECT message FROM dolt_log LIMIT 1", Expected: []sql.Row{{"Merge branch 'feature' into main"}}},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			{Query: "SELECT count(*) FROM dolt_status", Expected: noConflicts},
+		},
+	},
+	{
+		Name:        "dolt_merge --no-commit leaves the merge for dolt_commit",
+		SetUpScript: diverge([]string{"INSERT INTO t VALUES (4, 40, 'w')"}, []string{"INSERT INTO t VALUES (5, 50, 'v')"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('feature', '--no-commit')", Expected: mergedNoHash},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: []sql.Row{{true, "feature", anyHash{}, "refs/heads/main", nil}}},
+			{Query: "SELECT source_commit = hashof('feature') FROM dolt_merge_status", Expected: []sql.Row{{true}}},
+			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(5)}}},
+			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"t", true, "modified"}}},
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: errMergeActive.Error()},
+			{Query: "CALL dolt_commit('-m', 'merged by hand')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: parentsOfMain, Expected: []sql.Row{{int64(2)}}},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+		},
+	},
+	{
+		Name:        "dolt_merge --squash stages the changes without a merge",
+		SetUpScript: diverge([]string{"INSERT INTO t VALUES (4, 40, 'w')"}, []string{"INSERT INTO t VALUES (5, 50, 'v')"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('--squash', 'feature')", Expected: mergedNoHash},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"t", true, "modified"}}},
+			{Query: "CALL dolt_commit('-m', 'squashed')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: parentsOfMain, Expected: []sql.Row{{int64(1)}}},
+			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(5)}}},
+		},
+	},
+	{
+		Name:        "dolt_merge refuses uncommitted changes",
+		SetUpScript: diverge([]string{"INSERT INTO t VALUES (4, 40, 'w')"}, []string{"INSERT INTO t VALUES (5, 50, 'v')"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "INSERT INTO t VALUES (6, 60, 'u')", Expected: ok1r},
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: "dolt_merge: cannot merge with uncommitted changes (in t); commit them (dolt_commit('-Am', ...)) or discard them (dolt_reset('--hard')) first"},
+			{Query: "CALL dolt_add('t')", Expected: ok0},
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: "dolt_merge: cannot merge with uncommitted changes (in t); commit them (dolt_commit('-Am', ...)) or discard them (dolt_reset('--hard')) first"},
+			{Query: "CALL dolt_reset('--hard')", Expected: ok0},
+			{Query: "CALL dolt_merge('feature')", Expected: mergedOK},
+		},
+	},
+	{
+		Name:        "untracked tables stay untracked across merges, cherry-picks and reverts",
+		SetUpScript: diverge([]string{"INSERT INTO t VALUES (4, 40, 'w')", "CREATE TABLE clash (pk INT PRIMARY KEY)"}, []string{"INSERT INTO t VALUES (5, 50, 'v')"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CREATE TABLE scratch (pk INT PRIMARY KEY)"},
+			{Query: "INSERT INTO scratch VALUES (1)", Expected: ok1r},
+			{Query: "CALL dolt_merge('feature~1')", Expected: []sql.Row{{anyHash{}, int64(0), int64(0), msgUpToDate}}},
+			{Query: "CREATE TABLE clash (pk INT PRIMARY KEY)"},
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: "dolt_merge: the merge would overwrite the untracked table clash of the working set; commit it (dolt_add, dolt_commit) or drop it first"},
+			{Query: "DROP TABLE clash"},
+			{Query: "CALL dolt_merge('feature')", Expected: mergedOK},
+			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"scratch", false, "new table"}}},
+			{Query: "SHOW TABLES AS OF 'HEAD'", Expected: []sql.Row{{"clash"}, {"t"}}},
+			{Query: "SELECT * FROM scratch", Expected: []sql.Row{{1}}},
+			{Query: "CALL dolt_revert('HEAD~1')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: "SELECT count(*) FROM t WHERE pk = 5", Expected: []sql.Row{{int64(0)}}},
+			{Query: "CALL dolt_cherry_pick('HEAD~2')", Expected: []sql.Row{{anyHash{}, int64(0), int64(0), int64(0)}}},
+			{Query: "SELECT count(*) FROM t WHERE pk = 5", Expected: []sql.Row{{int64(1)}}},
+			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"scratch", false, "new table"}}},
+			{Query: "CALL dolt_add('scratch')", Expected: ok0},
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: "dolt_merge: cannot merge with uncommitted changes (in scratch); commit them (dolt_commit('-Am', ...)) or discard them (dolt_reset('--hard')) first"},
+		},
+	},
+	{
+		Name: "conflicts: recorded, shown, block the commit, resolved by editing and deleting",
+		SetUpScript: diverge(
+			[]string{"UPDATE t SET a = 12 WHERE pk = 1", "UPDATE t SET b = 'yy' WHERE pk = 2", "INSERT INTO t VALUES (4, 40, 'w')"},
+			[]string{"UPDATE t SET a = 11 WHERE pk = 1", "UPDATE t SET a = 21 WHERE pk = 2"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "SELECT * FROM dolt_conflicts", Expected: []sql.Row{{"t", uint64(1)}}},
+			{Query: "SELECT base_pk, base_a, base_b, our_pk, our_a, our_b, our_diff_type, their_pk, their_a, their_b, their_diff_type FROM dolt_conflicts_t",
+				Expected: []sql.Row{{1, 10, "x", 1, 11, "x", "modified", 1, 12, "x", "modified"}}},
+			{Query: "SELECT from_root_ish = hashof('feature'), dolt_conflict_id IS NOT NULL FROM dolt_conflicts_t", Expected: []sql.Row{{true, true}}},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: []sql.Row{{true, "feature", anyHash{}, "refs/heads/main", "t"}}},
+			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 11, "x"}, {2, 21, "yy"}, {3, 30, "z"}, {4, 40, "w"}}},
+			{Query: "SELECT table_name, staged, status FROM dolt_status ORDER BY status", Expected: []sql.Row{{"t", false, "conflict"}, {"t", false, "modified"}}},
+			{Query: "CALL dolt_commit('-Am', 'too early')", ExpectedErrStr: errConflicts([]string{"t"}).Error()},
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: errMergeActive.Error()},
+			{Query: "UPDATE t SET a = 13 WHERE pk = 1", SkipResultsCheck: true},
+			{Query: "DELETE FROM dolt_conflicts_t", Expected: ok1r},
+			{Query: "SELECT count(*) FROM dolt_conflicts", Expected: noConflicts},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: []sql.Row{{true, "feature", anyHash{}, "refs/heads/main", nil}}},
+			{Query: "CALL dolt_commit('-Am', 'resolved')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: parentsOfMain, Expected: []sql.Row{{int64(2)}}},
+			{Query: "SELECT a FROM t AS OF 'HEAD' WHERE pk = 1", Expected: []sql.Row{{13}}},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+		},
+	},
+	{
+		Name: "conflicts: delete against modify, and same key inserted differently",
+		SetUpScript: diverge(
+			[]string{"UPDATE t SET a = 22 WHERE pk = 2", "INSERT INTO t VALUES (7, 70, 'f')"},
+			[]string{"DELETE FROM t WHERE pk = 2", "INSERT INTO t VALUES (7, 71, 'm')"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "SELECT base_pk, our_pk, our_a, our_diff_type, their_pk, their_a, their_diff_type FROM dolt_conflicts_t ORDER BY coalesce(base_pk, our_pk)",
+				Expected: []sql.Row{{2, nil, nil, "removed", 2, 22, "modified"}, {nil, 7, 71, "added", 7, 70, "added"}}},
+			{Query: "DELETE FROM dolt_conflicts_t WHERE our_pk = 7", Expected: ok1r},
+			{Query: "SELECT * FROM dolt_conflicts", Expected: []sql.Row{{"t", uint64(1)}}},
+			{Query: "CALL dolt_conflicts_resolve('--theirs', 't')", Expected: ok0},
+			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 10, "x"}, {2, 22, "y"}, {3, 30, "z"}, {7, 71, "m"}}},
+			{Query: "SELECT pk FROM t WHERE a = 22", Expected: []sql.Row{{2}}},
+			{Query: "CALL dolt_commit('-Am', 'resolved')", Expected: []sql.Row{{anyHash{}}}},
+		},
+	},
+	{
+		Name: "dolt_conflicts_resolve --ours and --theirs; dolt_merge --abort",
+		SetUpScript: diverge(
+			[]string{"UPDATE t SET a = 12 WHERE pk = 1", "INSERT INTO t VALUES (4, 40, 'w')"},
+			[]string{"UPDATE t SET a = 11 WHERE pk = 1"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('--abort')", ExpectedErrStr: "dolt_merge: there is no merge to abort"},
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "CALL dolt_conflicts_resolve('t')", ExpectedErrStr: "dolt_conflicts_resolve: give one of '--ours' or '--theirs', then the tables ('.' for all)"},
+			{Query: "CALL dolt_conflicts_resolve('--ours')", ExpectedErrStr: "dolt_conflicts_resolve: name the tables to resolve, or '.' for all"},
+			{Query: "CALL dolt_conflicts_resolve('--ours', 'nosuch')", ExpectedErrStr: "dolt_conflicts_resolve: no table \"nosuch\"; SHOW TABLES lists the tables"},
+			{Query: "CALL dolt_merge('--abort')", Expected: []sql.Row{{"", int64(0), int64(0), msgMergeAbort}}},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			{Query: "SELECT count(*) FROM dolt_status", Expected: noConflicts},
+			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 11, "x"}, {2, 20, "y"}, {3, 30, "z"}}},
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "CALL dolt_conflicts_resolve('--ours', '.')", Expected: ok0},
+			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 11, "x"}, {2, 20, "y"}, {3, 30, "z"}, {4, 40, "w"}}},
+			{Query: "CALL dolt_conflicts_resolve('--ours', 't')", ExpectedErrStr: "dolt_conflicts_resolve: table \"t\" has no conflicts; SELECT * FROM dolt_conflicts lists the tables that do"},
+			{Query: "CALL dolt_merge('--abort')", Expected: []sql.Row{{"", int64(0), int64(0), msgMergeAbort}}},
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "CALL dolt_conflicts_resolve('--theirs', 'T')", Expected: ok0},
+			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 12, "x"}, {2, 20, "y"}, {3, 30, "z"}, {4, 40, "w"}}},
+			{Query: "CALL dolt_commit('-Am', 'theirs')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: parentsOfMain, Expected: []sql.Row{{int64(2)}}},
+		},
+	},
+	{
+		Name: "a schema change on one side merges with row changes on the other",
+		SetUpScript: diverge(
+			[]string{"ALTER TABLE t ADD COLUMN c INT DEFAULT 7", "CREATE INDEX kc ON t (c)", "UPDATE t SET c = 8 WHERE pk = 2",
+				"ALTER TABLE t ADD COLUMN d DATE DEFAULT '2020-01-02'", "ALTER TABLE t ADD COLUMN e DECIMAL(5,2) DEFAULT (1.5 * 2)",
+				"ALTER TABLE t ADD COLUMN ts DATETIME DEFAULT CURRENT_TIMESTAMP"},
+			[]string{"INSERT INTO t VALUES (4, 40, 'w')", "UPDATE t SET a = 11 WHERE pk = 1"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('feature')", Expected: mergedOK},
+			{Query: "SELECT pk, a, b, c FROM t ORDER BY pk", Expected: []sql.Row{{1, 11, "x", 7}, {2, 20, "y", 8}, {3, 30, "z", 7}, {4, 40, "w", 7}}},
+			{Query: "SELECT pk FROM t WHERE c = 7 ORDER BY pk", Expected: []sql.Row{{1}, {3}, {4}}},
+			{Query: "SELECT DISTINCT d, e FROM t", Expected: []sql.Row{{mustTime("2020-01-02 00:00:00"), "3.00"}}},
+			{Query: "SELECT count(*) FROM t WHERE ts IS NULL OR ts < '2020-01-01'", Expected: []sql.Row{{int64(0)}}},
+		},
+	},
+	{
+		Name: "merges that cannot be made change nothing",
+		SetUpScript: diverge(
+			[]string{"ALTER TABLE t MODIFY COLUMN b VARCHAR(30)", "INSERT INTO t VALUES (4, 40, 'u')"},
+			[]string{"ALTER TABLE t MODIFY COLUMN b VARCHAR(40)"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: "dolt_merge: tablemerge: schema conflict: table \"t\": both branches changed column \"b\" differently; change the schema on one branch to match the other, then merge again"},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(3)}}},
+		},
+	},
+	{
+		Name:        "a column added with a default the merge cannot compute fails the merge",
+		SetUpScript: diverge([]string{"ALTER TABLE t ADD COLUMN s VARCHAR(9) DEFAULT (concat('a', 'b'))"}, []string{"INSERT INTO t VALUES (4, 40, 'w')"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: "dolt_merge: tablemerge: schema conflict: table \"t\": column \"s\" was added on one branch with the default \"(concat('a','b'))\", which the merge cannot compute for the other branch's rows; give the column a literal default or add it on both branches"},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+		},
+	},
+	{
+		Name:        "a unique key broken by the merged rows fails the merge",
+		SetUpScript: diverge([]string{"INSERT INTO t VALUES (4, 40, 'u')"}, []string{"INSERT INTO t VALUES (5, 50, 'u')"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: "dolt_merge: tablemerge: table \"t\": the merged row with key (4) cannot be written: tables: duplicate entry 'u' for key 'ub'; change the row on one of the branches so that they agree, then merge again"},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(4)}}},
+		},
+	},
+	{
+		Name: "dolt_cherry_pick applies one commit",
+		SetUpScript: append(diverge([]string{"INSERT INTO t VALUES (4, 40, 'w')"}, []string{"INSERT INTO t VALUES (5, 50, 'v')"}),
+			"CALL dolt_checkout('feature')", "UPDATE t SET a = 12 WHERE pk = 1", "CALL dolt_commit('-am', 'twelve')", "CALL dolt_checkout('main')"),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_cherry_pick()", ExpectedErrStr: "dolt_cherry_pick: name one commit to cherry-pick, for example dolt_cherry_pick('feature~1')"},
+			{Query: "CALL dolt_cherry_pick('feature')", Expected: []sql.Row{{anyHash{}, int64(0), int64(0), int64(0)}}},
+			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 12, "x"}, {2, 20, "y"}, {3, 30, "z"}, {5, 50, "v"}}},
+			{Query: "SELECT message FROM dolt_log LIMIT 1", Expected: []sql.Row{{"twelve"}}},
+			{Query: parentsOfMain, Expected: []sql.Row{{int64(1)}}},
+			{Query: "CALL dolt_cherry_pick('feature')", ExpectedErrStr: "dolt_cherry_pick: the changes of feature are already on main; nothing to commit (give '--allow-empty' to commit anyway)"},
+			{Query: "UPDATE t SET a = 13 WHERE pk = 1", SkipResultsCheck: true},
+			{Query: "CALL dolt_commit('-am', 'thirteen')", SkipResultsCheck: true},
+			{Query: "CALL dolt_cherry_pick('feature~1')", Expected: []sql.Row{{anyHash{}, int64(0), int64(0), int64(0)}}},
+			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(5)}}},
+		},
+	},
+	{
+		Name:        "dolt_cherry_pick with conflicts, and --abort",
+		SetUpScript: diverge([]string{"UPDATE t SET a = 12 WHERE pk = 1"}, []string{"UPDATE t SET a = 11 WHERE pk = 1"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_cherry_pick('--abort')", ExpectedErrStr: "dolt_cherry_pick: there is no cherry-pick with conflicts to abort"},
+			{Query: "CALL dolt_cherry_pick('feature')", Expected: []sql.Row{{"", int64(1), int64(0), int64(0)}}},
+			{Query: "SELECT base_a, our_a, their_a FROM dolt_conflicts_t", Expected: []sql.Row{{10, 11, 12}}},
+			{Query: "CALL dolt_cherry_pick('--abort')", Expected: []sql.Row{{"", int64(0), int64(0), int64(0)}}},
+			{Query: "SELECT count(*) FROM dolt_conflicts", Expected: noConflicts},
+			{Query: "CALL dolt_cherry_pick('feature')", Expected: []sql.Row{{"", int64(1), int64(0), int64(0)}}},
+			{Query: "CALL dolt_conflicts_resolve('--theirs', 't')", Expected: ok0},
+			{Query: "CALL dolt_commit('-am', 'picked')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: parentsOfMain, Expected: []sql.Row{{int64(1)}}},
+			{Query: "SELECT a FROM t WHERE pk = 1", Expected: []sql.Row{{12}}},
+		},
+	},
+	{
+		Name: "dolt_revert undoes one commit",
+		SetUpScript: append(append([]string(nil), mergeSetup...),
+			"UPDATE t SET a = 11 WHERE pk = 1", "CALL dolt_commit('-am', 'eleven')",
+			"INSERT INTO t VALUES (4, 40, 'w')", "CALL dolt_commit('-am', 'four')"),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_revert('HEAD~1')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 10, "x"}, {2, 20, "y"}, {3, 30, "z"}, {4, 40, "w"}}},
+			{Query: "SELECT message FROM dolt_log LIMIT 1", Expected: []sql.Row{{`Revert "eleven"`}}},
+			{Query: "UPDATE t SET a = 5 WHERE pk = 4", SkipResultsCheck: true},
+			{Query: "CALL dolt_revert('HEAD~1')", ExpectedErrStr: "dolt_revert: cannot merge with uncommitted changes (in t); commit them (dolt_commit('-Am', ...)) or discard them (dolt_reset('--hard')) first"},
+			{Query: "CALL dolt_commit('-am', 'five')", SkipResultsCheck: true},
+			{Query: "CALL dolt_revert('HEAD~2')", ExpectedErrStr: "dolt_revert: reverting HEAD~2 conflicts with later changes to t; nothing was changed: revert those rows by hand and commit"},
+			{Query: "CALL dolt_revert('HEAD~5')", ExpectedErrStr: "dolt_revert: HEAD~5 is the root commit, which has no parent to compare with"},
+		},
+	},
+}
+
+func TestMergeProcedures(t *testing.T) { runVersioningScripts(t, mergeScripts) }
+
+// TestMergeDurability: a merge left with conflicts in a file-backed
+// database survives a restart: the conflicts, the merge state, and what
+// resolves them.
+func TestMergeDurability(t *testing.T) {
+	dir := t.TempDir()
+	p, err := NewProvider(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newEnv(t, p)
+	ctx := setupDB(env)
+	for _, q := range diverge([]string{"UPDATE t SET a = 12 WHERE pk = 1", "INSERT INTO t VALUES (4, 40, 'w')"}, []string{"UPDATE t SET a = 11 WHERE pk = 1"}) {
+		env.exec(ctx, q)
+	}
+	env.check(ctx, "CALL dolt_merge('feature')", "[ 0 1 "+msgConflicts+"]")
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	p2, err := NewProvider(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p2.Close()
+	env2 := newEnv(t, p2)
+	ctx2 := env2.session("db")
+	env2.check(ctx2, "SELECT is_merging, source, unmerged_tables FROM dolt_merge_status", "[true feature t]")
+	env2.check(ctx2, "SELECT base_a, our_a, their_a FROM dolt_conflicts_t", "[10 11 12]")
+	env2.check(ctx2, "SELECT * FROM t ORDER BY pk", "[1 11 x] [2 20 y] [3 30 z] [4 40 w]")
+	env2.exec(ctx2, "CALL dolt_conflicts_resolve('--theirs', 't')")
+	env2.exec(ctx2, "CALL dolt_commit('-Am', 'merged after a restart')")
+	env2.check(ctx2, "SELECT count(*) FROM dolt_commit_ancestors WHERE commit_hash = hashof('main')", "[2]")
+	env2.check(ctx2, "SELECT * FROM t AS OF 'HEAD' ORDER BY pk", "[1 12 x] [2 20 y] [3 30 z] [4 40 w]")
+}

@@ -1,0 +1,223 @@
+package tablemerge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/prolly"
+	"github.com/verso-db/verso/tables"
+)
+
+// Root value names this package knows (the SQL layer writes them; see
+// sqlserver's doc).
+const (
+	TablePrefix     = "tables/"
+	TableOptsPrefix = "tableopts/"
+)
+
+// Options tune a merge.
+type Options struct {
+	// Theirs is the commit being merged, recorded with the conflicts
+	// (dolt_conflicts_<table>.from_root_ish).
+	Theirs chunks.Address
+	// Default computes the value a row migrated into a schema that added a
+	// column takes there; nil is LiteralDefault.
+	Default DefaultFunc
+	// Mergers override the registered PrefixMergers (RegisterPrefixMerger)
+	// for this merge, by prefix.
+	Mergers map[string]PrefixMerger
+}
+
+// Result is what Merge made.
+type Result struct {
+	// Root is the merged root value, with the conflicts of each table
+	// under ConflictsPrefix.
+	Root commitgraph.RootValue
+	// Conflicts lists the tables left with rows in conflict, by name.
+	Conflicts []TableConflicts
+	// Merged lists the tables that both sides changed and that were
+	// merged row by row, by name.
+	Merged []string
+}
+
+// HasConflicts reports whether the merge left rows in conflict.
+func (r *Result) HasConflicts() bool { return len(r.Conflicts) > 0 }
+
+// PrefixMerger merges the root value entries under one prefix (such as
+// "events/", the event log and its indexes, which must be merged
+// together) when both sides changed entries under it. It gets the three
+// root values and merged, the root as merged so far (where an entry changed
+// on one side only already has that side's address and an entry changed
+// differently on both keeps ours), and returns merged with the prefix's
+// entries set right, or an error to stop the merge.
+type PrefixMerger func(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs, merged commitgraph.RootValue) (commitgraph.RootValue, error)
+
+var prefixMergers struct {
+	sync.RWMutex
+	m map[string]PrefixMerger
+}
+
+// RegisterPrefixMerger registers the merger of the entries under prefix,
+// for every merge. The event log's layer registers "events/" here.
+func RegisterPrefixMerger(prefix string, fn PrefixMerger) {
+	prefixMergers.Lock()
+	defer prefixMergers.Unlock()
+	if prefixMergers.m == nil {
+		prefixMergers.m = map[string]PrefixMerger{}
+	}
+	prefixMergers.m[prefix] = fn
+}
+
+type merger struct {
+	ns   *prolly.NodeStore
+	opts Options
+}
+
+// Merge merges the changes from base to theirs into ours and returns the
+// merged root value. Names (tables, objects) changed on one side only take
+// that side's value without being read; a table both sides changed is
+// merged row by row (see rows.go) and its rows in conflict are recorded
+// under ConflictsPrefix; views, triggers, procedures, foreign keys and
+// table options merge by name, and one both sides changed differently
+// fails the merge with ErrObjectConflict (ErrSchemaConflict for table
+// options); entries under a prefix with a PrefixMerger go to it. Schema
+// conflicts, tables dropped on one side and changed on the other, and
+// merged rows that break a unique key fail the merge; nothing is written
+// that a root names then.
+func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitgraph.RootValue, opts Options) (*Result, error) {
+	for _, side := range []struct {
+		name string
+		root commitgraph.RootValue
+	}{{"ours", ours}, {"theirs", theirs}} {
+		has, err := HasConflicts(ctx, side.root)
+		if err != nil {
+			return nil, err
+		}
+		if has {
+			return nil, fmt.Errorf("%w: %s holds conflicts of an earlier merge; resolve them (dolt_conflicts_resolve) and commit first", ErrUnresolvedConflicts, side.name)
+		}
+	}
+	m := &merger{ns: ns, opts: opts}
+	mergers := map[string]PrefixMerger{}
+	prefixMergers.RLock()
+	for p, fn := range prefixMergers.m {
+		mergers[p] = fn
+	}
+	prefixMergers.RUnlock()
+	for p, fn := range opts.Mergers {
+		mergers[p] = fn
+	}
+	res := &Result{}
+	var conflictEdits []commitgraph.RootEdit
+	pending := map[string]bool{}
+	var failed error
+	merged, err := commitgraph.MergeRoots(ctx, base, ours, theirs, func(ctx context.Context, c commitgraph.RootConflict) (addr chunks.Address, keep bool, err error) {
+		defer func() { failed = err }()
+		for p := range mergers {
+			if strings.HasPrefix(c.Name, p) {
+				pending[p] = true
+				return c.Ours, c.InOurs, nil
+			}
+		}
+		if name, ok := strings.CutPrefix(c.Name, TablePrefix); ok {
+			addr, cs, err := m.resolveTable(ctx, name, c)
+			if err != nil {
+				return chunks.Address{}, false, err
+			}
+			res.Merged = append(res.Merged, name)
+			if cs != nil {
+				ca, err := cs.Write(ctx)
+				if err != nil {
+					return chunks.Address{}, false, err
+				}
+				conflictEdits = append(conflictEdits, commitgraph.RootEdit{Name: ConflictsPrefix + name, Addr: ca})
+				res.Conflicts = append(res.Conflicts, TableConflicts{Table: name, Count: cs.Count()})
+			}
+			return addr, true, nil
+		}
+		if name, ok := strings.CutPrefix(c.Name, TableOptsPrefix); ok {
+			return chunks.Address{}, false, fmt.Errorf("%w: both branches changed the options (comment, collation) of table %q differently; change them on one branch to match the other, then merge again", ErrSchemaConflict, name)
+		}
+		kind, name, _ := strings.Cut(c.Name, "/")
+		what := map[string]string{"views": "view", "triggers": "trigger", "procedures": "procedure", "foreignkeys": "foreign key"}[kind]
+		if what == "" {
+			what, name = "entry", c.Name
+		}
+		switch {
+		case !c.InOurs || !c.InTheirs:
+			return chunks.Address{}, false, fmt.Errorf("%w: %s %q was dropped on one branch and changed on the other; make the branches agree, then merge again", ErrObjectConflict, what, name)
+		default:
+			return chunks.Address{}, false, fmt.Errorf("%w: both branches changed %s %q differently; make the branches agree, then merge again", ErrObjectConflict, what, name)
+		}
+	})
+	if err != nil {
+		if failed != nil {
+			return nil, failed
+		}
+		return nil, err
+	}
+	prefixes := make([]string, 0, len(pending))
+	for p := range pending {
+		prefixes = append(prefixes, p)
+	}
+	sort.Strings(prefixes)
+	for _, p := range prefixes {
+		if merged, err = mergers[p](ctx, ns, base, ours, theirs, merged); err != nil {
+			return nil, fmt.Errorf("tablemerge: merging %s: %w", p, err)
+		}
+	}
+	if len(conflictEdits) > 0 {
+		if merged, err = merged.Edit(ctx, conflictEdits...); err != nil {
+			return nil, err
+		}
+	}
+	res.Root = merged
+	return res, nil
+}
+
+// resolveTable merges a table both sides changed.
+func (m *merger) resolveTable(ctx context.Context, name string, c commitgraph.RootConflict) (chunks.Address, *ConflictSet, error) {
+	if !c.InOurs || !c.InTheirs {
+		return chunks.Address{}, nil, fmt.Errorf("%w: table %q was dropped on one branch and changed on the other; drop it on both or restore it, then merge again", ErrTableConflict, name)
+	}
+	load := func(a chunks.Address) (*tables.Table, error) { return tables.Load(ctx, m.ns, a) }
+	var base *tables.Table
+	var err error
+	if c.InBase {
+		if base, err = load(c.Base); err != nil {
+			return chunks.Address{}, nil, err
+		}
+	}
+	ours, err := load(c.Ours)
+	if err != nil {
+		return chunks.Address{}, nil, err
+	}
+	theirs, err := load(c.Theirs)
+	if err != nil {
+		return chunks.Address{}, nil, err
+	}
+	t, cs, err := m.mergeTable(ctx, name, base, ours, theirs)
+	if err != nil {
+		return chunks.Address{}, nil, err
+	}
+	addr, err := t.Write(ctx)
+	return addr, cs, err
+}
+
+// IsMergeError reports whether err is one of the package's merge failures
+// (a schema, table, object or constraint conflict, or unresolved
+// conflicts): a user's matter, not a fault of the store.
+func IsMergeError(err error) bool {
+	for _, e := range []error{ErrSchemaConflict, ErrTableConflict, ErrObjectConflict, ErrUnresolvedConflicts, ErrConstraint} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
