@@ -3,24 +3,72 @@ package sqlserver
 import (
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/systables"
 )
 
 // systemTable returns the system table (package systables) named name, if
-// it is one: dolt_log of the database's branch, dolt_commits and
-// dolt_commit_ancestors. System table names take precedence over tables;
-// they are not listed by GetTableNames (as Dolt hides them from SHOW
-// TABLES).
+// it is one: dolt_log of the database's branch, dolt_commits,
+// dolt_commit_ancestors, dolt_diff, and dolt_diff_<t> and dolt_history_<t>
+// for each table t. System table names take precedence over tables; they
+// are not listed by GetTableNames (as Dolt hides them from SHOW TABLES).
 func (db *Database) systemTable(ctx *sql.Context, name string) (sql.Table, bool, error) {
 	if db.temp || !systables.IsName(name) {
 		return nil, false, nil
 	}
-	t, ok, err := systables.Open(ctx, name, db.name, db.st.graph, db.branch)
+	v, err := db.systemView(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	t, ok, err := systables.Open(ctx, name, v)
 	if err != nil || !ok {
 		return nil, false, err
 	}
 	return t, true, nil
+}
+
+// systemView returns what the system tables read: the refs of the session
+// transaction's snapshot (taken with its working set, so a transaction
+// does not see commits that others made after it began) and its working
+// root. When the transaction's own working set moved since the snapshot
+// (it made a commit itself), the refs are read again.
+func (db *Database) systemView(ctx *sql.Context) (*systables.View, error) {
+	d, err := db.tx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.flushAll(ctx); err != nil {
+		return nil, err
+	}
+	refs := d.refs
+	if refs != nil {
+		ws, err := refs.WorkingSet(ctx, d.branch)
+		if err != nil || !ws.Equal(d.start) {
+			refs = nil
+		}
+	}
+	if refs == nil {
+		if refs, err = db.st.graph.Snapshot(ctx); err != nil {
+			return nil, err
+		}
+		d.refs = refs
+	}
+	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: refs, Branch: db.branch,
+		Working: d.root, Tables: tableReader{db}}, nil
+}
+
+// tableReader opens stored tables for the system tables, with the schema
+// and row conversion of the ordinary table read (Table.toRow).
+type tableReader struct{ db *Database }
+
+func (r tableReader) ReadTable(ctx *sql.Context, name string, addr chunks.Address) (*systables.StoredTable, error) {
+	info, err := r.db.p.cache.get(ctx, r.db, name, addr, chunks.Address{})
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{db: r.db, name: name, info: info}
+	return &systables.StoredTable{Table: info.t, Schema: info.sch.Schema, Row: t.toRow}, nil
 }
 
 // CommitGraph returns the commit graph of the database named name, for
