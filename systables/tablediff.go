@@ -371,8 +371,11 @@ func hasParent(c, p *commitgraph.Commit) bool {
 	return false
 }
 
-// rowCount estimates a few rows per commit of HEAD's history.
+// rowCount estimates a row per commit of HEAD's history. (Commits usually
+// change a few rows; the estimate is kept at one per commit so that the
+// engine's coster plans joins with dolt_log and dolt_commits as lookup
+// joins, which read only the commits they need, rather than hash joins,
+// which read the whole history before the first row.)
 func (td *tableDiff) rowCount(ctx *sql.Context) (uint64, bool, error) {
-	n, _, err := headCount(ctx, td.v)
-	return 4 * n, false, err
+	return headCount(ctx, td.v)
 }
