@@ -163,14 +163,16 @@ func (t *TableDiff) Rows(ctx *sql.Context) ([]sql.Row, error) {
 //
 // Arguments, as Dolt takes them: revisions; ^rev and --not rev... exclude
 // a revision's history; a..b is ^a b; a...b is the commits reachable from
-// one of a and b but not both; --parents adds the parents column;
+// one of a and b but not from both; --parents adds the parents column;
 // --decorate (=short, =full or =no) adds the refs column; --merges and
 // --min-parents=N keep commits with at least 2 (N) parents; -n N keeps the
 // first N.
 type LogQuery struct {
-	v           *View
-	include     []chunks.Address
-	exclude     []chunks.Address
+	v       *View
+	include []chunks.Address
+	exclude []chunks.Address
+	// common holds the pairs of a...b: what both reach is left out.
+	common      [][2]chunks.Address
 	parents     bool
 	decorate    bool
 	minParents  int
@@ -244,12 +246,8 @@ func NewLogQuery(ctx *sql.Context, v *View, source string, args []string) (*LogQ
 					return nil, err
 				}
 				if three {
-					mb, err := v.Graph.MergeBase(ctx, la, ra)
-					if err != nil {
-						return nil, err
-					}
 					q.include = append(q.include, la, ra)
-					q.exclude = append(q.exclude, mb.Addr)
+					q.common = append(q.common, [2]chunks.Address{la, ra})
 				} else {
 					q.include = append(q.include, ra)
 					q.exclude = append(q.exclude, la)
@@ -306,6 +304,18 @@ func (q *LogQuery) RowIter(ctx *sql.Context) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
+	var common [][2]*scope
+	for _, p := range q.common {
+		a, err := newScope(ctx, q.v.Graph, p[:1])
+		if err != nil {
+			return nil, err
+		}
+		b, err := newScope(ctx, q.v.Graph, p[1:])
+		if err != nil {
+			return nil, err
+		}
+		common = append(common, [2]*scope{a, b})
+	}
 	n := 0
 	return &rowsIter{next: func(ctx *sql.Context) ([]sql.Row, error) {
 		for {
@@ -320,6 +330,11 @@ func (q *LogQuery) RowIter(ctx *sql.Context) (sql.RowIter, error) {
 				continue
 			}
 			if out, err := ex.contains(ctx, c); err != nil {
+				return nil, err
+			} else if out {
+				continue
+			}
+			if out, err := inBoth(ctx, common, c); err != nil {
 				return nil, err
 			} else if out {
 				continue
@@ -393,4 +408,21 @@ func (l *logMerge) next(ctx context.Context) (*commitgraph.Commit, error) {
 	c := l.group[0]
 	l.group = l.group[1:]
 	return c, nil
+}
+
+// inBoth reports whether c is in both histories of one of the pairs.
+func inBoth(ctx context.Context, pairs [][2]*scope, c *commitgraph.Commit) (bool, error) {
+	for _, p := range pairs {
+		a, err := p[0].contains(ctx, c)
+		if err != nil || !a {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		if b, err := p[1].contains(ctx, c); err != nil || b {
+			return b, err
+		}
+	}
+	return false, nil
 }
