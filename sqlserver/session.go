@@ -89,7 +89,7 @@ type txDB struct {
 	st      *dbState
 	branch  string
 	start   commitgraph.WorkingSet // the working set at the snapshot
-	refs    *commitgraph.Snapshot  // the refs it was read from (system tables read them)
+	refs    *refsSnapshot          // the refs it was read from (systables.go)
 	base    commitgraph.RootValue  // its working root
 	root    commitgraph.RootValue  // base plus the transaction's writes
 	writers map[string]*tableWriter
@@ -227,7 +227,7 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &txDB{st: st, branch: branch, start: ws, refs: refs, base: root, root: root, writers: map[string]*tableWriter{}}
+	d := &txDB{st: st, branch: branch, start: ws, refs: &refsSnapshot{refs, ws}, base: root, root: root, writers: map[string]*tableWriter{}}
 	tx.dbs[key] = d
 	return d, nil
 }

@@ -41,21 +41,22 @@ func (db *Database) systemView(ctx *sql.Context) (*systables.View, error) {
 	if err := d.flushAll(ctx); err != nil {
 		return nil, err
 	}
-	refs := d.refs
-	if refs != nil {
-		ws, err := refs.WorkingSet(ctx, d.branch)
-		if err != nil || !ws.Equal(d.start) {
-			refs = nil
-		}
-	}
-	if refs == nil {
-		if refs, err = db.st.graph.Snapshot(ctx); err != nil {
+	if d.refs == nil || !d.refs.ws.Equal(d.start) {
+		refs, err := db.st.graph.Snapshot(ctx)
+		if err != nil {
 			return nil, err
 		}
-		d.refs = refs
+		d.refs = &refsSnapshot{refs: refs, ws: d.start}
 	}
-	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: refs, Branch: db.branch,
+	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: d.refs.refs, Branch: db.branch,
 		Working: d.root, Tables: tableReader{db}}, nil
+}
+
+// refsSnapshot is the refs a transaction's system tables read, and the
+// transaction's working set when they were taken.
+type refsSnapshot struct {
+	refs *commitgraph.Snapshot
+	ws   commitgraph.WorkingSet
 }
 
 // tableReader opens stored tables for the system tables, with the schema

@@ -129,7 +129,7 @@ func (d diffTable) rowsOf(ctx *sql.Context, c, head *commitgraph.Commit) ([]sql.
 		hash = c.Addr.String()
 		var parent *commitgraph.Commit
 		if len(c.Parents) > 0 {
-			if parent, err = d.v.Graph.ReadCommit(ctx, c.Parents[0]); err != nil {
+			if parent, err = readCommit(ctx, d.v.Graph, c.Parents[0]); err != nil {
 				return nil, err
 			}
 		}

@@ -230,7 +230,7 @@ func (td *tableDiff) commitRows(ctx *sql.Context, c *commitgraph.Commit) ([]sql.
 	}
 	var out []sql.Row
 	for _, p := range c.Parents {
-		pc, err := td.v.Graph.ReadCommit(ctx, p)
+		pc, err := readCommit(ctx, td.v.Graph, p)
 		if err != nil {
 			return nil, err
 		}
@@ -345,7 +345,7 @@ func childrenAtNextHeight(ctx context.Context, g *commitgraph.DB, x, head *commi
 	}
 	it := cl.AtHeight(ctx, x.Height+1)
 	for it.Next(ctx) {
-		c, err := g.ReadCommit(ctx, it.Entry().Addr)
+		c, err := readCommit(ctx, g, it.Entry().Addr)
 		if err != nil {
 			return nil, err
 		}

@@ -144,7 +144,7 @@ func parseHash(ctx context.Context, g *commitgraph.DB, k string) (*commitgraph.C
 	if err != nil || a.String() != k {
 		return nil, false, nil
 	}
-	c, err := g.ReadCommit(ctx, a)
+	c, err := readCommit(ctx, g, a)
 	if errors.Is(err, commitgraph.ErrNotCommit) {
 		return nil, false, nil
 	}
@@ -160,7 +160,7 @@ type scope struct {
 func newScope(ctx context.Context, g *commitgraph.DB, heads []chunks.Address) (*scope, error) {
 	s := &scope{g: g}
 	for _, h := range heads {
-		c, err := g.ReadCommit(ctx, h)
+		c, err := readCommit(ctx, g, h)
 		if err != nil {
 			return nil, err
 		}

@@ -90,7 +90,7 @@ func (v *View) head(ctx context.Context) (*commitgraph.Commit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.Graph.ReadCommit(ctx, a)
+	return readCommit(ctx, v.Graph, a)
 }
 
 // findTable returns the exact stored name and address of the table named
@@ -135,59 +135,59 @@ func (v *View) readTable(ctx *sql.Context, root commitgraph.RootValue, name stri
 // "HEAD -> main, b1, tag: v1" (HEAD first, then branches, then tags, by
 // name).
 func (v *View) decorations(ctx context.Context) (map[chunks.Address]string, error) {
-	bs, err := v.Refs.Branches(ctx)
+	ri, err := v.info(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ts, err := v.Refs.Tags(ctx)
-	if err != nil {
-		return nil, err
-	}
-	names := map[chunks.Address][]string{}
-	for _, b := range bs {
-		n := b.Name
-		if b.Name == v.Branch {
-			n = "HEAD -> " + n
-			names[b.Head] = append([]string{n}, names[b.Head]...)
-			continue
-		}
-		names[b.Head] = append(names[b.Head], n)
-	}
-	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
-	for _, t := range ts {
-		names[t.Commit] = append(names[t.Commit], "tag: "+t.Name)
-	}
-	out := make(map[chunks.Address]string, len(names))
-	for a, ns := range names {
-		out[a] = strings.Join(ns, ", ")
-	}
-	return out, nil
+	return ri.deco, nil
 }
 
 // allHeads returns the commits whose histories dolt_commits shows: every
 // branch head and every tagged commit, once each.
 func (v *View) allHeads(ctx context.Context) ([]chunks.Address, error) {
-	bs, err := v.Refs.Branches(ctx)
+	ri, err := v.info(ctx)
 	if err != nil {
 		return nil, err
+	}
+	return ri.heads, nil
+}
+
+// readRefs reads the branches and tags of the snapshot: the decorations
+// and the heads.
+func (v *View) readRefs(ctx context.Context) (map[chunks.Address]string, []chunks.Address, error) {
+	bs, err := v.Refs.Branches(ctx)
+	if err != nil {
+		return nil, nil, err
 	}
 	ts, err := v.Refs.Tags(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	names := map[chunks.Address][]string{}
 	seen := map[chunks.Address]bool{}
-	var out []chunks.Address
+	var heads []chunks.Address
 	add := func(a chunks.Address) {
 		if !seen[a] {
 			seen[a] = true
-			out = append(out, a)
+			heads = append(heads, a)
 		}
 	}
 	for _, b := range bs {
 		add(b.Head)
+		if b.Name == v.Branch {
+			names[b.Head] = append([]string{"HEAD -> " + b.Name}, names[b.Head]...)
+			continue
+		}
+		names[b.Head] = append(names[b.Head], b.Name)
 	}
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
 	for _, t := range ts {
 		add(t.Commit)
+		names[t.Commit] = append(names[t.Commit], "tag: "+t.Name)
 	}
-	return out, nil
+	deco := make(map[chunks.Address]string, len(names))
+	for a, ns := range names {
+		deco[a] = strings.Join(ns, ", ")
+	}
+	return deco, heads, nil
 }
