@@ -1,6 +1,8 @@
 package sqlserver
 
 import (
+	"fmt"
+
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso/chunks"
@@ -80,4 +82,19 @@ func (p *Provider) CommitGraph(name string) (*commitgraph.DB, bool) {
 		return nil, false
 	}
 	return st.graph, true
+}
+
+// SystemView returns what the system tables of the database named db read
+// in the session of ctx, for tools that use package systables directly
+// (verso diff).
+func (p *Provider) SystemView(ctx *sql.Context, db string) (*systables.View, error) {
+	d, err := p.Database(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	vd, ok := d.(*Database)
+	if !ok || vd.temp {
+		return nil, fmt.Errorf("verso: %q is not a verso database", db)
+	}
+	return vd.systemView(ctx)
 }

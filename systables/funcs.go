@@ -426,3 +426,25 @@ func inBoth(ctx context.Context, pairs [][2]*scope, c *commitgraph.Commit) (bool
 	}
 	return false, nil
 }
+
+// ChangedTables returns the tables that differ from revision from to
+// revision to (specs as dolt_diff() takes them, WORKING and STAGED
+// included).
+func ChangedTables(ctx *sql.Context, v *View, from, to string) ([]TableChange, error) {
+	rf, err := v.resolve(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := v.resolve(ctx, to)
+	if err != nil {
+		return nil, err
+	}
+	return RootChanges(ctx, v.Graph, rf.root, rt.root)
+}
+
+// IsRevision reports whether spec names a revision of v: WORKING, STAGED,
+// HEAD, a branch, a tag, a commit hash, with steps.
+func IsRevision(ctx *sql.Context, v *View, spec string) bool {
+	_, err := v.resolve(ctx, spec)
+	return err == nil
+}
