@@ -56,7 +56,7 @@ func TestDiff(t *testing.T) {
 			t.Fatal(err)
 		}
 		if _, err := g.CommitRoot(bg, commitgraph.CommitOptions{Branch: "main", Root: ws.Working, ExpectedHead: head,
-			Meta: commitgraph.Meta{Author: commitgraph.Signature{Name: "a", Email: "a@x"}, Message: msg},
+			Meta:       commitgraph.Meta{Author: commitgraph.Signature{Name: "a", Email: "a@x"}, Message: msg},
 			WorkingSet: &commitgraph.WorkingSet{Working: ws.Working, Staged: ws.Working}}); err != nil {
 			t.Fatal(err)
 		}
