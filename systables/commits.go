@@ -39,6 +39,7 @@ func LogSchema(source string) sql.Schema {
 }
 
 var (
+	logSchema     = LogSchema(LogName)
 	commitsSchema = sql.Schema{
 		textCol(CommitsName, "commit_hash", true, false),
 		textCol(CommitsName, "committer", false, false),
@@ -66,7 +67,7 @@ func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, erro
 	t := &Table{name: name, v: v, impl: ct}
 	switch name {
 	case LogName:
-		ct.kind, t.sch = kindLog, LogSchema(LogName)
+		ct.kind, t.sch = kindLog, logSchema
 		head, err := v.Refs.Head(ctx, v.Branch)
 		if err != nil {
 			return nil, false, err
