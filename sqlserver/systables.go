@@ -2,12 +2,14 @@ package sqlserver
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/systables"
+	"github.com/verso-db/verso/tables"
 )
 
 // systemTable returns the system table (package systables) named name, if
@@ -62,16 +64,57 @@ type refsSnapshot struct {
 }
 
 // tableReader opens stored tables for the system tables, with the schema
-// and row conversion of the ordinary table read (Table.toRow).
+// and row conversion of the ordinary table read (Table.toRow). History
+// tables open a table value per commit, each at its own address, so the
+// engine schema is cached by the stored schema instead (parsing column
+// types costs more than reading the table).
 type tableReader struct{ db *Database }
 
 func (r tableReader) ReadTable(ctx *sql.Context, name string, addr chunks.Address) (*systables.StoredTable, error) {
-	info, err := r.db.p.cache.get(ctx, r.db, name, addr, chunks.Address{})
+	t, err := tables.Load(ctx, r.db.st.graph.NodeStore(), addr)
 	if err != nil {
 		return nil, err
 	}
-	t := &Table{db: r.db, name: name, info: info}
-	return &systables.StoredTable{Table: info.t, Schema: info.sch.Schema, Row: t.toRow}, nil
+	sch, err := historySchema(ctx, r.db, name, t.Schema())
+	if err != nil {
+		return nil, err
+	}
+	tbl := &Table{db: r.db, name: name, info: &tableInfo{addr: addr, t: t, sch: sch, collation: sql.Collation_Default}}
+	return &systables.StoredTable{Table: t, Schema: sch.Schema, Row: tbl.toRow}, nil
+}
+
+type schemaKey struct {
+	st          *dbState
+	db, table   string
+	storedBytes string
+}
+
+var schemaCache struct {
+	sync.Mutex
+	m map[schemaKey]sql.PrimaryKeySchema
+}
+
+// historySchema returns engineSchema(db, table, s), cached by s's
+// encoding. The schema is shared: callers must not change it.
+func historySchema(ctx *sql.Context, db *Database, table string, s *tables.Schema) (sql.PrimaryKeySchema, error) {
+	k := schemaKey{db.st, db.Name(), table, string(tables.EncodeSchema(s))}
+	schemaCache.Lock()
+	sch, ok := schemaCache.m[k]
+	schemaCache.Unlock()
+	if ok {
+		return sch, nil
+	}
+	sch, err := engineSchema(ctx, db.Name(), table, s)
+	if err != nil {
+		return sch, err
+	}
+	schemaCache.Lock()
+	if schemaCache.m == nil || len(schemaCache.m) >= 1024 {
+		schemaCache.m = map[schemaKey]sql.PrimaryKeySchema{}
+	}
+	schemaCache.m[k] = sch
+	schemaCache.Unlock()
+	return sch, nil
 }
 
 // CommitGraph returns the commit graph of the database named name, for
