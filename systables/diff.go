@@ -1,7 +1,6 @@
 package systables
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"sort"
@@ -88,29 +87,28 @@ func RootChanges(ctx context.Context, g *commitgraph.DB, from, to commitgraph.Ro
 }
 
 // compareTables says whether a changed tables/ entry changed the table's
-// rows and its schema. A table added or dropped changes its schema, and its
+// rows and its schema, from the two table chunks alone (tables.Header: a
+// chunk read each). A table added or dropped changes its schema, and its
 // data if it holds rows.
 func compareTables(ctx context.Context, g *commitgraph.DB, ch commitgraph.RootChange) (data, schema bool, err error) {
-	var from, to *tables.Table
+	var from, to tables.Header
 	if ch.InFrom {
-		if from, err = tables.Load(ctx, g.NodeStore(), ch.From); err != nil {
+		if from, err = tables.ReadHeader(ctx, g.NodeStore(), ch.From); err != nil {
 			return false, false, err
 		}
 	}
 	if ch.InTo {
-		if to, err = tables.Load(ctx, g.NodeStore(), ch.To); err != nil {
+		if to, err = tables.ReadHeader(ctx, g.NodeStore(), ch.To); err != nil {
 			return false, false, err
 		}
 	}
 	switch {
-	case from == nil:
-		return to.Count() > 0, true, nil
-	case to == nil:
-		return from.Count() > 0, true, nil
+	case !ch.InFrom:
+		return !to.Rows.IsEmpty(), true, nil
+	case !ch.InTo:
+		return !from.Rows.IsEmpty(), true, nil
 	}
-	data = from.Rows().Address() != to.Rows().Address()
-	schema = !bytes.Equal(tables.EncodeSchema(from.Schema()), tables.EncodeSchema(to.Schema()))
-	return data, schema, nil
+	return from.Rows != to.Rows, from.Schema != to.Schema, nil
 }
 
 // rowsOf returns the dolt_diff rows of commit c (nil: the working root).
