@@ -197,6 +197,8 @@ func runSize(dir string, n, iters, rows, limit int) ([]result, error) {
 			fmt.Sprintf("SELECT * FROM bench.dolt_diff_t JOIN bench.dolt_log ON commit_hash = to_commit LIMIT %d", limit),
 			fmt.Sprintf("SELECT /*+ LOOKUP_JOIN(diff_t_m, log_m) */ * FROM base.diff_t_m JOIN base.log_m ON commit_hash = to_commit LIMIT %d", limit), nil, false},
 	}
+	// The copy left garbage behind: collect it before timing.
+	runtime.GC()
 	db, err := gosql.Open("mysql", fmt.Sprintf("root@tcp(%s)/", srv.Addr()))
 	if err != nil {
 		return nil, err
@@ -240,7 +242,7 @@ func timeQuery(db *gosql.DB, q query, iters int) (result, error) {
 	}
 	defer bs.Close()
 	rng := rand.New(rand.NewPCG(7, 7))
-	warm := max(iters/10, 5)
+	warm := max(iters/4, 10)
 	for i := 0; i < warm+iters; i++ {
 		var args []any
 		if q.arg != nil {
