@@ -178,8 +178,6 @@ type LogQuery struct {
 	minParents  int
 	limit       int
 	schema      sql.Schema
-	parentsCol  int
-	decorateCol int
 	decorations map[chunks.Address]string
 }
 
@@ -274,13 +272,10 @@ func NewLogQuery(ctx *sql.Context, v *View, source string, args []string) (*LogQ
 	}
 	full := LogSchema(source)
 	q.schema = full[:6:6]
-	q.parentsCol, q.decorateCol = -1, -1
 	if q.parents {
-		q.parentsCol = len(q.schema)
 		q.schema = append(q.schema, full[6])
 	}
 	if q.decorate {
-		q.decorateCol = len(q.schema)
 		q.schema = append(q.schema, full[7])
 		var err error
 		if q.decorations, err = v.decorations(ctx); err != nil {
