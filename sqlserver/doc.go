@@ -175,6 +175,11 @@
 //     completes; a statement reads the transaction as it was when the engine
 //     resolved the table, plus writes of inner statements that completed
 //     (triggers).
+//   - System tables (package systables: dolt_log, dolt_diff_<t>, ...) and
+//     the table functions dolt_log() and dolt_diff() (historyfuncs.go) read
+//     the refs of the transaction's snapshot, taken with its working set
+//     (systables.go): commits made by others after the transaction began
+//     are not seen until it ends.
 //   - A COMMIT is durable when it returns: the working-set update is one
 //     store commit with one fsync. Nothing is committed to the commit graph
 //     but by dolt_commit (and the merges).

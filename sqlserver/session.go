@@ -93,6 +93,7 @@ type txDB struct {
 	st      *dbState
 	branch  string
 	start   commitgraph.WorkingSet // the working set at the snapshot
+	refs    *refsSnapshot          // the refs it was read from (systables.go)
 	base    commitgraph.RootValue  // its working root
 	root    commitgraph.RootValue  // base plus the transaction's writes
 	writers map[string]*tableWriter
@@ -221,7 +222,11 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	if d, ok := tx.dbs[key]; ok {
 		return d, nil
 	}
-	ws, err := st.graph.WorkingSet(ctx, branch)
+	refs, err := st.graph.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := refs.WorkingSet(ctx, branch)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +234,7 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &txDB{st: st, branch: branch, start: ws, base: root, root: root, writers: map[string]*tableWriter{}}
+	d := &txDB{st: st, branch: branch, start: ws, refs: &refsSnapshot{refs, ws}, base: root, root: root, writers: map[string]*tableWriter{}}
 	tx.dbs[key] = d
 	return d, nil
 }

@@ -1,26 +1,120 @@
 package sqlserver
 
 import (
+	"fmt"
+	"sync"
+
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/systables"
+	"github.com/verso-db/verso/tables"
 )
 
 // systemTable returns the system table (package systables) named name, if
-// it is one: dolt_log of the database's branch, dolt_commits and
-// dolt_commit_ancestors. System table names take precedence over tables;
-// they are not listed by GetTableNames (as Dolt hides them from SHOW
-// TABLES).
+// it is one: dolt_log of the database's branch, dolt_commits,
+// dolt_commit_ancestors, dolt_diff, and dolt_diff_<t> and dolt_history_<t>
+// for each table t. System table names take precedence over tables; they
+// are not listed by GetTableNames (as Dolt hides them from SHOW TABLES).
 func (db *Database) systemTable(ctx *sql.Context, name string) (sql.Table, bool, error) {
 	if db.temp || !systables.IsName(name) {
 		return nil, false, nil
 	}
-	t, ok, err := systables.Open(ctx, name, db.name, db.st.graph, db.branch)
+	v, err := db.systemView(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	t, ok, err := systables.Open(ctx, name, v)
 	if err != nil || !ok {
 		return nil, false, err
 	}
 	return t, true, nil
+}
+
+// systemView returns what the system tables read: the refs of the session
+// transaction's snapshot (taken with its working set, so a transaction
+// does not see commits that others made after it began) and its working
+// root. When the transaction's own working set moved since the snapshot
+// (it made a commit itself), the refs are read again.
+func (db *Database) systemView(ctx *sql.Context) (*systables.View, error) {
+	d, err := db.tx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.flushAll(ctx); err != nil {
+		return nil, err
+	}
+	if d.refs == nil || !d.refs.ws.Equal(d.start) {
+		refs, err := db.st.graph.Snapshot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		d.refs = &refsSnapshot{refs: refs, ws: d.start}
+	}
+	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: d.refs.refs, Branch: db.branch,
+		Working: d.root, Tables: tableReader{db}}, nil
+}
+
+// refsSnapshot is the refs a transaction's system tables read, and the
+// transaction's working set when they were taken.
+type refsSnapshot struct {
+	refs *commitgraph.Snapshot
+	ws   commitgraph.WorkingSet
+}
+
+// tableReader opens stored tables for the system tables, with the schema
+// and row conversion of the ordinary table read (Table.toRow). History
+// tables open a table value per commit, each at its own address, so the
+// engine schema is cached by the stored schema instead (parsing column
+// types costs more than reading the table).
+type tableReader struct{ db *Database }
+
+func (r tableReader) ReadTable(ctx *sql.Context, name string, addr chunks.Address) (*systables.StoredTable, error) {
+	t, err := tables.Load(ctx, r.db.st.graph.NodeStore(), addr)
+	if err != nil {
+		return nil, err
+	}
+	sch, err := historySchema(ctx, r.db, name, t.Schema())
+	if err != nil {
+		return nil, err
+	}
+	tbl := &Table{db: r.db, name: name, info: &tableInfo{addr: addr, t: t, sch: sch, collation: sql.Collation_Default}}
+	return &systables.StoredTable{Table: t, Schema: sch.Schema, Row: tbl.toRow}, nil
+}
+
+type schemaKey struct {
+	st          *dbState
+	db, table   string
+	storedBytes string
+}
+
+var schemaCache struct {
+	sync.Mutex
+	m map[schemaKey]sql.PrimaryKeySchema
+}
+
+// historySchema returns engineSchema(db, table, s), cached by s's
+// encoding. The schema is shared: callers must not change it.
+func historySchema(ctx *sql.Context, db *Database, table string, s *tables.Schema) (sql.PrimaryKeySchema, error) {
+	k := schemaKey{db.st, db.Name(), table, string(tables.EncodeSchema(s))}
+	schemaCache.Lock()
+	sch, ok := schemaCache.m[k]
+	schemaCache.Unlock()
+	if ok {
+		return sch, nil
+	}
+	sch, err := engineSchema(ctx, db.Name(), table, s)
+	if err != nil {
+		return sch, err
+	}
+	schemaCache.Lock()
+	if schemaCache.m == nil || len(schemaCache.m) >= 1024 {
+		schemaCache.m = map[schemaKey]sql.PrimaryKeySchema{}
+	}
+	schemaCache.m[k] = sch
+	schemaCache.Unlock()
+	return sch, nil
 }
 
 // CommitGraph returns the commit graph of the database named name, for
@@ -31,4 +125,19 @@ func (p *Provider) CommitGraph(name string) (*commitgraph.DB, bool) {
 		return nil, false
 	}
 	return st.graph, true
+}
+
+// SystemView returns what the system tables of the database named db read
+// in the session of ctx, for tools that use package systables directly
+// (verso diff).
+func (p *Provider) SystemView(ctx *sql.Context, db string) (*systables.View, error) {
+	d, err := p.Database(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	vd, ok := d.(*Database)
+	if !ok || vd.temp {
+		return nil, fmt.Errorf("verso: %q is not a verso database", db)
+	}
+	return vd.systemView(ctx)
 }

@@ -18,7 +18,7 @@ func BenchmarkLookupByHash(b *testing.B) {
 		en := newEnv(b)
 		build(b, en.graph, 42, n)
 		ctx := en.session("d")
-		en.exec(ctx, "CREATE TABLE log_copy (commit_hash varchar(32) PRIMARY KEY, committer text, email text, date datetime(3), message text, commit_order bigint unsigned)")
+		en.exec(ctx, "CREATE TABLE log_copy (commit_hash varchar(32) PRIMARY KEY, committer text, email text, date datetime(3), message text, commit_order bigint unsigned, parents text, refs text, signature text, author text, author_email text, author_date datetime(3))")
 		en.exec(ctx, "INSERT INTO log_copy SELECT * FROM dolt_log")
 		main, err := en.graph.Head(context.Background(), "main")
 		if err != nil {
@@ -58,7 +58,7 @@ func BenchmarkLookupByHashDirect(b *testing.B) {
 		en := newEnv(b)
 		build(b, en.graph, 42, n)
 		ctx := en.session("d")
-		en.exec(ctx, "CREATE TABLE log_copy (commit_hash varchar(32) PRIMARY KEY, committer text, email text, date datetime(3), message text, commit_order bigint unsigned)")
+		en.exec(ctx, "CREATE TABLE log_copy (commit_hash varchar(32) PRIMARY KEY, committer text, email text, date datetime(3), message text, commit_order bigint unsigned, parents text, refs text, signature text, author text, author_email text, author_date datetime(3))")
 		en.exec(ctx, "INSERT INTO log_copy SELECT * FROM dolt_log")
 		var hashes []string
 		for _, r := range en.exec(ctx, "SELECT commit_hash FROM dolt_log") {

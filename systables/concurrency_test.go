@@ -50,9 +50,10 @@ func TestConcurrentCommits(t *testing.T) {
 					return
 				}
 				head := rows[0][0].(string)
-				got := formatRows(rows)
+				// The refs column moves with main's head: compare the rest.
+				got := dropField(formatRows(rows), 7)
 				addr, _ := parse(head)
-				want := modelLog(t, en.graph, addr)
+				want := dropField(modelLog(t, en.graph, addr), 7)
 				if strings.Join(got, "\n") != strings.Join(want, "\n") {
 					t.Errorf("scan of %d rows is not the log of its first commit (%d rows)", len(got), len(want))
 					return
@@ -66,4 +67,14 @@ func TestConcurrentCommits(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// dropField removes field i of each formatted row.
+func dropField(rows []string, i int) []string {
+	out := make([]string, len(rows))
+	for j, r := range rows {
+		f := strings.Split(r, "|")
+		out[j] = strings.Join(append(f[:i:i], f[i+1:]...), "|")
+	}
+	return out
 }

@@ -28,8 +28,9 @@ func Example() {
 		c, _ = g.CommitRoot(ctx, commitgraph.CommitOptions{Branch: "main", Root: c.Root, ExpectedHead: c.Addr, Meta: meta(msg)})
 	}
 
-	t, _, _ := systables.Open(ctx, "dolt_log", "db", g, "main")
-	sctx := sql.NewEmptyContext()
+	v, _ := systables.NewView(ctx, "db", g, "main", nil)
+	sctx := sql.NewContext(ctx)
+	t, _, _ := systables.Open(sctx, "dolt_log", v)
 	rows, _ := t.PartitionRows(sctx, nil)
 	for {
 		r, err := rows.Next(sctx)

@@ -178,6 +178,33 @@ func build(tb testing.TB, g *commitgraph.DB, seed uint64, n int) *history {
 			i++
 		}
 	}
+	// A history that only a tag reaches: a branch, two commits, a tag at
+	// its head, and the branch deleted.
+	if err := g.CreateBranch(ctx, "tagged", h.all[rng.IntN(len(h.all))]); err != nil {
+		tb.Fatal(err)
+	}
+	for j := 0; j < 2; j++ {
+		ha, _ := g.Head(ctx, "tagged")
+		c, err := g.ReadCommit(ctx, ha)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		nc, err := g.CommitRoot(ctx, commitgraph.CommitOptions{Branch: "tagged", Root: c.Root, ExpectedHead: ha, Meta: meta(n + j)})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		h.all = append(h.all, nc.Addr)
+	}
+	ht, _ := g.Head(ctx, "tagged")
+	if _, err := g.CreateTag(ctx, "v1", ht, commitgraph.TagMeta{Tagger: commitgraph.Signature{Name: "t", Email: "t@x"}, Message: "v1"}); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := g.CreateTag(ctx, "v0", h.all[len(h.all)/2], commitgraph.TagMeta{Tagger: commitgraph.Signature{Name: "t", Email: "t@x"}, Message: "v0"}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := g.DeleteBranch(ctx, "tagged"); err != nil {
+		tb.Fatal(err)
+	}
 	return h
 }
 
@@ -206,9 +233,58 @@ func reachable(tb testing.TB, g *commitgraph.DB, heads ...chunks.Address) []*com
 	return out
 }
 
+// modelDeco returns the refs column of each commit a ref names, for a
+// session on branch: "HEAD -> branch" first, other branches by name, then
+// "tag: t" by tag name.
+func modelDeco(tb testing.TB, g *commitgraph.DB, branch string) map[chunks.Address]string {
+	tb.Helper()
+	ctx := context.Background()
+	bs, err := g.Branches(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ts, err := g.Tags(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	names := map[chunks.Address][]string{}
+	for _, b := range bs {
+		if b.Name == branch {
+			names[b.Head] = append([]string{"HEAD -> " + b.Name}, names[b.Head]...)
+		} else {
+			names[b.Head] = append(names[b.Head], b.Name)
+		}
+	}
+	for _, t := range ts {
+		names[t.Commit] = append(names[t.Commit], "tag: "+t.Name)
+	}
+	out := map[chunks.Address]string{}
+	for a, n := range names {
+		out[a] = strings.Join(n, ", ")
+	}
+	return out
+}
+
+// modelLogRow is the dolt_log row of c.
+func modelLogRow(c *commitgraph.Commit, deco string) string {
+	w := c.Meta.CommitterOrAuthor()
+	var ps []string
+	for _, p := range c.Parents {
+		ps = append(ps, p.String())
+	}
+	return formatRow(sql.Row{c.Addr.String(), w.Name, w.Email, c.Meta.Time, c.Meta.Message, uint64(c.Height),
+		strings.Join(ps, ", "), deco, nil, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time})
+}
+
 // modelLog returns the dolt_log rows of head: its history by descending
-// height, then descending time, then ascending address.
+// height, then descending time, then ascending address. The refs column
+// is that of a session on main (modelLogOn for another branch).
 func modelLog(tb testing.TB, g *commitgraph.DB, head chunks.Address) []string {
+	return modelLogOn(tb, g, head, "main")
+}
+
+func modelLogOn(tb testing.TB, g *commitgraph.DB, head chunks.Address, branch string) []string {
+	deco := modelDeco(tb, g, branch)
 	cs := reachable(tb, g, head)
 	slices.SortFunc(cs, func(a, b *commitgraph.Commit) int {
 		if a.Height != b.Height {
@@ -221,8 +297,7 @@ func modelLog(tb testing.TB, g *commitgraph.DB, head chunks.Address) []string {
 	})
 	out := make([]string, len(cs))
 	for i, c := range cs {
-		w := c.Meta.CommitterOrAuthor()
-		out[i] = formatRow(sql.Row{c.Addr.String(), w.Name, w.Email, c.Meta.Time, c.Meta.Message, uint64(c.Height)})
+		out[i] = modelLogRow(c, deco[c.Addr])
 	}
 	return out
 }
@@ -253,6 +328,8 @@ func modelAncestors(tb testing.TB, g *commitgraph.DB) []string {
 	return out
 }
 
+// branchHeads returns the heads of every branch and the commits of every
+// tag: the histories dolt_commits shows.
 func branchHeads(tb testing.TB, g *commitgraph.DB) []chunks.Address {
 	bs, err := g.Branches(context.Background())
 	if err != nil {
@@ -261,6 +338,13 @@ func branchHeads(tb testing.TB, g *commitgraph.DB) []chunks.Address {
 	var out []chunks.Address
 	for _, b := range bs {
 		out = append(out, b.Head)
+	}
+	ts, err := g.Tags(context.Background())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, t := range ts {
+		out = append(out, t.Commit)
 	}
 	return out
 }

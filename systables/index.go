@@ -6,37 +6,34 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/types"
 )
 
-// commitIndex is the index of a system table on commit_hash: a lookup
-// parses each hash and reads its commit with one chunk read (there is no
-// index structure: the chunk store's address index is the index). It
-// supports point lookups only (= and IN); other filters scan.
+// commitIndex is an index of a system table on a commit-hash column
+// (commit_hash, to_commit or from_commit): a lookup parses each hash and
+// reads its commit with one chunk read (there is no index structure: the
+// chunk store's address index is the index). It supports point lookups
+// only (= and IN); other filters scan.
 type commitIndex struct {
-	t *Table
+	t    *Table
+	spec indexSpec
 }
 
 var _ sql.Index = commitIndex{}
 
-// ID implements sql.Index: the primary key of dolt_log and dolt_commits;
-// in dolt_commit_ancestors, whose key is (commit_hash, parent_index), an
-// index of its own.
-func (ix commitIndex) ID() string {
-	if ix.t.kind == kindAncestors {
-		return "commit_hash"
-	}
-	return "PRIMARY"
-}
+// ID implements sql.Index.
+func (ix commitIndex) ID() string { return ix.spec.id }
 
-func (ix commitIndex) Database() string { return ix.t.db }
+func (ix commitIndex) Database() string { return ix.t.v.DB }
 func (ix commitIndex) Table() string    { return ix.t.name }
 
 // Expressions implements sql.Index: "table.column", lower case.
-func (ix commitIndex) Expressions() []string { return []string{ix.t.name + ".commit_hash"} }
+func (ix commitIndex) Expressions() []string {
+	return []string{strings.ToLower(ix.t.name) + "." + ix.spec.column}
+}
 
-// IsUnique reports whether a hash names at most one row: not in
-// dolt_commit_ancestors, where a merge has a row per parent.
-func (ix commitIndex) IsUnique() bool                        { return ix.t.kind != kindAncestors }
+// IsUnique reports whether a hash names at most one row.
+func (ix commitIndex) IsUnique() bool                        { return ix.spec.unique }
 func (ix commitIndex) IsSpatial() bool                       { return false }
 func (ix commitIndex) IsFullText() bool                      { return false }
 func (ix commitIndex) IsVector() bool                        { return false }
@@ -47,12 +44,12 @@ func (ix commitIndex) PrefixLengths() []uint16               { return nil }
 func (ix commitIndex) CanSupportOrderBy(sql.Expression) bool { return false }
 
 func (ix commitIndex) ColumnExpressionTypes(*sql.Context) []sql.ColumnExpressionType {
-	return []sql.ColumnExpressionType{{Expression: ix.Expressions()[0], Type: ix.t.Schema(nil)[0].Type}}
+	return []sql.ColumnExpressionType{{Expression: ix.Expressions()[0], Type: types.Text}}
 }
 
 // CoversColumns implements sql.Index.
 func (ix commitIndex) CoversColumns(cols []string) bool {
-	return len(cols) == 1 && strings.EqualFold(cols[0], "commit_hash")
+	return len(cols) == 1 && strings.EqualFold(cols[0], ix.spec.column)
 }
 
 // CanSupport implements sql.Index: point ranges on a string only.
@@ -104,7 +101,27 @@ func hashKey(k any) (string, bool) {
 
 // GetIndexes implements sql.IndexAddressable.
 func (t *Table) GetIndexes(*sql.Context) ([]sql.Index, error) {
-	return []sql.Index{commitIndex{t}}, nil
+	out := make([]sql.Index, len(t.indexes))
+	for i, s := range t.indexes {
+		out[i] = commitIndex{t, s}
+	}
+	return out, nil
+}
+
+// indexColumn returns the column of the lookup's index.
+func (t *Table) indexColumn(lookup sql.IndexLookup) (string, bool) {
+	if ix, ok := lookup.Index.(commitIndex); ok && ix.t.name == t.name {
+		return ix.spec.column, true
+	}
+	if lookup.Index == nil {
+		return "", false
+	}
+	for _, s := range t.indexes {
+		if strings.EqualFold(s.id, lookup.Index.ID()) {
+			return s.column, true
+		}
+	}
+	return "", false
 }
 
 // PreciseMatch implements sql.IndexAddressable: a lookup returns exactly
@@ -116,6 +133,9 @@ func (t *Table) IndexedAccess(_ *sql.Context, lookup sql.IndexLookup) sql.Indexe
 	if _, ok := pointKeys(lookupRanges(lookup)); !ok {
 		return nil
 	}
+	if _, ok := t.indexColumn(lookup); !ok {
+		return nil
+	}
 	return t
 }
 
@@ -123,16 +143,21 @@ func (t *Table) IndexedAccess(_ *sql.Context, lookup sql.IndexLookup) sql.Indexe
 // hashes of the lookup (the engine may call it once per row of a join).
 func (t *Table) LookupPartitions(_ *sql.Context, lookup sql.IndexLookup) (sql.PartitionIter, error) {
 	keys, ok := pointKeys(lookupRanges(lookup))
-	if !ok {
+	column, ok2 := t.indexColumn(lookup)
+	if !ok || !ok2 {
 		return nil, fmt.Errorf("systables: %s: lookup %s is not of commit hashes", t.name, lookup.Ranges)
 	}
-	return sql.PartitionsToPartitionIter(lookupPartition{keys}), nil
+	return sql.PartitionsToPartitionIter(lookupPartition{column, keys}), nil
 }
 
-// lookupPartition is the partition of an index lookup.
-type lookupPartition struct{ keys []string }
+// lookupPartition is the partition of an index lookup: the hashes to find
+// in column.
+type lookupPartition struct {
+	column string
+	keys   []string
+}
 
-func (p lookupPartition) Key() []byte { return []byte(strings.Join(p.keys, ",")) }
+func (p lookupPartition) Key() []byte { return []byte(p.column + ":" + strings.Join(p.keys, ",")) }
 
 func lookupRanges(l sql.IndexLookup) []sql.Range {
 	mrc, ok := l.Ranges.(sql.MySQLRangeCollection)
@@ -153,22 +178,29 @@ var _ sql.IndexSearchableTable = (*Table)(nil)
 func (t *Table) SkipIndexCosting() bool { return false }
 
 // LookupForExpressions implements sql.IndexSearchable: the first conjunct
-// commit_hash = 'x' or commit_hash IN ('x', ...) of string literals
+// c = 'x' or c IN ('x', ...) of string literals, c an indexed column,
 // becomes a lookup of those hashes; the other conjuncts stay a filter. The
 // table picks this lookup itself, whatever the table's size: a lookup
 // costs a chunk read or two per hash.
 func (t *Table) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expression) (sql.IndexLookup, *sql.FuncDepSet, sql.Expression, bool, error) {
 	for i, e := range exprs {
-		keys, ok := hashPoints(ctx, e)
+		var keys []string
+		var spec indexSpec
+		ok := false
+		for _, s := range t.indexes {
+			if keys, ok = hashPoints(ctx, e, s.column); ok {
+				spec = s
+				break
+			}
+		}
 		if !ok {
 			continue
 		}
-		typ := t.Schema(ctx)[0].Type
 		ranges := make(sql.MySQLRangeCollection, len(keys))
 		for j, k := range keys {
-			ranges[j] = sql.MySQLRange{sql.ClosedRangeColumnExpr(k, k, typ)}
+			ranges[j] = sql.MySQLRange{sql.ClosedRangeColumnExpr(k, k, types.Text)}
 		}
-		ix := commitIndex{t}
+		ix := commitIndex{t, spec}
 		lookup := sql.NewIndexLookup(ix, ranges, ix.IsUnique() && len(keys) == 1, false, false, false)
 		var rest []sql.Expression
 		rest = append(rest, exprs[:i]...)
@@ -178,9 +210,9 @@ func (t *Table) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expression) 
 	return sql.IndexLookup{}, nil, nil, false, nil
 }
 
-// hashPoints returns the hashes of e if it is commit_hash = 'x' (either
-// way round) or commit_hash IN ('x', ...) with string literals only.
-func hashPoints(ctx *sql.Context, e sql.Expression) ([]string, bool) {
+// hashPoints returns the hashes of e if it is column = 'x' (either way
+// round) or column IN ('x', ...) with string literals only.
+func hashPoints(ctx *sql.Context, e sql.Expression, column string) ([]string, bool) {
 	var col, val sql.Expression
 	switch e := e.(type) {
 	case *expression.Equals:
@@ -200,7 +232,7 @@ func hashPoints(ctx *sql.Context, e sql.Expression) ([]string, bool) {
 		return nil, false
 	}
 	gf, ok := col.(*expression.GetField)
-	if !ok || !strings.EqualFold(gf.Name(), "commit_hash") {
+	if !ok || !strings.EqualFold(gf.Name(), column) {
 		return nil, false
 	}
 	var lits []sql.Expression

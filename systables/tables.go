@@ -14,44 +14,56 @@ import (
 
 // Names of the system tables, as Dolt spells them.
 const (
-	LogName       = "dolt_log"
-	CommitsName   = "dolt_commits"
-	AncestorsName = "dolt_commit_ancestors"
+	LogName          = "dolt_log"
+	CommitsName      = "dolt_commits"
+	AncestorsName    = "dolt_commit_ancestors"
+	DiffName         = "dolt_diff"
+	DiffTablePrefix  = "dolt_diff_"
+	HistoryPrefix    = "dolt_history_"
+	commitHashColumn = "commit_hash"
 )
 
-// Names returns the names of the system tables this package serves.
-func Names() []string { return []string{LogName, CommitsName, AncestorsName} }
+// Names returns the names of the fixed system tables this package serves
+// (beside them, dolt_diff_<t> and dolt_history_<t> for each table t).
+func Names() []string { return []string{LogName, CommitsName, AncestorsName, DiffName} }
 
-// IsName reports whether name (in any case) is a system table's name.
+// IsName reports whether name (in any case) may be a system table's name:
+// a fixed one, or dolt_diff_<t> or dolt_history_<t> for some t.
 func IsName(name string) bool {
+	l := strings.ToLower(name)
 	for _, n := range Names() {
-		if strings.EqualFold(n, name) {
+		if l == n {
 			return true
 		}
 	}
-	return false
+	return len(l) > len(DiffTablePrefix) && strings.HasPrefix(l, DiffTablePrefix) ||
+		len(l) > len(HistoryPrefix) && strings.HasPrefix(l, HistoryPrefix)
 }
 
-// kind says which system table a Table is.
-type kind uint8
+// impl is what distinguishes one system table from another: its full scan
+// and its index lookups.
+type impl interface {
+	scan(ctx *sql.Context) (sql.RowIter, error)
+	// lookup returns the rows whose column col holds one of keys.
+	lookup(ctx *sql.Context, col string, keys []string) (sql.RowIter, error)
+	rowCount(ctx *sql.Context) (uint64, bool, error)
+}
 
-const (
-	kindLog kind = iota
-	kindCommits
-	kindAncestors
-)
+// indexSpec is one index of a system table: on one text column, point
+// lookups only.
+type indexSpec struct {
+	id, column string
+	unique     bool
+}
 
-// Table is a commit-indexed system table: dolt_log, dolt_commits or
-// dolt_commit_ancestors. It reads the commit graph as it was when the table
-// was opened (the heads are resolved then); it is read-only.
+// Table is a commit-indexed system table. It reads the commit graph as
+// its View shows it (the transaction's snapshot); it is read-only.
 type Table struct {
-	kind  kind
-	name  string
-	db    string
-	graph *commitgraph.DB
-	// heads are the commits whose histories the table shows: the session
-	// branch's head for dolt_log, every branch's head for the others.
-	heads []chunks.Address
+	name    string
+	v       *View
+	sch     sql.Schema
+	indexes []indexSpec
+	impl    impl
 }
 
 var (
@@ -61,35 +73,24 @@ var (
 	_ sql.StatisticsTable       = (*Table)(nil)
 )
 
-// Open returns the system table named name (any case) of the database
-// dbName, whose commit graph is graph, for a session on branch; ok is false
-// if name is no system table's.
-func Open(ctx context.Context, name, dbName string, graph *commitgraph.DB, branch string) (t *Table, ok bool, err error) {
-	t = &Table{db: dbName, graph: graph}
-	switch strings.ToLower(name) {
-	case LogName:
-		t.kind, t.name = kindLog, LogName
-		head, err := graph.Head(ctx, branch)
-		if err != nil {
-			return nil, false, err
-		}
-		t.heads = []chunks.Address{head}
-	case CommitsName, AncestorsName:
-		t.kind, t.name = kindCommits, CommitsName
-		if strings.EqualFold(name, AncestorsName) {
-			t.kind, t.name = kindAncestors, AncestorsName
-		}
-		bs, err := graph.Branches(ctx)
-		if err != nil {
-			return nil, false, err
-		}
-		for _, b := range bs {
-			t.heads = append(t.heads, b.Head)
-		}
-	default:
-		return nil, false, nil
+// Open returns the system table named name (any case) of the view v; ok is
+// false if name is no system table's, or names dolt_diff_<t> or
+// dolt_history_<t> for a table t that v's working root does not hold.
+func Open(ctx *sql.Context, name string, v *View) (t *Table, ok bool, err error) {
+	l := strings.ToLower(name)
+	switch l {
+	case LogName, CommitsName, AncestorsName:
+		return openCommitTable(ctx, l, v)
+	case DiffName:
+		return openDiff(v), true, nil
 	}
-	return t, true, nil
+	if strings.HasPrefix(l, DiffTablePrefix) && len(l) > len(DiffTablePrefix) {
+		return openTableDiff(ctx, v, name[len(DiffTablePrefix):])
+	}
+	if strings.HasPrefix(l, HistoryPrefix) && len(l) > len(HistoryPrefix) {
+		return openHistory(ctx, v, name[len(HistoryPrefix):])
+	}
+	return nil, false, nil
 }
 
 // Name implements sql.Nameable.
@@ -104,61 +105,8 @@ func (t *Table) Collation() sql.CollationID { return sql.Collation_Default }
 // IsTemporary reports false: system tables are not temporary tables.
 func (t *Table) IsTemporary() bool { return false }
 
-var (
-	logSchema = sql.Schema{
-		{Name: "commit_hash", Type: types.Text, PrimaryKey: true, Source: LogName},
-		{Name: "committer", Type: types.Text, Source: LogName},
-		{Name: "email", Type: types.Text, Source: LogName},
-		{Name: "date", Type: types.Datetime, Source: LogName},
-		{Name: "message", Type: types.Text, Source: LogName},
-		{Name: "commit_order", Type: types.Uint64, Source: LogName},
-	}
-	commitsSchema = sql.Schema{
-		{Name: "commit_hash", Type: types.Text, PrimaryKey: true, Source: CommitsName},
-		{Name: "committer", Type: types.Text, Source: CommitsName},
-		{Name: "email", Type: types.Text, Source: CommitsName},
-		{Name: "date", Type: types.Datetime, Source: CommitsName},
-		{Name: "message", Type: types.Text, Source: CommitsName},
-	}
-	ancestorsSchema = sql.Schema{
-		{Name: "commit_hash", Type: types.Text, PrimaryKey: true, Source: AncestorsName},
-		{Name: "parent_hash", Type: types.Text, Nullable: true, Source: AncestorsName},
-		{Name: "parent_index", Type: types.Int32, PrimaryKey: true, Source: AncestorsName},
-	}
-)
-
 // Schema implements sql.Table.
-func (t *Table) Schema(*sql.Context) sql.Schema {
-	switch t.kind {
-	case kindLog:
-		return logSchema
-	case kindCommits:
-		return commitsSchema
-	default:
-		return ancestorsSchema
-	}
-}
-
-// rows returns the rows of the commit c.
-func (t *Table) rows(c *commitgraph.Commit) []sql.Row {
-	hash := c.Addr.String()
-	if t.kind == kindAncestors {
-		if len(c.Parents) == 0 {
-			return []sql.Row{{hash, nil, int32(0)}}
-		}
-		out := make([]sql.Row, len(c.Parents))
-		for i, p := range c.Parents {
-			out[i] = sql.Row{hash, p.String(), int32(i)}
-		}
-		return out
-	}
-	who := c.Meta.CommitterOrAuthor()
-	r := sql.Row{hash, who.Name, who.Email, c.Meta.Time, c.Meta.Message}
-	if t.kind == kindLog {
-		r = append(r, uint64(c.Height))
-	}
-	return []sql.Row{r}
-}
+func (t *Table) Schema(*sql.Context) sql.Schema { return t.sch }
 
 // partition is the table's only partition.
 type partition struct{}
@@ -171,42 +119,16 @@ func (t *Table) Partitions(*sql.Context) (sql.PartitionIter, error) {
 }
 
 // PartitionRows implements sql.Table: the rows of the index lookup, or
-// every row in log order, streamed.
+// every row, streamed.
 func (t *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
 	if lp, ok := p.(lookupPartition); ok {
-		return t.lookupRows(ctx, lp.keys)
+		return t.impl.lookup(ctx, lp.column, lp.keys)
 	}
-	var src commitSource
-	if t.kind == kindLog {
-		src = logSource{t.graph.Log(ctx, t.heads[0])}
-	} else {
-		m, err := newMergedSource(ctx, t.graph, t.heads)
-		if err != nil {
-			return nil, err
-		}
-		src = m
-	}
-	return &rowIter{t: t, src: src}, nil
+	return t.impl.scan(ctx)
 }
 
-// RowCount implements sql.StatisticsTable. dolt_log counts from the head's
-// closure (every strict ancestor) plus the head: exact, O(1) after one
-// chunk read. The other tables report an estimate from the same closures.
-func (t *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
-	var n uint64
-	for _, h := range t.heads {
-		c, err := t.graph.ReadCommit(ctx, h)
-		if err != nil {
-			return 0, false, err
-		}
-		cl, err := t.graph.Closure(ctx, c)
-		if err != nil {
-			return 0, false, err
-		}
-		n = max(n, cl.Count()+1)
-	}
-	return n, t.kind == kindLog, nil
-}
+// RowCount implements sql.StatisticsTable.
+func (t *Table) RowCount(ctx *sql.Context) (uint64, bool, error) { return t.impl.rowCount(ctx) }
 
 // DataLength implements sql.StatisticsTable.
 func (t *Table) DataLength(ctx *sql.Context) (uint64, error) {
@@ -214,71 +136,102 @@ func (t *Table) DataLength(ctx *sql.Context) (uint64, error) {
 	return n * 128, err
 }
 
-// lookupRows reads the commits named by keys: each is parsed, read with
-// one chunk read and checked to be within the table's histories through
-// the heads' closures. A malformed or unknown hash, a chunk that is not a
-// commit, or a commit outside the table's histories gives no rows.
-func (t *Table) lookupRows(ctx *sql.Context, keys []string) (sql.RowIter, error) {
-	var heads []*commitgraph.Commit
-	var out []sql.Row
-	seen := map[chunks.Address]bool{}
-	for _, k := range keys {
-		// A hash matches only in its canonical (lower-case) form, as the
-		// column compares with a binary collation.
-		a, err := chunks.ParseAddress(k)
-		if err != nil || a.String() != k || seen[a] {
-			continue
-		}
-		seen[a] = true
-		c, err := t.graph.ReadCommit(ctx, a)
-		if errors.Is(err, commitgraph.ErrNotCommit) {
-			continue
-		}
+// parseHash returns the commit a key names, or false when the key is
+// malformed, not in canonical (lower-case) form, or names no commit: such
+// keys match no row.
+func parseHash(ctx context.Context, g *commitgraph.DB, k string) (*commitgraph.Commit, bool, error) {
+	a, err := chunks.ParseAddress(k)
+	if err != nil || a.String() != k {
+		return nil, false, nil
+	}
+	c, err := readCommit(ctx, g, a)
+	if errors.Is(err, commitgraph.ErrNotCommit) {
+		return nil, false, nil
+	}
+	return c, err == nil, err
+}
+
+// scope is a set of histories: the commits reachable from its heads.
+type scope struct {
+	g     *commitgraph.DB
+	heads []*commitgraph.Commit
+}
+
+func newScope(ctx context.Context, g *commitgraph.DB, heads []chunks.Address) (*scope, error) {
+	s := &scope{g: g}
+	for _, h := range heads {
+		c, err := readCommit(ctx, g, h)
 		if err != nil {
 			return nil, err
 		}
-		if heads == nil {
-			for _, h := range t.heads {
-				hc, err := t.graph.ReadCommit(ctx, h)
-				if err != nil {
-					return nil, err
-				}
-				heads = append(heads, hc)
-			}
-		}
-		in := false
-		for _, hc := range heads {
-			if in, err = t.graph.IsAncestorCommit(ctx, c, hc); err != nil {
-				return nil, err
-			} else if in {
-				break
-			}
-		}
-		if in {
-			out = append(out, t.rows(c)...)
-		}
+		s.heads = append(s.heads, c)
 	}
-	return sql.RowsToRowIter(out...), nil
+	return s, nil
 }
 
-// rowIter streams the rows of a commit source.
-type rowIter struct {
-	t       *Table
-	src     commitSource
+// contains reports whether c is in one of the histories: a head, or in a
+// head's closure (one lookup of (height, address) per head).
+func (s *scope) contains(ctx context.Context, c *commitgraph.Commit) (bool, error) {
+	for _, h := range s.heads {
+		if in, err := s.g.IsAncestorCommit(ctx, c, h); err != nil || in {
+			return in, err
+		}
+	}
+	return false, nil
+}
+
+// lookupCommits returns the distinct commits of the scope that keys name,
+// in the keys' order.
+func lookupCommits(ctx context.Context, s *scope, keys []string) ([]*commitgraph.Commit, error) {
+	var out []*commitgraph.Commit
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		c, ok, err := parseHash(ctx, s.g, k)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if in, err := s.contains(ctx, c); err != nil {
+			return nil, err
+		} else if in {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func textCol(table, name string, pk, nullable bool) *sql.Column {
+	return &sql.Column{Name: name, Type: types.Text, PrimaryKey: pk, Nullable: nullable, Source: table}
+}
+
+func col(table, name string, t sql.Type, nullable bool) *sql.Column {
+	return &sql.Column{Name: name, Type: t, Nullable: nullable, Source: table}
+}
+
+// rowsIter yields rows from a function that returns them a batch at a
+// time (nil, io.EOF at the end).
+type rowsIter struct {
+	next    func(ctx *sql.Context) ([]sql.Row, error)
 	pending []sql.Row
 }
 
-func (it *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
+func (it *rowsIter) Next(ctx *sql.Context) (sql.Row, error) {
 	for len(it.pending) == 0 {
-		c, err := it.src.next(ctx)
+		rs, err := it.next(ctx)
 		if err != nil {
 			return nil, err
 		}
-		it.pending = it.t.rows(c)
+		it.pending = rs
 	}
 	r := it.pending[0]
 	it.pending = it.pending[1:]
 	return r, nil
 }
 
-func (it *rowIter) Close(*sql.Context) error { return nil }
+func (it *rowsIter) Close(*sql.Context) error { return nil }

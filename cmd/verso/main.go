@@ -7,6 +7,7 @@
 //	verso version                   print the program's version and its storage format version
 //	verso init [flags] [dir]        create a database in dir (default: the current folder)
 //	verso log [flags] [revision]    print the history of a revision (default: HEAD)
+//	verso diff [from [to]] [table]  print the rows changed between two revisions (default: HEAD and the working set)
 //	verso sql-server [flags]        serve the database over the MySQL protocol
 //	verso status|add|commit|branch|checkout|merge|tag|reset [arguments]
 //	                                versioning, as the SQL procedures (vcs.go)
@@ -58,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runInit(dir, args[1:], stdout, stderr)
 	case "log":
 		return runLog(dir, args[1:], stdout, stderr)
+	case "diff":
+		return runDiff(dir, args[1:], stdout, stderr)
 	case "sql-server":
 		return runSQLServer(dir, args[1:], stdout, stderr)
 	case "status", "add", "commit", "branch", "checkout", "merge", "tag", "reset":
@@ -85,6 +88,8 @@ commands:
             verso init [--branch main] [--name N] [--email E] [dir]
   log       print the history of a revision (default HEAD)
             verso log [--oneline] [--graph] [-n N] [revision]
+  diff      print the rows added, removed and changed between two revisions
+            verso diff [from [to]] [table]   (default: HEAD against the working set)
   sql-server
             serve the database (or every database of --data-dir) over the
             MySQL protocol until interrupted

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sqle "github.com/dolthub/go-mysql-server"
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/sqlserver"
+)
+
+// TestDiff writes a table, commits it, changes it in the working set and
+// checks verso diff's rows for HEAD against the working set, between two
+// commits, for one table, and its errors.
+func TestDiff(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-C", dir, "init", "--name", "a", "--email", "a@x"}, &out, &errOut); code != 0 {
+		t.Fatalf("init: exit %d, %s", code, errOut.String())
+	}
+	name := filepath.Base(dir)
+	// Writes go through the SQL engine into the working set, commits
+	// through the commit graph.
+	p := sqlserver.NewMemoryProvider()
+	if err := p.AddDatabaseDir(name, dir); err != nil {
+		t.Fatal(err)
+	}
+	e := sqle.NewDefault(p)
+	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
+	ctx.SetCurrentDatabase(name)
+	exec := func(q string) {
+		t.Helper()
+		_, it, _, err := e.Query(ctx, q)
+		if err == nil {
+			_, err = sql.RowIterToRows(ctx, it)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	g, _ := p.CommitGraph(name)
+	commit := func(msg string) {
+		t.Helper()
+		bg := context.Background()
+		head, err := g.Head(bg, "main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, err := g.WorkingSet(bg, "main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.CommitRoot(bg, commitgraph.CommitOptions{Branch: "main", Root: ws.Working, ExpectedHead: head,
+			Meta:       commitgraph.Meta{Author: commitgraph.Signature{Name: "a", Email: "a@x"}, Message: msg},
+			WorkingSet: &commitgraph.WorkingSet{Working: ws.Working, Staged: ws.Working}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec("CREATE TABLE people (id int PRIMARY KEY, name varchar(20), age int)")
+	exec("CREATE TABLE other (id int PRIMARY KEY)")
+	exec("INSERT INTO people VALUES (1, 'ann', 30), (2, 'bob', 40), (3, 'cy', NULL)")
+	commit("add people")
+	exec("UPDATE people SET age = 41 WHERE id = 2")
+	exec("DELETE FROM people WHERE id = 3")
+	exec("INSERT INTO people VALUES (4, 'dee', 22)")
+	commit("change people")
+	exec("UPDATE people SET name = 'anna' WHERE id = 1")
+	exec("INSERT INTO other VALUES (7)")
+	e.Close()
+	p.Close()
+
+	diff := func(args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if code := run(append([]string{"-C", dir, "diff"}, args...), &out, &errOut); code != 0 {
+			t.Fatalf("diff %v: exit %d, %s", args, code, errOut.String())
+		}
+		return out.String()
+	}
+	has := func(what, got string, want ...string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Fatalf("%s: no %q in\n%s", what, w, got)
+			}
+		}
+	}
+	hasNot := func(what, got string, bad ...string) {
+		t.Helper()
+		for _, b := range bad {
+			if strings.Contains(got, b) {
+				t.Fatalf("%s: %q in\n%s", what, b, got)
+			}
+		}
+	}
+	got := diff()
+	has("diff", got, "diff --verso a/people b/people", "| < | 1  | ann  | 30  |", "| > | 1  | anna | 30  |",
+		"diff --verso a/other b/other", "| + | 7  |")
+	hasNot("diff", got, "bob", "dee")
+	got = diff("HEAD~1", "HEAD")
+	has("diff HEAD~1 HEAD", got, "| < | 2  | bob  | 40   |", "| > | 2  | bob  | 41   |", "| - | 3  | cy   | NULL |", "| + | 4  | dee  | 22   |")
+	hasNot("diff HEAD~1 HEAD", got, "other", "anna")
+	got = diff("HEAD~1", "other")
+	has("diff HEAD~1 other", got, "a/other", "| + | 7  |")
+	hasNot("diff HEAD~1 other", got, "people")
+	got = diff("people")
+	has("diff people", got, "anna")
+	hasNot("diff people", got, "a/other")
+
+	errOut.Reset()
+	if code := run([]string{"-C", dir, "diff", "nosuch", "HEAD", "people"}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "nosuch") {
+		t.Fatalf("a bad revision: exit %d, %q", code, errOut.String())
+	}
+	if code := run([]string{"-C", t.TempDir(), "diff"}, &out, &errOut); code != 1 {
+		t.Fatalf("no database: exit %d", code)
+	}
+}

@@ -1,0 +1,351 @@
+// Command versobench-history times verso's commit-indexed system tables
+// against a materialized baseline over the MySQL protocol.
+//
+// For each history length N it builds a database "bench" of N commits
+// (package histgen: one table t; each commit changes a few rows; a side
+// branch is started and merged back every 50 commits), written through
+// the Go API with one store commit per 10,000 commits. It copies the
+// system tables' rows into ordinary tables with primary keys (and an index
+// on from_commit) in a second database, "base": the materialized baseline.
+// Then it starts the server and, from one client connection with prepared
+// statements, times each query against both, interleaved, on random
+// commits of the history, and prints the median and p95 latency of each
+// and the multiple of the baseline (verso's median over the baseline's).
+//
+// The baseline's join carries the hint LOOKUP_JOIN(diff_t_m, log_m):
+// without it the engine's coster picks a hash join for the materialized
+// tables (their exact row counts make the lookup join look dearer), which
+// reads all of log_m before the first row (435 ms at 10,000 commits). The
+// system tables need no hint (see package systables).
+//
+//	go run ./cmd/versobench-history -n 1000,10000,100000
+//
+// Flags: -n (history lengths), -iters (timed queries per query and side),
+// -rows (rows of t), -limit (the join's LIMIT), -dir (where the stores go;
+// a temporary folder by default, removed at the end).
+package main
+
+import (
+	"context"
+	gosql "database/sql"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	_ "github.com/go-sql-driver/mysql"
+
+	"github.com/verso-db/verso/internal/histgen"
+	"github.com/verso-db/verso/sqlserver"
+)
+
+func main() {
+	ns := flag.String("n", "1000,10000,100000", "history lengths, comma-separated")
+	iters := flag.Int("iters", 300, "timed executions of each query, per side")
+	rows := flag.Int("rows", 8, "rows of the table t")
+	limit := flag.Int("limit", 100, "LIMIT of the join query")
+	dir := flag.String("dir", "", "folder for the stores (default: a temporary one, removed at the end)")
+	flag.Parse()
+	var sizes []int
+	for _, s := range strings.Split(*ns, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 10 {
+			fmt.Fprintf(os.Stderr, "versobench-history: bad -n %q\n", s)
+			os.Exit(2)
+		}
+		sizes = append(sizes, n)
+	}
+	root := *dir
+	if root == "" {
+		d, err := os.MkdirTemp("", "versobench-history")
+		if err != nil {
+			fail(err)
+		}
+		defer os.RemoveAll(d)
+		root = d
+	}
+	fmt.Printf("versobench-history: %s/%s, %d CPUs, GOMAXPROCS %d, %s; %d timed queries per query and side\n\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339), *iters)
+	multiples := map[int]map[string]float64{}
+	var names []string
+	for _, n := range sizes {
+		res, err := runSize(fmt.Sprintf("%s/n%d", root, n), n, *iters, *rows, *limit)
+		if err != nil {
+			fail(err)
+		}
+		multiples[n] = map[string]float64{}
+		names = names[:0]
+		for _, r := range res {
+			multiples[n][r.name] = r.multiple()
+			names = append(names, r.name)
+		}
+	}
+	if len(sizes) > 1 {
+		lo, hi := sizes[0], sizes[len(sizes)-1]
+		fmt.Printf("\ngrowth of the multiple from %d to %d commits (goal: at most 1.20)\n", lo, hi)
+		for _, name := range names {
+			fmt.Printf("  %-58s %5.2f\n", name, multiples[hi][name]/multiples[lo][name])
+		}
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "versobench-history:", err)
+	os.Exit(1)
+}
+
+// query is one timed query, against the system tables and the baseline.
+type query struct {
+	name      string
+	sys, base string
+	arg       func(rng *rand.Rand) string // its parameter, if any
+	// partial marks from_commit: the lookup finds the children one height
+	// up, so a merge child higher up is missing from its rows (see
+	// package systables); the run counts such lookups instead of failing.
+	partial bool
+}
+
+type result struct {
+	name      string
+	sys, base []time.Duration
+	short     int // lookups that returned fewer rows than the baseline
+}
+
+func (r result) multiple() float64 { return float64(median(r.sys)) / float64(median(r.base)) }
+
+func median(d []time.Duration) time.Duration { return pct(d, 50) }
+
+func pct(d []time.Duration, p int) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+// runSize builds the databases for a history of n commits, serves them and
+// times the queries.
+func runSize(dir string, n, iters, rows, limit int) ([]result, error) {
+	ctx := context.Background()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	p, err := sqlserver.NewProvider(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	srv, err := sqlserver.NewServer(p, sqlserver.ServerConfig{Address: "127.0.0.1:0"})
+	if err != nil {
+		return nil, err
+	}
+	go srv.Start()
+	defer srv.Close()
+	sctx := sql.NewContext(ctx, sql.WithSession(p.NewSession(sql.NewBaseSession())))
+	exec := func(q string) ([]sql.Row, error) {
+		_, it, _, err := srv.Engine.Query(sctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", q, err)
+		}
+		return sql.RowIterToRows(sctx, it)
+	}
+	for _, q := range []string{"CREATE DATABASE bench", "CREATE DATABASE base"} {
+		if _, err := exec(q); err != nil {
+			return nil, err
+		}
+	}
+	g, _ := p.CommitGraph("bench")
+	start := time.Now()
+	h, err := histgen.Build(ctx, g, histgen.Options{Commits: n, Rows: rows, Seed: 1, BranchEvery: 50, BranchLen: 3, RefsEvery: 10000})
+	if err != nil {
+		return nil, err
+	}
+	built := time.Since(start)
+
+	start = time.Now()
+	if err := materialize(exec); err != nil {
+		return nil, err
+	}
+	copied := time.Since(start)
+	counts, err := exec("SELECT (SELECT COUNT(*) FROM base.log_m), (SELECT COUNT(*) FROM base.diff_t_m), (SELECT COUNT(*) FROM base.history_t_m)")
+	if err != nil {
+		return nil, err
+	}
+	fmt.Printf("%d commits: history written in %s (%.0f commits/s); baseline copied in %s (%v log rows, %v dolt_diff_t rows, %v dolt_history_t rows)\n",
+		n, built.Round(time.Millisecond), float64(n)/built.Seconds(), copied.Round(time.Millisecond), counts[0][0], counts[0][1], counts[0][2])
+
+	// Parameters: random commits of main's history (and of the side
+	// branches merged into it).
+	var hashes []string
+	for _, c := range h.Commits {
+		hashes = append(hashes, c.Addr.String())
+	}
+	hash := func(rng *rand.Rand) string { return hashes[rng.IntN(len(hashes))] }
+	qs := []query{
+		{"select * from dolt_log where commit_hash = ?", "SELECT * FROM bench.dolt_log WHERE commit_hash = ?", "SELECT * FROM base.log_m WHERE commit_hash = ?", hash, false},
+		{"select * from dolt_commits where commit_hash = ?", "SELECT * FROM bench.dolt_commits WHERE commit_hash = ?", "SELECT * FROM base.commits_m WHERE commit_hash = ?", hash, false},
+		{"select * from dolt_commit_ancestors where commit_hash = ?", "SELECT * FROM bench.dolt_commit_ancestors WHERE commit_hash = ?", "SELECT * FROM base.ancestors_m WHERE commit_hash = ?", hash, false},
+		{"select * from dolt_diff where commit_hash = ?", "SELECT * FROM bench.dolt_diff WHERE commit_hash = ?", "SELECT * FROM base.diff_m WHERE commit_hash = ?", hash, false},
+		{"select * from dolt_diff_t where to_commit = ?", "SELECT * FROM bench.dolt_diff_t WHERE to_commit = ?", "SELECT * FROM base.diff_t_m WHERE to_commit = ?", hash, false},
+		{"select * from dolt_diff_t where from_commit = ?", "SELECT * FROM bench.dolt_diff_t WHERE from_commit = ?", "SELECT * FROM base.diff_t_m WHERE from_commit = ?", hash, true},
+		{"select count(*) from dolt_history_t where commit_hash = ?", "SELECT COUNT(*) FROM bench.dolt_history_t WHERE commit_hash = ?", "SELECT COUNT(*) FROM base.history_t_m WHERE commit_hash = ?", hash, false},
+		{fmt.Sprintf("select * from dolt_diff_t join dolt_log ... limit %d", limit),
+			fmt.Sprintf("SELECT * FROM bench.dolt_diff_t JOIN bench.dolt_log ON commit_hash = to_commit LIMIT %d", limit),
+			fmt.Sprintf("SELECT /*+ LOOKUP_JOIN(diff_t_m, log_m) */ * FROM base.diff_t_m JOIN base.log_m ON commit_hash = to_commit LIMIT %d", limit), nil, false},
+	}
+	// The copy left garbage behind: collect it before timing.
+	runtime.GC()
+	db, err := gosql.Open("mysql", fmt.Sprintf("root@tcp(%s)/", srv.Addr()))
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	var out []result
+	fmt.Printf("\n%-58s %12s %12s %12s %12s %9s\n", fmt.Sprintf("query (%d commits)", n), "verso p50", "verso p95", "base p50", "base p95", "multiple")
+	for _, q := range qs {
+		r, err := timeQuery(db, q, iters)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+		fmt.Printf("%-58s %12s %12s %12s %12s %8.2fx\n", q.name, round(median(r.sys)), round(pct(r.sys, 95)),
+			round(median(r.base)), round(pct(r.base, 95)), r.multiple())
+		if r.short > 0 {
+			fmt.Printf("  (%d of %d lookups missed a merge child above height h+1; the baseline has every child)\n", r.short, iters)
+		}
+	}
+	fmt.Println()
+	return out, nil
+}
+
+func round(d time.Duration) string {
+	return fmt.Sprintf("%.1fµs", float64(d.Nanoseconds())/1000)
+}
+
+// timeQuery runs q against both sides in turn, warm-up first, with the
+// same random parameters; results must have the same row counts.
+func timeQuery(db *gosql.DB, q query, iters int) (result, error) {
+	r := result{name: q.name}
+	ss, err := db.Prepare(q.sys)
+	if err != nil {
+		return r, fmt.Errorf("%s: %w", q.sys, err)
+	}
+	defer ss.Close()
+	bs, err := db.Prepare(q.base)
+	if err != nil {
+		return r, fmt.Errorf("%s: %w", q.base, err)
+	}
+	defer bs.Close()
+	rng := rand.New(rand.NewPCG(7, 7))
+	warm := max(iters/4, 10)
+	for i := 0; i < warm+iters; i++ {
+		var args []any
+		if q.arg != nil {
+			args = append(args, q.arg(rng))
+		}
+		ds, ns, err := run(ss, args)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", q.sys, err)
+		}
+		db, nb, err := run(bs, args)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", q.base, err)
+		}
+		switch {
+		case ns < nb && q.partial:
+			if i >= warm {
+				r.short++
+			}
+		case ns != nb && q.arg != nil:
+			return r, fmt.Errorf("%s with %v: %d rows, the baseline %d", q.name, args, ns, nb)
+		}
+		if i >= warm {
+			r.sys, r.base = append(r.sys, ds), append(r.base, db)
+		}
+	}
+	return r, nil
+}
+
+// run executes a prepared query and reads every row.
+func run(st *gosql.Stmt, args []any) (time.Duration, int, error) {
+	start := time.Now()
+	rows, err := st.Query(args...)
+	if err != nil {
+		return 0, 0, err
+	}
+	cols, err := rows.Columns()
+	if err != nil {
+		return 0, 0, err
+	}
+	vals := make([]any, len(cols))
+	for i := range vals {
+		vals[i] = new(gosql.RawBytes)
+	}
+	n := 0
+	for rows.Next() {
+		if err := rows.Scan(vals...); err != nil {
+			return 0, 0, err
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return 0, 0, err
+	}
+	rows.Close()
+	return time.Since(start), n, nil
+}
+
+// materialize copies the system tables of bench into ordinary tables of
+// base, commit batch by commit batch (index lookups on the system tables).
+func materialize(exec func(string) ([]sql.Row, error)) error {
+	for _, q := range []string{
+		`CREATE TABLE base.log_m (commit_hash varchar(32) PRIMARY KEY, committer text, email text, date datetime(6),
+			message text, commit_order bigint unsigned, parents text, refs text, signature text, author text,
+			author_email text, author_date datetime(6))`,
+		`CREATE TABLE base.commits_m (commit_hash varchar(32) PRIMARY KEY, committer text, email text, date datetime(6), message text)`,
+		`CREATE TABLE base.ancestors_m (commit_hash varchar(32), parent_hash varchar(32), parent_index int,
+			PRIMARY KEY (commit_hash, parent_index))`,
+		`CREATE TABLE base.diff_m (commit_hash varchar(32), table_name varchar(64), committer text, email text,
+			date datetime(6), message text, data_change tinyint, schema_change tinyint, PRIMARY KEY (commit_hash, table_name))`,
+		`CREATE TABLE base.diff_t_m (to_pk bigint, to_v bigint, to_s varchar(64), to_f double, to_commit varchar(32),
+			to_commit_date datetime(6), from_pk bigint, from_v bigint, from_s varchar(64), from_f double,
+			from_commit varchar(32), from_commit_date datetime(6), diff_type varchar(16), row_pk bigint,
+			PRIMARY KEY (to_commit, from_commit, row_pk), INDEX from_commit (from_commit))`,
+		`CREATE TABLE base.history_t_m (pk bigint, v bigint, s varchar(64), f double, commit_hash varchar(32),
+			committer text, commit_date datetime(6), PRIMARY KEY (commit_hash, pk))`,
+	} {
+		if _, err := exec(q); err != nil {
+			return err
+		}
+	}
+	rows, err := exec("SELECT commit_hash FROM bench.dolt_commits")
+	if err != nil {
+		return err
+	}
+	var all []string
+	for _, r := range rows {
+		all = append(all, r[0].(string))
+	}
+	const batch = 2000
+	for i := 0; i < len(all); i += batch {
+		in := "'" + strings.Join(all[i:min(i+batch, len(all))], "','") + "'"
+		for _, q := range []string{
+			"INSERT INTO base.log_m SELECT * FROM bench.dolt_log WHERE commit_hash IN (%s)",
+			"INSERT INTO base.commits_m SELECT * FROM bench.dolt_commits WHERE commit_hash IN (%s)",
+			"INSERT INTO base.ancestors_m SELECT * FROM bench.dolt_commit_ancestors WHERE commit_hash IN (%s)",
+			"INSERT INTO base.diff_m SELECT * FROM bench.dolt_diff WHERE commit_hash IN (%s)",
+			"INSERT INTO base.diff_t_m SELECT *, COALESCE(to_pk, from_pk) FROM bench.dolt_diff_t WHERE to_commit IN (%s)",
+			"INSERT INTO base.history_t_m SELECT * FROM bench.dolt_history_t WHERE commit_hash IN (%s)",
+		} {
+			if _, err := exec(fmt.Sprintf(q, in)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,191 @@
+package systables
+
+import (
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+)
+
+// kind says which commit table a commitTable is.
+type kind uint8
+
+const (
+	kindLog kind = iota
+	kindCommits
+	kindAncestors
+)
+
+// LogSchema returns the schema of dolt_log (and of the dolt_log() table
+// function, under the name source).
+func LogSchema(source string) sql.Schema {
+	return sql.Schema{
+		textCol(source, "commit_hash", true, false),
+		textCol(source, "committer", false, false),
+		textCol(source, "email", false, false),
+		col(source, "date", types.Datetime, false),
+		textCol(source, "message", false, false),
+		col(source, "commit_order", types.Uint64, false),
+		textCol(source, "parents", false, false),
+		textCol(source, "refs", false, false),
+		textCol(source, "signature", false, true),
+		textCol(source, "author", false, false),
+		textCol(source, "author_email", false, false),
+		col(source, "author_date", types.Datetime, false),
+	}
+}
+
+var (
+	logSchema     = LogSchema(LogName)
+	commitsSchema = sql.Schema{
+		textCol(CommitsName, "commit_hash", true, false),
+		textCol(CommitsName, "committer", false, false),
+		textCol(CommitsName, "email", false, false),
+		col(CommitsName, "date", types.Datetime, false),
+		textCol(CommitsName, "message", false, false),
+	}
+	ancestorsSchema = sql.Schema{
+		textCol(AncestorsName, "commit_hash", true, false),
+		textCol(AncestorsName, "parent_hash", false, true),
+		{Name: "parent_index", Type: types.Int32, PrimaryKey: true, Source: AncestorsName},
+	}
+)
+
+// commitTable is dolt_log, dolt_commits or dolt_commit_ancestors.
+type commitTable struct {
+	kind  kind
+	v     *View
+	heads []chunks.Address
+	deco  map[chunks.Address]string // dolt_log's refs column
+}
+
+func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, error) {
+	ct := &commitTable{v: v}
+	t := &Table{name: name, v: v, impl: ct}
+	switch name {
+	case LogName:
+		ct.kind, t.sch = kindLog, logSchema
+		head, err := v.Refs.Head(ctx, v.Branch)
+		if err != nil {
+			return nil, false, err
+		}
+		ct.heads = []chunks.Address{head}
+		if ct.deco, err = v.decorations(ctx); err != nil {
+			return nil, false, err
+		}
+		t.indexes = []indexSpec{{id: "PRIMARY", column: commitHashColumn, unique: true}}
+	case CommitsName, AncestorsName:
+		heads, err := v.allHeads(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		ct.heads = heads
+		if name == CommitsName {
+			ct.kind, t.sch = kindCommits, commitsSchema
+			t.indexes = []indexSpec{{id: "PRIMARY", column: commitHashColumn, unique: true}}
+		} else {
+			ct.kind, t.sch = kindAncestors, ancestorsSchema
+			t.indexes = []indexSpec{{id: commitHashColumn, column: commitHashColumn}}
+		}
+	}
+	return t, true, nil
+}
+
+// LogRow returns the dolt_log row of c; deco is its refs column.
+func LogRow(c *commitgraph.Commit, deco string) sql.Row {
+	who := c.Meta.CommitterOrAuthor()
+	return sql.Row{c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message, uint64(c.Height),
+		parentsText(c), deco, nil, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}
+}
+
+// parentsText is the parents column: the parents' hashes, the mainline
+// first, separated by ", ".
+func parentsText(c *commitgraph.Commit) string {
+	ps := make([]string, len(c.Parents))
+	for i, p := range c.Parents {
+		ps[i] = p.String()
+	}
+	return strings.Join(ps, ", ")
+}
+
+// rows returns the rows of the commit c.
+func (ct *commitTable) rows(c *commitgraph.Commit) []sql.Row {
+	hash := c.Addr.String()
+	switch ct.kind {
+	case kindAncestors:
+		if len(c.Parents) == 0 {
+			return []sql.Row{{hash, nil, int32(0)}}
+		}
+		out := make([]sql.Row, len(c.Parents))
+		for i, p := range c.Parents {
+			out[i] = sql.Row{hash, p.String(), int32(i)}
+		}
+		return out
+	case kindLog:
+		return []sql.Row{LogRow(c, ct.deco[c.Addr])}
+	}
+	who := c.Meta.CommitterOrAuthor()
+	return []sql.Row{{hash, who.Name, who.Email, c.Meta.Time, c.Meta.Message}}
+}
+
+func (ct *commitTable) source(ctx *sql.Context) (commitSource, error) {
+	if ct.kind == kindLog {
+		return logSource{ct.v.Graph.Log(ctx, ct.heads[0])}, nil
+	}
+	return newMergedSource(ctx, ct.v.Graph, ct.heads)
+}
+
+func (ct *commitTable) scan(ctx *sql.Context) (sql.RowIter, error) {
+	src, err := ct.source(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &rowsIter{next: func(ctx *sql.Context) ([]sql.Row, error) {
+		c, err := src.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return ct.rows(c), nil
+	}}, nil
+}
+
+// lookup reads the commits named by keys: each is parsed, read with one
+// chunk read and checked to be within the table's histories through the
+// heads' closures.
+func (ct *commitTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIter, error) {
+	s, err := newScope(ctx, ct.v.Graph, ct.heads)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := lookupCommits(ctx, s, keys)
+	if err != nil {
+		return nil, err
+	}
+	var out []sql.Row
+	for _, c := range cs {
+		out = append(out, ct.rows(c)...)
+	}
+	return sql.RowsToRowIter(out...), nil
+}
+
+// rowCount: dolt_log counts from the head's closure (every strict
+// ancestor) plus the head, exact and O(1) after one chunk read. The other
+// tables report an estimate from the same closures.
+func (ct *commitTable) rowCount(ctx *sql.Context) (uint64, bool, error) {
+	var n uint64
+	for _, h := range ct.heads {
+		c, err := readCommit(ctx, ct.v.Graph, h)
+		if err != nil {
+			return 0, false, err
+		}
+		cl, err := ct.v.Graph.Closure(ctx, c)
+		if err != nil {
+			return 0, false, err
+		}
+		n = max(n, cl.Count()+1)
+	}
+	return n, ct.kind == kindLog, nil
+}

@@ -1,0 +1,231 @@
+package systables
+
+import (
+	"context"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/tables"
+)
+
+var diffSchema = sql.Schema{
+	textCol(DiffName, "commit_hash", true, false),
+	textCol(DiffName, "table_name", true, false),
+	textCol(DiffName, "committer", false, true),
+	textCol(DiffName, "email", false, true),
+	col(DiffName, "date", types.Datetime, true),
+	textCol(DiffName, "message", false, true),
+	col(DiffName, "data_change", types.Boolean, false),
+	col(DiffName, "schema_change", types.Boolean, false),
+}
+
+// diffTable is dolt_diff: a row per table that a commit of HEAD's history
+// changed against its first parent (the mainline: what the commit brought
+// to its branch), and a row per table the working root changed against
+// HEAD, under the commit_hash WORKING.
+type diffTable struct{ v *View }
+
+func openDiff(v *View) *Table {
+	return &Table{name: DiffName, v: v, sch: diffSchema, impl: diffTable{v},
+		indexes: []indexSpec{{id: commitHashColumn, column: commitHashColumn}}}
+}
+
+// TableChange is one table that differs between two root values.
+type TableChange struct {
+	Table        string
+	DataChange   bool
+	SchemaChange bool
+}
+
+// RootChanges returns the tables that differ from root from to root to,
+// by name: a SQL table whose rows (data) or schema or options (schema)
+// differ, or that one root lacks; and dolt_events when any entry of the
+// event log differs. Its cost follows the size of the change.
+func RootChanges(ctx context.Context, g *commitgraph.DB, from, to commitgraph.RootValue) ([]TableChange, error) {
+	byName := map[string]*TableChange{}
+	get := func(name string) *TableChange {
+		c := byName[name]
+		if c == nil {
+			c = &TableChange{Table: name}
+			byName[name] = c
+		}
+		return c
+	}
+	err := from.Diff(ctx, to, func(ch commitgraph.RootChange) error {
+		switch {
+		case strings.HasPrefix(ch.Name, TablePrefix):
+			data, schema, err := compareTables(ctx, g, ch)
+			if err != nil {
+				return err
+			}
+			if data || schema {
+				c := get(strings.TrimPrefix(ch.Name, TablePrefix))
+				c.DataChange = c.DataChange || data
+				c.SchemaChange = c.SchemaChange || schema
+			}
+		case strings.HasPrefix(ch.Name, TableOptsPrefix):
+			get(strings.TrimPrefix(ch.Name, TableOptsPrefix)).SchemaChange = true
+		case strings.HasPrefix(ch.Name, EventsPrefix):
+			get(EventsTable).DataChange = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TableChange, 0, len(byName))
+	for _, c := range byName {
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Table < out[j].Table })
+	return out, nil
+}
+
+// compareTables says whether a changed tables/ entry changed the table's
+// rows and its schema, from the two table chunks alone (tables.Header: a
+// chunk read each). A table added or dropped changes its schema, and its
+// data if it holds rows.
+func compareTables(ctx context.Context, g *commitgraph.DB, ch commitgraph.RootChange) (data, schema bool, err error) {
+	var from, to tables.Header
+	if ch.InFrom {
+		if from, err = tables.ReadHeader(ctx, g.NodeStore(), ch.From); err != nil {
+			return false, false, err
+		}
+	}
+	if ch.InTo {
+		if to, err = tables.ReadHeader(ctx, g.NodeStore(), ch.To); err != nil {
+			return false, false, err
+		}
+	}
+	switch {
+	case !ch.InFrom:
+		return !to.Rows.IsEmpty(), true, nil
+	case !ch.InTo:
+		return !from.Rows.IsEmpty(), true, nil
+	}
+	return from.Rows != to.Rows, from.Schema != to.Schema, nil
+}
+
+// rowsOf returns the dolt_diff rows of commit c (nil: the working root).
+func (d diffTable) rowsOf(ctx *sql.Context, c, head *commitgraph.Commit) ([]sql.Row, error) {
+	var from, to commitgraph.RootValue
+	var err error
+	hash := Working
+	var meta []any
+	if c == nil {
+		if from, err = d.v.openRoot(ctx, head); err != nil {
+			return nil, err
+		}
+		to = d.v.Working
+		meta = []any{nil, nil, nil, nil}
+	} else {
+		hash = c.Addr.String()
+		var parent *commitgraph.Commit
+		if len(c.Parents) > 0 {
+			if parent, err = readCommit(ctx, d.v.Graph, c.Parents[0]); err != nil {
+				return nil, err
+			}
+		}
+		if from, err = d.v.openRoot(ctx, parent); err != nil {
+			return nil, err
+		}
+		if to, err = d.v.openRoot(ctx, c); err != nil {
+			return nil, err
+		}
+		who := c.Meta.CommitterOrAuthor()
+		meta = []any{who.Name, who.Email, c.Meta.Time, c.Meta.Message}
+	}
+	chs, err := RootChanges(ctx, d.v.Graph, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sql.Row, len(chs))
+	for i, ch := range chs {
+		out[i] = append(append(sql.Row{hash, ch.Table}, meta...), boolVal(ch.DataChange), boolVal(ch.SchemaChange))
+	}
+	return out, nil
+}
+
+func boolVal(b bool) int8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (d diffTable) scan(ctx *sql.Context) (sql.RowIter, error) {
+	head, err := d.v.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	it := d.v.Graph.Log(ctx, head.Addr)
+	working := true
+	return &rowsIter{next: func(ctx *sql.Context) ([]sql.Row, error) {
+		if working {
+			working = false
+			return d.rowsOf(ctx, nil, head)
+		}
+		if !it.Next(ctx) {
+			if err := it.Err(); err != nil {
+				return nil, err
+			}
+			return nil, io.EOF
+		}
+		return d.rowsOf(ctx, it.Commit(), nil)
+	}}, nil
+}
+
+func (d diffTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIter, error) {
+	head, err := d.v.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []sql.Row
+	var hashes []string
+	for _, k := range keys {
+		if k == Working {
+			rs, err := d.rowsOf(ctx, nil, head)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, rs...)
+			continue
+		}
+		hashes = append(hashes, k)
+	}
+	cs, err := lookupCommits(ctx, &scope{g: d.v.Graph, heads: []*commitgraph.Commit{head}}, hashes)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cs {
+		rs, err := d.rowsOf(ctx, c, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
+	}
+	return sql.RowsToRowIter(out...), nil
+}
+
+// rowCount estimates a row per commit of HEAD's history.
+func (d diffTable) rowCount(ctx *sql.Context) (uint64, bool, error) {
+	return headCount(ctx, d.v)
+}
+
+// headCount returns the number of commits in HEAD's history.
+func headCount(ctx *sql.Context, v *View) (uint64, bool, error) {
+	head, err := v.head(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	cl, err := v.Graph.Closure(ctx, head)
+	if err != nil {
+		return 0, false, err
+	}
+	return cl.Count() + 1, false, nil
+}

@@ -1,0 +1,381 @@
+package systables
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/prolly"
+	"github.com/verso-db/verso/tables"
+)
+
+// Diff types, as dolt_diff_<t> spells them.
+const (
+	DiffAdded    = "added"
+	DiffModified = "modified"
+	DiffRemoved  = "removed"
+)
+
+// RowDiff describes the rows of a table diff: the table's current columns
+// (those of the session's working root) twice, to_ and from_, with the
+// commit and date of each side and the diff type.
+type RowDiff struct {
+	name   string
+	cols   sql.Schema // the table's current columns
+	schema sql.Schema
+}
+
+// NewRowDiff returns the shape of a diff of the table whose current
+// columns are cols, for the table (or table function) named source.
+func NewRowDiff(source string, cols sql.Schema) *RowDiff {
+	d := &RowDiff{name: source, cols: cols}
+	side := func(p string) {
+		for _, c := range cols {
+			d.schema = append(d.schema, &sql.Column{Name: p + c.Name, Type: c.Type, Nullable: true, Source: source})
+		}
+		d.schema = append(d.schema, textCol(source, p+"commit", false, true), col(source, p+"commit_date", types.Datetime, true))
+	}
+	side("to_")
+	side("from_")
+	d.schema = append(d.schema, textCol(source, "diff_type", false, false))
+	return d
+}
+
+// Schema returns the diff's columns.
+func (d *RowDiff) Schema() sql.Schema { return d.schema }
+
+// Side is one end of a diff: a table value (nil where the table does not
+// exist) and the commit and date the columns show.
+type Side struct {
+	Table  *StoredTable
+	Commit any // string, or nil
+	Date   any // time.Time, or nil
+}
+
+// Rows returns the rows that differ from side from to side to, in key
+// order. Its cost follows the size of the change (prolly.DiffMaps skips
+// the subtrees both row maps share).
+func (d *RowDiff) Rows(ctx *sql.Context, from, to Side) ([]sql.Row, error) {
+	if from.Table == nil && to.Table == nil {
+		return nil, nil
+	}
+	fm, tm := emptyRows(from, to), emptyRows(from, to)
+	var fmap, tmap []int
+	if from.Table != nil {
+		fm, fmap = from.Table.Table.Rows(), d.mapping(from.Table)
+	}
+	if to.Table != nil {
+		tm, tmap = to.Table.Table.Rows(), d.mapping(to.Table)
+	}
+	var out []sql.Row
+	n := len(d.cols)
+	err := prolly.DiffMaps(ctx, fm, tm, func(df prolly.Diff) error {
+		row := make(sql.Row, 2*n+5)
+		row[n], row[n+1] = to.Commit, to.Date
+		row[2*n+2], row[2*n+3] = from.Commit, from.Date
+		typ := DiffModified
+		switch df.Type {
+		case prolly.Added:
+			typ = DiffAdded
+		case prolly.Removed:
+			typ = DiffRemoved
+		}
+		row[2*n+4] = typ
+		if df.Type != prolly.Added {
+			if err := d.fill(ctx, row[n+2:], from.Table, fmap, df.Key); err != nil {
+				return err
+			}
+		}
+		if df.Type != prolly.Removed {
+			if err := d.fill(ctx, row[:n], to.Table, tmap, df.Key); err != nil {
+				return err
+			}
+		}
+		out = append(out, row)
+		return nil
+	})
+	return out, err
+}
+
+func emptyRows(from, to Side) prolly.Map {
+	if from.Table != nil {
+		return prolly.NewMap(from.Table.Table.NodeStore())
+	}
+	return prolly.NewMap(to.Table.Table.NodeStore())
+}
+
+// mapping returns, for each current column, the index of the column of
+// the same name in t's schema, or -1.
+func (d *RowDiff) mapping(t *StoredTable) []int {
+	m := make([]int, len(d.cols))
+	for i, c := range d.cols {
+		m[i] = -1
+		for j, tc := range t.Schema {
+			if strings.EqualFold(c.Name, tc.Name) {
+				m[i] = j
+				break
+			}
+		}
+	}
+	return m
+}
+
+// fill reads the row under key in t and writes its values, mapped to the
+// current columns, into dst. A value of a column whose type has changed
+// since is converted to the current type, NULL if it does not convert.
+func (d *RowDiff) fill(ctx *sql.Context, dst sql.Row, t *StoredTable, m []int, key []byte) error {
+	vals, ok, err := t.Table.GetByKey(ctx, key)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%w: a diffed row key %x is not in its table", tables.ErrCorrupt, key)
+	}
+	row, err := t.Row(vals)
+	if err != nil {
+		return err
+	}
+	return mapRow(ctx, dst, d.cols, row, t.Schema, m)
+}
+
+// mapRow writes the values of row (of schema sch) into dst in the order
+// of cols, m giving each one's index in row (-1: NULL).
+func mapRow(ctx *sql.Context, dst sql.Row, cols sql.Schema, row sql.Row, sch sql.Schema, m []int) error {
+	for i, j := range m {
+		if j < 0 {
+			dst[i] = nil
+			continue
+		}
+		v := row[j]
+		if v != nil && !cols[i].Type.Equals(sch[j].Type) {
+			cv, _, err := cols[i].Type.Convert(ctx, v)
+			if err != nil {
+				cv = nil
+			}
+			v = cv
+		}
+		dst[i] = v
+	}
+	return nil
+}
+
+// tableDiff is dolt_diff_<t>: for each commit of HEAD's history, the rows
+// of t that differ from each of its parents (a root commit: from no
+// table), and the rows the working root changed against HEAD (to_commit
+// WORKING).
+type tableDiff struct {
+	v     *View
+	table string // the table's name as stored in the working root
+	d     *RowDiff
+}
+
+func openTableDiff(ctx *sql.Context, v *View, name string) (*Table, bool, error) {
+	cur, err := v.readTable(ctx, v.Working, name)
+	if err != nil || cur == nil {
+		return nil, false, err
+	}
+	exact, _, _, err := findTable(ctx, v.Working, name)
+	if err != nil {
+		return nil, false, err
+	}
+	tn := DiffTablePrefix + exact
+	td := &tableDiff{v: v, table: exact, d: NewRowDiff(tn, cur.Schema)}
+	return &Table{name: tn, v: v, sch: td.d.Schema(), impl: td, indexes: []indexSpec{
+		{id: "to_commit", column: "to_commit"}, {id: "from_commit", column: "from_commit"},
+	}}, true, nil
+}
+
+// side returns the side of commit c (nil: the working root).
+func (td *tableDiff) side(ctx *sql.Context, c *commitgraph.Commit) (Side, error) {
+	if c == nil {
+		t, err := td.v.readTable(ctx, td.v.Working, td.table)
+		return Side{Table: t, Commit: Working}, err
+	}
+	root, err := td.v.openRoot(ctx, c)
+	if err != nil {
+		return Side{}, err
+	}
+	t, err := td.v.readTable(ctx, root, td.table)
+	return Side{Table: t, Commit: c.Addr.String(), Date: c.Meta.Time}, err
+}
+
+// pair returns the rows of the diff from commit from (nil: no table) to
+// commit to (nil: the working root).
+func (td *tableDiff) pair(ctx *sql.Context, from, to *commitgraph.Commit) ([]sql.Row, error) {
+	var fs, ts Side
+	var err error
+	if from != nil {
+		if fs, err = td.side(ctx, from); err != nil {
+			return nil, err
+		}
+	}
+	if ts, err = td.side(ctx, to); err != nil {
+		return nil, err
+	}
+	if fs.Table != nil && ts.Table != nil && fs.Table.Table.Rows().Address() == ts.Table.Table.Rows().Address() {
+		return nil, nil
+	}
+	return td.d.Rows(ctx, fs, ts)
+}
+
+// commitRows returns the rows of commit c against each of its parents.
+func (td *tableDiff) commitRows(ctx *sql.Context, c *commitgraph.Commit) ([]sql.Row, error) {
+	if len(c.Parents) == 0 {
+		return td.pair(ctx, nil, c)
+	}
+	var out []sql.Row
+	for _, p := range c.Parents {
+		pc, err := readCommit(ctx, td.v.Graph, p)
+		if err != nil {
+			return nil, err
+		}
+		rs, err := td.pair(ctx, pc, c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
+}
+
+func (td *tableDiff) scan(ctx *sql.Context) (sql.RowIter, error) {
+	head, err := td.v.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	it := td.v.Graph.Log(ctx, head.Addr)
+	working := true
+	return &rowsIter{next: func(ctx *sql.Context) ([]sql.Row, error) {
+		if working {
+			working = false
+			return td.pair(ctx, head, nil)
+		}
+		if !it.Next(ctx) {
+			if err := it.Err(); err != nil {
+				return nil, err
+			}
+			return nil, io.EOF
+		}
+		return td.commitRows(ctx, it.Commit())
+	}}, nil
+}
+
+// lookup finds the rows whose to_commit or from_commit is one of keys.
+//
+// to_commit = X reads X, checks that HEAD's closure holds it, and diffs it
+// against its parents. from_commit = X reads X, checks the same, and finds
+// X's children among HEAD's history by reading the commits at height
+// h(X)+1 in HEAD's closure (a range scan: every commit at that height,
+// however many) and HEAD itself.
+func (td *tableDiff) lookup(ctx *sql.Context, column string, keys []string) (sql.RowIter, error) {
+	head, err := td.v.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := &scope{g: td.v.Graph, heads: []*commitgraph.Commit{head}}
+	var out []sql.Row
+	var hashes []string
+	for _, k := range keys {
+		if k == Working && column == "to_commit" {
+			rs, err := td.pair(ctx, head, nil)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, rs...)
+			continue
+		}
+		hashes = append(hashes, k)
+	}
+	cs, err := lookupCommits(ctx, s, hashes)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cs {
+		var rs []sql.Row
+		if column == "to_commit" {
+			rs, err = td.commitRows(ctx, c)
+		} else {
+			rs, err = td.childRows(ctx, c, head)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
+	}
+	return sql.RowsToRowIter(out...), nil
+}
+
+// childRows returns the rows whose from_commit is x: the diffs from x to
+// each of its children in HEAD's history, and to the working root if x is
+// HEAD.
+func (td *tableDiff) childRows(ctx *sql.Context, x, head *commitgraph.Commit) ([]sql.Row, error) {
+	var out []sql.Row
+	if x.Addr == head.Addr {
+		return td.pair(ctx, head, nil)
+	}
+	kids, err := childrenAtNextHeight(ctx, td.v.Graph, x, head)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range kids {
+		rs, err := td.pair(ctx, x, k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
+}
+
+// childrenAtNextHeight returns the children of x among head's history
+// found by the closure: the commits at height h(x)+1 in head's closure
+// whose parents include x, and head if its parents include x. A merge
+// child whose other parent is higher than x sits above h(x)+1 and is not
+// found (see the package caveats).
+func childrenAtNextHeight(ctx context.Context, g *commitgraph.DB, x, head *commitgraph.Commit) ([]*commitgraph.Commit, error) {
+	var out []*commitgraph.Commit
+	cl, err := g.Closure(ctx, head)
+	if err != nil {
+		return nil, err
+	}
+	it := cl.AtHeight(ctx, x.Height+1)
+	for it.Next(ctx) {
+		c, err := readCommit(ctx, g, it.Entry().Addr)
+		if err != nil {
+			return nil, err
+		}
+		if hasParent(c, x) {
+			out = append(out, c)
+		}
+	}
+	if err := it.Err(); err != nil {
+		return nil, err
+	}
+	if hasParent(head, x) {
+		out = append(out, head)
+	}
+	return out, nil
+}
+
+func hasParent(c, p *commitgraph.Commit) bool {
+	for _, a := range c.Parents {
+		if a == p.Addr {
+			return true
+		}
+	}
+	return false
+}
+
+// rowCount estimates a row per commit of HEAD's history. (Commits usually
+// change a few rows; the estimate is kept at one per commit so that the
+// engine's coster plans joins with dolt_log and dolt_commits as lookup
+// joins, which read only the commits they need, rather than hash joins,
+// which read the whole history before the first row.)
+func (td *tableDiff) rowCount(ctx *sql.Context) (uint64, bool, error) {
+	return headCount(ctx, td.v)
+}

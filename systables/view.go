@@ -1,0 +1,193 @@
+package systables
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/tables"
+)
+
+// Root value prefixes the system tables read. They mirror the names
+// package sqlserver and package eventindex write: a SQL table t is the
+// entry "tables/t" (its options "tableopts/t"), the event log and its
+// indexes are entries under "events/".
+const (
+	TablePrefix     = "tables/"
+	TableOptsPrefix = "tableopts/"
+	EventsPrefix    = "events/"
+	// EventsTable is the table_name dolt_diff gives a change to the event
+	// log.
+	EventsTable = "dolt_events"
+	// Working is the commit_hash (or to_commit) of uncommitted changes.
+	Working = "WORKING"
+)
+
+// View is what the system tables of one database read: the commit graph
+// and its refs as of the session transaction's snapshot, the session's
+// branch (HEAD), and the transaction's working root.
+type View struct {
+	// DB is the engine's name of the database.
+	DB    string
+	Graph *commitgraph.DB
+	// Refs are the refs as of the transaction's snapshot: branch heads,
+	// tags. Commits made by others after it are not seen.
+	Refs *commitgraph.Snapshot
+	// Branch is the session's branch: HEAD is its head in Refs.
+	Branch string
+	// Working is the session transaction's working root, uncommitted
+	// changes included: the WORKING rows of dolt_diff and dolt_diff_<t>
+	// compare it with HEAD's root.
+	Working commitgraph.RootValue
+	// Tables opens stored tables with the engine's schema and row
+	// conversion; dolt_diff_<t> and dolt_history_<t> need it.
+	Tables TableReader
+}
+
+// TableReader opens a stored table for reading its rows as the engine's
+// ordinary table read does.
+type TableReader interface {
+	// ReadTable returns the table stored at addr under the name name.
+	ReadTable(ctx *sql.Context, name string, addr chunks.Address) (*StoredTable, error)
+}
+
+// StoredTable is a table value with its engine schema and the conversion
+// of its stored rows to engine rows.
+type StoredTable struct {
+	Table  *tables.Table
+	Schema sql.Schema
+	// Row converts a stored row (as tables.RowIter yields it).
+	Row func(vals []tables.Value) (sql.Row, error)
+}
+
+// NewView returns a view of graph's refs as they are now, for branch, whose
+// working root is the branch's working set's. tr may be nil when no table
+// reads rows of user tables.
+func NewView(ctx context.Context, dbName string, graph *commitgraph.DB, branch string, tr TableReader) (*View, error) {
+	snap, err := graph.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := snap.WorkingSet(ctx, branch)
+	if err != nil {
+		return nil, err
+	}
+	root, err := graph.OpenRoot(ctx, ws.Working)
+	if err != nil {
+		return nil, err
+	}
+	return &View{DB: dbName, Graph: graph, Refs: snap, Branch: branch, Working: root, Tables: tr}, nil
+}
+
+// head returns HEAD: the session branch's head commit in the snapshot.
+func (v *View) head(ctx context.Context) (*commitgraph.Commit, error) {
+	a, err := v.Refs.Head(ctx, v.Branch)
+	if err != nil {
+		return nil, err
+	}
+	return readCommit(ctx, v.Graph, a)
+}
+
+// findTable returns the exact stored name and address of the table named
+// name (any case) in root.
+func findTable(ctx context.Context, root commitgraph.RootValue, name string) (string, chunks.Address, bool, error) {
+	if a, ok, err := root.Get(ctx, TablePrefix+name); err != nil || ok {
+		return name, a, ok, err
+	}
+	ents, err := root.Entries(ctx, TablePrefix)
+	if err != nil {
+		return "", chunks.Address{}, false, err
+	}
+	for _, e := range ents {
+		if n := strings.TrimPrefix(e.Name, TablePrefix); strings.EqualFold(n, name) {
+			return n, e.Addr, true, nil
+		}
+	}
+	return "", chunks.Address{}, false, nil
+}
+
+// openRoot opens the root value of commit c.
+func (v *View) openRoot(ctx context.Context, c *commitgraph.Commit) (commitgraph.RootValue, error) {
+	if c == nil {
+		return commitgraph.EmptyRoot(v.Graph.NodeStore()), nil
+	}
+	return v.Graph.OpenRoot(ctx, c.Root)
+}
+
+// readTable returns the table named name in root, nil if root has none.
+func (v *View) readTable(ctx *sql.Context, root commitgraph.RootValue, name string) (*StoredTable, error) {
+	exact, addr, ok, err := findTable(ctx, root, name)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if v.Tables == nil {
+		return nil, fmt.Errorf("systables: no table reader for %q", name)
+	}
+	return v.Tables.ReadTable(ctx, exact, addr)
+}
+
+// decorations returns the refs column of each commit that a ref names:
+// "HEAD -> main, b1, tag: v1" (HEAD first, then branches, then tags, by
+// name).
+func (v *View) decorations(ctx context.Context) (map[chunks.Address]string, error) {
+	ri, err := v.info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ri.deco, nil
+}
+
+// allHeads returns the commits whose histories dolt_commits shows: every
+// branch head and every tagged commit, once each.
+func (v *View) allHeads(ctx context.Context) ([]chunks.Address, error) {
+	ri, err := v.info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ri.heads, nil
+}
+
+// readRefs reads the branches and tags of the snapshot: the decorations
+// and the heads.
+func (v *View) readRefs(ctx context.Context) (map[chunks.Address]string, []chunks.Address, error) {
+	bs, err := v.Refs.Branches(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	ts, err := v.Refs.Tags(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := map[chunks.Address][]string{}
+	seen := map[chunks.Address]bool{}
+	var heads []chunks.Address
+	add := func(a chunks.Address) {
+		if !seen[a] {
+			seen[a] = true
+			heads = append(heads, a)
+		}
+	}
+	for _, b := range bs {
+		add(b.Head)
+		if b.Name == v.Branch {
+			names[b.Head] = append([]string{"HEAD -> " + b.Name}, names[b.Head]...)
+			continue
+		}
+		names[b.Head] = append(names[b.Head], b.Name)
+	}
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
+	for _, t := range ts {
+		add(t.Commit)
+		names[t.Commit] = append(names[t.Commit], "tag: "+t.Name)
+	}
+	deco := make(map[chunks.Address]string, len(names))
+	for a, ns := range names {
+		deco[a] = strings.Join(ns, ", ")
+	}
+	return deco, heads, nil
+}
