@@ -3,9 +3,9 @@ package sqlserver
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"math/rand/v2"
 	"testing"
 	"time"
 

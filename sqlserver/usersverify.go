@@ -16,18 +16,18 @@ import (
 type fbKind uint8
 
 const (
-	fbScalar    fbKind = iota // inline, size bytes
-	fbString                  // offset to a length-prefixed string
-	fbVector                  // offset to a vector of size-byte scalars
-	fbStrings                 // offset to a vector of offsets to strings
-	fbTable                   // offset to a table
-	fbTables                  // offset to a vector of offsets to tables
+	fbScalar  fbKind = iota // inline, size bytes
+	fbString                // offset to a length-prefixed string
+	fbVector                // offset to a vector of size-byte scalars
+	fbStrings               // offset to a vector of offsets to strings
+	fbTable                 // offset to a table
+	fbTables                // offset to a vector of offsets to tables
 )
 
 // fbField is one field (by slot, in declaration order) of a table.
 type fbField struct {
 	kind  fbKind
-	size  int      // scalar or element size, for fbScalar and fbVector
+	size  int       // scalar or element size, for fbScalar and fbVector
 	table *fbSchema // for fbTable and fbTables
 }
 
