@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
@@ -48,6 +49,7 @@ func (h errorHandler) ComInitDB(c *mysql.Conn, schemaName string) error {
 var sqlStates = map[int]string{
 	mysql.ERDbCreateExists:                  "HY000",
 	mysql.ERBadDb:                           "42000",
+	mysql.ERNoDb:                            "3D000",
 	mysql.ERNoSuchTable:                     "42S02",
 	mysql.ERBadTable:                        "42S02",
 	mysql.ERTableExists:                     "42S01",
@@ -95,7 +97,8 @@ var unknownErrors = []struct {
 	{regexp.MustCompile(`^number of values does not match number of columns`), mysql.ERWrongValueCountOnRow}, // ErrInsertIntoMismatchValueCount
 	{regexp.MustCompile(`^table with name .* already exists$`), mysql.ERTableExists},                         // ErrTableAlreadyExists
 	{regexp.MustCompile(`^the view .* already exists$`), mysql.ERTableExists},                                // ErrExistingView
-	{regexp.MustCompile(`^Column ".*" already exists$`), mysql.ERDupFieldName},                               // ErrColumnExists
+	{regexp.MustCompile(`^Column ".*" already exists$`), mysql.ERDupFieldName},
+	{regexp.MustCompile(`^no database selected`), mysql.ERNoDb}, // ErrNoDatabaseSelected
 }
 
 // vitessSyntax matches the parser's syntax errors: "syntax error at
@@ -155,4 +158,18 @@ func parseError(msg, query string) error {
 	}
 	return mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError,
 		"You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line %d", text, line)
+}
+
+// MySQLError returns err as the server sends it to a client: a
+// *mysql.SQLError with MySQL's error number, SQLSTATE and message (query
+// is the statement that failed, for the position of a syntax error).
+func MySQLError(err error, query string) *mysql.SQLError {
+	if err == nil {
+		return nil
+	}
+	err = mysqlError(sql.CastSQLError(err), query)
+	if se, ok := err.(*mysql.SQLError); ok {
+		return se
+	}
+	return mysql.NewSQLError(mysql.ERUnknownError, mysql.SSUnknownSQLState, "%v", err)
 }

@@ -8,6 +8,7 @@
 //	verso init [flags] [dir]        create a database in dir (default: the current folder)
 //	verso log [flags] [revision]    print the history of a revision (default: HEAD)
 //	verso sql-server [flags]        serve the database over the MySQL protocol
+//	verso sql [-q QUERY] [-r FORMAT] run SQL (-q, or a script on stdin) and print the results
 //
 // -C dir runs the command as if started in dir.
 //
@@ -58,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runLog(dir, args[1:], stdout, stderr)
 	case "sql-server":
 		return runSQLServer(dir, args[1:], stdout, stderr)
+	case "sql":
+		return runSQL(dir, args[1:], os.Stdin, stdout, stderr)
 	case "help", "--help", "-h":
 		usage(stdout)
 		return 0
@@ -80,8 +83,19 @@ commands:
   sql-server
             serve the database (or every database of --data-dir) over the
             MySQL protocol until interrupted
-            verso sql-server [--host 127.0.0.1] [--port 3306] [--data-dir D]
-                             [--timeout 8h]
+            verso sql-server [--config FILE] [--host 127.0.0.1] [--port 3306]
+                             [--data-dir D] [--user root] [--password P]
+                             [--max-connections N] [--timeout 8h]
+                             [--read-timeout D] [--write-timeout D]
+            The config file (YAML, Dolt's names; flags override it):
+              data_dir: D                  # relative to the file's folder
+              user: {name: root, password: P}
+              listener: {host: H, port: N, max_connections: N,
+                         read_timeout_millis: N, write_timeout_millis: N}
+            Without a password, only a loopback --host is allowed.
+  sql       run SQL against the database of the current folder (or the
+            databases of --data-dir): -q "QUERY", or a script on stdin
+            verso sql [-q QUERY] [-r table|csv|json] [--data-dir D] [< script.sql]
   help      print this message
 
 -C dir runs the command as if started in dir. Author identity: --name and
