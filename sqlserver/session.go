@@ -214,15 +214,45 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	if d, ok := tx.dbs[key]; ok {
 		return d, nil
 	}
-	ws, err := st.graph.WorkingSet(ctx, branch)
-	if err != nil {
-		return nil, err
-	}
-	root, err := st.graph.OpenRoot(ctx, ws.Working)
+	ws, root, err := st.snapshot(ctx, branch)
 	if err != nil {
 		return nil, err
 	}
 	d := &txDB{st: st, branch: branch, start: ws, base: root, root: root, writers: map[string]*tableWriter{}}
 	tx.dbs[key] = d
 	return d, nil
+}
+
+// snapshot returns the working set of branch and its opened working root,
+// from the cache while the store's root has not moved.
+func (st *dbState) snapshot(ctx *sql.Context, branch string) (commitgraph.WorkingSet, commitgraph.RootValue, error) {
+	storeRoot, err := st.store.Root(ctx)
+	if err != nil {
+		return commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
+	}
+	st.snapMu.Lock()
+	s, ok := st.snapshots[branch]
+	st.snapMu.Unlock()
+	if ok && s.storeRoot == storeRoot {
+		return s.ws, s.root, nil
+	}
+	ws, err := st.graph.WorkingSet(ctx, branch)
+	if err != nil {
+		return commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
+	}
+	root, err := st.graph.OpenRoot(ctx, ws.Working)
+	if err != nil {
+		return commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
+	}
+	// ws was read at storeRoot or later; caching it under storeRoot is
+	// only right if the store did not move in between.
+	if now, err := st.store.Root(ctx); err == nil && now == storeRoot {
+		st.snapMu.Lock()
+		if st.snapshots == nil {
+			st.snapshots = map[string]snapshot{}
+		}
+		st.snapshots[branch] = snapshot{storeRoot: storeRoot, ws: ws, root: root}
+		st.snapMu.Unlock()
+	}
+	return ws, root, nil
 }

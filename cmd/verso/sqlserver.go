@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"syscall"
 	"time"
@@ -107,6 +108,20 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
 		return 1
+	}
+	if path := os.Getenv("VERSO_CPUPROFILE"); path != "" {
+		// Profiling for benchmarks (docs/BENCHMARKS.md): the CPU profile
+		// of the whole run, written at shutdown.
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "verso sql-server: VERSO_CPUPROFILE: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
 	}
 	fmt.Fprintf(stdout, "verso sql-server listening on %s\nserving %s\n", s.Addr(), serving)
 	done := make(chan error, 1)
