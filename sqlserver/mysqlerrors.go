@@ -78,6 +78,7 @@ var sqlStates = map[int]string{
 	1264 /* ER_WARN_DATA_OUT_OF_RANGE */ :   "22003",
 	mysql.ERSpecifiedAccessDenied:           "42000",
 	mysql.ERMixOfGroupFuncAndFields:         "42000",
+	1305 /* ER_SP_DOES_NOT_EXIST */ :        "42000",
 	mysql.ERLockDeadlock:                    "40001",
 }
 
@@ -98,7 +99,8 @@ var unknownErrors = []struct {
 	{regexp.MustCompile(`^table with name .* already exists$`), mysql.ERTableExists},                         // ErrTableAlreadyExists
 	{regexp.MustCompile(`^the view .* already exists$`), mysql.ERTableExists},                                // ErrExistingView
 	{regexp.MustCompile(`^Column ".*" already exists$`), mysql.ERDupFieldName},
-	{regexp.MustCompile(`^no database selected`), mysql.ERNoDb}, // ErrNoDatabaseSelected
+	{regexp.MustCompile(`^stored procedure ".*" does not exist$`), 1305}, // ErrStoredProcedureDoesNotExist: ER_SP_DOES_NOT_EXIST
+	{regexp.MustCompile(`^no database selected`), mysql.ERNoDb},          // ErrNoDatabaseSelected
 }
 
 // vitessSyntax matches the parser's syntax errors: "syntax error at

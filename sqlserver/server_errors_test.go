@@ -51,6 +51,7 @@ func TestServerErrors(t *testing.T) {
 		{query: "INSERT INTO items VALUES (3, 'fig', 1, 1000)", num: 1264, state: "22003", msg: "t"},
 		{query: "INSERT INTO items VALUES (3, 'fig')", num: 1136, state: "21S01", msg: "number of values"},
 		{query: "CREATE TABLE items (id INT PRIMARY KEY)", num: 1050, state: "42S01", msg: "items"},
+		{query: "CALL no_such_procedure()", num: 1305, state: "42000", msg: "no_such_procedure"},
 		{query: "USE no_such_db", num: 1049, state: "42000", msg: "no_such_db"},
 	} {
 		_, err := c.ExecContext(ctx, tc.query, tc.args...)
