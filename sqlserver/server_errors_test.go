@@ -1,6 +1,8 @@
 package sqlserver
 
 import (
+	"context"
+	"database/sql"
 	"strings"
 	"testing"
 )
@@ -62,5 +64,57 @@ func TestServerErrors(t *testing.T) {
 		if err := c.QueryRowContext(ctx, "SELECT id FROM items").Scan(&id); err != nil || id != 1 {
 			t.Fatalf("after %q the connection does not work: %v", tc.query, err)
 		}
+	}
+}
+
+// TestServerRetryAfterConflict: after a COMMIT fails with a serialization
+// failure, the transaction is rolled back, so the client's retry on the
+// same connection (BEGIN, which would commit an open transaction) works
+// and sees the other transaction's row.
+func TestServerRetryAfterConflict(t *testing.T) {
+	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	db := connect(t, s, "root", "", "")
+	ctx := t.Context()
+	for _, q := range []string{"CREATE DATABASE shop", "CREATE TABLE shop.t (id INT PRIMARY KEY, v INT)", "INSERT INTO shop.t VALUES (1, 0)"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c1, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c1.Close()
+	c2, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	exec := func(c interface {
+		ExecContext(context.Context, string, ...any) (sql.Result, error)
+	}, q string) error {
+		_, err := c.ExecContext(ctx, q)
+		return err
+	}
+	for _, q := range []string{"BEGIN", "UPDATE shop.t SET v = 2 WHERE id = 1"} {
+		if err := exec(c2, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := exec(c1, "UPDATE shop.t SET v = 1 WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := mysqlErrNum(exec(c2, "COMMIT")); n != 1213 {
+		t.Fatalf("conflicting COMMIT: want error 1213, got %d", n)
+	}
+	// The retry: BEGIN, read, write, COMMIT on the same connection.
+	for _, q := range []string{"BEGIN", "UPDATE shop.t SET v = v + 10 WHERE id = 1", "COMMIT"} {
+		if err := exec(c2, q); err != nil {
+			t.Fatalf("retry %s: %v", q, err)
+		}
+	}
+	var v int
+	if err := c1.QueryRowContext(ctx, "SELECT v FROM shop.t WHERE id = 1").Scan(&v); err != nil || v != 11 {
+		t.Fatalf("after the retry v = %d, %v; want 11", v, err)
 	}
 }

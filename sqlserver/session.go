@@ -107,6 +107,15 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 	if !ok {
 		return fmt.Errorf("verso: not a verso transaction: %T", tx)
 	}
+	defer func() {
+		// Committed or not, the transaction is over: a failed COMMIT
+		// (a serialization failure) rolls it back, as MySQL's does, so
+		// that the client's retry starts from a fresh snapshot. Keeping
+		// the failed writes made every later BEGIN (which commits the
+		// open transaction first) fail the same way forever.
+		t.dbs = map[txKey]*txDB{}
+		t.savepoints = nil
+	}()
 	for _, d := range t.dbs {
 		if err := d.flushAll(ctx); err != nil {
 			return err
@@ -115,8 +124,6 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 			return err
 		}
 	}
-	t.dbs = map[txKey]*txDB{}
-	t.savepoints = nil
 	return nil
 }
 
