@@ -8,9 +8,18 @@
 //	verso init [flags] [dir]        create a database in dir (default: the current folder)
 //	verso log [flags] [revision]    print the history of a revision (default: HEAD)
 //	verso sql-server [flags]        serve the database over the MySQL protocol
-//	verso sql [-q QUERY] [-r FORMAT] run SQL (-q, or a script on stdin) and print the results
+//	verso sql [flags]               run SQL (-q, or a script on stdin) and print the results
 //
 // -C dir runs the command as if started in dir.
+//
+// sql-server takes its settings from flags and from a YAML config file
+// with Dolt's key names (config.go); it keeps accounts and grants in
+// .verso-users of the data dir, or .verso/users of a database served alone
+// (sqlserver's users file). sql runs the engine in process (sql.go) and
+// needs the database's store to itself: stop a server using it first.
+// Tests: testdata/mysqlclient/*.sql run through the real mysql client
+// (mysqlclient_test.go); crash_test.go kills a server process with
+// SIGKILL after acknowledged commits.
 //
 // A database lives in the folder .verso/ of its directory (see repo.go):
 // .verso/chunks/ is the chunk store and .verso/HEAD names the current
