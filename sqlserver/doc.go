@@ -24,7 +24,18 @@
 //     a new root; COMMIT (or the end of an autocommit statement) writes it to
 //     the branch's working set, merging row by row with transactions that
 //     committed meanwhile (commit.go, merge.go).
-//   - Server: the MySQL-protocol server over a Provider (server.go).
+//   - Server: the MySQL-protocol server over a Provider (server.go): the
+//     superuser of ServerConfig (made at each start, never stored; without
+//     a password only on a loopback address, ErrNoPassword otherwise),
+//     accounts and grants from CREATE USER, GRANT, REVOKE and DROP USER
+//     kept in the users file (users.go: a versioned, checksummed envelope
+//     around the engine's encoding, rewritten atomically with fsync, and
+//     verified by usersverify.go before the engine decodes it), a
+//     connection limit answered with MySQL's error 1040, and Shutdown.
+//     Errors reach clients with MySQL's numbers and SQLSTATEs
+//     (mysqlerrors.go): a syntax error is 1064 with MySQL's message, where
+//     the engine would send 1105; MySQLError gives the same mapping to
+//     in-process callers.
 //   - The event log (package eventindex) as SQL (events*.go): the system
 //     tables dolt_events, dolt_streams and dolt_event_stats, the procedures
 //     dolt_append_events, dolt_stream_metadata and dolt_delete_stream, and
@@ -213,4 +224,12 @@
 //     leaves conflicts records no merge state: dolt_merge_status does not
 //     show it, and dolt_cherry_pick('--abort') (or dolt_reset('--hard'))
 //     undoes it. dolt_revert fails on conflicts.
+//   - A syntax error in a server-side prepared statement (COM_STMT_PREPARE)
+//     is reported by the protocol library before the engine sees it: 1105
+//     with the parser's message, not 1064. Text queries get 1064.
+//   - Error messages are the engine's (for example "table not found: t"
+//     for 1146); only syntax errors use MySQL's wording.
+//   - A point lookup on an all-integer primary key (WHERE id = 5) skips
+//     the engine's index costing (pointlookup.go); other filters are
+//     costed as usual.
 package sqlserver

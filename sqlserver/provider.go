@@ -66,6 +66,21 @@ type dbState struct {
 	// reused. It starts from the stored counter of the table.
 	autoIncMu sync.Mutex
 	autoInc   map[string]uint64
+
+	// snapshots caches, per branch, the working set and its opened root
+	// as of a store root: a transaction's snapshot is a function of the
+	// store root, so transactions that start while it has not moved share
+	// one read of the refs and working set (most autocommit statements).
+	snapMu    sync.Mutex
+	snapshots map[string]snapshot
+}
+
+// snapshot is a branch's working set and root as of a store root.
+type snapshot struct {
+	storeRoot chunks.Address
+	refs      *commitgraph.Snapshot
+	ws        commitgraph.WorkingSet
+	root      commitgraph.RootValue
 }
 
 // nextAutoIncrement returns the value for an auto-increment insert into

@@ -1,11 +1,17 @@
 package sqlserver
 
 import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
 	"time"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 )
 
 // ServerConfig configures a MySQL-protocol server over a Provider.
@@ -16,23 +22,43 @@ type ServerConfig struct {
 	// ReadTimeout and WriteTimeout bound each read from and write to a
 	// client connection; zero means DefaultConnTimeout.
 	ReadTimeout, WriteTimeout time.Duration
+	// MaxConnections caps the clients connected at once; one more gets
+	// MySQL's error 1040 (Too many connections). Zero means no limit.
+	MaxConnections int
+	// User and Password are the superuser's account, made at each start
+	// and never stored (User "" is "root"). Without a password the
+	// server listens only on a loopback address: NewServer refuses any
+	// other.
+	User, Password string
+	// UsersFile is where accounts and grants made with CREATE USER,
+	// GRANT and the like are kept (see users.go); "" keeps them in
+	// memory only.
+	UsersFile string
 }
 
 // DefaultConnTimeout is the connection read and write timeout when none is
 // configured: long enough for idle interactive clients.
 const DefaultConnTimeout = 8 * time.Hour
 
+// DefaultUser is the superuser's name when none is configured.
+const DefaultUser = "root"
+
+// ErrNoPassword is returned by NewServer for a superuser without a
+// password on an address other than loopback.
+var ErrNoPassword = errors.New("sqlserver: superuser without a password on a non-loopback address")
+
 // Server is a MySQL-protocol server: the engine over a Provider, and its
 // listener.
 type Server struct {
 	*server.Server
 	Engine *sqle.Engine
+	ln     *limitListener
 }
 
 // NewServer returns a server over p listening on cfg.Address. Start it
-// with Start (which blocks while it serves); Close stops it. Until a user
-// account exists, any user name and password is accepted with every
-// privilege, as in go-mysql-server.
+// with Start (which blocks while it serves); Shutdown or Close stops it.
+// Clients log in as the superuser (cfg.User) or as accounts made with
+// CREATE USER, which persist in cfg.UsersFile.
 func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	if cfg.ReadTimeout == 0 {
 		cfg.ReadTimeout = DefaultConnTimeout
@@ -40,19 +66,158 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	if cfg.WriteTimeout == 0 {
 		cfg.WriteTimeout = DefaultConnTimeout
 	}
+	if cfg.User == "" {
+		cfg.User = DefaultUser
+	}
+	if cfg.MaxConnections < 0 {
+		return nil, fmt.Errorf("sqlserver: max connections is %d; give 0 (no limit) or more", cfg.MaxConnections)
+	}
+	ln, err := net.Listen("tcp", cfg.Address)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w (is another server using the port? choose another with --port)", cfg.Address, err)
+	}
+	if cfg.Password == "" && !isLoopback(ln.Addr()) {
+		ln.Close()
+		return nil, fmt.Errorf("%w: refusing to listen on %s with user %q and no password, since anyone who can reach it would get every privilege; give the superuser a password (--password, or user.password in the config file) or listen on loopback only (--host 127.0.0.1)",
+			ErrNoPassword, ln.Addr(), cfg.User)
+	}
 	e := sqle.NewDefault(p)
-	s, err := server.NewServer(server.Config{
+	udb := e.Analyzer.Catalog.MySQLDb
+	if cfg.UsersFile != "" {
+		if err := loadUsers(udb, cfg.UsersFile); err != nil {
+			ln.Close()
+			e.Close()
+			return nil, err
+		}
+		udb.SetPersister(&usersPersister{path: cfg.UsersFile})
+	}
+	ed := udb.Editor()
+	udb.AddEphemeralSuperUser(ed, cfg.User, "%", cfg.Password)
+	ed.Close()
+
+	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, conns: map[*limitConn]struct{}{}}
+	s, err := server.NewServerWithHandler(server.Config{
 		Protocol:         "tcp",
-		Address:          cfg.Address,
+		Address:          ln.Addr().String(),
+		Listener:         lim,
 		ConnReadTimeout:  cfg.ReadTimeout,
 		ConnWriteTimeout: cfg.WriteTimeout,
-	}, e, sql.NewContext, p.SessionBuilder(), nil)
+	}, e, sql.NewContext, p.SessionBuilder(), nil, func(h mysql.Handler) (mysql.Handler, error) {
+		return errorHandler{h}, nil
+	})
 	if err != nil {
+		lim.Close()
 		e.Close()
 		return nil, err
 	}
-	return &Server{Server: s, Engine: e}, nil
+	return &Server{Server: s, Engine: e, ln: lim}, nil
 }
 
 // Addr returns the address the server listens on.
-func (s *Server) Addr() string { return s.Listener.Addr().String() }
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Shutdown stops the server: it stops accepting clients, closes the
+// connections of those connected (a statement running on one is cancelled,
+// and its uncommitted transaction rolled back) and waits up to timeout for
+// their handlers to finish. It reports whether they all did. Committed
+// transactions are on disk already.
+func (s *Server) Shutdown(timeout time.Duration) bool {
+	s.Server.Close()
+	return s.ln.closeConns(timeout)
+}
+
+// isLoopback reports whether a listening address only accepts local
+// clients.
+func isLoopback(a net.Addr) bool {
+	t, ok := a.(*net.TCPAddr)
+	return ok && t.IP.IsLoopback()
+}
+
+// limitListener counts the connections it accepted that are still open,
+// turns away those beyond max with MySQL's error 1040 (instead of the bare
+// close of the protocol library), and can close them all at shutdown.
+type limitListener struct {
+	net.Listener
+	max int
+
+	mu    sync.Mutex
+	conns map[*limitConn]struct{}
+	done  chan struct{} // closed when conns becomes empty during closeConns
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		l.mu.Lock()
+		if l.max > 0 && len(l.conns) >= l.max {
+			l.mu.Unlock()
+			go refuse(c, l.max)
+			continue
+		}
+		lc := &limitConn{Conn: c, l: l}
+		l.conns[lc] = struct{}{}
+		l.mu.Unlock()
+		return lc, nil
+	}
+}
+
+// refuse sends a client MySQL's "Too many connections" error in place of
+// the handshake (as mysqld does) and closes the connection.
+func refuse(c net.Conn, max int) {
+	msg := fmt.Sprintf("Too many connections (the server allows %d; raise --max-connections or close idle clients)", max)
+	p := make([]byte, 4, 4+3+len(msg))
+	p = append(p, 0xff)
+	p = binary.LittleEndian.AppendUint16(p, mysql.ERConCount)
+	p = append(p, msg...)
+	n := len(p) - 4
+	p[0], p[1], p[2], p[3] = byte(n), byte(n>>8), byte(n>>16), 0
+	c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	c.Write(p)
+	c.Close()
+}
+
+// closeConns closes every open connection and waits up to timeout for
+// their handlers to close them too.
+func (l *limitListener) closeConns(timeout time.Duration) bool {
+	l.mu.Lock()
+	if len(l.conns) == 0 {
+		l.mu.Unlock()
+		return true
+	}
+	l.done = make(chan struct{})
+	done := l.done
+	for c := range l.conns {
+		c.Conn.Close()
+	}
+	l.mu.Unlock()
+	select {
+	case <-done:
+		return true
+	case <-time.After(timeout):
+		return false
+	}
+}
+
+// limitConn is a connection of a limitListener.
+type limitConn struct {
+	net.Conn
+	l    *limitListener
+	once sync.Once
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() {
+		c.l.mu.Lock()
+		delete(c.l.conns, c)
+		if len(c.l.conns) == 0 && c.l.done != nil {
+			close(c.l.done)
+			c.l.done = nil
+		}
+		c.l.mu.Unlock()
+	})
+	return err
+}

@@ -115,6 +115,15 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 	if !ok {
 		return fmt.Errorf("verso: not a verso transaction: %T", tx)
 	}
+	defer func() {
+		// Committed or not, the transaction is over: a failed COMMIT
+		// (a serialization failure) rolls it back, as MySQL's does, so
+		// that the client's retry starts from a fresh snapshot. Keeping
+		// the failed writes made every later BEGIN (which commits the
+		// open transaction first) fail the same way forever.
+		t.dbs = map[txKey]*txDB{}
+		t.savepoints = nil
+	}()
 	for _, d := range t.dbs {
 		if err := d.flushAll(ctx); err != nil {
 			return err
@@ -123,8 +132,6 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 			return err
 		}
 	}
-	t.dbs = map[txKey]*txDB{}
-	t.savepoints = nil
 	return nil
 }
 
@@ -222,15 +229,7 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	if d, ok := tx.dbs[key]; ok {
 		return d, nil
 	}
-	refs, err := st.graph.Snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ws, err := refs.WorkingSet(ctx, branch)
-	if err != nil {
-		return nil, err
-	}
-	root, err := st.graph.OpenRoot(ctx, ws.Working)
+	refs, ws, root, err := st.snapshot(ctx, branch)
 	if err != nil {
 		return nil, err
 	}
@@ -258,4 +257,40 @@ func txRevision(ctx *sql.Context, st *dbState, c *commitgraph.Commit) (*txDB, er
 	d := &txDB{st: st, branch: c.Addr.String(), start: ws, base: root, root: root, writers: map[string]*tableWriter{}, readOnly: true}
 	tx.dbs[key] = d
 	return d, nil
+}
+
+// snapshot returns the working set of branch and its opened working root,
+// from the cache while the store's root has not moved.
+func (st *dbState) snapshot(ctx *sql.Context, branch string) (*commitgraph.Snapshot, commitgraph.WorkingSet, commitgraph.RootValue, error) {
+	storeRoot, err := st.store.Root(ctx)
+	if err != nil {
+		return nil, commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
+	}
+	st.snapMu.Lock()
+	s, ok := st.snapshots[branch]
+	st.snapMu.Unlock()
+	if ok && s.storeRoot == storeRoot {
+		return s.refs, s.ws, s.root, nil
+	}
+	refs, err := st.graph.Snapshot(ctx)
+	if err != nil {
+		return nil, commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
+	}
+	ws, err := refs.WorkingSet(ctx, branch)
+	if err != nil {
+		return nil, commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
+	}
+	root, err := st.graph.OpenRoot(ctx, ws.Working)
+	if err != nil {
+		return nil, commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
+	}
+	// The refs snapshot is immutable and names the store root it was read
+	// at, so it and what was read from it can be cached under that root.
+	st.snapMu.Lock()
+	if st.snapshots == nil {
+		st.snapshots = map[string]snapshot{}
+	}
+	st.snapshots[branch] = snapshot{storeRoot: refs.Root(), refs: refs, ws: ws, root: root}
+	st.snapMu.Unlock()
+	return refs, ws, root, nil
 }

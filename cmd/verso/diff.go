@@ -132,7 +132,7 @@ func printTableDiff(ctx *sql.Context, e *sqle.Engine, w io.Writer, from, to, tab
 	line := func(mark string, vals sql.Row) {
 		l := []string{mark}
 		for _, v := range vals {
-			l = append(l, cell(v))
+			l = append(l, diffCell(v))
 		}
 		out = append(out, l)
 	}
@@ -154,7 +154,7 @@ func printTableDiff(ctx *sql.Context, e *sqle.Engine, w io.Writer, from, to, tab
 
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-func cell(v any) string {
+func diffCell(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return "NULL"

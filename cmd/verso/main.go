@@ -11,8 +11,18 @@
 //	verso sql-server [flags]        serve the database over the MySQL protocol
 //	verso status|add|commit|branch|checkout|merge|tag|reset [arguments]
 //	                                versioning, as the SQL procedures (vcs.go)
+//	verso sql [flags]               run SQL (-q, or a script on stdin) and print the results
 //
 // -C dir runs the command as if started in dir.
+//
+// sql-server takes its settings from flags and from a YAML config file
+// with Dolt's key names (config.go); it keeps accounts and grants in
+// .verso-users of the data dir, or .verso/users of a database served alone
+// (sqlserver's users file). sql runs the engine in process (sql.go) and
+// needs the database's store to itself: stop a server using it first.
+// Tests: testdata/mysqlclient/*.sql run through the real mysql client
+// (mysqlclient_test.go); crash_test.go kills a server process with
+// SIGKILL after acknowledged commits.
 //
 // A database lives in the folder .verso/ of its directory (see repo.go):
 // .verso/chunks/ is the chunk store and .verso/HEAD names the current
@@ -65,6 +75,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runSQLServer(dir, args[1:], stdout, stderr)
 	case "status", "add", "commit", "branch", "checkout", "merge", "tag", "reset":
 		return vcsCommands[args[0]](dir, args[1:], stdout, stderr)
+	case "sql":
+		return runSQL(dir, args[1:], os.Stdin, stdout, stderr)
 	case "help", "--help", "-h":
 		if len(args) > 1 && args[1] == "versioning" {
 			fmt.Fprint(stdout, versioningHelp)
@@ -93,12 +105,23 @@ commands:
   sql-server
             serve the database (or every database of --data-dir) over the
             MySQL protocol until interrupted
-            verso sql-server [--host 127.0.0.1] [--port 3306] [--data-dir D]
-                             [--timeout 8h]
+            verso sql-server [--config FILE] [--host 127.0.0.1] [--port 3306]
+                             [--data-dir D] [--user root] [--password P]
+                             [--max-connections N] [--timeout 8h]
+                             [--read-timeout D] [--write-timeout D]
+            The config file (YAML, Dolt's names; flags override it):
+              data_dir: D                  # relative to the file's folder
+              user: {name: root, password: P}
+              listener: {host: H, port: N, max_connections: N,
+                         read_timeout_millis: N, write_timeout_millis: N}
+            Without a password, only a loopback --host is allowed.
   status, add, commit, branch, checkout, merge, tag, reset
             Git-style versioning, as the SQL procedures dolt_add, ... with
             the same arguments: verso commit -am "msg", verso checkout -b b
             (see "verso help versioning")
+  sql       run SQL against the database of the current folder (or the
+            databases of --data-dir): -q "QUERY", or a script on stdin
+            verso sql [-q QUERY] [-r table|csv|json] [--data-dir D] [< script.sql]
   help      print this message
 
 -C dir runs the command as if started in dir. Author identity: --name and

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"syscall"
 	"time"
@@ -31,10 +32,16 @@ func runSQLServer(dir string, args []string, stdout, stderr io.Writer) int {
 func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	fs := flag.NewFlagSet("sql-server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	configPath := fs.String("config", "", "read settings from this YAML file (flags override it)")
 	host := fs.String("host", "127.0.0.1", "address to listen on")
 	port := fs.Int("port", 3306, "port to listen on")
 	dataDir := fs.String("data-dir", "", "serve every database folder in this folder")
+	user := fs.String("user", sqlserver.DefaultUser, "the superuser's name")
+	password := fs.String("password", "", "the superuser's password (required unless listening on loopback)")
+	maxConns := fs.Int("max-connections", 0, "the most clients connected at once (0: no limit)")
 	timeout := fs.Duration("timeout", sqlserver.DefaultConnTimeout, "read and write timeout of client connections")
+	readTimeout := fs.Duration("read-timeout", sqlserver.DefaultConnTimeout, "read timeout of client connections (overrides --timeout)")
+	writeTimeout := fs.Duration("write-timeout", sqlserver.DefaultConnTimeout, "write timeout of client connections (overrides --timeout)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -42,30 +49,90 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		fmt.Fprintf(stderr, "verso sql-server: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	p, serving, err := openProvider(dir, *dataDir)
+	cfg := serverConfig{Host: "127.0.0.1", Port: 3306, User: sqlserver.DefaultUser,
+		ReadTimeout: sqlserver.DefaultConnTimeout, WriteTimeout: sqlserver.DefaultConnTimeout}
+	if *configPath != "" {
+		if err := readConfigFile(joinDir(dir, *configPath), &cfg); err != nil {
+			fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
+			return 2
+		}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["host"] {
+		cfg.Host = *host
+	}
+	if set["port"] {
+		cfg.Port = *port
+	}
+	if set["data-dir"] {
+		cfg.DataDir = joinDir(dir, *dataDir)
+	}
+	if set["user"] {
+		cfg.User = *user
+	}
+	if set["password"] {
+		cfg.Password = *password
+	}
+	if set["max-connections"] {
+		cfg.MaxConnections = *maxConns
+	}
+	if set["timeout"] {
+		cfg.ReadTimeout, cfg.WriteTimeout = *timeout, *timeout
+	}
+	if set["read-timeout"] {
+		cfg.ReadTimeout = *readTimeout
+	}
+	if set["write-timeout"] {
+		cfg.WriteTimeout = *writeTimeout
+	}
+	if cfg.MaxConnections < 0 || cfg.Port < 0 || cfg.Port > 65535 || cfg.ReadTimeout < 0 || cfg.WriteTimeout < 0 {
+		fmt.Fprintln(stderr, "verso sql-server: --port must be 0 to 65535, and --max-connections and the timeouts must not be negative")
+		return 2
+	}
+	p, serving, usersFile, err := openProvider(dir, cfg.DataDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
 		return 1
 	}
 	defer p.Close()
 	s, err := sqlserver.NewServer(p, sqlserver.ServerConfig{
-		Address:     net.JoinHostPort(*host, strconv.Itoa(*port)),
-		ReadTimeout: *timeout, WriteTimeout: *timeout,
+		Address:        net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)),
+		ReadTimeout:    cfg.ReadTimeout,
+		WriteTimeout:   cfg.WriteTimeout,
+		MaxConnections: cfg.MaxConnections,
+		User:           cfg.User,
+		Password:       cfg.Password,
+		UsersFile:      usersFile,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
 		return 1
+	}
+	if path := os.Getenv("VERSO_CPUPROFILE"); path != "" {
+		// Profiling for benchmarks (docs/BENCHMARKS.md): the CPU profile
+		// of the whole run, written at shutdown.
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "verso sql-server: VERSO_CPUPROFILE: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
 	}
 	fmt.Fprintf(stdout, "verso sql-server listening on %s\nserving %s\n", s.Addr(), serving)
 	done := make(chan error, 1)
 	go func() { done <- s.Start() }()
 	select {
 	case <-stop:
-		s.Close()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
+		fmt.Fprintln(stdout, "verso sql-server: shutting down")
+		if !s.Shutdown(shutdownTimeout) {
+			fmt.Fprintf(stderr, "verso sql-server: some connections were still busy after %v; closing the databases anyway\n", shutdownTimeout)
 		}
+		<-done
 		return 0
 	case err := <-done:
 		if err != nil {
@@ -76,19 +143,23 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	}
 }
 
+// shutdownTimeout is how long a stopping server waits for the handlers of
+// its connections.
+const shutdownTimeout = 10 * time.Second
+
 // openProvider opens the databases to serve (see runSQLServer). Without a
 // data dir and outside any database, it serves the current folder as the
 // data dir, as Dolt does: each database folder in it is a database, and
 // CREATE DATABASE makes new ones there. A data dir that does not exist yet
 // is created.
-func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving string, err error) {
+func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving, usersFile string, err error) {
 	if dataDir != "" {
-		d := joinDir(dir, dataDir)
+		d := dataDir // resolved against dir by the caller
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, "", fmt.Errorf("create the data dir: %w", err)
+			return nil, "", "", fmt.Errorf("create the data dir: %w", err)
 		}
 		p, err := sqlserver.NewProvider(d)
-		return p, "the databases in " + d, err
+		return p, "the databases in " + d, filepath.Join(d, usersFileName), err
 	}
 	root, err := findRepoRoot(dir)
 	if errors.Is(err, errNoRepo) {
@@ -97,21 +168,26 @@ func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving string, e
 		}
 		abs, _ := filepath.Abs(dir)
 		p, err := sqlserver.NewProvider(dir)
-		return p, "the databases in " + abs + " (CREATE DATABASE makes one here)", err
+		return p, "the databases in " + abs + " (CREATE DATABASE makes one here)", filepath.Join(abs, usersFileName), err
 	}
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	p, err = sqlserver.NewProvider(root)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	if err := p.AddDatabaseDir(filepath.Base(root), root); err != nil {
 		p.Close()
-		return nil, "", err
+		return nil, "", "", err
 	}
-	return p, "the database " + filepath.Base(root) + " in " + root, nil
+	return p, "the database " + filepath.Base(root) + " in " + root, filepath.Join(root, repoDir, "users"), nil
 }
+
+// usersFileName is the file of a data dir holding the accounts and grants
+// made with CREATE USER and GRANT (sqlserver's users file). A database
+// served alone keeps them in .verso/users.
+const usersFileName = ".verso-users"
 
 // errNoRepo says that no folder up from the current one holds a database.
 var errNoRepo = errors.New("no verso database")

@@ -70,7 +70,13 @@ func TestSQLServer(t *testing.T) {
 	if err := c.QueryRow("SELECT v FROM t WHERE id = 1").Scan(&v); err != nil || v != "one" {
 		t.Fatalf("select: %q, %v", v, err)
 	}
-	c.Close()
+	// A client still connected, idle, does not hold up a graceful
+	// shutdown: the server closes its connection.
+	held, err := c.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
 	stop <- os.Interrupt
 	select {
 	case code := <-exited:
@@ -79,5 +85,11 @@ func TestSQLServer(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("server did not stop")
+	}
+	if err := held.PingContext(t.Context()); err == nil {
+		t.Fatal("a connection survived the shutdown")
+	}
+	if !strings.Contains(sout.String(), "shutting down") {
+		t.Fatalf("no shutdown message: %q", sout.String())
 	}
 }

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// serverConfig holds the settings of verso sql-server, from its config
+// file (--config) and its flags; a flag given on the command line wins
+// over the file.
+type serverConfig struct {
+	Host           string
+	Port           int
+	DataDir        string
+	User, Password string
+	MaxConnections int
+	ReadTimeout    time.Duration
+	WriteTimeout   time.Duration
+}
+
+// configFile is the YAML layout of the config file: the subset of Dolt's
+// sql-server config that verso understands, under the same names, so a
+// Dolt config with only these keys works unchanged:
+//
+//	data_dir: .data          # relative to the config file's folder
+//	user:
+//	  name: root
+//	  password: ""
+//	listener:
+//	  host: 127.0.0.1
+//	  port: 3306
+//	  max_connections: 100   # 0: no limit
+//	  read_timeout_millis: 28800000
+//	  write_timeout_millis: 28800000
+//
+// Every key is optional. An unknown key is an error, so a misspelt
+// setting is not silently ignored.
+type configFile struct {
+	DataDir *string `yaml:"data_dir"`
+	User    struct {
+		Name     *string `yaml:"name"`
+		Password *string `yaml:"password"`
+	} `yaml:"user"`
+	Listener struct {
+		Host               *string `yaml:"host"`
+		Port               *int    `yaml:"port"`
+		MaxConnections     *int    `yaml:"max_connections"`
+		ReadTimeoutMillis  *int64  `yaml:"read_timeout_millis"`
+		WriteTimeoutMillis *int64  `yaml:"write_timeout_millis"`
+	} `yaml:"listener"`
+}
+
+// readConfigFile applies the settings of the config file at path to c.
+func readConfigFile(path string, c *serverConfig) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("reading the config file: %w", err)
+	}
+	var f configFile
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("config file %s: %v (see verso help for its keys)", path, err)
+	}
+	bad := func(key string, v any) error {
+		return fmt.Errorf("config file %s: %s is %v; it must not be negative", path, key, v)
+	}
+	if f.DataDir != nil {
+		c.DataDir = *f.DataDir
+		if c.DataDir != "" && !filepath.IsAbs(c.DataDir) {
+			c.DataDir = filepath.Join(filepath.Dir(path), c.DataDir)
+		}
+	}
+	if f.User.Name != nil {
+		c.User = *f.User.Name
+	}
+	if f.User.Password != nil {
+		c.Password = *f.User.Password
+	}
+	l := f.Listener
+	if l.Host != nil {
+		c.Host = *l.Host
+	}
+	if l.Port != nil {
+		if *l.Port < 0 || *l.Port > 65535 {
+			return fmt.Errorf("config file %s: listener.port is %d; it must be between 0 and 65535", path, *l.Port)
+		}
+		c.Port = *l.Port
+	}
+	if l.MaxConnections != nil {
+		if *l.MaxConnections < 0 {
+			return bad("listener.max_connections", *l.MaxConnections)
+		}
+		c.MaxConnections = *l.MaxConnections
+	}
+	if l.ReadTimeoutMillis != nil {
+		if *l.ReadTimeoutMillis < 0 {
+			return bad("listener.read_timeout_millis", *l.ReadTimeoutMillis)
+		}
+		c.ReadTimeout = time.Duration(*l.ReadTimeoutMillis) * time.Millisecond
+	}
+	if l.WriteTimeoutMillis != nil {
+		if *l.WriteTimeoutMillis < 0 {
+			return bad("listener.write_timeout_millis", *l.WriteTimeoutMillis)
+		}
+		c.WriteTimeout = time.Duration(*l.WriteTimeoutMillis) * time.Millisecond
+	}
+	return nil
+}

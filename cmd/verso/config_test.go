@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.yaml")
+	write := func(s string) {
+		if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`# Dolt's names
+data_dir: data
+user:
+  name: admin
+  password: pw
+listener:
+  host: 0.0.0.0
+  port: 3307
+  max_connections: 7
+  read_timeout_millis: 1500
+  write_timeout_millis: 2500
+`)
+	var c serverConfig
+	if err := readConfigFile(path, &c); err != nil {
+		t.Fatal(err)
+	}
+	want := serverConfig{Host: "0.0.0.0", Port: 3307, DataDir: filepath.Join(dir, "data"), User: "admin", Password: "pw",
+		MaxConnections: 7, ReadTimeout: 1500 * time.Millisecond, WriteTimeout: 2500 * time.Millisecond}
+	if c != want {
+		t.Fatalf("got %+v, want %+v", c, want)
+	}
+	for _, tc := range []struct{ text, msg string }{
+		{"listener:\n  prot: 1\n", "field prot not found"},
+		{"listener:\n  port: 70000\n", "between 0 and 65535"},
+		{"listener:\n  max_connections: -1\n", "must not be negative"},
+		{"user: [", "config file"},
+	} {
+		write(tc.text)
+		if err := readConfigFile(path, &serverConfig{}); err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%q: %v, want an error containing %q", tc.text, err, tc.msg)
+		}
+	}
+	write("")
+	if err := readConfigFile(path, &serverConfig{}); err != nil {
+		t.Fatalf("empty file: %v", err)
+	}
+}
+
+// TestSQLServerConfig starts verso sql-server from a config file with a
+// flag overriding it, logs in as the configured superuser, and checks the
+// refusal of a password-less superuser on every interface.
+func TestSQLServerConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "server.yaml")
+	if err := os.WriteFile(cfg, []byte("data_dir: data\nuser: {name: admin, password: pw}\nlistener: {host: 127.0.0.1, port: 3306, max_connections: 10}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var sout, serr syncBuffer
+	stop := make(chan os.Signal, 1)
+	exited := make(chan int, 1)
+	go func() { exited <- serveSQL("", []string{"--config", cfg, "--port", "0"}, &sout, &serr, stop) }()
+	var addr string
+	for deadline := time.Now().Add(10 * time.Second); addr == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, a, ok := strings.Cut(sout.String(), "listening on "); ok && strings.Contains(a, "\n") {
+			addr, _, _ = strings.Cut(a, "\n")
+		}
+	}
+	if addr == "" {
+		t.Fatalf("server did not start: %s", serr.String())
+	}
+	if !strings.Contains(sout.String(), filepath.Join(dir, "data")) {
+		t.Fatalf("server does not serve the config's data dir: %s", sout.String())
+	}
+	db, err := sql.Open("mysql", "admin:pw@tcp("+addr+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE DATABASE fromconfig"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if bad, _ := sql.Open("mysql", "root@tcp("+addr+")/"); bad.Ping() == nil {
+		t.Fatal("root without a password logged in to a server whose superuser is admin")
+	}
+	stop <- os.Interrupt
+	if code := <-exited; code != 0 {
+		t.Fatalf("exit %d: %s", code, serr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data", "fromconfig", ".verso")); err != nil {
+		t.Fatalf("database not in the config's data dir: %v", err)
+	}
+
+	var out, errOut bytes.Buffer
+	code := serveSQL("", []string{"--data-dir", filepath.Join(dir, "data"), "--host", "0.0.0.0", "--port", "0"}, &out, &errOut, stop)
+	if code != 1 || !strings.Contains(errOut.String(), "no password") || !strings.Contains(errOut.String(), "--password") {
+		t.Fatalf("0.0.0.0 without a password: exit %d, stderr %q", code, errOut.String())
+	}
+}

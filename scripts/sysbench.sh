@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# sysbench against verso sql-server and, in the same run, MariaDB.
+#
+# Installs sysbench and mariadb-server with apt-get when they are missing,
+# starts MariaDB on a loopback port with its data in a temporary folder and
+# verso sql-server (built from this checkout) on another, prepares one
+# sysbench table of $ROWS rows in each, runs each test for $TIME seconds at
+# each thread count, and prints queries/s, p95 latency and verso's ratio to
+# MariaDB as a markdown table. Then it measures single-connection commit
+# throughput on verso: UPDATE of one row, then CALL dolt_commit('-am', ...),
+# repeated (skipped with a message when dolt_commit does not exist yet).
+#
+# Usage: scripts/sysbench.sh            (from the repository, as root or with sudo for apt-get)
+# Settings (environment): ROWS=100000 TIME=10 THREADS="1 4"
+#   TESTS="oltp_point_select oltp_read_only oltp_insert oltp_update_index oltp_read_write"
+#   COMMITS=300 MARIADB_PORT=3407 VERSO_PORT=3408 KEEP=1 (keep the temporary folder)
+#   VERSO_CPUPROFILE=/tmp/verso.prof (profile the verso server)
+# Both servers write durably: MariaDB with its defaults
+# (innodb_flush_log_at_trx_commit=1), verso with one fsync per COMMIT.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROWS=${ROWS:-100000}
+TIME=${TIME:-10}
+THREADS=${THREADS:-"1 4"}
+TESTS=${TESTS:-"oltp_point_select oltp_read_only oltp_insert oltp_update_index oltp_read_write"}
+COMMITS=${COMMITS:-300}
+MARIADB_PORT=${MARIADB_PORT:-3407}
+VERSO_PORT=${VERSO_PORT:-3408}
+
+need() { command -v "$1" >/dev/null 2>&1; }
+if ! need sysbench || ! need mariadbd || ! need mariadb-install-db || ! need mysql; then
+  echo "== installing sysbench and mariadb-server" >&2
+  if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq sysbench mariadb-server mariadb-client >&2
+fi
+
+WORK=$(mktemp -d /tmp/verso-sysbench.XXXXXX)
+MARIADB_PID=
+VERSO_PID=
+cleanup() {
+  [ -n "$VERSO_PID" ] && kill -INT "$VERSO_PID" 2>/dev/null && wait "$VERSO_PID" 2>/dev/null
+  [ -n "$MARIADB_PID" ] && kill "$MARIADB_PID" 2>/dev/null && wait "$MARIADB_PID" 2>/dev/null
+  if [ "${KEEP:-0}" = 1 ]; then echo "kept $WORK" >&2; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+wait_port() { # name port
+  for _ in $(seq 1 120); do
+    if mysql --no-defaults -h 127.0.0.1 -P "$2" -u root -e 'SELECT 1' >/dev/null 2>&1; then return 0; fi
+    sleep 0.5
+  done
+  echo "$1 did not accept connections on port $2 in 60s; see $WORK/$1.log" >&2
+  exit 1
+}
+
+echo "== starting MariaDB on 127.0.0.1:$MARIADB_PORT (data in $WORK/mariadb)" >&2
+mariadb-install-db --no-defaults --datadir="$WORK/mariadb" --user="$(id -un)" \
+  --auth-root-authentication-method=normal >"$WORK/mariadb-install.log" 2>&1
+mariadbd --no-defaults --datadir="$WORK/mariadb" --socket="$WORK/mariadb.sock" \
+  --pid-file="$WORK/mariadb.pid" --port="$MARIADB_PORT" --bind-address=127.0.0.1 \
+  --user="$(id -un)" --innodb-buffer-pool-size=256M --max-connections=200 \
+  >"$WORK/mariadb.log" 2>&1 &
+MARIADB_PID=$!
+wait_port mariadb "$MARIADB_PORT"
+
+echo "== building and starting verso sql-server on 127.0.0.1:$VERSO_PORT (data in $WORK/verso)" >&2
+go build -o "$WORK/verso-bin" ./cmd/verso
+"$WORK/verso-bin" sql-server --data-dir "$WORK/verso" --port "$VERSO_PORT" >"$WORK/verso.log" 2>&1 &
+VERSO_PID=$!
+wait_port verso "$VERSO_PORT"
+
+sb() { # port test command [args]
+  local port=$1 test=$2 cmd=$3; shift 3
+  sysbench "$test" --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$port" \
+    --mysql-user=root --mysql-db=sbtest --tables=1 --table-size="$ROWS" "$@" "$cmd"
+}
+
+prepare() { # name port
+  mysql --no-defaults -h 127.0.0.1 -P "$2" -u root -e 'DROP DATABASE IF EXISTS sbtest; CREATE DATABASE sbtest'
+  local start=$SECONDS
+  sb "$2" oltp_common prepare >"$WORK/$1-prepare.log" 2>&1 || {
+    echo "sysbench prepare failed on $1; see below" >&2; cat "$WORK/$1-prepare.log" >&2; exit 1; }
+  echo "== $1: prepared $ROWS rows in $((SECONDS - start))s" >&2
+}
+prepare mariadb "$MARIADB_PORT"
+prepare verso "$VERSO_PORT"
+
+# run name port test threads: prints "qps p95" (or "failed failed").
+run() {
+  local log="$WORK/$1-$3-$4.log"
+  if sb "$2" "$3" run --threads="$4" --time="$TIME" --percentile=95 --report-interval=0 >"$log" 2>&1; then
+    local qps p95
+    qps=$(sed -n 's/.*queries: *[0-9]* *(\([0-9.]*\) per sec.).*/\1/p' "$log")
+    p95=$(sed -n 's/.*95th percentile: *\([0-9.]*\).*/\1/p' "$log")
+    echo "${qps:-?} ${p95:-?}"
+  else
+    echo "== $3 with $4 threads failed on $1:" >&2
+    tail -5 "$log" >&2
+    echo "failed failed"
+  fi
+}
+
+echo
+echo "sysbench $(sysbench --version | awk '{print $2}'), $ROWS rows, ${TIME}s per run; $(nproc) cores ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)); load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo
+echo "| test | threads | MariaDB queries/s | MariaDB p95 ms | verso queries/s | verso p95 ms | verso / MariaDB |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+for test in $TESTS; do
+  for th in $THREADS; do
+    read -r mq mp < <(run mariadb "$MARIADB_PORT" "$test" "$th")
+    read -r vq vp < <(run verso "$VERSO_PORT" "$test" "$th")
+    ratio=$(awk -v v="$vq" -v m="$mq" 'BEGIN { if (m+0 > 0 && v+0 > 0) printf "%.2fx", v/m; else print "-" }')
+    echo "| $test | $th | $mq | $mp | $vq | $vp | $ratio |"
+  done
+done
+echo
+
+# Single-connection commit throughput on verso: one client session runs
+# UPDATE + CALL dolt_commit COMMITS times.
+vsql() { mysql --no-defaults -h 127.0.0.1 -P "$VERSO_PORT" -u root sbtest "$@"; }
+if ! out=$(vsql -e "UPDATE sbtest1 SET k = k + 1 WHERE id = 1; CALL dolt_commit('-am', 'sysbench commit probe')" 2>&1); then
+  echo "commit throughput: skipped, CALL dolt_commit failed on verso: $(echo "$out" | grep ERROR | tail -1)"
+else
+  script="$WORK/commits.sql"
+  for i in $(seq 1 "$COMMITS"); do
+    echo "UPDATE sbtest1 SET k = k + 1 WHERE id = $(( (i % ROWS) + 1 )); CALL dolt_commit('-am', 'sysbench commit $i');"
+  done >"$script"
+  start=$(date +%s.%N)
+  vsql <"$script" >/dev/null
+  end=$(date +%s.%N)
+  awk -v n="$COMMITS" -v s="$start" -v e="$end" 'BEGIN { printf "commit throughput (one connection, UPDATE + CALL dolt_commit): %d commits in %.2fs = %.0f commits/s\n", n, e-s, n/(e-s) }'
+fi

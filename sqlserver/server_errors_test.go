@@ -1,0 +1,120 @@
+package sqlserver
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"testing"
+)
+
+// TestServerErrors sends bad statements over one connection and checks
+// that each gets MySQL's error number, SQLSTATE and message form, and that
+// the connection still works after each.
+func TestServerErrors(t *testing.T) {
+	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	db := connect(t, s, "root", "", "")
+	ctx := t.Context()
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, q := range []string{
+		"CREATE DATABASE shop",
+		"USE shop",
+		"CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(5) UNIQUE, qty INT NOT NULL, t TINYINT)",
+		"INSERT INTO items VALUES (1, 'apple', 3, 0)",
+	} {
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var id int
+	for _, tc := range []struct {
+		query string
+		args  []any
+		num   uint16
+		state string
+		msg   string // a part of the message
+	}{
+		{query: "SELEC 1", num: 1064, state: "42000",
+			msg: "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'SELEC 1' at line 1"},
+		{query: "SELECT * FROM items WHERE", num: 1064, state: "42000", msg: "right syntax to use near"},
+		{query: "SELECT 1;\nSELECT * FRM items", num: 1064, state: "42000", msg: "at line 2"},
+		{query: "SELECT * FROM no_such_table", num: 1146, state: "42S02", msg: "no_such_table"},
+		{query: "SELECT no_such_column FROM items", num: 1054, state: "42S22", msg: "no_such_column"},
+		{query: "SELECT id FROM items WHERE nope = 1", num: 1054, state: "42S22", msg: "nope"},
+		{query: "INSERT INTO items VALUES (1, 'pear', 1, 0)", num: 1062, state: "23000", msg: "duplicate"},
+		{query: "INSERT INTO items VALUES (2, 'apple', 1, 0)", num: 1062, state: "23000", msg: "apple"},
+		{query: "INSERT INTO items VALUES (?, ?, ?, ?)", args: []any{1, "x", 1, 0}, num: 1062, state: "23000", msg: "duplicate"},
+		{query: "INSERT INTO items VALUES (3, 'fig', 'many', 0)", num: 1366, state: "HY000", msg: "many"},
+		{query: "INSERT INTO items VALUES (3, 'fig', NULL, 0)", num: 1048, state: "23000", msg: "qty"},
+		{query: "INSERT INTO items VALUES (3, 'toolongname', 1, 0)", num: 1406, state: "22001", msg: "name"},
+		{query: "INSERT INTO items VALUES (3, 'fig', 1, 1000)", num: 1264, state: "22003", msg: "t"},
+		{query: "INSERT INTO items VALUES (3, 'fig')", num: 1136, state: "21S01", msg: "number of values"},
+		{query: "CREATE TABLE items (id INT PRIMARY KEY)", num: 1050, state: "42S01", msg: "items"},
+		{query: "CALL no_such_procedure()", num: 1305, state: "42000", msg: "no_such_procedure"},
+		{query: "USE no_such_db", num: 1049, state: "42000", msg: "no_such_db"},
+	} {
+		_, err := c.ExecContext(ctx, tc.query, tc.args...)
+		num, state := mysqlErrNum(err)
+		if num != tc.num || state != tc.state || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(tc.msg)) {
+			t.Errorf("%q: got %v (%d, %s), want error %d (%s) containing %q", tc.query, err, num, state, tc.num, tc.state, tc.msg)
+		}
+		if err := c.QueryRowContext(ctx, "SELECT id FROM items").Scan(&id); err != nil || id != 1 {
+			t.Fatalf("after %q the connection does not work: %v", tc.query, err)
+		}
+	}
+}
+
+// TestServerRetryAfterConflict: after a COMMIT fails with a serialization
+// failure, the transaction is rolled back, so the client's retry on the
+// same connection (BEGIN, which would commit an open transaction) works
+// and sees the other transaction's row.
+func TestServerRetryAfterConflict(t *testing.T) {
+	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	db := connect(t, s, "root", "", "")
+	ctx := t.Context()
+	for _, q := range []string{"CREATE DATABASE shop", "CREATE TABLE shop.t (id INT PRIMARY KEY, v INT)", "INSERT INTO shop.t VALUES (1, 0)"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c1, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c1.Close()
+	c2, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	exec := func(c interface {
+		ExecContext(context.Context, string, ...any) (sql.Result, error)
+	}, q string) error {
+		_, err := c.ExecContext(ctx, q)
+		return err
+	}
+	for _, q := range []string{"BEGIN", "UPDATE shop.t SET v = 2 WHERE id = 1"} {
+		if err := exec(c2, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := exec(c1, "UPDATE shop.t SET v = 1 WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := mysqlErrNum(exec(c2, "COMMIT")); n != 1213 {
+		t.Fatalf("conflicting COMMIT: want error 1213, got %d", n)
+	}
+	// The retry: BEGIN, read, write, COMMIT on the same connection.
+	for _, q := range []string{"BEGIN", "UPDATE shop.t SET v = v + 10 WHERE id = 1", "COMMIT"} {
+		if err := exec(c2, q); err != nil {
+			t.Fatalf("retry %s: %v", q, err)
+		}
+	}
+	var v int
+	if err := c1.QueryRowContext(ctx, "SELECT v FROM shop.t WHERE id = 1").Scan(&v); err != nil || v != 11 {
+		t.Fatalf("after the retry v = %d, %v; want 11", v, err)
+	}
+}
