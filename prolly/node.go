@@ -116,8 +116,11 @@ func (nd *node) count() uint64 {
 func (nd *node) lastKey() []byte { return nd.key(nd.n - 1) }
 
 // search returns the first i whose key is >= key, or n.
-func (nd *node) search(key []byte) int {
-	lo, hi := 0, nd.n
+func (nd *node) search(key []byte) int { return nd.searchFrom(0, key) }
+
+// searchFrom returns the first i >= from whose key is >= key, or n.
+func (nd *node) searchFrom(from int, key []byte) int {
+	lo, hi := from, nd.n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if bytes.Compare(nd.key(m), key) < 0 {
