@@ -83,15 +83,49 @@ func benchEvents(b *testing.B) int {
 }
 
 func openBenchStore(b *testing.B) (*commitgraph.DB, *chunks.FileStore) {
+	db, fs, _ := openTimedStore(b)
+	return db, fs
+}
+
+// openTimedStore is openBenchStore whose chunk store also adds up the
+// time spent in its Commit: writing the commit's buffered chunks and the
+// root record to the journal, and the fdatasync.
+func openTimedStore(b *testing.B) (*commitgraph.DB, *chunks.FileStore, *timedStore) {
 	fs, err := chunks.OpenFileStore(b.TempDir(), chunks.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	db := commitgraph.New(fs)
+	ts := &timedStore{Store: fs}
+	db := commitgraph.New(ts)
 	if _, err := db.Init(ctx, "", commitgraph.Meta{}); err != nil {
 		b.Fatal(err)
 	}
-	return db, fs
+	ts.commits = 0
+	return db, fs, ts
+}
+
+type timedStore struct {
+	chunks.Store
+	commits  time.Duration
+	nCommits int
+}
+
+func (t *timedStore) Commit(ctx context.Context, newRoot, expected chunks.Address) error {
+	start := time.Now()
+	err := t.Store.Commit(ctx, newRoot, expected)
+	t.commits += time.Since(start)
+	t.nCommits++
+	return err
+}
+
+// openMemoryStore is openBenchStore over a memory store: no file and
+// no sync, so what is left of a commit is its CPU work.
+func openMemoryStore(b *testing.B) *commitgraph.DB {
+	db := commitgraph.New(chunks.NewMemoryStore())
+	if _, err := db.Init(ctx, "", commitgraph.Meta{}); err != nil {
+		b.Fatal(err)
+	}
+	return db
 }
 
 // mapBytes returns the bytes of a map's nodes (uncompressed) and its node
@@ -131,7 +165,7 @@ func BenchmarkEventLoad(b *testing.B) {
 		rows = rows[:0]
 		// 1. One commit per batch of 50 (a prefix of the workload).
 		perBatch := min(len(work), 2000)
-		db, fs := openBenchStore(b)
+		db, fs, ts := openTimedStore(b)
 		s, err := OpenStore(ctx, db, "main")
 		if err != nil {
 			b.Fatal(err)
@@ -145,7 +179,7 @@ func BenchmarkEventLoad(b *testing.B) {
 		d1 := time.Since(start)
 		s.Close()
 		fs.Close()
-		ldb, lfs := openBenchStore(b)
+		ldb, lfs, lts := openTimedStore(b)
 		start = time.Now()
 		lk := newLinkLog(ldb)
 		for i := 0; i < perBatch; i++ {
@@ -154,10 +188,35 @@ func BenchmarkEventLoad(b *testing.B) {
 		}
 		ld1 := time.Since(start)
 		lfs.Close()
+		inCommit := func(t *timedStore, d time.Duration) string {
+			return fmt.Sprintf("%.0f%% (%.2f ms a commit)", 100*t.commits.Seconds()/d.Seconds(), t.commits.Seconds()*1e3/float64(t.nCommits))
+		}
 		add(fmt.Sprintf("append, 1 commit per batch of 50 (first %d events), events/s", perBatch*loadBatch), rate(perBatch*loadBatch, d1), rate(perBatch*loadBatch, ld1))
+		add("of which in the chunk store's Commit (journal write + fdatasync)", inCommit(ts, d1), inCommit(lts, ld1))
+		// The same on a memory store: the CPU work of the commits alone.
+		mdb := openMemoryStore(b)
+		if s, err = OpenStore(ctx, mdb, "main"); err != nil {
+			b.Fatal(err)
+		}
+		start = time.Now()
+		for i := 0; i < perBatch; i++ {
+			if _, err := s.Append(ctx, work[i].stream, Any, all[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		md1 := time.Since(start)
+		s.Close()
+		start = time.Now()
+		mlk := newLinkLog(openMemoryStore(b))
+		for i := 0; i < perBatch; i++ {
+			mlk.append(b, &work[i], all[i])
+			mlk.commit(b)
+		}
+		mld1 := time.Since(start)
+		add("append, 1 commit per batch of 50, memory store (no file, no sync), events/s", rate(perBatch*loadBatch, md1), rate(perBatch*loadBatch, mld1))
 
 		// 2. One commit per 10,000 events, the whole workload.
-		db, fs = openBenchStore(b)
+		db, fs, ts = openTimedStore(b)
 		s, err = OpenStore(ctx, db, "main")
 		if err != nil {
 			b.Fatal(err)
@@ -178,7 +237,7 @@ func BenchmarkEventLoad(b *testing.B) {
 		}
 		d2 := time.Since(start)
 		l := s.Log()
-		ldb, lfs = openBenchStore(b)
+		ldb, lfs, lts = openTimedStore(b)
 		lk = newLinkLog(ldb)
 		start = time.Now()
 		for i := 0; i < len(work); i++ {
@@ -189,6 +248,7 @@ func BenchmarkEventLoad(b *testing.B) {
 		}
 		ld2 := time.Since(start)
 		add(fmt.Sprintf("append, 1 commit per 10,000 events (%d events), events/s", n), rate(n, d2), rate(n, ld2))
+		add("of which in the chunk store's Commit (journal write + fdatasync)", inCommit(ts, d2), inCommit(lts, ld2))
 
 		// Sizes and write operations.
 		logB, _ := mapBytes(b, l.log)
