@@ -112,7 +112,7 @@ func (c *cursor) seek(ctx context.Context, key []byte) error {
 	if f.idx >= nd.n {
 		return nil // already past the end
 	}
-	i := nd.searchFrom(f.idx, key)
+	i := nd.seekFrom(f.idx, key)
 	if i == nd.n {
 		// Only the root can end before key: the whole map does.
 		c.frames[top].idx = c.frames[top].nd.n
