@@ -21,6 +21,7 @@ type overlay struct {
 }
 
 type pendingValue struct {
+	key []byte // the key as put (apply hands it on without a copy)
 	val []byte
 	del bool
 }
@@ -37,6 +38,7 @@ func (o *overlay) get(ctx context.Context, k []byte) ([]byte, bool, error) {
 }
 
 func (o *overlay) set(k []byte, pv pendingValue) {
+	pv.key = k
 	if _, ok := o.edits[string(k)]; ok {
 		o.edits[string(k)] = pv
 		return
@@ -60,7 +62,7 @@ func (o *overlay) apply(ctx context.Context) (prolly.Map, error) {
 	edits := make([]prolly.Edit, len(o.order))
 	for i, k := range o.order {
 		pv := o.edits[k]
-		edits[i] = prolly.Edit{Key: []byte(k), Value: pv.val, Delete: pv.del}
+		edits[i] = prolly.Edit{Key: pv.key, Value: pv.val, Delete: pv.del}
 	}
 	return o.base.Apply(ctx, edits)
 }
