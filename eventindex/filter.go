@@ -263,7 +263,7 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 	type ixRange struct {
 		m      prolly.Map
 		r      prolly.Range
-		prefix int
+		prefix []byte
 		n      uint64
 	}
 	var ixs []ixRange
@@ -274,7 +274,7 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 		if err != nil {
 			return err
 		}
-		ixs = append(ixs, ixRange{m, r, len(prefix), n})
+		ixs = append(ixs, ixRange{m, r, prefix, n})
 		consider(n, func() (source, error) {
 			return source{pos: &indexSource{it: m.Iter(ctx, r), prefix: len(prefix)}}, nil
 		})
@@ -295,7 +295,7 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 		consider(keys/4, func() (source, error) {
 			is := &intersectSource{}
 			for _, x := range ixs {
-				is.srcs = append(is.srcs, &indexSource{it: x.m.Iter(ctx, x.r), prefix: x.prefix})
+				is.srcs = append(is.srcs, &indexSource{it: x.m.Iter(ctx, x.r), prefix: len(x.prefix), name: x.prefix})
 			}
 			return source{pos: is}, nil
 		})
@@ -410,12 +410,29 @@ func (s *logSource) next(ctx context.Context, e *Event) (bool, error) {
 type indexSource struct {
 	it     *prolly.Iter
 	prefix int
+	name   []byte // the prefix itself, for seekPos
+	key    []byte // scratch for seekPos
 }
 
 func (s *indexSource) nextPos(ctx context.Context) (Position, bool, error) {
 	if !s.it.Next(ctx) {
 		return 0, false, s.it.Err()
 	}
+	return s.pos()
+}
+
+// seekPos moves forward to the first entry at position p or after it
+// (never back), as nextPos does, skipping the entries before p with one
+// seek (needs name).
+func (s *indexSource) seekPos(ctx context.Context, p Position) (Position, bool, error) {
+	s.key = prolly.EncodeKey(append(s.key[:0], s.name...), prolly.Uint(uint64(p)))
+	if !s.it.Seek(ctx, s.key) {
+		return 0, false, s.it.Err()
+	}
+	return s.pos()
+}
+
+func (s *indexSource) pos() (Position, bool, error) {
 	p, err := decodeOrderedUint(s.it.Key()[s.prefix:])
 	return Position(p), err == nil, err
 }
@@ -453,13 +470,20 @@ func (c *logCursor) get(ctx context.Context, l Log, p Position, e *Event) error 
 
 // intersectSource yields the positions every one of several index
 // sources holds (a merge join on positions, reading only index keys),
-// then reads those events alone.
+// then reads those events alone. A source behind the others seeks to
+// the highest position any of them is at (a leapfrog join): a category
+// and a type that share a few events skip each other's runs in one seek
+// each rather than stepping over every key of them.
 type intersectSource struct {
-	srcs []*indexSource
+	srcs  []*indexSource
+	heads []Position
 }
 
 func (s *intersectSource) nextPos(ctx context.Context) (Position, bool, error) {
-	heads := make([]Position, len(s.srcs))
+	if s.heads == nil {
+		s.heads = make([]Position, len(s.srcs))
+	}
+	heads := s.heads
 	for i, src := range s.srcs {
 		p, ok, err := src.nextPos(ctx)
 		if !ok {
@@ -474,8 +498,8 @@ func (s *intersectSource) nextPos(ctx context.Context) (Position, bool, error) {
 		}
 		same := true
 		for i := range heads {
-			for heads[i] < hi {
-				p, ok, err := s.srcs[i].nextPos(ctx)
+			if heads[i] < hi {
+				p, ok, err := s.srcs[i].seekPos(ctx, hi)
 				if !ok {
 					return 0, false, err
 				}
