@@ -144,6 +144,11 @@ type tableIndex struct {
 	data  []byte // the whole file
 	index []byte // the index section, a sub-slice of data
 	count int
+	// heads holds the first 8 bytes of each entry's address (big-endian),
+	// in memory: a lookup binary-searches these integers, 8 to a cache
+	// line, instead of 32-byte entries spread over the mapped index (a
+	// page fault or a cache miss a step), and compares one full address.
+	heads []uint64
 }
 
 // parseTable validates a table file's bytes: header, footer, index checksum,
@@ -179,8 +184,10 @@ func parseTable(b []byte) (tableIndex, error) {
 	if xxh3.Hash(index) != binary.BigEndian.Uint64(foot[16:]) {
 		return tableIndex{}, fmt.Errorf("%w: table index checksum mismatch", ErrCorrupt)
 	}
+	heads := make([]uint64, count)
 	for i := 0; i < int(count); i++ {
 		e := index[i*tableEntrySize:]
+		heads[i] = binary.BigEndian.Uint64(e)
 		if i > 0 && bytes.Compare(e[:AddressSize], index[(i-1)*tableEntrySize:][:AddressSize]) <= 0 {
 			return tableIndex{}, fmt.Errorf("%w: table index entry %d is out of order", ErrCorrupt, i)
 		}
@@ -190,7 +197,7 @@ func parseTable(b []byte) (tableIndex, error) {
 			return tableIndex{}, fmt.Errorf("%w: table index entry %d points outside the data (offset %d, length %d)", ErrCorrupt, i, off, size)
 		}
 	}
-	return tableIndex{data: b, index: index, count: int(count)}, nil
+	return tableIndex{data: b, index: index, count: int(count), heads: heads}, nil
 }
 
 // entryAddr returns the address of index entry i.
@@ -200,17 +207,20 @@ func (t *tableIndex) entryAddr(i int) []byte {
 
 // search returns the index of addr's entry, or -1.
 func (t *tableIndex) search(addr Address) int {
+	h := binary.BigEndian.Uint64(addr[:])
 	lo, hi := 0, t.count
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		c := bytes.Compare(t.entryAddr(m), addr[:])
-		if c == 0 {
-			return m
-		}
-		if c < 0 {
+		if t.heads[m] < h {
 			lo = m + 1
 		} else {
 			hi = m
+		}
+	}
+	// Addresses sharing their first 8 bytes are adjacent (sorted).
+	for ; lo < t.count && t.heads[lo] == h; lo++ {
+		if bytes.Equal(t.entryAddr(lo), addr[:]) {
+			return lo
 		}
 	}
 	return -1

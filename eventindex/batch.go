@@ -23,13 +23,14 @@ import (
 //
 // A Batch holds its changes in memory and is not safe for concurrent use.
 type Batch struct {
-	base                         Log
-	log, byStream, byID, streams overlay
-	byCat, byType                editList
-	next                         Position
-	metas                        map[string]*streamMeta
-	touched                      map[string]bool
-	now                          time.Time
+	base                    Log
+	log                     logOverlay
+	byStream, byID, streams overlay
+	byCat, byType           editList
+	next                    Position
+	metas                   map[string]*streamMeta
+	touched                 map[string]bool
+	now                     time.Time
 }
 
 // Batch starts a batch of writes to l. Events it appends are created at
@@ -37,7 +38,7 @@ type Batch struct {
 func (l Log) Batch() *Batch {
 	return &Batch{
 		base: l, next: l.next,
-		log: newOverlay(l.log), byStream: newOverlay(l.byStream), byCat: editList{base: l.byCat},
+		log: newLogOverlay(l.log, l.next), byStream: newOverlay(l.byStream), byCat: editList{base: l.byCat},
 		byType: editList{base: l.byType}, byID: newOverlay(l.byID), streams: newOverlay(l.streams),
 		metas: map[string]*streamMeta{}, touched: map[string]bool{},
 		now: l.clock().UTC().Truncate(time.Microsecond),
@@ -106,7 +107,7 @@ func checkExpected(stream string, m *streamMeta, exp ExpectedVersion) error {
 }
 
 func (b *Batch) eventAt(ctx context.Context, p Position) (Event, bool, error) {
-	v, ok, err := b.log.get(ctx, logKey(p))
+	v, ok, err := b.log.get(ctx, p)
 	if err != nil || !ok {
 		return Event{}, false, err
 	}
@@ -179,7 +180,7 @@ func (b *Batch) Append(ctx context.Context, stream string, expected ExpectedVers
 		p := b.next
 		b.next++
 		n := m.Next + EventNumber(i)
-		b.log.put(logKey(p), recs[i])
+		b.log.put(p, recs[i])
 		b.byStream.put(streamKey(stream, n), encodePos(p))
 		b.byCat.put(namePosKey(cat, p), nil)
 		b.byType.put(namePosKey(events[i].Type, p), nil)

@@ -143,43 +143,92 @@ func uvarintLen(v uint64) int {
 
 // decodeEvent decodes an event record; the event's Data and Metadata
 // point into b.
-func decodeEvent(pos Position, b []byte) (Event, error) { return decodeEventIn(pos, b, nil) }
+func decodeEvent(pos Position, b []byte) (Event, error) {
+	var e Event
+	err := decodeEventInto(&e, pos, b, nil)
+	return e, err
+}
 
-// decodeEventIn is decodeEvent that takes stream and type strings from
-// (and adds them to) names when it is not nil, to save the allocations of
-// names that repeat across a read.
-func decodeEventIn(pos Position, b []byte, names map[string]string) (Event, error) {
-	r := reader{b: b}
-	if v := r.byte1("event version"); r.err == nil && v != recordVersion {
-		return Event{}, corruptf("event record version %d", v)
+// decodeEventInto decodes an event record into *e (which it overwrites
+// whole); Data and Metadata point into b. With names it takes stream and
+// type strings from (and adds them to) the cache, which saves their
+// allocations and UTF-8 checks across a read: names repeat.
+func decodeEventInto(e *Event, pos Position, b []byte, names *nameCache) error {
+	// The fixed fields are read inline: this runs once per event read.
+	if len(b) < 1 || b[0] != recordVersion {
+		if len(b) < 1 {
+			return corruptf("event version")
+		}
+		return corruptf("event record version %d", b[0])
 	}
-	e := Event{Position: pos}
+	r := reader{b: b[1:]}
 	stream := r.lenBytes("event stream")
-	e.Number = EventNumber(r.uvarint("event number"))
-	copy(e.ID[:], r.bytes("event id", 16))
+	num := r.uvarint("event number")
+	id := r.bytes("event id", 16)
 	typ := r.lenBytes("event type")
 	created := r.bytes("event created", 8)
-	e.Data = r.lenBytes("event data")
-	e.Metadata = r.lenBytes("event metadata")
+	data := r.lenBytes("event data")
+	meta := r.lenBytes("event metadata")
 	r.end("event")
 	if r.err != nil {
-		return Event{}, r.err
-	}
-	if len(stream) == 0 || len(typ) == 0 || !utf8.Valid(stream) || !utf8.Valid(typ) {
-		return Event{}, corruptf("event at %d: bad stream or type", pos)
+		return r.err
 	}
 	us := int64(binary.BigEndian.Uint64(created))
 	if us == math.MinInt64 {
-		return Event{}, corruptf("event at %d: bad time", pos)
+		return corruptf("event at %d: bad time", pos)
 	}
-	e.Stream, e.Type, e.Created = intern(names, stream), intern(names, typ), microTime(us)
-	if len(e.Data) == 0 {
-		e.Data = nil
+	s, ok := names.get(stream, false)
+	t, ok2 := names.get(typ, true)
+	if !ok || !ok2 {
+		return corruptf("event at %d: bad stream or type", pos)
 	}
-	if len(e.Metadata) == 0 {
-		e.Metadata = nil
+	if len(data) == 0 {
+		data = nil
 	}
-	return e, nil
+	if len(meta) == 0 {
+		meta = nil
+	}
+	*e = Event{Position: pos, Stream: s, Number: EventNumber(num), Type: t,
+		Data: data, Metadata: meta, Created: microTime(us)}
+	copy(e.ID[:], id)
+	return nil
+}
+
+// nameCache hands out the strings of stream and type names a read
+// decodes, each made (and checked: non-empty UTF-8) once. The last name
+// of each kind is compared first: a read's events come in runs of one
+// stream. A nil *nameCache makes a new string every time.
+type nameCache struct {
+	stream, typ string
+	m           map[string]string
+}
+
+// get returns b, a stream or (isType) a type name, as a string, and
+// whether it is a valid name.
+func (c *nameCache) get(b []byte, isType bool) (string, bool) {
+	if c == nil {
+		return string(b), len(b) > 0 && utf8.Valid(b)
+	}
+	last := &c.stream
+	if isType {
+		last = &c.typ
+	}
+	if *last == string(b) && len(b) > 0 {
+		return *last, true
+	}
+	s, ok := c.m[string(b)]
+	if !ok {
+		if len(b) == 0 || !utf8.Valid(b) {
+			return "", false
+		}
+		if c.m == nil || len(c.m) > 4096 {
+			c.m = make(map[string]string, 64)
+		}
+		s = string(b)
+		c.m[s] = s
+	}
+	*last = s
+	return s, true
 }
 
 // streamMeta is a stream's record in events/streams.
@@ -363,19 +412,4 @@ func decodeStreamsKey(k []byte) (stream string, head bool, err error) {
 		return "", false, corruptf("streams key shape")
 	}
 	return vs[0].AsString(), false, nil
-}
-
-func intern(names map[string]string, b []byte) string {
-	if names == nil {
-		return string(b)
-	}
-	if s, ok := names[string(b)]; ok {
-		return s
-	}
-	if len(names) > 4096 {
-		clear(names)
-	}
-	s := string(b)
-	names[s] = s
-	return s
 }

@@ -64,8 +64,11 @@
 // A category and a type together are joined on position across their
 // two index ranges (keys only) before any event is read. An index-driven
 // read takes a page's positions from the index, then reads their events
-// with log cursors that step forward through the leaves they hold
-// (concurrently for pages of 256 or more). Reads are paged: each returns
+// with log cursors that seek forward from one position to the next
+// (prolly.Iter.Seek: a search in the leaf they hold, or a partial
+// descent; concurrently for pages of 256 or more), decoding each event
+// in place (its Data and Metadata point into the node; stream and type
+// strings are shared across the page). Reads are paged: each returns
 // the position to continue from.
 //
 // # Caveats

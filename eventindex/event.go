@@ -3,7 +3,6 @@ package eventindex
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -111,7 +110,7 @@ func checkName(what, s string, allowReserved bool) error {
 }
 
 func checkJSON(what string, b []byte) error {
-	if len(b) > 0 && !json.Valid(b) {
+	if len(b) > 0 && !validJSON(b) {
 		return fmt.Errorf("%w: %s", ErrBadJSON, what)
 	}
 	return nil

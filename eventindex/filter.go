@@ -1,11 +1,13 @@
 package eventindex
 
 import (
+	"bytes"
 	"container/heap"
 	"context"
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -68,32 +70,27 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 		return nil, f.From, err
 	}
 	next := max(f.From, 1)
-	cutoffs := map[string]int64{}
-	var out []Event
+	ages := ageFilter{l: l}
+	// keep reports whether e passes the filter and its stream's max age.
 	keep := func(e *Event) (bool, error) {
 		next = e.Position + 1
 		if !f.Match(e) {
 			return false, nil
 		}
-		c, ok := cutoffs[e.Stream]
-		if !ok {
-			m, _, err := l.getMeta(ctx, e.Stream)
-			if err != nil {
-				return false, err
-			}
-			c = l.cutoff(&m)
-			cutoffs[e.Stream] = c
-		}
-		return e.Created.UnixMicro() >= c, nil
+		c, err := ages.cutoff(ctx, e.Stream)
+		return e.Created.UnixMicro() >= c, err
 	}
+	var out []Event
 	if ps := src.pos; ps != nil {
 		// Index-driven: take the page's positions from the index first
-		// (keys only), then read their events, in parallel for big pages.
+		// (keys only), then read their events straight into out, in
+		// parallel for big pages, and drop those that fail the filter.
 		var curs []logCursor
+		var pos []Position
 		for len(out) < limit {
-			want := limit - len(out)
-			pos := make([]Position, 0, min(want, MaxPage))
-			for len(pos) < cap(pos) {
+			want := min(limit-len(out), MaxPage)
+			pos = pos[:0]
+			for len(pos) < want {
 				p, ok, err := ps.nextPos(ctx)
 				if err != nil {
 					return nil, f.From, err
@@ -106,8 +103,10 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 			if len(pos) == 0 {
 				break
 			}
-			evs, err := l.fetch(ctx, pos, &curs)
-			if err != nil {
+			n := len(out)
+			out = slices.Grow(out, len(pos))[:n+len(pos)]
+			evs := out[n:]
+			if err := l.fetch(ctx, pos, evs, &curs); err != nil {
 				return nil, f.From, err
 			}
 			for i := range evs {
@@ -116,46 +115,63 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 					return nil, f.From, err
 				}
 				if ok {
-					out = append(out, evs[i])
+					out[n] = evs[i]
+					n++
 				}
 			}
-			if len(pos) < cap(pos) {
+			out = out[:n]
+			if len(pos) < want {
 				break
 			}
 		}
 		return out, next, nil
 	}
 	ls := src.log
+	var e Event
 	for len(out) < limit {
-		e, ok, err := ls.next(ctx)
+		ok, err := ls.next(ctx, &e)
 		if err != nil {
 			return nil, f.From, err
 		}
-		if !ok {
+		if !ok || (f.To != 0 && e.Position >= f.To) {
 			break
 		}
-		if f.To != 0 && e.Position >= f.To {
-			break
+		if ok, err := keep(&e); err != nil {
+			return nil, f.From, err
+		} else if ok {
+			out = append(out, e)
 		}
-		next = e.Position + 1
-		if !f.Match(&e) {
-			continue
-		}
-		c, ok := cutoffs[e.Stream]
-		if !ok {
-			m, _, err := l.getMeta(ctx, e.Stream)
-			if err != nil {
-				return nil, f.From, err
-			}
-			c = l.cutoff(&m)
-			cutoffs[e.Stream] = c
-		}
-		if e.Created.UnixMicro() < c {
-			continue
-		}
-		out = append(out, e)
 	}
 	return out, next, nil
+}
+
+// ageFilter gives the oldest created time a read may show of each
+// stream (by its max age), reading each stream's record once per read.
+type ageFilter struct {
+	l       Log
+	cutoffs map[string]int64
+	last    string // the stream asked for last, and its cutoff
+	lastCut int64
+}
+
+func (a *ageFilter) cutoff(ctx context.Context, stream string) (int64, error) {
+	if stream == a.last && a.cutoffs != nil {
+		return a.lastCut, nil
+	}
+	c, ok := a.cutoffs[stream]
+	if !ok {
+		m, _, err := a.l.getMeta(ctx, stream)
+		if err != nil {
+			return 0, err
+		}
+		c = a.l.cutoff(&m)
+		if a.cutoffs == nil {
+			a.cutoffs = map[string]int64{}
+		}
+		a.cutoffs[stream] = c
+	}
+	a.last, a.lastCut = stream, c
+	return c, nil
 }
 
 // posSource is a source driven by an index: it yields positions, whose
@@ -168,10 +184,10 @@ type posSource interface {
 // between goroutines.
 const fetchParallelMin = 256
 
-// fetch reads the events at ascending positions pos, splitting them into
-// runs read concurrently (one per processor, each with its cursor) when
-// there are enough.
-func (l Log) fetch(ctx context.Context, pos []Position, curs *[]logCursor) ([]Event, error) {
+// fetch reads the events at ascending positions pos into evs (as long
+// as pos), splitting them into runs read concurrently (one per
+// processor, each with its cursor) when there are enough.
+func (l Log) fetch(ctx context.Context, pos []Position, evs []Event, curs *[]logCursor) error {
 	k := 1
 	if len(pos) >= fetchParallelMin {
 		k = min(runtime.GOMAXPROCS(0), 4, len(pos)/(fetchParallelMin/2))
@@ -179,17 +195,14 @@ func (l Log) fetch(ctx context.Context, pos []Position, curs *[]logCursor) ([]Ev
 	for len(*curs) < k {
 		*curs = append(*curs, logCursor{})
 	}
-	evs := make([]Event, len(pos))
 	if k == 1 {
 		c := &(*curs)[0]
 		for i, p := range pos {
-			e, err := c.get(ctx, l, p)
-			if err != nil {
-				return nil, err
+			if err := c.get(ctx, l, p, &evs[i]); err != nil {
+				return err
 			}
-			evs[i] = e
 		}
-		return evs, nil
+		return nil
 	}
 	errs := make([]error, k)
 	var wg sync.WaitGroup
@@ -199,20 +212,15 @@ func (l Log) fetch(ctx context.Context, pos []Position, curs *[]logCursor) ([]Ev
 		c.it = nil
 		wg.Go(func() {
 			for i := lo; i < hi; i++ {
-				e, err := c.get(ctx, l, pos[i])
-				if err != nil {
+				if err := c.get(ctx, l, pos[i], &evs[i]); err != nil {
 					errs[j] = err
 					return
 				}
-				evs[i] = e
 			}
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	return evs, nil
+	return errors.Join(errs...)
 }
 
 // source is what drives a read: an index that yields positions, or the
@@ -255,7 +263,7 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 	type ixRange struct {
 		m      prolly.Map
 		r      prolly.Range
-		prefix int
+		prefix []byte
 		n      uint64
 	}
 	var ixs []ixRange
@@ -266,7 +274,7 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 		if err != nil {
 			return err
 		}
-		ixs = append(ixs, ixRange{m, r, len(prefix), n})
+		ixs = append(ixs, ixRange{m, r, prefix, n})
 		consider(n, func() (source, error) {
 			return source{pos: &indexSource{it: m.Iter(ctx, r), prefix: len(prefix)}}, nil
 		})
@@ -287,7 +295,7 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 		consider(keys/4, func() (source, error) {
 			is := &intersectSource{}
 			for _, x := range ixs {
-				is.srcs = append(is.srcs, &indexSource{it: x.m.Iter(ctx, x.r), prefix: x.prefix})
+				is.srcs = append(is.srcs, &indexSource{it: x.m.Iter(ctx, x.r), prefix: len(x.prefix), name: x.prefix})
 			}
 			return source{pos: is}, nil
 		})
@@ -379,22 +387,22 @@ func (l Log) distinct(ctx context.Context, m prolly.Map, prefix string, fn func(
 
 type logSource struct {
 	it    *prolly.Iter
-	names map[string]string
+	names nameCache
 }
 
-func (s *logSource) next(ctx context.Context) (Event, bool, error) {
+// next decodes the next event of the scan into *e.
+func (s *logSource) next(ctx context.Context, e *Event) (bool, error) {
 	if !s.it.Next(ctx) {
-		return Event{}, false, s.it.Err()
+		return false, s.it.Err()
 	}
 	p, err := decodeOrderedUint(s.it.Key())
 	if err != nil {
-		return Event{}, false, err
+		return false, err
 	}
-	if s.names == nil {
-		s.names = map[string]string{}
+	if err := decodeEventInto(e, Position(p), s.it.Value(), &s.names); err != nil {
+		return false, err
 	}
-	e, err := decodeEventIn(Position(p), s.it.Value(), s.names)
-	return e, err == nil, err
+	return true, nil
 }
 
 // indexSource follows the category or type index: each key is a name
@@ -402,65 +410,80 @@ func (s *logSource) next(ctx context.Context) (Event, bool, error) {
 type indexSource struct {
 	it     *prolly.Iter
 	prefix int
+	name   []byte // the prefix itself, for seekPos
+	key    []byte // scratch for seekPos
 }
 
 func (s *indexSource) nextPos(ctx context.Context) (Position, bool, error) {
 	if !s.it.Next(ctx) {
 		return 0, false, s.it.Err()
 	}
+	return s.pos()
+}
+
+// seekPos moves forward to the first entry at position p or after it
+// (never back), as nextPos does, skipping the entries before p with one
+// seek (needs name).
+func (s *indexSource) seekPos(ctx context.Context, p Position) (Position, bool, error) {
+	s.key = prolly.EncodeKey(append(s.key[:0], s.name...), prolly.Uint(uint64(p)))
+	if !s.it.Seek(ctx, s.key) {
+		return 0, false, s.it.Err()
+	}
+	return s.pos()
+}
+
+func (s *indexSource) pos() (Position, bool, error) {
 	p, err := decodeOrderedUint(s.it.Key()[s.prefix:])
 	return Position(p), err == nil, err
 }
 
-// logCursor reads events at ascending positions. For a position a short
-// way ahead it steps a log iterator forward (a few cheap steps within
-// the leaves it already holds); for one far ahead it starts a new
-// iterator there (one descent, as a Get).
+// logCursor reads events at ascending positions with one log iterator
+// that seeks forward from each to the next (prolly.Iter.Seek): a search
+// within the leaf it holds when the next position is near, a partial
+// descent when it is far, and no step over the events in between.
 type logCursor struct {
 	it    *prolly.Iter
-	last  Position // last position the iterator yielded
-	names map[string]string
+	last  Position // the position the iterator is at
+	key   []byte   // scratch for the sought key
+	names nameCache
 }
 
-const cursorSkip = 32
-
-func (c *logCursor) get(ctx context.Context, l Log, p Position) (Event, error) {
-	if c.it == nil || p <= c.last || p-c.last > cursorSkip {
+func (c *logCursor) get(ctx context.Context, l Log, p Position, e *Event) error {
+	c.key = prolly.EncodeKey(c.key[:0], prolly.Uint(uint64(p)))
+	var ok bool
+	if c.it == nil || p <= c.last {
 		c.it = l.log.Iter(ctx, prolly.Range{Start: logKey(p)})
-		c.last = p - 1
+		ok = c.it.Next(ctx)
+	} else {
+		ok = c.it.Seek(ctx, c.key)
 	}
-	for c.it.Next(ctx) {
-		k, err := decodeOrderedUint(c.it.Key())
-		if err != nil {
-			return Event{}, err
-		}
-		c.last = Position(k)
-		if c.last == p {
-			if c.names == nil {
-				c.names = map[string]string{}
-			}
-			return decodeEventIn(p, c.it.Value(), c.names)
-		}
-		if c.last > p {
-			break
-		}
+	if ok && bytes.Equal(c.it.Key(), c.key) {
+		c.last = p
+		return decodeEventInto(e, p, c.it.Value(), &c.names)
 	}
 	if err := c.it.Err(); err != nil {
-		return Event{}, err
+		return err
 	}
 	c.it = nil
-	return Event{}, fmt.Errorf("%w: index entry points to missing position %d", ErrCorrupt, p)
+	return fmt.Errorf("%w: index entry points to missing position %d", ErrCorrupt, p)
 }
 
 // intersectSource yields the positions every one of several index
 // sources holds (a merge join on positions, reading only index keys),
-// then reads those events alone.
+// then reads those events alone. A source behind the others seeks to
+// the highest position any of them is at (a leapfrog join): a category
+// and a type that share a few events skip each other's runs in one seek
+// each rather than stepping over every key of them.
 type intersectSource struct {
-	srcs []*indexSource
+	srcs  []*indexSource
+	heads []Position
 }
 
 func (s *intersectSource) nextPos(ctx context.Context) (Position, bool, error) {
-	heads := make([]Position, len(s.srcs))
+	if s.heads == nil {
+		s.heads = make([]Position, len(s.srcs))
+	}
+	heads := s.heads
 	for i, src := range s.srcs {
 		p, ok, err := src.nextPos(ctx)
 		if !ok {
@@ -475,8 +498,8 @@ func (s *intersectSource) nextPos(ctx context.Context) (Position, bool, error) {
 		}
 		same := true
 		for i := range heads {
-			for heads[i] < hi {
-				p, ok, err := s.srcs[i].nextPos(ctx)
+			if heads[i] < hi {
+				p, ok, err := s.srcs[i].seekPos(ctx, hi)
 				if !ok {
 					return 0, false, err
 				}

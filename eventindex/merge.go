@@ -120,7 +120,7 @@ func Merge(ctx context.Context, base, ours, theirs Log) (Log, error) {
 		}
 		p := b.next
 		b.next++
-		b.log.put(logKey(p), a.rec)
+		b.log.put(p, a.rec)
 		b.byStream.put(streamKey(a.e.Stream, a.e.Number), encodePos(p))
 		b.byCat.put(namePosKey(a.e.Category(), p), nil)
 		b.byType.put(namePosKey(a.e.Type, p), nil)
@@ -144,7 +144,7 @@ func cmpPos(a, b Position) int {
 
 // remove deletes an event and its index entries.
 func (b *Batch) remove(e *Event) {
-	b.log.del(logKey(e.Position))
+	b.log.del(e.Position)
 	b.byStream.del(streamKey(e.Stream, e.Number))
 	b.byCat.del(namePosKey(Category(e.Stream), e.Position))
 	b.byType.del(namePosKey(e.Type, e.Position))

@@ -3,6 +3,7 @@ package eventindex
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -20,6 +21,7 @@ type overlay struct {
 }
 
 type pendingValue struct {
+	key []byte // the key as put (apply hands it on without a copy)
 	val []byte
 	del bool
 }
@@ -36,6 +38,7 @@ func (o *overlay) get(ctx context.Context, k []byte) ([]byte, bool, error) {
 }
 
 func (o *overlay) set(k []byte, pv pendingValue) {
+	pv.key = k
 	if _, ok := o.edits[string(k)]; ok {
 		o.edits[string(k)] = pv
 		return
@@ -59,7 +62,7 @@ func (o *overlay) apply(ctx context.Context) (prolly.Map, error) {
 	edits := make([]prolly.Edit, len(o.order))
 	for i, k := range o.order {
 		pv := o.edits[k]
-		edits[i] = prolly.Edit{Key: []byte(k), Value: pv.val, Delete: pv.del}
+		edits[i] = prolly.Edit{Key: pv.key, Value: pv.val, Delete: pv.del}
 	}
 	return o.base.Apply(ctx, edits)
 }
@@ -93,4 +96,77 @@ func (o *editList) apply(ctx context.Context) (prolly.Map, error) {
 		out = append(out, e)
 	}
 	return o.base.Apply(ctx, out)
+}
+
+// logOverlay is a Batch's view of the log. Every event a Batch appends
+// gets the next position, so the records it adds are kept in a slice
+// indexed by position (no map, no sort); the positions it removes from
+// the base (retention) are kept in a set.
+type logOverlay struct {
+	base    prolly.Map
+	first   Position   // the base's next position: added[i] is at first+i
+	added   [][]byte   // nil: added, then removed by this Batch
+	removed []Position // positions of the base removed
+	gone    map[Position]bool
+}
+
+func newLogOverlay(m prolly.Map, next Position) logOverlay {
+	return logOverlay{base: m, first: next}
+}
+
+func (o *logOverlay) get(ctx context.Context, p Position) ([]byte, bool, error) {
+	if p >= o.first {
+		if i := p - o.first; i < Position(len(o.added)) && o.added[i] != nil {
+			return o.added[i], true, nil
+		}
+		return nil, false, nil
+	}
+	if o.gone[p] {
+		return nil, false, nil
+	}
+	return o.base.Get(ctx, logKey(p))
+}
+
+// put adds the record of the next position.
+func (o *logOverlay) put(p Position, rec []byte) {
+	if p != o.first+Position(len(o.added)) {
+		panic(fmt.Sprintf("eventindex: log record put at %d, next is %d (invariant: a Batch appends at its next position)", p, o.first+Position(len(o.added))))
+	}
+	o.added = append(o.added, rec)
+}
+
+func (o *logOverlay) del(p Position) {
+	if p >= o.first {
+		if i := p - o.first; i < Position(len(o.added)) {
+			o.added[i] = nil
+		}
+		return
+	}
+	if o.gone == nil {
+		o.gone = map[Position]bool{}
+	}
+	if !o.gone[p] {
+		o.gone[p] = true
+		o.removed = append(o.removed, p)
+	}
+}
+
+func (o *logOverlay) apply(ctx context.Context) (prolly.Map, error) {
+	if len(o.added) == 0 && len(o.removed) == 0 {
+		return o.base, nil
+	}
+	slices.Sort(o.removed)
+	edits := make([]prolly.Edit, 0, len(o.removed)+len(o.added))
+	for _, p := range o.removed {
+		edits = append(edits, prolly.Edit{Key: logKey(p), Delete: true})
+	}
+	for i, rec := range o.added {
+		if rec != nil {
+			edits = append(edits, prolly.Edit{Key: logKey(o.first + Position(i)), Value: rec})
+		}
+	}
+	if len(edits) == 0 {
+		return o.base, nil
+	}
+	return o.base.Apply(ctx, edits)
 }

@@ -32,6 +32,7 @@ func TestReadLargePages(t *testing.T) {
 	for _, f := range []Filter{
 		{Category: "c1"}, {Type: "T2"}, {Category: "c2", Type: "T3"}, {StreamPrefix: "c"},
 		{Stream: "c1-4"}, {Type: "T1", From: 1000, To: 4000}, {Category: "c0", StreamPrefix: "c0-1"},
+		{Category: "c1", Type: "T4", From: 700, To: 5000}, {Category: "c0", Type: "T0", From: 2500},
 	} {
 		var want []Event
 		for _, e := range all {

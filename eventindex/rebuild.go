@@ -27,15 +27,16 @@ func Rebuild(ctx context.Context, l Log) (Log, error) {
 		id     EventID
 		p      Position
 	}
-	var streams []sref
+	streams := make([]sref, 0, l.log.Count())
+	var names nameCache // one string per stream and type name, not per event
+	var e Event
 	it := l.log.IterAll(ctx)
 	for it.Next(ctx) {
 		p, err := decodeLogKey(it.Key())
 		if err != nil {
 			return Log{}, err
 		}
-		e, err := decodeEvent(p, it.Value())
-		if err != nil {
+		if err := decodeEventInto(&e, p, it.Value(), &names); err != nil {
 			return Log{}, err
 		}
 		c := Category(e.Stream)

@@ -1,8 +1,8 @@
 package prolly
 
 import (
-	"container/list"
 	"sync"
+	"sync/atomic"
 
 	"github.com/verso-db/verso/chunks"
 )
@@ -11,60 +11,127 @@ import (
 const DefaultCacheBytes = 64 << 20
 
 // nodeCache holds recently used decoded nodes, up to a bound on the sum of
-// their chunk sizes, evicting the least recently used. Nodes are immutable,
-// so a cached node may be shared by any number of readers.
+// their costs. Nodes are immutable, so a cached node may be shared by any
+// number of readers.
+//
+// It is split into shards by address (addresses are uniform), each with
+// its own lock, map and CLOCK ring: a hit takes a read lock, one map
+// lookup and sets the entry's referenced bit, touching no other entry
+// (an LRU list would move the entry and rewrite its neighbours, a cache
+// miss or two per hit on a large cache, under an exclusive lock). An
+// insertion evicts from the ring's hand the first entries not referenced
+// since the hand last passed them, clearing the bits it passes: the
+// second-chance approximation of LRU. New entries start unreferenced, so
+// a scan that reads nodes once does not push out nodes read twice.
 type nodeCache struct {
-	mu    sync.Mutex
-	max   int
-	size  int
-	items map[chunks.Address]*list.Element // of *node
-	lru   list.List                        // front: most recently used
+	shards []cacheShard
+	mask   uint32
 }
 
+type cacheShard struct {
+	mu    sync.RWMutex
+	max   int
+	size  int
+	items map[chunks.Address]*cacheEntry
+	ring  []*cacheEntry
+	hand  int
+}
+
+type cacheEntry struct {
+	nd  *node
+	ref atomic.Bool
+}
+
+// shardMin is the least bound a shard gets: with less, nodes of a few
+// tens of KiB would not fit.
+const shardMin = 4 << 20
+
 func newNodeCache(maxBytes int) *nodeCache {
-	return &nodeCache{max: maxBytes, items: map[chunks.Address]*list.Element{}}
+	n := 1
+	for n < 16 && maxBytes/(2*n) >= shardMin {
+		n *= 2
+	}
+	c := &nodeCache{shards: make([]cacheShard, n), mask: uint32(n - 1)}
+	for i := range c.shards {
+		c.shards[i] = cacheShard{max: maxBytes / n, items: map[chunks.Address]*cacheEntry{}}
+	}
+	return c
 }
 
 // cost is what a node counts against the bound: its bytes and the
 // decoded overhead.
-func cost(nd *node) int { return len(nd.data) + 8*len(nd.cum) + 128 }
+func cost(nd *node) int { return len(nd.data) + 8*len(nd.cum) + 160 }
+
+func (c *nodeCache) shard(addr chunks.Address) *cacheShard {
+	return &c.shards[(uint32(addr[0])|uint32(addr[1])<<8)&c.mask]
+}
 
 func (c *nodeCache) get(addr chunks.Address) (*node, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.items[addr]
+	s := c.shard(addr)
+	s.mu.RLock()
+	e, ok := s.items[addr]
+	s.mu.RUnlock()
 	if !ok {
 		return nil, false
 	}
-	c.lru.MoveToFront(e)
-	return e.Value.(*node), true
+	if !e.ref.Load() {
+		e.ref.Store(true)
+	}
+	return e.nd, true
 }
 
 func (c *nodeCache) put(nd *node) {
+	s := c.shard(nd.addr)
 	n := cost(nd)
-	if n > c.max {
+	if n > s.max {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[nd.addr]; ok {
-		c.lru.MoveToFront(e)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.items[nd.addr]; ok {
 		return
 	}
-	c.items[nd.addr] = c.lru.PushFront(nd)
-	c.size += n
-	for c.size > c.max {
-		e := c.lru.Back()
-		old := e.Value.(*node)
-		c.lru.Remove(e)
-		delete(c.items, old.addr)
-		c.size -= cost(old)
+	for s.size+n > s.max {
+		s.evict()
+	}
+	e := &cacheEntry{nd: nd}
+	s.items[nd.addr] = e
+	s.ring = append(s.ring, e)
+	s.size += n
+}
+
+// evict removes one entry: the first at or after the hand whose bit is
+// clear, clearing the bits it passes. The shard is not empty.
+func (s *cacheShard) evict() {
+	for {
+		if s.hand >= len(s.ring) {
+			s.hand = 0
+		}
+		e := s.ring[s.hand]
+		if e.ref.Load() {
+			e.ref.Store(false)
+			s.hand++
+			continue
+		}
+		last := len(s.ring) - 1
+		s.ring[s.hand] = s.ring[last]
+		s.ring[last] = nil
+		s.ring = s.ring[:last]
+		delete(s.items, e.nd.addr)
+		s.size -= cost(e.nd)
+		return
 	}
 }
 
 // len returns the number of nodes and bytes held.
 func (c *nodeCache) len() (int, int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.items), c.size
+	nodes, bytes := 0, 0
+	for i := range c.shards {
+		s := &c.shards[i]
+		s.mu.RLock()
+		nodes += len(s.items)
+		bytes += s.size
+		s.mu.RUnlock()
+	}
+	return nodes, bytes
 }

@@ -93,6 +93,44 @@ func (c *cursor) prev(ctx context.Context) error {
 	return c.descend(ctx, d, true)
 }
 
+// seek moves the cursor forward to the first entry >= key, or past the
+// end; a key at or before the current entry leaves the cursor where it
+// is. It climbs only as far as the first node whose last key reaches key,
+// so a seek a short way ahead costs a search within the leaf, and one far
+// ahead a partial descent: never more than a fresh cursorAtKey.
+func (c *cursor) seek(ctx context.Context, key []byte) error {
+	top := len(c.frames) - 1
+	d := top
+	for d > 0 && bytes.Compare(c.frames[d].nd.lastKey(), key) < 0 {
+		d--
+	}
+	f := &c.frames[d]
+	nd := f.nd
+	if f.idx < 0 {
+		f.idx = 0
+	}
+	if f.idx >= nd.n {
+		return nil // already past the end
+	}
+	i := nd.seekFrom(f.idx, key)
+	if i == nd.n {
+		// Only the root can end before key: the whole map does.
+		c.frames[top].idx = c.frames[top].nd.n
+		return nil
+	}
+	f.idx = i
+	c.frames = c.frames[:d+1]
+	for !nd.leaf() {
+		child, err := c.ns.readChild(ctx, nd, c.frames[len(c.frames)-1].idx)
+		if err != nil {
+			return err
+		}
+		nd = child
+		c.frames = append(c.frames, frame{nd: nd, idx: nd.search(key)})
+	}
+	return nil
+}
+
 // cursorAtKey returns a cursor at the first entry >= key, or past the end.
 func (m Map) cursorAtKey(ctx context.Context, key []byte) (*cursor, error) {
 	c := &cursor{ns: m.ns, frames: make([]frame, 0, m.Height())}
@@ -269,30 +307,66 @@ func (it *Iter) Next(ctx context.Context) bool {
 			}
 		}
 		it.started = true
-		if !it.c.valid() {
-			it.done = true
-			return false
+		if ok, again := it.check(); !again {
+			return ok
 		}
-		k := it.c.key()
-		if it.r.Reverse {
-			if it.r.beforeStart(k) {
-				it.done = true
-				return false
-			}
-			if it.r.afterStop(k) {
-				continue // the seek landed on Stop or just after it
-			}
-		} else {
-			if it.r.afterStop(k) {
-				it.done = true
-				return false
-			}
-			if it.r.beforeStart(k) {
-				continue // the seek landed on an excluded Start
-			}
-		}
-		return true
 	}
+}
+
+// Seek moves an ascending iterator forward to the first key >= key in its
+// range and reports whether there is one, as Next does; Key and Value are
+// then that entry's, and Next goes on from it. A key at or before the
+// current entry leaves the iterator where it is (Seek never goes back);
+// before the first Next, Seek positions the iterator at the first key
+// >= key instead of the range's first. A seek a short way ahead costs a
+// search within the leaf the iterator holds, one far ahead a partial
+// descent: it is how a reader that wants ascending, scattered keys (a
+// join, index-driven reads) walks a map without stepping over the keys
+// in between. Seek panics on a reverse iterator.
+func (it *Iter) Seek(ctx context.Context, key []byte) bool {
+	if it.r.Reverse {
+		panic("prolly: Seek on a reverse Iter (invariant: Seek moves forward)")
+	}
+	if it.done || it.err != nil {
+		return false
+	}
+	if it.err = it.c.seek(ctx, key); it.err != nil {
+		return false
+	}
+	it.started = true
+	if ok, again := it.check(); !again {
+		return ok
+	}
+	return it.Next(ctx)
+}
+
+// check decides on the entry the cursor sits at: ok if it is in the
+// range, again if it is before the range's start (step on), neither if
+// the iteration is over.
+func (it *Iter) check() (ok, again bool) {
+	if !it.c.valid() {
+		it.done = true
+		return false, false
+	}
+	k := it.c.key()
+	if it.r.Reverse {
+		if it.r.beforeStart(k) {
+			it.done = true
+			return false, false
+		}
+		if it.r.afterStop(k) {
+			return false, true // the seek landed on Stop or just after it
+		}
+	} else {
+		if it.r.afterStop(k) {
+			it.done = true
+			return false, false
+		}
+		if it.r.beforeStart(k) {
+			return false, true // the seek landed on an excluded Start
+		}
+	}
+	return true, false
 }
 
 // Key returns the current key.

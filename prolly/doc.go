@@ -33,7 +33,10 @@
 //
 // Reads: Get and Has; Iter over a Range (ascending or descending, between
 // optional bounds, each inclusive or exclusive; PrefixRange for a key
-// prefix) and its shorthands IterRange and IterAll; Count in O(1);
+// prefix) and its shorthands IterRange and IterAll; Iter.Seek moves an
+// ascending iterator forward to a later key (a search in the leaf it
+// holds, or a partial descent), for readers of scattered ascending keys;
+// Count in O(1);
 // GetOrdinal, Ordinal, CountRange, CountIn and IterFrom in O(log n), from
 // the subtree counts in internal nodes. Check verifies every invariant of
 // a tree. WalkNodes visits every node address (for copying, pushing or
@@ -53,8 +56,10 @@
 // FailOnConflict, or the caller's own).
 //
 // A NodeStore keeps a cache of decoded nodes bounded in bytes
-// (DefaultCacheBytes, or NewNodeStoreCache), least recently used out
-// first; its Stats count node loads, store reads and writes.
+// (DefaultCacheBytes, or NewNodeStoreCache), sharded by address and
+// evicting by CLOCK (second chance: an approximation of least recently
+// used whose hits touch no other entry); its Stats count node loads,
+// store reads and writes.
 //
 // Built with -tags invariants, the package checks every map a Builder or
 // Apply writes with Check; run the tests with it too.

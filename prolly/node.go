@@ -116,8 +116,24 @@ func (nd *node) count() uint64 {
 func (nd *node) lastKey() []byte { return nd.key(nd.n - 1) }
 
 // search returns the first i whose key is >= key, or n.
-func (nd *node) search(key []byte) int {
-	lo, hi := 0, nd.n
+func (nd *node) search(key []byte) int { return nd.searchFrom(0, key) }
+
+// seekFrom returns the first i >= from whose key is >= key, or n. It
+// tries from and from+1 first: a cursor seeking ascending keys often
+// wants the entry it is at or the next one.
+func (nd *node) seekFrom(from int, key []byte) int {
+	lo := from
+	for ; lo < from+2 && lo < nd.n; lo++ {
+		if bytes.Compare(nd.key(lo), key) >= 0 {
+			return lo
+		}
+	}
+	return nd.searchFrom(lo, key)
+}
+
+// searchFrom returns the first i >= from whose key is >= key, or n.
+func (nd *node) searchFrom(from int, key []byte) int {
+	lo, hi := from, nd.n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if bytes.Compare(nd.key(m), key) < 0 {
