@@ -19,7 +19,7 @@ func (l Log) ReadBackwards(ctx context.Context, f Filter, limit int) ([]Event, P
 		r.Stop = logKey(f.To)
 	}
 	cutoffs := map[string]int64{}
-	names := map[string]string{}
+	var names nameCache
 	var out []Event
 	next := Position(0)
 	it := l.log.Iter(ctx, r)
@@ -29,8 +29,8 @@ func (l Log) ReadBackwards(ctx context.Context, f Filter, limit int) ([]Event, P
 			return nil, 0, err
 		}
 		next = p
-		e, err := decodeEventIn(p, it.Value(), names)
-		if err != nil {
+		var e Event
+		if err := decodeEventInto(&e, p, it.Value(), &names); err != nil {
 			return nil, 0, err
 		}
 		if !f.Match(&e) {
