@@ -100,6 +100,7 @@ var unknownErrors = []struct {
 	{regexp.MustCompile(`^the view .* already exists$`), mysql.ERTableExists},                                // ErrExistingView
 	{regexp.MustCompile(`^Column ".*" already exists$`), mysql.ERDupFieldName},
 	{regexp.MustCompile(`^stored procedure ".*" does not exist$`), 1305}, // ErrStoredProcedureDoesNotExist: ER_SP_DOES_NOT_EXIST
+	{regexp.MustCompile(`^Operation [A-Z ]+ failed for `), 1396},         // ErrUserCreationFailure and kin: ER_CANNOT_USER
 	{regexp.MustCompile(`^no database selected`), mysql.ERNoDb},          // ErrNoDatabaseSelected
 }
 
