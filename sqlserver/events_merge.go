@@ -20,15 +20,7 @@ import (
 // commit fails with a serialization failure (1213), to be retried.
 // merged is the root merged so far; the result holds the merged log.
 func mergeEvents(ctx context.Context, st *dbState, base, ours, theirs, merged commitgraph.RootValue) (commitgraph.RootValue, error) {
-	ns := st.graph.NodeStore()
-	var logs [3]eventindex.Log
-	for i, r := range []commitgraph.RootValue{base, ours, theirs} {
-		var err error
-		if logs[i], err = eventindex.LoadLog(ctx, ns, r); err != nil {
-			return commitgraph.RootValue{}, err
-		}
-	}
-	l, err := eventindex.Merge(ctx, logs[0], logs[1], logs[2])
+	l, err := mergeLogs(ctx, st.graph.NodeStore(), base, ours, theirs)
 	if errors.Is(err, eventindex.ErrMergeConflict) {
 		return commitgraph.RootValue{}, errSerialization("%v", err)
 	}
@@ -47,14 +39,7 @@ func init() {
 
 // mergeBranchEvents is the tablemerge.PrefixMerger of the event log.
 func mergeBranchEvents(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs, merged commitgraph.RootValue) (commitgraph.RootValue, error) {
-	var logs [3]eventindex.Log
-	for i, r := range []commitgraph.RootValue{base, ours, theirs} {
-		var err error
-		if logs[i], err = eventindex.LoadLog(ctx, ns, r); err != nil {
-			return commitgraph.RootValue{}, err
-		}
-	}
-	l, err := eventindex.Merge(ctx, logs[0], logs[1], logs[2])
+	l, err := mergeLogs(ctx, ns, base, ours, theirs)
 	if errors.Is(err, eventindex.ErrMergeConflict) {
 		return commitgraph.RootValue{}, fmt.Errorf("%w; the merge changed nothing: merge one branch's events into the other stream by stream (read them with dolt_read_stream and append them with dolt_append_events), then merge again", err)
 	}
@@ -62,4 +47,16 @@ func mergeBranchEvents(ctx context.Context, ns *prolly.NodeStore, base, ours, th
 		return commitgraph.RootValue{}, err
 	}
 	return l.Store(ctx, merged)
+}
+
+// mergeLogs merges the event logs of three root values (eventindex.Merge).
+func mergeLogs(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitgraph.RootValue) (eventindex.Log, error) {
+	var logs [3]eventindex.Log
+	for i, r := range []commitgraph.RootValue{base, ours, theirs} {
+		var err error
+		if logs[i], err = eventindex.LoadLog(ctx, ns, r); err != nil {
+			return eventindex.Log{}, err
+		}
+	}
+	return eventindex.Merge(ctx, logs[0], logs[1], logs[2])
 }
