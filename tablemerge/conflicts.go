@@ -231,31 +231,6 @@ func DecodeConflict(b []byte, ncols int) (Conflict, error) {
 	return c, nil
 }
 
-// loadRow reads the Refs of a decoded row back into values.
-func loadRow(ctx context.Context, ns *prolly.NodeStore, row []tables.Value) ([]tables.Value, error) {
-	for i, v := range row {
-		if v.Kind() != prolly.KindRef {
-			continue
-		}
-		k, _, _ := v.AsRef()
-		b, err := prolly.ReadLarge(ctx, ns, v)
-		if err != nil {
-			return nil, err
-		}
-		switch k {
-		case prolly.KindString:
-			row[i] = prolly.String(string(b))
-		case prolly.KindBytes:
-			row[i] = prolly.Bytes(b)
-		case prolly.KindJSON:
-			row[i] = prolly.JSON(b)
-		default:
-			return nil, corrupt("a large value of kind %s", k)
-		}
-	}
-	return row, nil
-}
-
 // decode decodes one stored conflict of the set, loading large values.
 func (cs *ConflictSet) decode(ctx context.Context, key, val []byte) (Conflict, error) {
 	c, err := DecodeConflict(val, len(cs.Schema.Columns))
@@ -265,7 +240,7 @@ func (cs *ConflictSet) decode(ctx context.Context, key, val []byte) (Conflict, e
 	c.Key = append([]byte(nil), key...)
 	for _, r := range []*[]tables.Value{&c.Base, &c.Ours, &c.Theirs} {
 		if *r != nil {
-			if *r, err = loadRow(ctx, cs.ns, *r); err != nil {
+			if *r, err = tables.LoadLarge(ctx, cs.ns, *r); err != nil {
 				return Conflict{}, err
 			}
 		}

@@ -186,6 +186,12 @@ func (c *rowCodec) decode(key, val []byte) (row []Value, count uint64, err error
 	return row, 1, nil
 }
 
+// LoadLarge replaces the Refs in a decoded row (values stored out of line,
+// prolly.ReadLarge) with the values they name, in place, and returns row.
+func LoadLarge(ctx context.Context, ns *prolly.NodeStore, row []Value) ([]Value, error) {
+	return load(ctx, ns, row)
+}
+
 // load replaces Refs in a stored row with the values they name.
 func load(ctx context.Context, ns *prolly.NodeStore, row []Value) ([]Value, error) {
 	for i, v := range row {
