@@ -159,6 +159,9 @@ func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving, usersFil
 			return nil, "", "", fmt.Errorf("create the data dir: %w", err)
 		}
 		p, err := sqlserver.NewProvider(d)
+		if err == nil {
+			setCommitter(p)
+		}
 		return p, "the databases in " + d, filepath.Join(d, usersFileName), err
 	}
 	root, err := findRepoRoot(dir)
@@ -168,6 +171,9 @@ func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving, usersFil
 		}
 		abs, _ := filepath.Abs(dir)
 		p, err := sqlserver.NewProvider(dir)
+		if err == nil {
+			setCommitter(p)
+		}
 		return p, "the databases in " + abs + " (CREATE DATABASE makes one here)", filepath.Join(abs, usersFileName), err
 	}
 	if err != nil {
@@ -181,6 +187,7 @@ func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving, usersFil
 		p.Close()
 		return nil, "", "", err
 	}
+	setCommitter(p)
 	return p, "the database " + filepath.Base(root) + " in " + root, filepath.Join(root, repoDir, "users"), nil
 }
 
@@ -209,5 +216,15 @@ func findRepoRoot(dir string) (string, error) {
 		if filepath.Dir(d) == d {
 			return "", fmt.Errorf("%w in %s or any parent folder (run verso init, or give --data-dir)", errNoRepo, abs)
 		}
+	}
+}
+
+// setCommitter gives p the identity of $VERSO_AUTHOR_NAME and
+// $VERSO_AUTHOR_EMAIL, when either is set, for commits made over SQL by
+// sessions that set no @@dolt_committer_name; otherwise those commits
+// record the SQL user.
+func setCommitter(p *sqlserver.Provider) {
+	if os.Getenv(envName) != "" || os.Getenv(envEmail) != "" {
+		p.SetCommitter(identity("", ""))
 	}
 }

@@ -40,6 +40,8 @@ func TestSQLServer(t *testing.T) {
 	if code := run([]string{"-C", dir, "init", "--name", "T", "--email", "t@x"}, &out, &errOut); code != 0 {
 		t.Fatalf("init: exit %d: %s", code, errOut.String())
 	}
+	t.Setenv(envName, "Server Identity")
+	t.Setenv(envEmail, "server@example.com")
 	var sout, serr syncBuffer
 	stop := make(chan os.Signal, 1)
 	exited := make(chan int, 1)
@@ -69,6 +71,14 @@ func TestSQLServer(t *testing.T) {
 	var v string
 	if err := c.QueryRow("SELECT v FROM t WHERE id = 1").Scan(&v); err != nil || v != "one" {
 		t.Fatalf("select: %q, %v", v, err)
+	}
+	// Commits over SQL record the identity of $VERSO_AUTHOR_NAME/EMAIL.
+	if _, err := c.Exec("CALL dolt_commit('-Am', 'add t')"); err != nil {
+		t.Fatal(err)
+	}
+	var who, email string
+	if err := c.QueryRow("SELECT committer, email FROM dolt_log LIMIT 1").Scan(&who, &email); err != nil || who != "Server Identity" || email != "server@example.com" {
+		t.Fatalf("committer of a commit over SQL: %q <%q>, %v", who, email, err)
 	}
 	// A client still connected, idle, does not hold up a graceful
 	// shutdown: the server closes its connection.
