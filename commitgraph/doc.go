@@ -29,8 +29,8 @@
 //
 // Each commit records its height (1 + the greatest parent height) and the
 // address of its closure, the set of (height, address) of every strict
-// ancestor (package closure). Looking a commit up by hash is one chunk
-// read; is-ancestor is one more read and an O(log n) lookup; the merge base
+// ancestor, with merge-child aliases (package closure). Looking a commit
+// up by hash is one chunk read; is-ancestor is one more read and an O(log n) lookup; the merge base
 // walks the two closures from the top down in step, seeking past what only
 // one side holds. See graph.go for the cost of each query.
 //
@@ -59,8 +59,11 @@
 //     store's Commit syncs them with the new root. WriteCommit alone writes
 //     a commit that nothing names yet and that is not synced.
 //   - Times are kept to the millisecond, in UTC.
-//   - Children costs one chunk read per ancestor of the head above the
-//     commit's height: cheap for recent commits, a whole walk for old ones.
+//   - Children costs two range scans of the head's closure and one chunk
+//     read per commit found at the commit's height + 1 (entries and
+//     merge-child aliases). For a head of commit format 1 (a history
+//     written before the aliases, see commit.go) it falls back to one chunk
+//     read per ancestor of the head above the commit's height.
 //   - Decoders of stored bytes never panic; they return errors wrapping
 //     ErrBadChunk (chunks.IsCorrupt).
 package commitgraph
