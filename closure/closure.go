@@ -109,24 +109,22 @@ func (c Closure) ChildCandidates(ctx context.Context, h Height) ([]chunks.Addres
 		return nil, nil
 	}
 	var out []chunks.Address
-	for it := c.AtHeight(ctx, h+1); ; {
-		if !it.Next(ctx) {
-			if err := it.Err(); err != nil {
-				return nil, err
-			}
-			break
-		}
+	it := c.AtHeight(ctx, h+1)
+	for it.Next(ctx) {
 		out = append(out, it.Entry().Addr)
 	}
-	it := c.m.Iter(ctx, prolly.PrefixRange(aliasHeightKey(h+1)))
-	for it.Next(ctx) {
-		a, err := DecodeAliasKey(it.Key())
+	if err := it.Err(); err != nil {
+		return nil, fmt.Errorf("closure: entries at %d: %w", h+1, err)
+	}
+	ai := c.m.Iter(ctx, prolly.PrefixRange(aliasHeightKey(h+1)))
+	for ai.Next(ctx) {
+		a, err := DecodeAliasKey(ai.Key())
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, a.Merge)
 	}
-	if err := it.Err(); err != nil {
+	if err := ai.Err(); err != nil {
 		return nil, fmt.Errorf("closure: aliases at %d: %w", h+1, err)
 	}
 	return out, nil
@@ -243,10 +241,11 @@ func Build(ctx context.Context, ns *prolly.NodeStore, parents []Parent) (Closure
 // Check verifies the prolly tree under the closure, that every key is a
 // well-formed entry or alias key with an empty value, and that every alias
 // names an entry of the closure higher than the alias (a merge is higher
-// than a child of any of its parents). Whether the merge has a
-// parent at that height takes its commit: commitgraph's Check rebuilds
-// each closure from the parents and compares addresses. Check reads every
-// node and holds every entry in memory: use it in tests.
+// than a child of any of its parents). Whether the merge has a parent at
+// that height, and whether every merge has its aliases, take the commits:
+// commitgraph's Check rebuilds each closure from the parents and compares
+// addresses. Check reads every node and holds every entry in memory: use
+// it in tests.
 func (c Closure) Check(ctx context.Context) error {
 	if err := c.m.Check(ctx); err != nil {
 		return err
