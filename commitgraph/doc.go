@@ -21,7 +21,9 @@
 //
 // Commit, tag and working-set chunks have their own small binary formats,
 // documented beside their code (commit.go, tag.go, workingset.go; shared
-// rules in codec.go). Root values and the refs map are prolly maps from
+// rules in codec.go). Commits are at format version 2: their closures hold
+// merge-child aliases; version-1 commits (closures without them) are still
+// read, and commits written on them stay version 1 (see commit.go). Root values and the refs map are prolly maps from
 // names to 20-byte addresses (rootvalue.go, refs.go). The refs map's
 // address is the chunk store's root.
 //
