@@ -34,13 +34,18 @@ type dag struct {
 	parents  [][]int
 	heights  []Height
 	closures []Closure
+	byAddr   map[chunks.Address]int // commit numbers, made by index
 }
 
 func (g *dag) add(t testing.TB, ctx context.Context, ns *prolly.NodeStore, parents []int) {
 	var ps []Parent
 	h := Height(1)
 	for _, p := range parents {
-		ps = append(ps, Parent{Entry: Entry{g.heights[p], fakeAddr(p)}, Closure: g.closures[p]})
+		var hs []Height
+		for _, q := range g.parents[p] {
+			hs = append(hs, g.heights[q])
+		}
+		ps = append(ps, Parent{Entry: Entry{g.heights[p], fakeAddr(p)}, Closure: g.closures[p], Parents: hs})
 		h = max(h, g.heights[p]+1)
 	}
 	c, err := Build(ctx, ns, ps)
@@ -70,6 +75,54 @@ func (g *dag) ancestors(i int) []Entry {
 		out = append(out, Entry{g.heights[p], fakeAddr(p)})
 	}
 	slices.SortFunc(out, Entry.Compare)
+	return out
+}
+
+// aliases returns the aliases the closure of commit i should hold: for
+// every merge among its ancestors, one per parent lower than the merge's
+// height - 1.
+func (g *dag) aliases(i int) []Alias {
+	var out []Alias
+	for _, e := range g.ancestors(i) {
+		m := g.index(e.Addr)
+		if len(g.parents[m]) < 2 {
+			continue
+		}
+		for _, p := range g.parents[m] {
+			if g.heights[p]+1 < g.heights[m] {
+				out = append(out, Alias{g.heights[p] + 1, e.Addr})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Alias) int { return bytes.Compare(a.Key(), b.Key()) })
+	return slices.Compact(out)
+}
+
+// index returns the commit number of an address.
+func (g *dag) index(a chunks.Address) int {
+	if len(g.byAddr) != len(g.heights) {
+		g.byAddr = map[chunks.Address]int{}
+		for i := range g.heights {
+			g.byAddr[fakeAddr(i)] = i
+		}
+	}
+	i, ok := g.byAddr[a]
+	if !ok {
+		panic("closure test: unknown address " + a.String())
+	}
+	return i
+}
+
+// children returns the children of commit x among anc (the ancestors of
+// commit i) and i itself: the naive parent walk.
+func (g *dag) children(x, i int, anc []Entry) []chunks.Address {
+	var out []chunks.Address
+	for _, e := range append(slices.Clone(anc), Entry{g.heights[i], fakeAddr(i)}) {
+		if slices.Contains(g.parents[g.index(e.Addr)], x) {
+			out = append(out, e.Addr)
+		}
+	}
+	slices.SortFunc(out, chunks.Address.Compare)
 	return out
 }
 
@@ -134,8 +187,8 @@ func TestBuildMatchesParentWalk(t *testing.T) {
 	for i := range g.heights {
 		want := g.ancestors(i)
 		c := g.closures[i]
-		if c.Count() != uint64(len(want)) {
-			t.Fatalf("commit %d: count %d, want %d", i, c.Count(), len(want))
+		if n, err := c.Count(ctx); err != nil || n != uint64(len(want)) {
+			t.Fatalf("commit %d: count %d, %v; want %d", i, n, err, len(want))
 		}
 		got := collect(t, ctx, c.Ascending(ctx, 0))
 		if !slices.Equal(got, want) {
@@ -203,6 +256,11 @@ func TestHistoryIndependence(t *testing.T) {
 		b := prolly.NewBuilder(ns)
 		for _, e := range g.ancestors(i) {
 			if err := b.Add(ctx, e.Key(), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, a := range g.aliases(i) {
+			if err := b.Add(ctx, a.Key(), nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -334,11 +392,220 @@ func TestMergeCostFollowsDivergence(t *testing.T) {
 	g.add(t, ctx, ns, []int{tips[0], tips[1]})
 	after := ns.Stats()
 	loads, writes := after.Loads-before.Loads, after.Writes-before.Writes
-	t.Logf("merge closure over %d ancestors: %d node loads, %d node writes", g.closures[len(g.closures)-1].Count(), loads, writes)
+	n, err := g.closures[len(g.closures)-1].Count(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("merge closure over %d ancestors: %d node loads, %d node writes", n, loads, writes)
 	if loads > 60 || writes > 10 {
 		t.Fatalf("merge closure loaded %d and wrote %d nodes: more than the divergence needs", loads, writes)
 	}
-	if want := g.ancestors(len(g.heights) - 1); g.closures[len(g.closures)-1].Count() != uint64(len(want)) {
+	if want := g.ancestors(len(g.heights) - 1); n != uint64(len(want)) {
 		t.Fatal("wrong merge closure")
+	}
+}
+
+// unevenDAG grows a graph whose merges join parents of very different
+// heights: long branches merged into short ones and the other way round,
+// merges of up to five parents, and merges of merges.
+func unevenDAG(t testing.TB, ctx context.Context, ns *prolly.NodeStore, rng *rand.Rand, n int) *dag {
+	g := &dag{}
+	g.add(t, ctx, ns, nil)
+	tips := []int{0}
+	for len(g.heights) < n {
+		b := rng.IntN(len(tips))
+		switch r := rng.IntN(20); {
+		case r < 10:
+			// A run of commits on one branch, often long.
+			for range 1 + rng.IntN(1+rng.IntN(30)) {
+				g.add(t, ctx, ns, []int{tips[b]})
+				tips[b] = len(g.heights) - 1
+			}
+		case r < 14:
+			// A new branch from any commit, old ones included.
+			tips = append(tips, rng.IntN(len(g.heights)))
+		default:
+			// A merge of up to five parents, among tips and old commits,
+			// in random order.
+			ps := []int{tips[b]}
+			for range 1 + rng.IntN(4) {
+				p := tips[rng.IntN(len(tips))]
+				if rng.IntN(4) == 0 {
+					p = rng.IntN(len(g.heights))
+				}
+				if !slices.Contains(ps, p) {
+					ps = append(ps, p)
+				}
+			}
+			if len(ps) == 1 {
+				continue
+			}
+			rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
+			g.add(t, ctx, ns, ps)
+			tips[b] = len(g.heights) - 1
+		}
+	}
+	return g
+}
+
+// TestChildCandidatesModel: on random graphs with merges of uneven
+// heights, for every commit i and every commit x, the children of x among
+// i's closure (and i) that ChildCandidates finds are exactly those of the
+// naive parent walk; Count is the number of ancestors; no iteration yields
+// an alias; the aliases are exactly the model's.
+func TestChildCandidatesModel(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(seed(t), 3))
+	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
+	g := unevenDAG(t, ctx, ns, rng, 300)
+	merges, higher := 0, 0
+	for i := range g.heights {
+		if len(g.parents[i]) > 1 {
+			merges++
+			for _, p := range g.parents[i] {
+				if g.heights[p]+1 < g.heights[i] {
+					higher++
+				}
+			}
+		}
+	}
+	t.Logf("%d commits, %d merges, %d merge parents below the merge's height - 1", len(g.heights), merges, higher)
+	if higher < 20 {
+		t.Fatalf("only %d uneven merge parents: the graph does not test aliases", higher)
+	}
+	for i := range g.heights {
+		c := g.closures[i]
+		anc := g.ancestors(i)
+		if n, err := c.Count(ctx); err != nil || n != uint64(len(anc)) {
+			t.Fatalf("commit %d: Count %d, %v; want %d", i, n, err, len(anc))
+		}
+		if n, err := c.CountRange(ctx, 0, MaxHeight); err != nil || n != uint64(len(anc)) {
+			t.Fatalf("commit %d: CountRange(0, max) %d, %v; want %d", i, n, err, len(anc))
+		}
+		if got := collect(t, ctx, c.Ascending(ctx, 0)); !slices.Equal(got, anc) {
+			t.Fatalf("commit %d: Ascending %v, want %v", i, got, anc)
+		}
+		rev := collect(t, ctx, c.Descending(ctx, Entry{}))
+		slices.Reverse(rev)
+		if !slices.Equal(rev, anc) {
+			t.Fatalf("commit %d: Descending %v, want %v", i, rev, anc)
+		}
+		if got := collect(t, ctx, c.DescendingFrom(ctx, Entry{MaxHeight + 5, fakeAddr(0)})); len(got) != len(anc) {
+			t.Fatalf("commit %d: DescendingFrom above every height: %d entries, want %d", i, len(got), len(anc))
+		}
+		for _, h := range []Height{MaxHeight, MaxHeight + 1, MaxHeight + 3} {
+			if got := collect(t, ctx, c.AtHeight(ctx, h)); len(got) != 0 {
+				t.Fatalf("commit %d: AtHeight(%d) yields %v", i, h, got)
+			}
+		}
+		// The aliases, read from the map.
+		var aliases []Alias
+		for it := c.Map().Iter(ctx, prolly.Range{Start: aliasStart}); it.Next(ctx); {
+			a, err := DecodeAliasKey(it.Key())
+			if err != nil {
+				t.Fatal(err)
+			}
+			aliases = append(aliases, a)
+		}
+		if want := g.aliases(i); !slices.Equal(aliases, want) {
+			t.Fatalf("commit %d: aliases %v, want %v", i, aliases, want)
+		}
+		if i%25 == 0 {
+			if err := c.Check(ctx); err != nil {
+				t.Fatalf("commit %d: %v", i, err)
+			}
+		}
+		// Children of every commit (ancestor or not) among i's history.
+		for x := range g.heights {
+			cands, err := c.ChildCandidates(ctx, g.heights[x])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.heights[i] == g.heights[x]+1 {
+				cands = append(cands, fakeAddr(i)) // i itself, as callers do
+			}
+			var got []chunks.Address
+			for _, a := range cands {
+				if slices.Contains(g.parents[g.index(a)], x) && !slices.Contains(got, a) {
+					got = append(got, a)
+				}
+			}
+			if slices.Contains(g.parents[i], x) && !slices.Contains(got, fakeAddr(i)) {
+				got = append(got, fakeAddr(i))
+			}
+			slices.SortFunc(got, chunks.Address.Compare)
+			if want := g.children(x, i, anc); !slices.Equal(got, want) {
+				t.Fatalf("commit %d: children of %d: %v, want %v", i, x, got, want)
+			}
+		}
+	}
+}
+
+// TestCheckRejectsStrayAlias: an alias naming no entry, or an entry not
+// above it, fails Check.
+func TestCheckRejectsStrayAlias(t *testing.T) {
+	ctx := context.Background()
+	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
+	for _, keys := range [][][]byte{
+		{Entry{1, fakeAddr(1)}.Key(), Alias{2, fakeAddr(2)}.Key()},
+		{Entry{3, fakeAddr(1)}.Key(), Alias{3, fakeAddr(1)}.Key()},
+	} {
+		b := prolly.NewBuilder(ns)
+		for _, k := range keys {
+			if err := b.Add(ctx, k, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m, err := b.Map(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := (Closure{m: m}).Check(ctx); err == nil {
+			t.Fatalf("keys %x: Check passed", keys)
+		}
+	}
+}
+
+func FuzzDecodeAliasKey(f *testing.F) {
+	f.Add(Alias{2, fakeAddr(1)}.Key())
+	f.Add(Entry{2, fakeAddr(1)}.Key())
+	f.Add(Alias{MaxHeight, fakeAddr(1)}.Key())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a, err := DecodeAliasKey(b)
+		if err != nil {
+			if !chunks.IsCorrupt(err) {
+				t.Fatalf("error %v is not a corruption", err)
+			}
+			return
+		}
+		if !bytes.Equal(a.Key(), b) || a.Height < 2 || a.Height > MaxHeight {
+			t.Fatal("alias key does not round-trip")
+		}
+		if _, err := DecodeKey(b); err == nil {
+			t.Fatal("an alias key decodes as an entry")
+		}
+	})
+}
+
+// TestGoldenClosureAliases pins the address of a closure holding an alias:
+// a merge of a long branch and a short one, and its child.
+func TestGoldenClosureAliases(t *testing.T) {
+	ctx := context.Background()
+	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
+	g := &dag{}
+	g.add(t, ctx, ns, nil)
+	for i := 1; i < 6; i++ {
+		g.add(t, ctx, ns, []int{i - 1})
+	}
+	g.add(t, ctx, ns, []int{0})    // 6, height 2
+	g.add(t, ctx, ns, []int{5, 6}) // 7, height 7: an alias at 3
+	g.add(t, ctx, ns, []int{7})    // 8
+	c := g.closures[8]
+	if want := []Alias{{3, fakeAddr(7)}}; !slices.Equal(g.aliases(8), want) {
+		t.Fatalf("model aliases %v", g.aliases(8))
+	}
+	const want = "nu8kg66lb023rlpdijksv774v31s4om7"
+	if got := c.Address().String(); got != want {
+		t.Fatalf("golden closure address %s, want %s", got, want)
 	}
 }

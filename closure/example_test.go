@@ -23,8 +23,9 @@ func Example() {
 	cd, _ := closure.Build(ctx, ns, []closure.Parent{{Entry: b, Closure: cb}, {Entry: c, Closure: cc}})
 
 	has, _ := cd.Contains(ctx, a)
-	fmt.Println("ancestors of d:", cd.Count(), "a among them:", has)
-	n := 0
+	n, _ := cd.Count(ctx)
+	fmt.Println("ancestors of d:", n, "a among them:", has)
+	n = 0
 	for it := cd.AtHeight(ctx, 2); it.Next(ctx); {
 		n++
 	}

@@ -18,8 +18,9 @@ var ErrCheck = errors.New("commitgraph: check failed")
 // (branches commits, tags tag chunks of commits, working sets working-set
 // chunks), and every commit reachable from a ref decodes, has the height
 // 1 + its greatest parent height, a root value whose entries decode, and
-// exactly the closure its parents give: the closure is rebuilt from the
-// parents in scratch memory and its address compared (closures are history
+// exactly the closure its parents give, merge-child aliases included for a
+// commit of format 2 (whose parents must be of format 2 too): the closure
+// is rebuilt from the parents in scratch memory and its address compared (closures are history
 // independent, so equal sets have equal addresses). It reads every commit
 // and writes nothing to the store: use it in tests. A root value that the
 // store does not hold at all is not reported (tests commit made-up root
@@ -71,23 +72,26 @@ func (db *DB) Check(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrCheck, err)
 		}
-		ps := make([]closure.Parent, len(c.Parents))
+		pcs := make([]*Commit, len(c.Parents))
 		h := closure.Height(1)
 		for i, p := range c.Parents {
 			pc, err := db.ReadCommit(ctx, p)
 			if err != nil {
 				return fail("commit %s, parent %d: %v", a, i+1, err)
 			}
-			cl, err := closure.Open(ctx, scratch, pc.Closure)
-			if err != nil {
-				return fail("closure of %s: %v", p, err)
+			if c.HasAliases() && !pc.HasAliases() {
+				return fail("commit %s of format %d has parent %s of format %d", a, c.Version, p, pc.Version)
 			}
-			ps[i] = closure.Parent{Entry: pc.Entry(), Closure: cl}
+			pcs[i] = pc
 			h = max(h, pc.Height+1)
 			queue = append(queue, p)
 		}
 		if c.Height != h {
 			return fail("commit %s has height %d, its parents make %d", a, c.Height, h)
+		}
+		ps, err := db.closureParents(ctx, scratch, pcs, c.HasAliases())
+		if err != nil {
+			return fail("commit %s: %v", a, err)
 		}
 		want, err := closure.Build(ctx, scratch, ps)
 		if err != nil {

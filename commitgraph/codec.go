@@ -10,9 +10,10 @@ import (
 
 // Shared pieces of the chunk formats of this package (commit.go, tag.go,
 // workingset.go). Every chunk starts with a 4-byte magic that names its
-// kind and a format version byte; integers are big-endian; a string is a
-// length (u16 for names and emails, u32 for messages) followed by its
-// bytes. A decoder reads exactly the chunk's bytes: trailing bytes are an
+// kind and a format version byte (formatVersion for tags and working
+// sets; commits have their own, see commit.go); integers are big-endian; a
+// string is a length (u16 for names and emails, u32 for messages) followed
+// by its bytes. A decoder reads exactly the chunk's bytes: trailing bytes are an
 // error.
 
 const (
@@ -50,6 +51,12 @@ func (w *writer) str(field, s string, limit, width int) {
 		w.u32(uint32(len(s)))
 	}
 	w.buf = append(w.buf, s...)
+}
+
+// versionedHeader writes magic and the version v (commits have their own).
+func (w *writer) versionedHeader(magic string, v uint8) {
+	w.bytes([]byte(magic))
+	w.u8(v)
 }
 
 // reader reads fields of a chunk, remembering the first error.
@@ -124,16 +131,22 @@ func (r *reader) message(what string) string {
 	return string(r.need(int(n), what))
 }
 
-// header checks the magic and the version.
-func (r *reader) header(magic string) {
+// header checks the magic and that the version is formatVersion.
+func (r *reader) header(magic string) { r.versionedHeader(magic, formatVersion, formatVersion) }
+
+// versionedHeader checks the magic and that the version is between lo and
+// hi, and returns it.
+func (r *reader) versionedHeader(magic string, lo, hi uint8) uint8 {
 	m := r.need(len(magic), "magic")
 	if r.err == nil && string(m) != magic {
 		r.err = badChunk("not a %s: magic %q, want %q", r.kind, m, magic)
-		return
+		return 0
 	}
-	if v := r.u8("version"); r.err == nil && v != formatVersion {
-		r.err = badChunk("%s: format version %d, this build reads %d", r.kind, v, formatVersion)
+	v := r.u8("version")
+	if r.err == nil && (v < lo || v > hi) {
+		r.err = badChunk("%s: format version %d, this build reads %d to %d", r.kind, v, lo, hi)
 	}
+	return v
 }
 
 // done checks that every byte was read.

@@ -1,6 +1,7 @@
 package commitgraph
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -8,10 +9,10 @@ import (
 	"github.com/verso-db/verso/closure"
 )
 
-// Commit chunk format, version 1. Integers are big-endian.
+// Commit chunk format, version 2 (commitVersion). Integers are big-endian.
 //
 //	+--------------------------------------------------------------+
-//	| magic "VCMT" [4] | version u8 (1)                             |
+//	| magic "VCMT" [4] | version u8 (2, or 1: see below)            |
 //	| root value address [20]                                      |
 //	| closure address [20]       (zero for a root commit)          |
 //	| height u64                 (1 for a root commit)             |
@@ -32,9 +33,29 @@ import (
 // other than 0 and 1, a committer equal to the author given explicitly,
 // and trailing bytes. The height being 1 + the greatest parent height and
 // the closure being right are checked by the graph when it writes a commit,
-// not by the decoder (which sees one chunk).
+// not by the decoder (which sees one chunk). Heights above
+// closure.MaxHeight (2^63 - 1) are rejected.
+//
+// Versions. The bytes of versions 1 and 2 are laid out alike; the version
+// says what the closure holds. Version 2: the closure holds the
+// merge-child aliases of every merge among the commit's ancestors (see
+// package closure), and every parent is of version 2. Version 1 (the first
+// format): the closure may lack aliases. Both are read. This build writes
+// version 2 when every parent is of version 2 (or there is none), and
+// version 1 otherwise, with a closure built without adding aliases, as a
+// version-1 writer did: a history begun in version 1 stays version 1.
+// Children and dolt_diff_<t>'s from_commit lookups of a version-1 head
+// fall back to a scan of the head's closure above the commit (correct,
+// slower); IsAncestor, Log, MergeBase and the rest are the same for both.
 
 const commitMagic = "VCMT"
+
+// The commit chunk format versions this build reads; it writes
+// commitVersion.
+const (
+	commitVersion1 = 1 // closures without merge-child aliases
+	commitVersion  = 2 // closures with them
+)
 
 // maxParents bounds the parents of one commit (an octopus merge).
 const maxParents = 1<<16 - 1
@@ -67,6 +88,11 @@ func (m Meta) CommitterOrAuthor() Signature {
 
 // Commit is a decoded commit chunk.
 type Commit struct {
+	// Version is the chunk's format version: 2 for commits whose closure
+	// holds merge-child aliases (every commit this build writes on a
+	// version-2 history), 1 for older ones. Zero encodes as the current
+	// version.
+	Version uint8
 	// Addr is the address of the commit's chunk (not part of its bytes).
 	Addr chunks.Address
 	// Root is the address of the commit's root value.
@@ -84,13 +110,24 @@ type Commit struct {
 // Entry returns the commit's closure entry (height, address).
 func (c *Commit) Entry() closure.Entry { return closure.Entry{Height: c.Height, Addr: c.Addr} }
 
+// HasAliases reports whether the commit's closure holds the merge-child
+// aliases of every merge among its ancestors (format version 2).
+func (c *Commit) HasAliases() bool { return c.Version >= commitVersion }
+
 // IsMerge reports whether the commit has more than one parent.
 func (c *Commit) IsMerge() bool { return len(c.Parents) > 1 }
 
 // encodeCommit returns the chunk bytes of c (whose Addr is ignored).
 func encodeCommit(c *Commit) ([]byte, error) {
 	w := &writer{}
-	w.header(commitMagic)
+	v := c.Version
+	if v == 0 {
+		v = commitVersion
+	}
+	if v > commitVersion {
+		w.fail(fmt.Errorf("commitgraph: commit format version %d, this build writes %d", v, commitVersion))
+	}
+	w.versionedHeader(commitMagic, v)
 	w.addr(c.Root)
 	w.addr(c.Closure)
 	w.u64(uint64(c.Height))
@@ -120,8 +157,8 @@ func encodeCommit(c *Commit) ([]byte, error) {
 // canonical encoding of a commit; it never panics.
 func DecodeCommit(addr chunks.Address, b []byte) (*Commit, error) {
 	r := &reader{b: b, kind: "commit"}
-	r.header(commitMagic)
 	c := &Commit{Addr: addr}
+	c.Version = r.versionedHeader(commitMagic, commitVersion1, commitVersion)
 	c.Root = r.addr("root")
 	c.Closure = r.addr("closure")
 	c.Height = closure.Height(r.u64("height"))
@@ -170,6 +207,8 @@ func (c *Commit) validate() error {
 		return badChunk("commit: %d parents and height %d", len(c.Parents), c.Height)
 	case len(c.Parents) > 0 && c.Closure.IsEmpty():
 		return badChunk("commit: %d parents and no closure", len(c.Parents))
+	case c.Height > closure.MaxHeight:
+		return badChunk("commit: height %d above %d", c.Height, closure.MaxHeight)
 	}
 	for i, p := range c.Parents {
 		if p.IsEmpty() {

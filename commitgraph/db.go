@@ -22,6 +22,9 @@ type DB struct {
 	cs      chunks.Store
 	ns      *prolly.NodeStore
 	retries atomic.Uint64
+	// version1 makes WriteCommit write format-1 commits (closures without
+	// aliases), as older builds did: for tests of old histories.
+	version1 bool
 }
 
 // New returns the commit graph of the database in cs. It reads nothing:
@@ -111,8 +114,8 @@ func (db *DB) WriteCommit(ctx context.Context, root chunks.Address, parents []ch
 		meta.Time = time.Now()
 	}
 	meta.Time = time.UnixMilli(meta.Time.UnixMilli()).UTC()
-	c := &Commit{Root: root, Parents: parents, Height: 1, Meta: meta}
-	ps := make([]closure.Parent, 0, len(parents))
+	c := &Commit{Root: root, Parents: parents, Height: 1, Meta: meta, Version: db.writeVersion()}
+	pcs := make([]*Commit, 0, len(parents))
 	for i, p := range parents {
 		for _, q := range parents[:i] {
 			if q == p {
@@ -123,12 +126,18 @@ func (db *DB) WriteCommit(ctx context.Context, root chunks.Address, parents []ch
 		if err != nil {
 			return nil, fmt.Errorf("commitgraph: parent %d: %w", i+1, err)
 		}
-		cl, err := db.Closure(ctx, pc)
-		if err != nil {
-			return nil, err
-		}
-		ps = append(ps, closure.Parent{Entry: pc.Entry(), Closure: cl})
+		pcs = append(pcs, pc)
 		c.Height = max(c.Height, pc.Height+1)
+		if !pc.HasAliases() {
+			c.Version = commitVersion1
+		}
+	}
+	if c.Height > closure.MaxHeight {
+		return nil, fmt.Errorf("commitgraph: height %d above %d", c.Height, closure.MaxHeight)
+	}
+	ps, err := db.closureParents(ctx, db.ns, pcs, c.HasAliases())
+	if err != nil {
+		return nil, err
 	}
 	cl, err := closure.Build(ctx, db.ns, ps)
 	if err != nil {
@@ -143,6 +152,42 @@ func (db *DB) WriteCommit(ctx context.Context, root chunks.Address, parents []ch
 		return nil, err
 	}
 	return c, nil
+}
+
+// writeVersion is the version of the commits db writes on version-2
+// parents: commitVersion, or commitVersion1 in tests of old histories.
+func (db *DB) writeVersion() uint8 {
+	if db.version1 {
+		return commitVersion1
+	}
+	return commitVersion
+}
+
+// closureParents returns what closure.Build needs of each parent commit:
+// its entry and closure (opened in ns), and, if aliases, the heights of
+// its own parents when it is a merge (one chunk read per parent of a
+// merge). Without aliases the closure is built as a version-1 writer built
+// it: the parents' closures and the parents, no aliases added.
+func (db *DB) closureParents(ctx context.Context, ns *prolly.NodeStore, pcs []*Commit, aliases bool) ([]closure.Parent, error) {
+	ps := make([]closure.Parent, len(pcs))
+	for i, pc := range pcs {
+		cl, err := closure.Open(ctx, ns, pc.Closure)
+		if err != nil {
+			return nil, err
+		}
+		ps[i] = closure.Parent{Entry: pc.Entry(), Closure: cl}
+		if !aliases || !pc.IsMerge() {
+			continue
+		}
+		for _, q := range pc.Parents {
+			qc, err := db.ReadCommit(ctx, q)
+			if err != nil {
+				return nil, fmt.Errorf("commitgraph: parent of %s: %w", pc.Addr, err)
+			}
+			ps[i].Parents = append(ps[i].Parents, qc.Height)
+		}
+	}
+	return ps, nil
 }
 
 // CommitOptions says what CommitRoot commits where.

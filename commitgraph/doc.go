@@ -24,7 +24,9 @@
 //
 // Commit, tag and working-set chunks have their own small binary formats,
 // documented beside their code (commit.go, tag.go, workingset.go; shared
-// rules in codec.go). Root values and the refs map are prolly maps from
+// rules in codec.go). Commits are at format version 2: their closures hold
+// merge-child aliases; version-1 commits (closures without them) are still
+// read, and commits written on them stay version 1 (see commit.go). Root values and the refs map are prolly maps from
 // names to 20-byte addresses (rootvalue.go, refs.go). The refs map's
 // address is the chunk store's root.
 //
@@ -32,8 +34,8 @@
 //
 // Each commit records its height (1 + the greatest parent height) and the
 // address of its closure, the set of (height, address) of every strict
-// ancestor (package closure). Looking a commit up by hash is one chunk
-// read; is-ancestor is one more read and an O(log n) lookup; the merge base
+// ancestor, with merge-child aliases (package closure). Looking a commit
+// up by hash is one chunk read; is-ancestor is one more read and an O(log n) lookup; the merge base
 // walks the two closures from the top down in step, seeking past what only
 // one side holds. See graph.go for the cost of each query.
 //
@@ -62,8 +64,11 @@
 //     store's Commit syncs them with the new root. WriteCommit alone writes
 //     a commit that nothing names yet and that is not synced.
 //   - Times are kept to the millisecond, in UTC.
-//   - Children costs one chunk read per ancestor of the head above the
-//     commit's height: cheap for recent commits, a whole walk for old ones.
+//   - Children costs two range scans of the head's closure and one chunk
+//     read per commit found at the commit's height + 1 (entries and
+//     merge-child aliases). For a head of commit format 1 (a history
+//     written before the aliases, see commit.go) it falls back to one chunk
+//     read per ancestor of the head above the commit's height.
 //   - Decoders of stored bytes never panic; they return errors wrapping
 //     ErrBadChunk (chunks.IsCorrupt).
 package commitgraph

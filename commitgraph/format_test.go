@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/closure"
 )
 
 func testAddr(s string) chunks.Address { return chunks.Of([]byte(s)) }
@@ -37,9 +38,19 @@ func TestFormatGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, chunks.Of(b).String())
+	// The commits again in format 1: their bytes are those of the first
+	// format, unchanged.
+	for _, c := range goldenCommits() {
+		c.Version = commitVersion1
+		b, err := encodeCommit(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, chunks.Of(b).String())
+	}
 	got = append(got, chunks.Of(encodeWorkingSet(WorkingSet{Working: testAddr("w"), Staged: testAddr("s")})).String())
 	got = append(got, chunks.Of(encodeWorkingSet(WorkingSet{Working: testAddr("w"), Staged: testAddr("s"), Merge: &MergeState{testAddr("m"), testAddr("pre")}})).String())
-	want := []string{"20h4092t5is0cslt2q8gh7mg0laggn15", "p927kms45mov76dev09lb3d3os3ohkfm", "k7f03rlk4ub9n897h5m0n92lv8e4er84", "59ktia7tgnfd4i8ip98o1bhuq3ulcdid", "4hqpoi50ub33amcsuho0c0v3uhdqj4hr"}
+	want := []string{"l4tpt8kdq301vji5vp0gmdpc9bpl9ede", "7jsfe65v79ep8bbsq7ankvph36t4vbi9", "k7f03rlk4ub9n897h5m0n92lv8e4er84", "20h4092t5is0cslt2q8gh7mg0laggn15", "p927kms45mov76dev09lb3d3os3ohkfm", "59ktia7tgnfd4i8ip98o1bhuq3ulcdid", "4hqpoi50ub33amcsuho0c0v3uhdqj4hr"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("golden addresses\n got %q\nwant %q", got, want)
 	}
@@ -71,6 +82,7 @@ func TestCommitRejects(t *testing.T) {
 		"no closure with parents":    func(c *Commit) { c.Closure = chunks.Address{} },
 		"zero parent":                func(c *Commit) { c.Parents = []chunks.Address{{}} },
 		"repeated parent":            func(c *Commit) { c.Parents = []chunks.Address{testAddr("a"), testAddr("a")} },
+		"height above the maximum":   func(c *Commit) { c.Height = closure.MaxHeight + 1 },
 	}
 	for name, mutate := range cases {
 		c := *ok
@@ -84,7 +96,7 @@ func TestCommitRejects(t *testing.T) {
 		}
 	}
 	b, _ := encodeCommit(ok)
-	for _, bad := range [][]byte{nil, b[:10], append(bytes.Clone(b), 0), append([]byte("VTAG"), b[4:]...), append([]byte("VCMT\x02"), b[5:]...)} {
+	for _, bad := range [][]byte{nil, b[:10], append(bytes.Clone(b), 0), append([]byte("VTAG"), b[4:]...), append([]byte("VCMT\x03"), b[5:]...), append([]byte("VCMT\x00"), b[5:]...)} {
 		if _, err := DecodeCommit(chunks.Address{}, bad); !chunks.IsCorrupt(err) {
 			t.Errorf("%q: error %v, want a corruption", bad, err)
 		}
@@ -120,6 +132,12 @@ func FuzzDecodeCommit(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte("VCMT\x01"))
+	f.Add([]byte("VCMT\x02"))
+	for _, c := range goldenCommits() {
+		c.Version = commitVersion1
+		b, _ := encodeCommit(c)
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := DecodeCommit(chunks.Address{}, b)
 		if err != nil {

@@ -17,7 +17,8 @@ import (
 //   - MergeBase walks two closures from the top down in step, seeking past
 //     the entries only one side has, so its cost follows how far the two
 //     histories diverged;
-//   - Children scans one closure upwards from a height;
+//   - Children reads one closure at one height, entries and merge-child
+//     aliases;
 //   - Log reads one closure downwards, a height at a time.
 
 // IsAncestor reports whether the commit a is an ancestor of the commit b
@@ -151,17 +152,14 @@ func (db *DB) highestCommon(ctx context.Context, a, b *Commit) (closure.Entry, b
 	}
 }
 
-// Children returns the children of the commit c among the ancestors of the
-// commit head (head included), ordered by height, then address.
+// Children returns the children of the commit c among the ancestors of
+// the commit head (head included), ordered by height, then address.
 //
 // A child of c has a greater height than c, but not necessarily h(c)+1: a
 // merge's height is 1 + its highest parent's, so a merge that takes c as a
-// lower parent sits higher. Children therefore scans head's closure at
-// every height above h(c) and reads each commit there to check its
-// parents: its cost is one chunk read per ancestor of head above h(c), small
-// for a recent c and a whole history's worth for the root commit. The
-// commits at height h(c)+1 (all the children in a linear history) come
-// first in the scan.
+// lower parent sits higher. ChildCandidates finds both kinds through
+// head's closure (its entries at h(c)+1 and its merge-child aliases at
+// h(c)+1); Children reads each candidate to check its parents.
 func (db *DB) Children(ctx context.Context, c, head chunks.Address) ([]*Commit, error) {
 	cc, err := db.ReadCommit(ctx, c)
 	if err != nil {
@@ -171,17 +169,13 @@ func (db *DB) Children(ctx context.Context, c, head chunks.Address) ([]*Commit, 
 	if err != nil {
 		return nil, err
 	}
-	var out []*Commit
-	if hc.Height <= cc.Height {
-		return nil, nil
-	}
-	cl, err := db.Closure(ctx, hc)
+	cands, err := db.ChildCandidates(ctx, cc, hc)
 	if err != nil {
 		return nil, err
 	}
-	it := cl.Ascending(ctx, cc.Height+1)
-	for it.Next(ctx) {
-		x, err := db.ReadCommit(ctx, it.Entry().Addr)
+	var out []*Commit
+	for _, a := range cands {
+		x, err := db.ReadCommit(ctx, a)
 		if err != nil {
 			return nil, err
 		}
@@ -189,13 +183,38 @@ func (db *DB) Children(ctx context.Context, c, head chunks.Address) ([]*Commit, 
 			out = append(out, x)
 		}
 	}
-	if err := it.Err(); err != nil {
-		return nil, err
-	}
 	if slices.Contains(hc.Parents, c) {
 		out = append(out, hc)
 	}
+	slices.SortFunc(out, func(a, b *Commit) int { return a.Entry().Compare(b.Entry()) })
 	return out, nil
+}
+
+// ChildCandidates returns the strict ancestors of head that may be
+// children of c: every child of c among them is there, and the caller
+// keeps the commits whose parents include c (head itself is not among
+// them). For a head of format 2 they are the entries of head's closure at
+// h(c)+1 and its merge-child aliases at h(c)+1: two O(log n) range scans,
+// whose cost follows how many commits share that height. For a head of
+// format 1, whose closure may lack aliases, they are every ancestor above
+// h(c): correct, and one chunk read each for the caller.
+func (db *DB) ChildCandidates(ctx context.Context, c, head *Commit) ([]chunks.Address, error) {
+	if head.Height <= c.Height+1 {
+		return nil, nil
+	}
+	cl, err := db.Closure(ctx, head)
+	if err != nil {
+		return nil, err
+	}
+	if head.HasAliases() {
+		return cl.ChildCandidates(ctx, c.Height)
+	}
+	var out []chunks.Address
+	it := cl.Ascending(ctx, c.Height+1)
+	for it.Next(ctx) {
+		out = append(out, it.Entry().Addr)
+	}
+	return out, it.Err()
 }
 
 // Ancestors returns an iterator over the strict ancestors of the commit

@@ -172,7 +172,8 @@ func (ct *commitTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.Ro
 }
 
 // rowCount: dolt_log counts from the head's closure (every strict
-// ancestor) plus the head, exact and O(1) after one chunk read. The other
+// ancestor) plus the head, exact and O(log n) after one chunk read (the
+// count of the closure's entries without its aliases). The other
 // tables report an estimate from the same closures.
 func (ct *commitTable) rowCount(ctx *sql.Context) (uint64, bool, error) {
 	var n uint64
@@ -185,7 +186,11 @@ func (ct *commitTable) rowCount(ctx *sql.Context) (uint64, bool, error) {
 		if err != nil {
 			return 0, false, err
 		}
-		n = max(n, cl.Count()+1)
+		k, err := cl.Count(ctx)
+		if err != nil {
+			return 0, false, err
+		}
+		n = max(n, k+1)
 	}
 	return n, ct.kind == kindLog, nil
 }

@@ -227,5 +227,9 @@ func headCount(ctx *sql.Context, v *View) (uint64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
-	return cl.Count() + 1, false, nil
+	n, err := cl.Count(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	return n + 1, false, nil
 }

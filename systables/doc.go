@@ -98,16 +98,20 @@
 //     is checked to be in the table's histories: HEAD itself, or one lookup
 //     of (height, address) in HEAD's closure (per head for dolt_commits).
 //   - to_commit = 'x' on dolt_diff_<t> diffs x against its parents;
-//     from_commit = 'x' finds x's children among HEAD's history by reading
-//     the commits at height h(x)+1 of HEAD's closure (a range scan of every
-//     commit at that height, however many), plus HEAD itself; x = HEAD
-//     gives the WORKING rows.
+//     from_commit = 'x' finds x's children among HEAD's history through
+//     HEAD's closure: the commits at height h(x)+1 and the merges with a
+//     merge-child alias at h(x)+1 (a merge of x whose other parent is
+//     higher): two range scans, and a read of each commit found there,
+//     however many share that height; plus HEAD itself; x = HEAD gives the WORKING rows. A HEAD of commit
+//     format 1 (a history written before the aliases) falls back to
+//     reading every commit of HEAD's history above x: correct, slower.
 //   - A join such as dolt_diff_t JOIN dolt_log ON commit_hash = to_commit
 //     is a lookup join: dolt_diff_<t> reports one row per commit as its
 //     estimate, so the coster does not pick a hash join, which would read
 //     the whole history before the first row.
-//   - RowCount of dolt_log is exact from HEAD's closure count + 1, so the
-//     engine answers COUNT(*) without a scan.
+//   - RowCount of dolt_log is exact from HEAD's closure count + 1 (O(log
+//     n): the ordinal of the closure's first alias), so the engine answers
+//     COUNT(*) without a scan.
 //   - Decoded commits and what one refs snapshot gives (the refs column,
 //     the heads of dolt_commits) are cached (cache.go): immutable, bounded.
 //
@@ -124,11 +128,6 @@
 //
 // # Caveats
 //
-//   - from_commit = 'x' misses a merge child of x that sits above h(x)+1
-//     (a merge whose other parent is higher than x, such as a long branch
-//     merged into a main that moved once): finding it would take a read of
-//     every commit above x. A full scan, and to_commit = the merge, show
-//     those rows.
 //   - dolt_diff compares a merge with its first parent only (what the merge
 //     brought to its branch); dolt_diff_<t> compares it with every parent.
 //   - Revisions other than HEAD, WORKING and STAGED in the table functions

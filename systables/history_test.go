@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -287,7 +286,10 @@ func where(rows []string, i int, keep func(string) bool) []string {
 // TestHistoryTablesAgainstWalk compares dolt_diff, dolt_diff_t and
 // dolt_history_t, scanned and through each index, with the naive model,
 // on generated histories with branches, merges, a column added midway,
-// event-log changes and uncommitted changes.
+// event-log changes and uncommitted changes. Seeds 4 and 5 grow branches
+// in runs of up to 12 commits and make octopus merges, so many merges
+// join parents of very different heights, both ways: from_commit must
+// find those merges too.
 func TestHistoryTablesAgainstWalk(t *testing.T) {
 	for _, seed := range []uint64{2, 3, 4, 5} {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
@@ -296,7 +298,12 @@ func TestHistoryTablesAgainstWalk(t *testing.T) {
 				en = newFileEnv(t)
 			}
 			bg := context.Background()
-			h, err := histgen.Build(bg, en.graph, histgen.Options{Commits: 70, Rows: 6, Seed: seed, Random: true, EventsEvery: 5, AddColumnAt: 35})
+			o := histgen.Options{Commits: 70, Rows: 6, Seed: seed, Random: true, EventsEvery: 5, AddColumnAt: 35}
+			uneven := seed >= 4
+			if uneven {
+				o.Commits, o.Runs, o.Octopus = 160, 6, true
+			}
+			h, err := histgen.Build(bg, en.graph, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -313,14 +320,17 @@ func TestHistoryTablesAgainstWalk(t *testing.T) {
 			if len(where(wantTD, 2*len(m.cols)+4, func(s string) bool { return s == "modified" })) == 0 {
 				t.Fatal("no modified rows in the history")
 			}
-			merges := 0
+			merges, octopus := 0, 0
 			for _, c := range m.commits {
 				if len(c.Parents) > 1 {
 					merges++
 				}
+				if len(c.Parents) > 2 {
+					octopus++
+				}
 			}
-			t.Logf("%d commits in HEAD's history, %d merges; rows: dolt_diff %d (%d schema changes), dolt_diff_t %d, dolt_history_t %d",
-				len(m.commits), merges, len(wantDiff), len(where(wantDiff, 7, func(s string) bool { return s == "1" })), len(wantTD), len(wantHist))
+			t.Logf("%d commits in HEAD's history, %d merges (%d octopus); rows: dolt_diff %d (%d schema changes), dolt_diff_t %d, dolt_history_t %d",
+				len(m.commits), merges, octopus, len(wantDiff), len(where(wantDiff, 7, func(s string) bool { return s == "1" })), len(wantTD), len(wantHist))
 			if merges == 0 || len(where(wantDiff, 1, func(s string) bool { return s == "dolt_events" })) == 0 {
 				t.Fatal("the history has no merge or no event-log change")
 			}
@@ -331,8 +341,12 @@ func TestHistoryTablesAgainstWalk(t *testing.T) {
 			n := len(m.cols)
 			toCol, fromCol, histCol := n, 2*n+2, n
 			height := map[string]int{}
+			firstParent := map[string]string{}
 			for _, c := range m.commits {
 				height[c.Addr.String()] = int(c.Height)
+				if len(c.Parents) > 0 {
+					firstParent[c.Addr.String()] = c.Parents[0].String()
+				}
 			}
 			height["WORKING"] = int(m.head.Height) + 1
 			var keys []string
@@ -341,22 +355,38 @@ func TestHistoryTablesAgainstWalk(t *testing.T) {
 			}
 			keys = append(keys, "WORKING", "", "xyz", strings.Repeat("z", 32), strings.Repeat("0", 32),
 				chunks.Address{9}.String(), m.head.Root.String(), strings.ToUpper(m.head.Addr.String()))
+			high := map[string]bool{} // (child, parent) pairs with the child above h+1
 			for _, k := range keys {
 				q := fmt.Sprintf("SELECT * FROM dolt_diff WHERE commit_hash = '%s'", k)
 				equal(t, q, sorted(formatRows(en.exec(ctx, q))), sorted(where(wantDiff, 0, func(s string) bool { return s == k })))
 				q = fmt.Sprintf("SELECT * FROM dolt_diff_t WHERE to_commit = '%s'", k)
 				equal(t, q, sorted(formatRows(en.exec(ctx, q))), sorted(where(wantTD, toCol, func(s string) bool { return s == k })))
-				// from_commit finds the children one level up, and HEAD's
-				// own children (see the package caveats on merges).
+				// from_commit: the diffs to every child, merges above
+				// h+1 included.
 				q = fmt.Sprintf("SELECT * FROM dolt_diff_t WHERE from_commit = '%s'", k)
 				want := where(wantTD, fromCol, func(s string) bool { return s == k })
-				want = slices.DeleteFunc(want, func(r string) bool {
-					to := field(r, toCol)
-					return height[to] != height[k]+1 && to != m.head.Addr.String() && to != "WORKING"
-				})
 				equal(t, q, sorted(formatRows(en.exec(ctx, q))), sorted(want))
+				for _, r := range want {
+					if to := field(r, toCol); to != "WORKING" && height[to] > height[k]+1 {
+						high[to+" "+k] = true
+					}
+				}
 				q = fmt.Sprintf("SELECT * FROM dolt_history_t WHERE commit_hash = '%s'", k)
 				equal(t, q, sorted(formatRows(en.exec(ctx, q))), sorted(where(wantHist, histCol, func(s string) bool { return s == k })))
+			}
+			// Both ways: the low parent is the first (a long branch merged
+			// into a short one) or a later one (a short branch merged into
+			// a long one).
+			lowFirst := 0
+			for pair := range high {
+				child, parent, _ := strings.Cut(pair, " ")
+				if firstParent[child] == parent {
+					lowFirst++
+				}
+			}
+			t.Logf("%d from_commit lookups found a merge above h+1 (%d through its first parent)", len(high), lowFirst)
+			if uneven && (lowFirst == 0 || lowFirst == len(high) || octopus == 0) {
+				t.Fatalf("%d merges above h+1, %d through the first parent, %d octopus merges: the history does not test them all", len(high), lowFirst, octopus)
 			}
 			// IN lists.
 			for i := 0; i+4 < len(keys); i += 4 {
@@ -367,6 +397,8 @@ func TestHistoryTablesAgainstWalk(t *testing.T) {
 				in := "'" + strings.Join(keys[i:i+4], "','") + "'"
 				q := fmt.Sprintf("SELECT * FROM dolt_diff_t WHERE to_commit IN (%s)", in)
 				equal(t, q, sorted(formatRows(en.exec(ctx, q))), sorted(where(wantTD, toCol, func(s string) bool { return set[s] })))
+				q = fmt.Sprintf("SELECT * FROM dolt_diff_t WHERE from_commit IN (%s)", in)
+				equal(t, q, sorted(formatRows(en.exec(ctx, q))), sorted(where(wantTD, fromCol, func(s string) bool { return set[s] })))
 				q = fmt.Sprintf("SELECT * FROM dolt_history_t WHERE commit_hash IN (%s)", in)
 				equal(t, q, sorted(formatRows(en.exec(ctx, q))), sorted(where(wantHist, histCol, func(s string) bool { return set[s] })))
 				q = fmt.Sprintf("SELECT * FROM dolt_diff WHERE commit_hash IN (%s)", in)

@@ -318,7 +318,7 @@ func (td *tableDiff) childRows(ctx *sql.Context, x, head *commitgraph.Commit) ([
 	if x.Addr == head.Addr {
 		return td.pair(ctx, head, nil)
 	}
-	kids, err := childrenAtNextHeight(ctx, td.v.Graph, x, head)
+	kids, err := children(ctx, td.v.Graph, x, head)
 	if err != nil {
 		return nil, err
 	}
@@ -332,29 +332,24 @@ func (td *tableDiff) childRows(ctx *sql.Context, x, head *commitgraph.Commit) ([
 	return out, nil
 }
 
-// childrenAtNextHeight returns the children of x among head's history
-// found by the closure: the commits at height h(x)+1 in head's closure
-// whose parents include x, and head if its parents include x. A merge
-// child whose other parent is higher than x sits above h(x)+1 and is not
-// found (see the package caveats).
-func childrenAtNextHeight(ctx context.Context, g *commitgraph.DB, x, head *commitgraph.Commit) ([]*commitgraph.Commit, error) {
+// children returns the children of x among head's history: the commits
+// of head's closure that commitgraph's ChildCandidates gives (those at
+// h(x)+1 and the merges with an alias there) whose parents include x, and
+// head if its parents include x.
+func children(ctx context.Context, g *commitgraph.DB, x, head *commitgraph.Commit) ([]*commitgraph.Commit, error) {
 	var out []*commitgraph.Commit
-	cl, err := g.Closure(ctx, head)
+	cands, err := g.ChildCandidates(ctx, x, head)
 	if err != nil {
 		return nil, err
 	}
-	it := cl.AtHeight(ctx, x.Height+1)
-	for it.Next(ctx) {
-		c, err := readCommit(ctx, g, it.Entry().Addr)
+	for _, a := range cands {
+		c, err := readCommit(ctx, g, a)
 		if err != nil {
 			return nil, err
 		}
 		if hasParent(c, x) {
 			out = append(out, c)
 		}
-	}
-	if err := it.Err(); err != nil {
-		return nil, err
 	}
 	if hasParent(head, x) {
 		out = append(out, head)

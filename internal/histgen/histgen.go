@@ -8,7 +8,9 @@
 // then inserts or deletes one. Side branches start from main, get a few
 // commits and are merged back (the merge's root takes main's table with the
 // branch's changes applied). Optionally some commits change the event log's
-// root entries ("events/...") and one commit adds a column to t.
+// root entries ("events/...") and one commit adds a column to t. A random
+// shape (Options.Random) can grow branches in long runs and make octopus
+// merges (Options.Runs, Options.Octopus).
 //
 // # Caveats
 //
@@ -22,6 +24,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/verso-db/verso/chunks"
@@ -51,6 +54,15 @@ type Options struct {
 	// branches, new branches at random commits of main, merges between
 	// branches in either direction.
 	Random bool
+	// Runs, with Random, makes each step on a branch a run of 1 to Runs
+	// commits (0 or 1: one commit), so branches grow to very different
+	// lengths before they merge: merges whose parents' heights differ a
+	// lot, both ways. Merges are then more frequent, half of them into
+	// main.
+	Runs int
+	// Octopus, with Random, makes about half the merges take a further
+	// branch, unrelated to the other two: three parents.
+	Octopus bool
 	// EventsEvery changes an events/ root entry every EventsEvery commits
 	// (0: never).
 	EventsEvery int
@@ -397,29 +409,44 @@ func (gn *gen) step(branch string) error {
 	return gn.commit(branch, root, nil, "commit")
 }
 
-// merge commits the merge of theirs into ours.
-func (gn *gen) merge(ours, theirs string) error {
-	base, err := gn.g.MergeBase(gn.ctx, gn.h.Branches[ours], gn.h.Branches[theirs])
+// merge commits the merge of theirs (one branch, or several for an
+// octopus) into ours, applying each one's changes since its merge base with
+// ours in turn.
+func (gn *gen) merge(ours string, theirs ...string) error {
+	root, err := gn.rootOf(ours)
 	if err != nil {
 		return err
 	}
-	or, err := gn.rootOf(ours)
-	if err != nil {
-		return err
+	var parents []chunks.Address
+	for _, th := range theirs {
+		base, err := gn.g.MergeBase(gn.ctx, gn.h.Branches[ours], gn.h.Branches[th])
+		if err != nil {
+			return err
+		}
+		tr, err := gn.rootOf(th)
+		if err != nil {
+			return err
+		}
+		br, err := gn.g.OpenRoot(gn.ctx, base.Root)
+		if err != nil {
+			return err
+		}
+		if root, err = gn.merged(root, tr, br); err != nil {
+			return err
+		}
+		parents = append(parents, gn.h.Branches[th])
 	}
-	tr, err := gn.rootOf(theirs)
-	if err != nil {
-		return err
+	return gn.commit(ours, root, parents, "merge "+strings.Join(theirs, ", ")+" into "+ours)
+}
+
+// related reports whether the heads of a and b are the same commit or one
+// is an ancestor of the other.
+func (gn *gen) related(a, b string) (bool, error) {
+	ha, hb := gn.h.Branches[a], gn.h.Branches[b]
+	if ok, err := gn.g.IsAncestor(gn.ctx, hb, ha); err != nil || ok {
+		return ok, err
 	}
-	br, err := gn.g.OpenRoot(gn.ctx, base.Root)
-	if err != nil {
-		return err
-	}
-	mr, err := gn.merged(or, tr, br)
-	if err != nil {
-		return err
-	}
-	return gn.commit(ours, mr, []chunks.Address{gn.h.Branches[theirs]}, "merge "+theirs+" into "+ours)
+	return gn.g.IsAncestor(gn.ctx, ha, hb)
 }
 
 func (gn *gen) run() error {
@@ -461,6 +488,10 @@ func (gn *gen) run() error {
 
 func (gn *gen) runRandom() error {
 	branches := []string{"main"}
+	mergeCut := 30 // r in [10, mergeCut): a merge
+	if gn.o.Runs > 1 {
+		mergeCut = 60 // steps write runs: merge more often
+	}
 	for gn.n < gn.o.Commits {
 		switch r := gn.rng.IntN(100); {
 		case r < 10 && len(branches) < 6:
@@ -472,27 +503,45 @@ func (gn *gen) runRandom() error {
 			}
 			gn.h.Branches[name] = start
 			branches = append(branches, name)
-		case r < 30 && len(branches) > 1:
+		case r < mergeCut && len(branches) > 1:
 			a, b := branches[gn.rng.IntN(len(branches))], branches[gn.rng.IntN(len(branches))]
-			ha, hb := gn.h.Branches[a], gn.h.Branches[b]
-			if ok, err := gn.g.IsAncestor(gn.ctx, hb, ha); err != nil || ok {
+			if gn.o.Runs > 1 && gn.rng.IntN(2) == 0 {
+				a = "main" // so that main's history holds many of the merges
+			}
+			if rel, err := gn.related(a, b); err != nil || rel {
 				if err != nil {
 					return err
 				}
 				continue
 			}
-			if ok, err := gn.g.IsAncestor(gn.ctx, ha, hb); err != nil || ok {
+			theirs := []string{b}
+			if gn.o.Octopus && gn.rng.IntN(2) == 0 {
+				c := branches[gn.rng.IntN(len(branches))]
+				relA, err := gn.related(a, c)
 				if err != nil {
 					return err
 				}
-				continue
+				relB, err := gn.related(b, c)
+				if err != nil {
+					return err
+				}
+				if !relA && !relB {
+					theirs = append(theirs, c)
+				}
 			}
-			if err := gn.merge(a, b); err != nil {
+			if err := gn.merge(a, theirs...); err != nil {
 				return err
 			}
 		default:
-			if err := gn.step(branches[gn.rng.IntN(len(branches))]); err != nil {
-				return err
+			b := branches[gn.rng.IntN(len(branches))]
+			run := 1
+			if gn.o.Runs > 1 {
+				run = 1 + gn.rng.IntN(gn.o.Runs)
+			}
+			for k := 0; k < run && gn.n < gn.o.Commits; k++ {
+				if err := gn.step(b); err != nil {
+					return err
+				}
 			}
 		}
 	}
