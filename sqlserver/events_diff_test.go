@@ -3,6 +3,7 @@ package sqlserver
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/eventindex"
+	"github.com/verso-db/verso/internal/testseed"
 )
 
 // diffCols are the columns the event diff tests compare.
@@ -233,4 +235,87 @@ func TestEventsDiff(t *testing.T) {
 	env.check(ctx, "SELECT from_commit = hashof('feature'), diff_type, count(*) FROM dolt_diff_dolt_events WHERE to_commit = hashof('HEAD') GROUP BY 1, 2 ORDER BY 1, 2",
 		"[false added 2] [true added 1] [true modified 2]")
 	env.check(ctx, "SELECT table_name, data_change FROM dolt_diff WHERE commit_hash = 'WORKING'", "[dolt_events 1]")
+}
+
+// TestEventsDiffRandom builds a seeded random history (appends, max
+// count, truncate-before, soft deletes, merges of a branch's streams) and
+// checks after each commit, and for the working root, that
+// dolt_diff(parent, commit, 'dolt_events') and dolt_diff_dolt_events give
+// what the naive comparison of the two logs gives.
+func TestEventsDiffRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(testseed.Seed(t), 10))
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CALL dolt_branch('feature')")
+	streams := []string{"A-1", "A-2", "B-1", "B-2"}
+	branch := "main"
+	commits, merges := 0, 0
+	kinds := map[string]int{}
+	for step := 0; step < 60; step++ {
+		s := streams[rng.IntN(len(streams))]
+		if branch == "feature" {
+			s = "F-" + s
+		}
+		op := rng.IntN(10)
+		switch {
+		case op < 5:
+			var evs []string
+			for range 1 + rng.IntN(4) {
+				evs = append(evs, fmt.Sprintf(`{"event_type": "T%d", "data": {"n": %d}}`, rng.IntN(3), rng.IntN(100)))
+			}
+			env.exec(ctx, fmt.Sprintf("CALL dolt_append_events('%s', 'any', '[%s]')", s, strings.Join(evs, ", ")))
+		case op == 5:
+			env.exec(ctx, fmt.Sprintf(`CALL dolt_stream_metadata('%s', '{"$maxCount": %d}')`, s, 1+rng.IntN(3)))
+		case op == 6:
+			env.exec(ctx, fmt.Sprintf(`CALL dolt_stream_metadata('%s', '{"$tb": %d}')`, s, rng.IntN(4)))
+		case op == 7:
+			if rows, _ := env.query(ctx, fmt.Sprintf("SELECT 1 FROM dolt_streams WHERE stream_id = '%s' AND version >= 0", s)); len(rows) > 0 {
+				env.exec(ctx, fmt.Sprintf("CALL dolt_delete_stream('%s')", s))
+			}
+		case op == 8 && branch == "main":
+			// Work on feature for a while; it merges back below.
+			env.exec(ctx, "CALL dolt_commit('-Am', 'before feature', '--allow-empty')")
+			env.exec(ctx, "CALL dolt_checkout('feature')")
+			env.exec(ctx, "CALL dolt_merge('main')")
+			branch = "feature"
+			continue
+		case op == 8:
+			env.exec(ctx, "CALL dolt_commit('-Am', 'feature', '--allow-empty')")
+			env.exec(ctx, "CALL dolt_checkout('main')")
+			// An event on main meanwhile: the merge renumbers feature's.
+			env.exec(ctx, fmt.Sprintf(`CALL dolt_append_events('%s', 'any', '[{"event_type": "M"}]')`, s[2:]))
+			env.exec(ctx, "CALL dolt_commit('-Am', 'main meanwhile')")
+			env.exec(ctx, "CALL dolt_merge('feature', '--no-ff', '-m', 'merge')")
+			merges++
+			branch = "main"
+		}
+		if branch == "main" && (rng.IntN(3) == 0 || op == 8) {
+			if op != 8 { // a merge is a commit of its own
+				env.exec(ctx, fmt.Sprintf("CALL dolt_commit('-Am', 'step %d', '--allow-empty')", step))
+			}
+			commits++
+			head := fmt.Sprint(env.exec(ctx, "SELECT hashof('HEAD')")[0][0])
+			for _, r := range env.exec(ctx, fmt.Sprintf("SELECT parent_hash FROM dolt_commit_ancestors WHERE commit_hash = '%s'", head)) {
+				p := fmt.Sprint(r[0])
+				want := naiveEventDiff(t, env, p, head)
+				for _, w := range want {
+					kinds[strings.Fields(w)[0]]++
+				}
+				got := diffStrings(env.exec(ctx, fmt.Sprintf("SELECT %s FROM dolt_diff('%s', '%s', 'dolt_events')", diffCols, p, head)))
+				checkDiff(t, fmt.Sprintf("step %d: dolt_diff(%s, HEAD)", step, p), got, want)
+				got = diffStrings(env.exec(ctx, fmt.Sprintf("SELECT %s FROM dolt_diff_dolt_events WHERE to_commit = '%s' AND from_commit = '%s'", diffCols, head, p)))
+				checkDiff(t, fmt.Sprintf("step %d: dolt_diff_dolt_events to %s from %s", step, head, p), got, want)
+			}
+		}
+	}
+	if branch == "main" {
+		head := fmt.Sprint(env.exec(ctx, "SELECT hashof('HEAD')")[0][0])
+		want := naiveEventDiff(t, env, head, "WORKING")
+		got := diffStrings(env.exec(ctx, fmt.Sprintf("SELECT %s FROM dolt_diff_dolt_events WHERE to_commit = 'WORKING'", diffCols)))
+		checkDiff(t, "WORKING", got, want)
+	}
+	t.Logf("%d commits, %d merges, event changes %v", commits, merges, kinds)
+	if commits < 5 || kinds["added"] == 0 || kinds["removed"] == 0 {
+		t.Fatalf("the history is too thin: %d commits, changes %v", commits, kinds)
+	}
 }
