@@ -167,7 +167,8 @@ func mapRow(ctx *sql.Context, dst sql.Row, cols sql.Schema, row sql.Row, sch sql
 // tableDiff is dolt_diff_<t>: for each commit of HEAD's history, the rows
 // of t that differ from each of its parents (a root commit: from no
 // table), and the rows the working root changed against HEAD (to_commit
-// WORKING).
+// WORKING). Its differ gives the rows of one pair: t's rows, or, for
+// dolt_diff_dolt_events, the event log's events.
 type tableDiff struct {
 	v      *View
 	differ differ
@@ -184,6 +185,11 @@ type differ interface {
 func (td *tableDiff) pair(ctx *sql.Context, from, to *commitgraph.Commit) ([]sql.Row, error) {
 	return td.differ.pair(ctx, from, to)
 }
+
+var (
+	_ differ = tableRowsPair{}
+	_ differ = eventsPair{}
+)
 
 // tableRowsPair diffs the rows of one SQL table.
 type tableRowsPair struct {
