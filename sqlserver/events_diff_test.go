@@ -185,6 +185,9 @@ func TestEventsDiff(t *testing.T) {
 	env.check(ctx, "SELECT diff_type, to_position, to_commit, from_commit FROM dolt_diff('HEAD', 'WORKING', 'dolt_events')",
 		"[added 17 WORKING HEAD]")
 	env.check(ctx, "SELECT count(*) FROM dolt_diff('HEAD', 'STAGED', 'dolt_events')", "[0]")
+	env.exec(ctx, "CALL dolt_add('-A')")
+	env.check(ctx, "SELECT diff_type, to_position, to_commit FROM dolt_diff('HEAD', 'STAGED', 'dolt_events')", "[added 17 STAGED]")
+	env.check(ctx, "SELECT count(*) FROM dolt_diff('STAGED', 'WORKING', 'dolt_events')", "[0]")
 	env.check(ctx, "SELECT to_position, to_commit FROM dolt_diff_dolt_events WHERE to_commit = 'WORKING'", "[17 WORKING]")
 
 	// Every commit against each parent, and WORKING against HEAD, as the
