@@ -149,6 +149,22 @@
 // eventTableAt opens the event tables of a given root value (AS OF):
 // read-only.
 //
+// The event log's changes between revisions read like a table's rows
+// (package systables, given dolt_events' columns and rows as
+// systables.EventFormat in systemView): dolt_diff('from', 'to',
+// 'dolt_events') (and 'from..to', 'from...to'; WORKING and STAGED
+// included) and the system table dolt_diff_dolt_events (each commit of
+// HEAD's history against each parent, and WORKING against HEAD; to_commit
+// and from_commit are index lookups) have a row per event added or
+// removed: to_position, to_stream_id, ... to_metadata, to_commit,
+// to_commit_date, the same from_, and diff_type added, removed, or
+// modified where one position holds different events (a merge renumbered
+// theirs). Events that retention removed (max count, truncate-before,
+// deletes, a sweep of max age) are removed in the commit that removed
+// them. eventindex.Diff computes them: the cost follows the size of the
+// change. dolt_diff still lists such a commit as table dolt_events,
+// data_change.
+//
 // # Merges
 //
 // dolt_merge, dolt_cherry_pick and dolt_revert (proc_merge.go) merge root

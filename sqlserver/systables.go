@@ -53,8 +53,12 @@ func (db *Database) systemView(ctx *sql.Context) (*systables.View, error) {
 		d.refs = &refsSnapshot{refs: refs, ws: d.start}
 	}
 	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: d.refs.refs, Branch: db.branch,
-		Working: d.root, Tables: tableReader{db}}, nil
+		Working: d.root, Tables: tableReader{db}, Events: &eventFormat}, nil
 }
+
+// eventFormat is how the diffs of the event log (dolt_diff(...,
+// 'dolt_events'), dolt_diff_dolt_events) show an event: as dolt_events.
+var eventFormat = systables.EventFormat{Columns: eventSchema(eventsTableName), Row: eventRow}
 
 // refsSnapshot is the refs a transaction's system tables read, and the
 // transaction's working set when they were taken.

@@ -49,6 +49,19 @@
 //	  from_commit text, from_commit_date datetime
 //	  diff_type text       added, modified or removed
 //
+//	dolt_diff_dolt_events  the events added and removed between each
+//	                       commit of HEAD's history and each of its
+//	                       parents (a root commit: against no log), and
+//	                       between HEAD and the working root
+//	  to_<c>..., to_commit, to_commit_date, from_<c>..., from_commit,
+//	  from_commit_date, diff_type   as dolt_diff_<t>, <c> being
+//	                       dolt_events' columns (View.Events: position,
+//	                       stream_id, ..., metadata); diff_type added,
+//	                       removed (by retention too: max count,
+//	                       truncate-before, deletes), or modified where one
+//	                       position holds different events on the two
+//	                       sides (a merge renumbered theirs)
+//
 //	dolt_history_<t>       t's rows at every commit of HEAD's history
 //	  <c>...               t's current columns
 //	  commit_hash text, committer text, commit_date datetime
@@ -65,7 +78,9 @@
 // first six), --merges, --min-parents=N and -n N; dolt_diff('from', 'to',
 // 't') and dolt_diff('from..to', 't') or ('from...to', 't') take any two
 // revisions, WORKING and STAGED included, and cost what the change costs
-// (prolly.DiffMaps skips the subtrees both row maps share).
+// (prolly.DiffMaps skips the subtrees both row maps share). dolt_diff(...,
+// 'dolt_events') diffs the event log instead, with dolt_diff_dolt_events'
+// columns (eventindex.Diff, whose cost also follows the change).
 //
 // # Main types
 //
@@ -79,6 +94,8 @@
 //     store's own address index is the index, and the closure answers "is
 //     it in this table's history".
 //   - LogQuery, TableDiff: dolt_log() and dolt_diff().
+//   - EventDiff, EventFormat: the rows of a diff of the event log, in the
+//     columns package sqlserver gives dolt_events.
 //   - RootChanges: the tables that differ between two root values.
 //
 // # How queries run
@@ -97,14 +114,15 @@
 //     address or a chunk that is not a commit gives no rows), and the commit
 //     is checked to be in the table's histories: HEAD itself, or one lookup
 //     of (height, address) in HEAD's closure (per head for dolt_commits).
-//   - to_commit = 'x' on dolt_diff_<t> diffs x against its parents;
-//     from_commit = 'x' finds x's children among HEAD's history through
-//     HEAD's closure: the commits at height h(x)+1 and the merges with a
-//     merge-child alias at h(x)+1 (a merge of x whose other parent is
-//     higher): two range scans, and a read of each commit found there,
-//     however many share that height; plus HEAD itself; x = HEAD gives the WORKING rows. A HEAD of commit
-//     format 1 (a history written before the aliases) falls back to
-//     reading every commit of HEAD's history above x: correct, slower.
+//   - to_commit = 'x' on dolt_diff_<t> (and dolt_diff_dolt_events) diffs
+//     x against its parents; from_commit = 'x' finds x's children among
+//     HEAD's history through HEAD's closure: the commits at height h(x)+1
+//     and the merges with a merge-child alias at h(x)+1 (a merge of x whose
+//     other parent is higher): two range scans, and a read of each commit
+//     found there, however many share that height; plus HEAD itself;
+//     x = HEAD gives the WORKING rows. A HEAD of commit format 1 (a history
+//     written before the aliases) falls back to reading every commit of
+//     HEAD's history above x: correct, slower.
 //   - A join such as dolt_diff_t JOIN dolt_log ON commit_hash = to_commit
 //     is a lookup join: dolt_diff_<t> reports one row per commit as its
 //     estimate, so the coster does not pick a hash join, which would read
@@ -139,5 +157,10 @@
 //   - Lookups of hashes that are not string literals (a join's keys, a
 //     prepared-statement parameter) go through the engine's costing of the
 //     index; a NULL key matches no row.
+//   - The event diffs compare the logs as stored: an event past its
+//     stream's max age but not yet swept is hidden from dolt_events yet
+//     not removed in a diff until the Batch or sweep that removes it.
+//   - dolt_diff_dolt_events needs View.Events (package sqlserver sets it);
+//     without it, opening the table fails.
 //   - Tables are read-only; every method is safe for concurrent use.
 package systables

@@ -70,8 +70,8 @@ func (r *revision) date() any {
 // TableDiff is dolt_diff('from', 'to', 'table'): the rows of a table that
 // differ between two revisions, whose cost follows the size of the change.
 type TableDiff struct {
-	d        *RowDiff
-	from, to Side
+	schema sql.Schema
+	rows   func(ctx *sql.Context) ([]sql.Row, error)
 }
 
 // NewTableDiff prepares the diff of table from revision from to revision
@@ -126,14 +126,43 @@ func NewTableDiff(ctx *sql.Context, v *View, source, from, to, table string) (*T
 		cols = tt.Schema
 	case ft != nil:
 		cols = ft.Schema
+	case strings.EqualFold(table, EventsTable):
+		return newEventLogDiff(ctx, v, source, rf, rt)
 	default:
 		return nil, sql.ErrTableNotFound.New(table)
 	}
-	return &TableDiff{
-		d:    NewRowDiff(source, cols),
-		from: Side{Table: ft, Commit: rf.name, Date: rf.date()},
-		to:   Side{Table: tt, Commit: rt.name, Date: rt.date()},
-	}, nil
+	d := NewRowDiff(source, cols)
+	fs := Side{Table: ft, Commit: rf.name, Date: rf.date()}
+	ts := Side{Table: tt, Commit: rt.name, Date: rt.date()}
+	return &TableDiff{schema: d.Schema(), rows: func(ctx *sql.Context) ([]sql.Row, error) {
+		if ft != nil && tt != nil && ft.Table.Rows().Address() == tt.Table.Rows().Address() {
+			return nil, nil
+		}
+		return d.Rows(ctx, fs, ts)
+	}}, nil
+}
+
+// newEventLogDiff returns dolt_diff(from, to, 'dolt_events'): the events
+// added and removed between the two revisions' logs.
+func newEventLogDiff(ctx *sql.Context, v *View, source string, rf, rt *revision) (*TableDiff, error) {
+	f, err := v.eventFormat()
+	if err != nil {
+		return nil, err
+	}
+	fl, err := v.eventLog(ctx, rf.root)
+	if err != nil {
+		return nil, err
+	}
+	tl, err := v.eventLog(ctx, rt.root)
+	if err != nil {
+		return nil, err
+	}
+	d := NewEventDiff(source, f)
+	fs := EventSide{Log: fl, Commit: rf.name, Date: rf.date()}
+	ts := EventSide{Log: tl, Commit: rt.name, Date: rt.date()}
+	return &TableDiff{schema: d.Schema(), rows: func(ctx *sql.Context) ([]sql.Row, error) {
+		return d.Rows(ctx, fs, ts)
+	}}, nil
 }
 
 // splitRange splits "a..b" or "a...b".
@@ -148,15 +177,10 @@ func splitRange(s string) (a, b string, three, ok bool) {
 }
 
 // Schema returns the diff's columns.
-func (t *TableDiff) Schema() sql.Schema { return t.d.Schema() }
+func (t *TableDiff) Schema() sql.Schema { return t.schema }
 
 // Rows returns the rows that differ.
-func (t *TableDiff) Rows(ctx *sql.Context) ([]sql.Row, error) {
-	if t.from.Table != nil && t.to.Table != nil && t.from.Table.Table.Rows().Address() == t.to.Table.Table.Rows().Address() {
-		return nil, nil
-	}
-	return t.d.Rows(ctx, t.from, t.to)
-}
+func (t *TableDiff) Rows(ctx *sql.Context) ([]sql.Row, error) { return t.rows(ctx) }
 
 // LogQuery is dolt_log('rev', ...): the commits reachable from the given
 // revisions (HEAD if none) and not from the excluded ones, in log order.

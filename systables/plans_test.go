@@ -24,8 +24,8 @@ func explain(t *testing.T, en *env, q string) string {
 }
 
 // TestExplainHistoryIndexes checks that filters on commit_hash, to_commit
-// and from_commit, = and IN, and the join of dolt_diff_t with dolt_log
-// are index lookups.
+// and from_commit, = and IN (dolt_diff_dolt_events' too), and the join of
+// dolt_diff_t with dolt_log are index lookups.
 func TestExplainHistoryIndexes(t *testing.T) {
 	en := newEnv(t)
 	if _, err := histgen.Build(context.Background(), en.graph, histgen.Options{Commits: 30, Rows: 5, Seed: 1, BranchEvery: 5, BranchLen: 2}); err != nil {
@@ -36,6 +36,7 @@ func TestExplainHistoryIndexes(t *testing.T) {
 	for _, tc := range []struct{ table, col string }{
 		{"dolt_diff", "commit_hash"}, {"dolt_history_t", "commit_hash"},
 		{"dolt_diff_t", "to_commit"}, {"dolt_diff_t", "from_commit"},
+		{"dolt_diff_dolt_events", "to_commit"}, {"dolt_diff_dolt_events", "from_commit"},
 	} {
 		for _, cond := range []string{
 			fmt.Sprintf("%s = '%s'", tc.col, h),

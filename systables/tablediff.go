@@ -167,8 +167,32 @@ func mapRow(ctx *sql.Context, dst sql.Row, cols sql.Schema, row sql.Row, sch sql
 // tableDiff is dolt_diff_<t>: for each commit of HEAD's history, the rows
 // of t that differ from each of its parents (a root commit: from no
 // table), and the rows the working root changed against HEAD (to_commit
-// WORKING).
+// WORKING). Its differ gives the rows of one pair: t's rows, or, for
+// dolt_diff_dolt_events, the event log's events.
 type tableDiff struct {
+	v      *View
+	differ differ
+}
+
+// differ gives the rows of one pair of commits: a table's
+// (tableRowsPair), or the event log's (eventsPair).
+type differ interface {
+	// pair returns the rows of the diff from commit from (nil: the empty
+	// root) to commit to (nil: the working root).
+	pair(ctx *sql.Context, from, to *commitgraph.Commit) ([]sql.Row, error)
+}
+
+func (td *tableDiff) pair(ctx *sql.Context, from, to *commitgraph.Commit) ([]sql.Row, error) {
+	return td.differ.pair(ctx, from, to)
+}
+
+var (
+	_ differ = tableRowsPair{}
+	_ differ = eventsPair{}
+)
+
+// tableRowsPair diffs the rows of one SQL table.
+type tableRowsPair struct {
 	v     *View
 	table string // the table's name as stored in the working root
 	d     *RowDiff
@@ -184,14 +208,15 @@ func openTableDiff(ctx *sql.Context, v *View, name string) (*Table, bool, error)
 		return nil, false, err
 	}
 	tn := DiffTablePrefix + exact
-	td := &tableDiff{v: v, table: exact, d: NewRowDiff(tn, cur.Schema)}
-	return &Table{name: tn, v: v, sch: td.d.Schema(), impl: td, indexes: []indexSpec{
+	rp := tableRowsPair{v: v, table: exact, d: NewRowDiff(tn, cur.Schema)}
+	td := &tableDiff{v: v, differ: rp}
+	return &Table{name: tn, v: v, sch: rp.d.Schema(), impl: td, indexes: []indexSpec{
 		{id: "to_commit", column: "to_commit"}, {id: "from_commit", column: "from_commit"},
 	}}, true, nil
 }
 
 // side returns the side of commit c (nil: the working root).
-func (td *tableDiff) side(ctx *sql.Context, c *commitgraph.Commit) (Side, error) {
+func (td tableRowsPair) side(ctx *sql.Context, c *commitgraph.Commit) (Side, error) {
 	if c == nil {
 		t, err := td.v.readTable(ctx, td.v.Working, td.table)
 		return Side{Table: t, Commit: Working}, err
@@ -206,7 +231,7 @@ func (td *tableDiff) side(ctx *sql.Context, c *commitgraph.Commit) (Side, error)
 
 // pair returns the rows of the diff from commit from (nil: no table) to
 // commit to (nil: the working root).
-func (td *tableDiff) pair(ctx *sql.Context, from, to *commitgraph.Commit) ([]sql.Row, error) {
+func (td tableRowsPair) pair(ctx *sql.Context, from, to *commitgraph.Commit) ([]sql.Row, error) {
 	var fs, ts Side
 	var err error
 	if from != nil {

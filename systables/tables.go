@@ -84,6 +84,9 @@ func Open(ctx *sql.Context, name string, v *View) (t *Table, ok bool, err error)
 	case DiffName:
 		return openDiff(v), true, nil
 	}
+	if l == DiffTablePrefix+EventsTable {
+		return openEventsDiff(v)
+	}
 	if strings.HasPrefix(l, DiffTablePrefix) && len(l) > len(DiffTablePrefix) {
 		return openTableDiff(ctx, v, name[len(DiffTablePrefix):])
 	}

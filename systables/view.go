@@ -47,6 +47,9 @@ type View struct {
 	// Tables opens stored tables with the engine's schema and row
 	// conversion; dolt_diff_<t> and dolt_history_<t> need it.
 	Tables TableReader
+	// Events is how dolt_events shows an event; the diffs of the event
+	// log need it (nil: they fail).
+	Events *EventFormat
 }
 
 // TableReader opens a stored table for reading its rows as the engine's

@@ -120,3 +120,68 @@ func TestDiff(t *testing.T) {
 		t.Fatalf("no database: exit %d", code)
 	}
 }
+
+// TestDiffEvents checks verso diff's rows of the event log: events
+// appended in the working set, and events that retention removed in a
+// commit.
+func TestDiffEvents(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-C", dir, "init", "--name", "a", "--email", "a@x"}, &out, &errOut); code != 0 {
+		t.Fatalf("init: exit %d, %s", code, errOut.String())
+	}
+	name := filepath.Base(dir)
+	p := sqlserver.NewMemoryProvider()
+	if err := p.AddDatabaseDir(name, dir); err != nil {
+		t.Fatal(err)
+	}
+	e := sqle.NewDefault(p)
+	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
+	ctx.SetCurrentDatabase(name)
+	exec := func(q string) {
+		t.Helper()
+		_, it, _, err := e.Query(ctx, q)
+		if err == nil {
+			_, err = sql.RowIterToRows(ctx, it)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec(`CALL dolt_append_events('Log-1', 'any', '[{"event_type": "A", "data": {"n": 1}}, {"event_type": "B"}, {"event_type": "C"}]')`)
+	exec("CALL dolt_commit('-Am', 'three events', '--author', 'a <a@x>')")
+	exec(`CALL dolt_stream_metadata('Log-1', '{"$maxCount": 1}')`)
+	exec("CALL dolt_commit('-Am', 'max count', '--author', 'a <a@x>')")
+	exec(`CALL dolt_append_events('Log-2', 'any', '[{"event_type": "D"}]')`)
+	e.Close()
+	p.Close()
+
+	diff := func(args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if code := run(append([]string{"-C", dir, "diff"}, args...), &out, &errOut); code != 0 {
+			t.Fatalf("diff %v: exit %d, %s", args, code, errOut.String())
+		}
+		return out.String()
+	}
+	line := func(got string, prefix string) int {
+		n := 0
+		for _, l := range strings.Split(got, "\n") {
+			if strings.HasPrefix(l, prefix) {
+				n++
+			}
+		}
+		return n
+	}
+	got := diff()
+	if !strings.Contains(got, "diff --verso a/dolt_events b/dolt_events") || line(got, "| + | 4 ") != 1 || !strings.Contains(got, "Log-2") {
+		t.Fatalf("diff: want event 4 of Log-2 added, got\n%s", got)
+	}
+	got = diff("HEAD~1", "HEAD", "dolt_events")
+	if line(got, "| - | 1 ") != 1 || line(got, "| - | 2 ") != 1 || line(got, "| + ") != 0 || strings.Contains(got, "| - | 3 ") {
+		t.Fatalf("diff HEAD~1 HEAD dolt_events: want events 1 and 2 removed, got\n%s", got)
+	}
+	if !strings.Contains(got, "| position | stream_id | event_number |") || !strings.Contains(got, `{"n": 1}`) {
+		t.Fatalf("diff HEAD~1 HEAD dolt_events: want dolt_events' columns, got\n%s", got)
+	}
+}
