@@ -140,7 +140,11 @@ func runSize(dir string, n, iters, rows, limit int) ([]result, error) {
 	}
 	go srv.Start()
 	defer srv.Close()
-	sctx := sql.NewContext(ctx, sql.WithSession(p.NewSession(sql.NewBaseSession())))
+	// The in-process session is the server's superuser (the server checks
+	// privileges of every session).
+	base := sql.NewBaseSession()
+	base.SetClient(sql.Client{User: sqlserver.DefaultUser, Address: "localhost"})
+	sctx := sql.NewContext(ctx, sql.WithSession(p.NewSession(base)))
 	exec := func(q string) ([]sql.Row, error) {
 		_, it, _, err := srv.Engine.Query(sctx, q)
 		if err != nil {
