@@ -22,7 +22,8 @@
 //
 // Flags: -n (history lengths), -iters (timed queries per query and side),
 // -rows (rows of t), -limit (the join's LIMIT), -dir (where the stores go;
-// a temporary folder by default, removed at the end).
+// a temporary folder by default, removed at the end). VERSO_CPUPROFILE=file
+// writes a CPU profile of the timed queries.
 package main
 
 import (
@@ -33,6 +34,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -204,6 +206,19 @@ func runSize(dir string, n, iters, rows, limit int) ([]result, error) {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
+	if path := os.Getenv("VERSO_CPUPROFILE"); path != "" {
+		// Profiles the timed queries of the last size (both sides: the
+		// system tables' own costs are the systables functions).
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return nil, err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var out []result
 	fmt.Printf("\n%-58s %12s %12s %12s %12s %9s\n", fmt.Sprintf("query (%d commits)", n), "verso p50", "verso p95", "base p50", "base p95", "multiple")
 	for _, q := range qs {
