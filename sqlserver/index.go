@@ -204,7 +204,8 @@ func (t *Table) lookupRows(ctx *sql.Context, tbl *tables.Table, lookup sql.Index
 	ix := lookup.Index.(*Index)
 	ranges, ok := lookup.Ranges.(sql.MySQLRangeCollection)
 	if !ok {
-		return &rowIter{t: t, tbl: tbl, spans: []span{{index: -1}}}, nil
+		r, _, err := t.newRowIter(tbl, []span{{index: -1}}, false, nil)
+		return r, err
 	}
 	var spans []span
 	for _, r := range ranges {
@@ -225,21 +226,25 @@ func (t *Table) lookupRows(ctx *sql.Context, tbl *tables.Table, lookup sql.Index
 			spans[i], spans[j] = spans[j], spans[i]
 		}
 	}
-	filter, err := t.rangeFilter(ctx, ix, ranges)
+	r, pos, err := t.newRowIter(tbl, spans, lookup.IsReverse, ix.extended())
 	if err != nil {
 		return nil, err
 	}
-	return &rowIter{t: t, tbl: tbl, spans: spans, reverse: lookup.IsReverse, filter: filter}, nil
+	if r.filter, err = t.rangeFilter(ctx, ix, ranges, pos); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // rangeFilter returns the expression that holds for exactly the rows in
-// ranges (nil for all rows).
-func (t *Table) rangeFilter(ctx *sql.Context, ix *Index, ranges sql.MySQLRangeCollection) (sql.Expression, error) {
+// ranges (nil for all rows). pos holds where each column of ix.extended()
+// is in the rows the filter sees.
+func (t *Table) rangeFilter(ctx *sql.Context, ix *Index, ranges sql.MySQLRangeCollection, pos []int) (sql.Expression, error) {
 	cols := ix.extended()
 	exprs := make([]sql.Expression, len(cols))
 	for i, c := range cols {
 		col := ix.sch[c]
-		exprs[i] = expression.NewGetFieldWithTable(c, 0, col.Type, t.db.Name(), t.name, col.Name, col.Nullable)
+		exprs[i] = expression.NewGetFieldWithTable(pos[i], 0, col.Type, t.db.Name(), t.name, col.Name, col.Nullable)
 	}
 	return expression.NewRangeFilterExpr(ctx, exprs, ranges)
 }
