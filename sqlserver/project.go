@@ -29,6 +29,9 @@ type projection struct {
 	names []string   // as the engine named them
 	cols  []int      // their positions in the full schema
 	sch   sql.Schema // their columns
+	// stored is the storage projection of cols on the table value the
+	// Table was resolved on (info.t), built once for every read of it.
+	stored *tables.Projection
 }
 
 // WithProjections implements sql.ProjectedTable. An empty list (a query
@@ -48,6 +51,10 @@ func (t *Table) WithProjections(_ *sql.Context, names []string) (sql.Table, erro
 			return nil, sql.ErrTableColumnNotFound.New(t.name, name)
 		}
 		p.cols[i], p.sch[i] = c, full[c]
+	}
+	var err error
+	if p.stored, err = t.info.t.Project(p.cols); err != nil {
+		return nil, err
 	}
 	nt.proj = p
 	return &nt, nil
@@ -104,6 +111,10 @@ func (t *Table) columnsSchema(cols []int) sql.Schema {
 // each is in the rows the filter sees.
 func (t *Table) newRowIter(tbl *tables.Table, spans []span, reverse bool, extra []int) (r *rowIter, pos []int, err error) {
 	r = &rowIter{t: t, tbl: tbl, spans: spans, reverse: reverse}
+	if t.proj != nil && len(extra) == 0 && tbl == t.info.t {
+		r.proj, r.sch, r.width = t.proj.stored, t.proj.sch, len(t.proj.cols)
+		return r, nil, nil
+	}
 	cols, pos := t.readColumns(extra)
 	if cols == nil {
 		return r, pos, nil
