@@ -95,8 +95,9 @@ func (c *rowCodec) decodeProjected(p *Projection, key, val []byte) (row []Value,
 		count = cv.AsUint()
 	}
 	var keys []Value
+	var keyBuf [4]Value // most keys have few fields: no allocation
 	if p.needKey {
-		if keys, err = prolly.DecodeKey(key); err != nil {
+		if keys, err = prolly.AppendDecodeKey(keyBuf[:0], key); err != nil {
 			return nil, 0, err
 		}
 		if len(keys) != p.nKeys {
