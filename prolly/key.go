@@ -438,10 +438,16 @@ func (r *keyReader) field() (Value, error) {
 // DecodeKey decodes a key made by EncodeKey. It returns an error wrapping
 // ErrBadTuple for bytes that no tuple encodes to.
 func DecodeKey(b []byte) ([]Value, error) {
+	return AppendDecodeKey(nil, b)
+}
+
+// AppendDecodeKey is DecodeKey appending the fields to dst: with a dst of
+// enough capacity (a caller's array), decoding allocates no slice.
+func AppendDecodeKey(dst []Value, b []byte) ([]Value, error) {
 	r := keyReader{b: b}
-	var out []Value
+	out := dst
 	for r.pos < len(b) {
-		if len(out) >= maxKeyFields {
+		if len(out)-len(dst) >= maxKeyFields {
 			return nil, badTuple("more than %d key fields", maxKeyFields)
 		}
 		v, err := r.field()

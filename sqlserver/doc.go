@@ -198,6 +198,12 @@
 //   - Auto-increment counters are shared by all sessions of a process (as
 //     MySQL's are), held in memory from the stored counter: values handed
 //     out and rolled back are not reused.
+//   - Reads are pruned to the columns a query names (project.go,
+//     sql.ProjectedTable): only those fields of each stored row are decoded,
+//     and large values are loaded only for them. A projected Table's Schema
+//     and rows hold only the projected columns; editors always work on whole
+//     rows. An index lookup checks each row against its ranges unless the
+//     key spans are exact (integer bounds, index.go's exactRange).
 //   - A statement's writes join the transaction's root when the statement
 //     completes; a statement reads the transaction as it was when the engine
 //     resolved the table, plus writes of inner statements that completed

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/verso-db/verso/prolly"
 	"github.com/verso-db/verso/tables"
@@ -204,7 +205,8 @@ func (t *Table) lookupRows(ctx *sql.Context, tbl *tables.Table, lookup sql.Index
 	ix := lookup.Index.(*Index)
 	ranges, ok := lookup.Ranges.(sql.MySQLRangeCollection)
 	if !ok {
-		return &rowIter{t: t, tbl: tbl, spans: []span{{index: -1}}}, nil
+		r, _, err := t.newRowIter(tbl, []span{{index: -1}}, false, nil)
+		return r, err
 	}
 	var spans []span
 	for _, r := range ranges {
@@ -212,6 +214,13 @@ func (t *Table) lookupRows(ctx *sql.Context, tbl *tables.Table, lookup sql.Index
 		if !empty {
 			spans = append(spans, s)
 		}
+	}
+	// The row check is needed only when a span may hold rows outside its
+	// range (exactRange); without it the read need not see the index's
+	// columns.
+	exact := !overlapping(spans)
+	for _, r := range ranges {
+		exact = exact && exactRange(ctx, ix, r)
 	}
 	// Ranges of a collection do not overlap, but their key spans may (a
 	// bound that did not convert widens a span): rows could repeat. The
@@ -225,21 +234,29 @@ func (t *Table) lookupRows(ctx *sql.Context, tbl *tables.Table, lookup sql.Index
 			spans[i], spans[j] = spans[j], spans[i]
 		}
 	}
-	filter, err := t.rangeFilter(ctx, ix, ranges)
+	if exact {
+		r, _, err := t.newRowIter(tbl, spans, lookup.IsReverse, nil)
+		return r, err
+	}
+	r, pos, err := t.newRowIter(tbl, spans, lookup.IsReverse, ix.extended())
 	if err != nil {
 		return nil, err
 	}
-	return &rowIter{t: t, tbl: tbl, spans: spans, reverse: lookup.IsReverse, filter: filter}, nil
+	if r.filter, err = t.rangeFilter(ctx, ix, ranges, pos); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // rangeFilter returns the expression that holds for exactly the rows in
-// ranges (nil for all rows).
-func (t *Table) rangeFilter(ctx *sql.Context, ix *Index, ranges sql.MySQLRangeCollection) (sql.Expression, error) {
+// ranges (nil for all rows). pos holds where each column of ix.extended()
+// is in the rows the filter sees.
+func (t *Table) rangeFilter(ctx *sql.Context, ix *Index, ranges sql.MySQLRangeCollection, pos []int) (sql.Expression, error) {
 	cols := ix.extended()
 	exprs := make([]sql.Expression, len(cols))
 	for i, c := range cols {
 		col := ix.sch[c]
-		exprs[i] = expression.NewGetFieldWithTable(c, 0, col.Type, t.db.Name(), t.name, col.Name, col.Nullable)
+		exprs[i] = expression.NewGetFieldWithTable(pos[i], 0, col.Type, t.db.Name(), t.name, col.Name, col.Nullable)
 	}
 	return expression.NewRangeFilterExpr(ctx, exprs, ranges)
 }
@@ -326,6 +343,74 @@ func (t *Table) keySpan(ctx *sql.Context, ix *Index, r sql.MySQLRange) (span, bo
 		s.lo, s.hi = p, tables.PrefixEnd(p)
 	}
 	return s, false
+}
+
+// exactRange reports whether keySpan's span of r holds exactly the rows in
+// r, so that they need no row check. It is conservative: it holds when the
+// range fixes a prefix of the index's columns to integers or NULL, bounds
+// the next column (if any) below by an inclusive integer bound or NULL and
+// above by an inclusive integer bound or nothing, leaves every other column
+// unbounded, and every integer bound converts to its column's type as it
+// is (so the key holds it exactly). A column indexed on a prefix, a string
+// (keyed by its collation), an exclusive bound, or any other type needs the
+// check.
+func exactRange(ctx *sql.Context, ix *Index, r sql.MySQLRange) bool {
+	bounded := false
+	for i, ce := range r {
+		_, fromNull := ce.LowerBound.(sql.BelowNull)
+		_, toAll := ce.UpperBound.(sql.AboveAll)
+		if fromNull && toAll {
+			bounded = true // every value: later columns must be unbounded too
+			continue
+		}
+		if bounded || i >= len(ix.cols) || (ix.prefix != nil && ix.prefix[i] != 0) {
+			return false
+		}
+		typ := ix.sch[ix.cols[i]].Type
+		if !types.IsInteger(typ) {
+			return false
+		}
+		if _, ok := ce.UpperBound.(sql.AboveNull); ok && fromNull {
+			continue // IS NULL
+		}
+		lo, loOK := ce.LowerBound.(sql.Below)
+		hi, hiOK := ce.UpperBound.(sql.Above)
+		switch {
+		case loOK && hiOK:
+			if !exactIntKey(ctx, typ, lo.Key) || !exactIntKey(ctx, typ, hi.Key) {
+				return false
+			}
+			if c, err := typ.Compare(ctx, lo.Key, hi.Key); err == nil && c == 0 {
+				continue // equality: extends the prefix
+			}
+		case loOK && toAll:
+			if !exactIntKey(ctx, typ, lo.Key) {
+				return false
+			}
+		case fromNull && hiOK:
+			if !exactIntKey(ctx, typ, hi.Key) {
+				return false
+			}
+		default:
+			if _, ok := ce.LowerBound.(sql.AboveNull); !ok || !(hiOK || toAll) || (hiOK && !exactIntKey(ctx, typ, hi.Key)) {
+				return false
+			}
+		}
+		bounded = true
+	}
+	return true
+}
+
+// exactIntKey reports whether key is a Go integer that a column of integer
+// type typ holds as it is.
+func exactIntKey(ctx *sql.Context, typ sql.Type, key any) bool {
+	switch key.(type) {
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+	default:
+		return false
+	}
+	_, ok := convertKey(ctx, typ, key)
+	return ok
 }
 
 func prefixEndOrNil(p []byte) []byte {

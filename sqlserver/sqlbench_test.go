@@ -2,6 +2,7 @@ package sqlserver
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +49,56 @@ func BenchmarkSQLInsertAutocommit(b *testing.B) {
 		if _, err := env.query(ctx, fmt.Sprintf("INSERT INTO t VALUES (%d, 'x')", i)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSysbenchRead runs the read queries of sysbench's oltp_read_only
+// in process on a 100,000-row table shaped like sysbench's sbtest1 (in
+// memory), one sub-benchmark per query shape. Ranges are 100 rows, as
+// sysbench's default range_size.
+func BenchmarkSysbenchRead(b *testing.B) {
+	const rows = 100000
+	env := newEnv(b, NewMemoryProvider())
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE sbtest1 (id INT PRIMARY KEY AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', INDEX k_1(k))")
+	for i := 1; i <= rows; i += 1000 {
+		var q strings.Builder
+		q.WriteString("INSERT INTO sbtest1 (id, k, c, pad) VALUES ")
+		for j := i; j < i+1000; j++ {
+			if j > i {
+				q.WriteString(", ")
+			}
+			// sysbench's c is 10 groups of 11 digits joined by '-', pad 5.
+			fmt.Fprintf(&q, "(%d, %d, '%011d-%011d-%011d-%011d-%011d-%011d-%011d-%011d-%011d-%011d', '%011d-%011d-%011d-%011d-%011d')",
+				j, (j*7919)%rows, j, j*3, j*5, j*7, j*11, j*13, j*17, j*19, j*23, j*29, j, j*2, j*3, j*4, j*5)
+		}
+		env.exec(ctx, q.String())
+	}
+	queries := []struct {
+		name string
+		q    string
+		rows int // rows each query returns
+	}{
+		{"point", "SELECT c FROM sbtest1 WHERE id=%d", 1},
+		{"range", "SELECT c FROM sbtest1 WHERE id BETWEEN %d AND %d", 100},
+		{"sum", "SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN %d AND %d", 1},
+		{"order", "SELECT c FROM sbtest1 WHERE id BETWEEN %d AND %d ORDER BY c", 100},
+		{"distinct", "SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN %d AND %d ORDER BY c", 100},
+	}
+	for _, bq := range queries {
+		b.Run(bq.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				lo := 1 + (i*7477)%(rows-100)
+				q := fmt.Sprintf(bq.q, lo)
+				if strings.Count(bq.q, "%d") == 2 {
+					q = fmt.Sprintf(bq.q, lo, lo+99)
+				}
+				got, err := env.query(ctx, q)
+				if err != nil || len(got) != bq.rows {
+					b.Fatal(len(got), err)
+				}
+			}
+		})
 	}
 }

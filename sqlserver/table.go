@@ -19,6 +19,7 @@ type Table struct {
 	name   string
 	info   *tableInfo
 	lookup *sql.IndexLookup // set on a table returned by IndexedAccess
+	proj   *projection      // set on a table returned by WithProjections
 }
 
 var (
@@ -44,7 +45,13 @@ func (t *Table) Name() string { return t.name }
 func (t *Table) String() string { return t.name }
 
 // Schema implements sql.Table.
-func (t *Table) Schema(*sql.Context) sql.Schema { return t.info.sch.Schema }
+// With a projection, only the projected columns (see project.go).
+func (t *Table) Schema(*sql.Context) sql.Schema {
+	if t.proj != nil {
+		return t.proj.sch
+	}
+	return t.info.sch.Schema
+}
 
 // PrimaryKeySchema implements sql.PrimaryKeyTable.
 func (t *Table) PrimaryKeySchema(*sql.Context) sql.PrimaryKeySchema { return t.info.sch }
@@ -87,7 +94,8 @@ func (t *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, e
 	if lookup != nil {
 		return t.lookupRows(ctx, tbl, *lookup)
 	}
-	return &rowIter{t: t, tbl: tbl, spans: []span{{index: -1}}}, nil
+	r, _, err := t.newRowIter(tbl, []span{{index: -1}}, false, nil)
+	return r, err
 }
 
 // readable returns the table value to read: the engine's, or, when a
@@ -127,6 +135,12 @@ type rowIter struct {
 	it      *tables.RowIter
 	// filter, if not nil, keeps only the rows it holds for.
 	filter sql.Expression
+	// proj, if not nil, is the columns read; sch is their engine schema,
+	// and the first width of them are the row the engine gets (the others
+	// are for filter).
+	proj  *tables.Projection
+	sch   sql.Schema
+	width int
 }
 
 func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
@@ -142,20 +156,28 @@ func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 			} else {
 				r.it = r.tbl.ScanIndex(ctx, s.index, s.lo, s.hi, r.reverse)
 			}
+			if r.proj != nil {
+				r.it.Project(r.proj)
+			}
 		}
 		if r.it.Next(ctx) {
-			row, err := r.t.toRow(r.it.Row())
-			if err != nil || r.filter == nil {
-				return row, err
-			}
-			ok, err := sql.EvaluateCondition(ctx, r.filter, row)
+			row, err := r.toRow(r.it.Row())
 			if err != nil {
 				return nil, err
 			}
-			if sql.IsTrue(ok) {
-				return row, nil
+			if r.filter != nil {
+				ok, err := sql.EvaluateCondition(ctx, r.filter, row)
+				if err != nil {
+					return nil, err
+				}
+				if !sql.IsTrue(ok) {
+					continue
+				}
 			}
-			continue
+			if r.proj != nil {
+				row = row[:r.width:r.width]
+			}
+			return row, nil
 		}
 		if err := r.it.Err(); err != nil {
 			return nil, err
@@ -165,6 +187,13 @@ func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 }
 
 func (r *rowIter) Close(*sql.Context) error { return nil }
+
+func (r *rowIter) toRow(vals []tables.Value) (sql.Row, error) {
+	if r.proj == nil {
+		return r.t.toRow(vals)
+	}
+	return r.t.toProjectedRow(r.sch, vals)
+}
 
 // toRow converts a stored row.
 func (t *Table) toRow(vals []tables.Value) (sql.Row, error) {

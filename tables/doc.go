@@ -24,6 +24,10 @@
 //
 // # Caveats
 //
+//   - A projected scan (Table.Project, RowIter.Project) decodes only the
+//     projected fields of each stored row and loads only their large values;
+//     fields it skips are not checked, so a corrupt field is reported only by
+//     a read that includes it (Check reads everything).
 //   - A Table is safe for concurrent readers; an Editor and a RowIter are
 //     not safe for concurrent use.
 //   - Editor.Table writes chunks to the store; they become durable only when

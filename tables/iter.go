@@ -14,6 +14,7 @@ type RowIter struct {
 	t     *Table
 	it    *prolly.Iter
 	index bool
+	proj  *Projection // nil: every column
 	row   []Value
 	left  uint64 // further copies of row to yield
 	err   error
@@ -29,6 +30,14 @@ func (t *Table) Scan(ctx context.Context, lo, hi []byte, reverse bool) *RowIter 
 // lo <= k < hi, in index order or reversed.
 func (t *Table) ScanIndex(ctx context.Context, i int, lo, hi []byte, reverse bool) *RowIter {
 	return &RowIter{t: t, it: t.indexes[i].IterRange(ctx, lo, hi, reverse), index: true}
+}
+
+// Project makes the iterator yield only the columns of p, in p's order,
+// decoding (and loading out of line) only those. Call it before the first
+// Next; p must come from the same table's Project. It returns r.
+func (r *RowIter) Project(p *Projection) *RowIter {
+	r.proj = p
+	return r
 }
 
 // Next advances to the next row and reports whether there is one.
@@ -58,7 +67,14 @@ func (r *RowIter) Next(ctx context.Context) bool {
 		}
 		val = v
 	}
-	row, count, err := r.t.c.decode(key, val)
+	var row []Value
+	var count uint64
+	var err error
+	if r.proj != nil {
+		row, count, err = r.t.c.decodeProjected(r.proj, key, val)
+	} else {
+		row, count, err = r.t.c.decode(key, val)
+	}
 	if err == nil {
 		row, err = load(ctx, r.t.ns, row)
 	}
