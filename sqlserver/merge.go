@@ -127,7 +127,7 @@ func mergeRow(ctx context.Context, name string, ed *tables.Editor, ot, bt, tt *t
 		return nil // the same change on both sides
 	}
 	if inOurs != (df.From != nil) || !bytes.Equal(cur, df.From) {
-		return errSerialization("both changed the row with key %s in table %q", keyText(df.Key), name)
+		return errSerialization("both changed the row with key %s in table %q", tables.KeyText(df.Key), name)
 	}
 	switch {
 	case df.From == nil:
@@ -159,11 +159,11 @@ func mergeRow(ctx context.Context, name string, ed *tables.Editor, ot, bt, tt *t
 // mergeKeyless applies the change in the number of copies of one row of a
 // keyless table: rows are a bag, so both sides' inserts add up.
 func mergeKeyless(ctx context.Context, ed *tables.Editor, bt, tt *tables.Table, df prolly.Diff) error {
-	n0, row0, err := copies(ctx, bt, df.Key)
+	n0, row0, err := bt.Copies(ctx, df.Key)
 	if err != nil {
 		return err
 	}
-	n1, row1, err := copies(ctx, tt, df.Key)
+	n1, row1, err := tt.Copies(ctx, df.Key)
 	if err != nil {
 		return err
 	}
@@ -178,29 +178,4 @@ func mergeKeyless(ctx context.Context, ed *tables.Editor, bt, tt *tables.Table, 
 		}
 	}
 	return nil
-}
-
-// copies counts the copies of the keyless row stored under key.
-func copies(ctx context.Context, t *tables.Table, key []byte) (int, []tables.Value, error) {
-	it := t.Scan(ctx, key, append(append([]byte(nil), key...), 0), false)
-	n := 0
-	var row []tables.Value
-	for it.Next(ctx) {
-		n++
-		row = it.Row()
-	}
-	return n, row, it.Err()
-}
-
-// keyText prints a row map key as its values, for messages.
-func keyText(key []byte) string {
-	vals, err := prolly.DecodeKey(key)
-	if err != nil {
-		return fmt.Sprintf("%x", key)
-	}
-	parts := make([]string, len(vals))
-	for i, v := range vals {
-		parts[i] = v.String()
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
 }

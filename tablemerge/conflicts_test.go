@@ -49,7 +49,7 @@ func TestConflictSetGolden(t *testing.T) {
 	}
 	var out []string
 	if err := got.Each(f.ctx, func(c Conflict) bool {
-		out = append(out, keyText(c.Key)+fmtRow(c.Base)+fmtRow(c.Ours)+fmtRow(c.Theirs))
+		out = append(out, tables.KeyText(c.Key)+fmtRow(c.Base)+fmtRow(c.Ours)+fmtRow(c.Theirs))
 		return true
 	}); err != nil {
 		t.Fatal(err)

@@ -208,7 +208,7 @@ func (f *fixture) conflicts(root commitgraph.RootValue, name string) string {
 	}
 	var parts []string
 	err = cs.Each(f.ctx, func(c Conflict) bool {
-		parts = append(parts, keyText(c.Key)+":"+fmtRow(c.Base)+fmtRow(c.Ours)+fmtRow(c.Theirs))
+		parts = append(parts, tables.KeyText(c.Key)+":"+fmtRow(c.Base)+fmtRow(c.Ours)+fmtRow(c.Theirs))
 		return true
 	})
 	if err != nil {

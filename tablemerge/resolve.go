@@ -103,7 +103,7 @@ func takeTheirs(ctx context.Context, name string, t *tables.Table, cs *ConflictS
 		if e.new != nil {
 			if _, err := ed.Insert(ctx, e.new); err != nil {
 				if isConstraint(err) {
-					return nil, &ConstraintError{Table: name, Key: keyText(e.key), Err: err}
+					return nil, &ConstraintError{Table: name, Key: tables.KeyText(e.key), Err: err}
 				}
 				return nil, err
 			}

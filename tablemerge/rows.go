@@ -177,7 +177,7 @@ func rewrite(ctx context.Context, name string, t *tables.Table, s *tables.Schema
 			return nil, err
 		}
 		if _, err := ed.Insert(ctx, row); err != nil {
-			return nil, &ConstraintError{Table: name, Key: keyText(t.KeyOf(it.Row())), Err: err}
+			return nil, &ConstraintError{Table: name, Key: tables.KeyText(t.KeyOf(it.Row())), Err: err}
 		}
 	}
 	if err := it.Err(); err != nil {
@@ -289,7 +289,7 @@ func (tm *tableMerge) apply(ctx context.Context, edits []rowEdit) (*tables.Table
 		if e.new != nil {
 			if _, err := ed.Insert(ctx, e.new); err != nil {
 				if isConstraint(err) {
-					return nil, &ConstraintError{Table: tm.name, Key: keyText(e.key), Err: err}
+					return nil, &ConstraintError{Table: tm.name, Key: tables.KeyText(e.key), Err: err}
 				}
 				return nil, err
 			}
@@ -313,15 +313,15 @@ func (tm *tableMerge) mergeKeyless(ctx context.Context) (*tables.Table, error) {
 	d := prolly.NewDiffer(tm.base.Rows(), tm.theirs.Rows())
 	for d.Next(ctx) {
 		key := d.Diff().Key
-		nb, _, err := copies(ctx, tm.base, key)
+		nb, _, err := tm.base.Copies(ctx, key)
 		if err != nil {
 			return nil, err
 		}
-		nt, row, err := copies(ctx, tm.theirs, key)
+		nt, row, err := tm.theirs.Copies(ctx, key)
 		if err != nil {
 			return nil, err
 		}
-		no, orow, err := copies(ctx, tm.ours, key)
+		no, orow, err := tm.ours.Copies(ctx, key)
 		if err != nil {
 			return nil, err
 		}
@@ -332,7 +332,7 @@ func (tm *tableMerge) mergeKeyless(ctx context.Context) (*tables.Table, error) {
 		for ; no < want; no++ {
 			if _, err := ed.Insert(ctx, row); err != nil {
 				if isConstraint(err) {
-					return nil, &ConstraintError{Table: tm.name, Key: keyText(key), Err: err}
+					return nil, &ConstraintError{Table: tm.name, Key: tables.KeyText(key), Err: err}
 				}
 				return nil, err
 			}
@@ -347,33 +347,4 @@ func (tm *tableMerge) mergeKeyless(ctx context.Context) (*tables.Table, error) {
 		return nil, err
 	}
 	return ed.Table(ctx)
-}
-
-// copies counts the copies of the keyless row stored under key.
-func copies(ctx context.Context, t *tables.Table, key []byte) (int, []tables.Value, error) {
-	it := t.Scan(ctx, key, append(bytes.Clone(key), 0), false)
-	n := 0
-	var row []tables.Value
-	for it.Next(ctx) {
-		n++
-		row = it.Row()
-	}
-	return n, row, it.Err()
-}
-
-// keyText prints a row key as its values, for messages.
-func keyText(key []byte) string {
-	vals, err := prolly.DecodeKey(key)
-	if err != nil {
-		return fmt.Sprintf("%x", key)
-	}
-	parts := make([]string, len(vals))
-	for i, v := range vals {
-		s := v.String()
-		if _, rest, ok := strings.Cut(s, ":"); ok {
-			s = rest
-		}
-		parts[i] = s
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
 }

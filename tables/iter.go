@@ -1,8 +1,10 @@
 package tables
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/verso-db/verso/prolly"
 )
@@ -93,3 +95,35 @@ func (r *RowIter) Row() []Value { return r.row }
 
 // Err returns the error that ended the iteration, if any.
 func (r *RowIter) Err() error { return r.err }
+
+// Copies counts the stored copies of the keyless row whose key is key (a
+// keyless table stores a row once per copy, under keys that start with
+// its content hash) and returns one of them.
+func (t *Table) Copies(ctx context.Context, key []byte) (int, []Value, error) {
+	it := t.Scan(ctx, key, append(bytes.Clone(key), 0), false)
+	n := 0
+	var row []Value
+	for it.Next(ctx) {
+		n++
+		row = it.Row()
+	}
+	return n, row, it.Err()
+}
+
+// KeyText prints a row or index key as its values, for messages:
+// "(1, abc)"; a key that does not decode prints as hex.
+func KeyText(key []byte) string {
+	vals, err := prolly.DecodeKey(key)
+	if err != nil {
+		return fmt.Sprintf("%x", key)
+	}
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		s := v.String()
+		if _, rest, ok := strings.Cut(s, ":"); ok {
+			s = rest
+		}
+		parts[i] = s
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
