@@ -330,24 +330,12 @@ func (b *Batch) DeleteStream(ctx context.Context, stream string, expected Expect
 // Sweep marks every stream with a max age as touched, so that the Log
 // this Batch makes holds none of their expired events.
 func (b *Batch) Sweep(ctx context.Context) error {
-	it := b.base.streams.IterAll(ctx)
-	for it.Next(ctx) {
-		stream, head, err := decodeStreamsKey(it.Key())
-		if err != nil {
-			return err
-		}
-		if head {
-			continue
-		}
-		m, err := decodeStreamMeta(it.Value())
-		if err != nil {
-			return err
-		}
+	return b.base.eachStream(ctx, func(stream string, m *streamMeta) error {
 		if m.MaxAge > 0 && m.First < m.Next {
 			b.touched[stream] = true
 		}
-	}
-	return it.Err()
+		return nil
+	})
 }
 
 // Log applies retention to the streams the Batch touched and returns the

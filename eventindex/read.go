@@ -106,6 +106,11 @@ func (m *streamMeta) info(stream string) StreamInfo {
 
 // Streams calls fn for every stream with a record, in name order.
 func (l Log) Streams(ctx context.Context, fn func(StreamInfo) error) error {
+	return l.eachStream(ctx, func(stream string, m *streamMeta) error { return fn(m.info(stream)) })
+}
+
+// eachStream calls fn with the record of every stream, in name order.
+func (l Log) eachStream(ctx context.Context, fn func(stream string, m *streamMeta) error) error {
 	it := l.streams.IterAll(ctx)
 	for it.Next(ctx) {
 		stream, head, err := decodeStreamsKey(it.Key())
@@ -119,7 +124,7 @@ func (l Log) Streams(ctx context.Context, fn func(StreamInfo) error) error {
 		if err != nil {
 			return err
 		}
-		if err := fn(m.info(stream)); err != nil {
+		if err := fn(stream, &m); err != nil {
 			return err
 		}
 	}
