@@ -126,10 +126,11 @@ func (t *Table) newRowIter(tbl *tables.Table, spans []span, reverse bool, extra 
 	return r, pos, nil
 }
 
-// toProjectedRow converts the stored values of the columns of sch.
+// toProjectedRow converts the stored values of the columns of sch (the
+// table's whole schema for toRow).
 func (t *Table) toProjectedRow(sch sql.Schema, vals []tables.Value) (sql.Row, error) {
 	if len(vals) != len(sch) {
-		return nil, fmt.Errorf("%w: table %q projected row has %d values for %d columns", tables.ErrCorrupt, t.name, len(vals), len(sch))
+		return nil, fmt.Errorf("%w: table %q: a stored row has %d values for %d columns", tables.ErrCorrupt, t.name, len(vals), len(sch))
 	}
 	row := make(sql.Row, len(vals))
 	for i, v := range vals {

@@ -197,19 +197,7 @@ func (r *rowIter) toRow(vals []tables.Value) (sql.Row, error) {
 
 // toRow converts a stored row.
 func (t *Table) toRow(vals []tables.Value) (sql.Row, error) {
-	sch := t.info.sch.Schema
-	if len(vals) != len(sch) {
-		return nil, fmt.Errorf("%w: table %q row has %d values, schema %d columns", tables.ErrCorrupt, t.name, len(vals), len(sch))
-	}
-	row := make(sql.Row, len(vals))
-	for i, v := range vals {
-		x, err := fromValue(sch[i].Type, v)
-		if err != nil {
-			return nil, fmt.Errorf("table %q column %q: %w", t.name, sch[i].Name, err)
-		}
-		row[i] = x
-	}
-	return row, nil
+	return t.toProjectedRow(t.info.sch.Schema, vals)
 }
 
 // toStored converts an engine row.
