@@ -153,15 +153,21 @@ const shutdownTimeout = 10 * time.Second
 // CREATE DATABASE makes new ones there. A data dir that does not exist yet
 // is created.
 func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving, usersFile string, err error) {
+	p, serving, usersFile, err = openDatabases(dir, dataDir)
+	if err == nil {
+		setCommitter(p)
+	}
+	return p, serving, usersFile, err
+}
+
+// openDatabases is openProvider without the committer.
+func openDatabases(dir, dataDir string) (p *sqlserver.Provider, serving, usersFile string, err error) {
 	if dataDir != "" {
 		d := dataDir // resolved against dir by the caller
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, "", "", fmt.Errorf("create the data dir: %w", err)
 		}
 		p, err := sqlserver.NewProvider(d)
-		if err == nil {
-			setCommitter(p)
-		}
 		return p, "the databases in " + d, filepath.Join(d, usersFileName), err
 	}
 	root, err := findRepoRoot(dir)
@@ -171,9 +177,6 @@ func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving, usersFil
 		}
 		abs, _ := filepath.Abs(dir)
 		p, err := sqlserver.NewProvider(dir)
-		if err == nil {
-			setCommitter(p)
-		}
 		return p, "the databases in " + abs + " (CREATE DATABASE makes one here)", filepath.Join(abs, usersFileName), err
 	}
 	if err != nil {
@@ -187,7 +190,6 @@ func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving, usersFil
 		p.Close()
 		return nil, "", "", err
 	}
-	setCommitter(p)
 	return p, "the database " + filepath.Base(root) + " in " + root, filepath.Join(root, repoDir, "users"), nil
 }
 
