@@ -19,7 +19,7 @@ func buildLoadLog(b *testing.B, n int) Log {
 	for i := 0; i < len(work); i += per {
 		bt := l.Batch()
 		for j := i; j < min(i+per, len(work)); j++ {
-			if _, err := bt.Append(ctx, work[j].stream, Any, loadEvents(&work[j], j*loadBatch)); err != nil {
+			if _, err := bt.Append(ctx, work[j].Stream, Any, loadEvents(&work[j], j*loadBatch)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -47,7 +47,7 @@ func BenchmarkAppend(b *testing.B) {
 			for b.Loop() {
 				bt := l.Batch()
 				for i := range work {
-					if _, err := bt.Append(ctx, work[i].stream, Any, evs[i]); err != nil {
+					if _, err := bt.Append(ctx, work[i].Stream, Any, evs[i]); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -3,7 +3,6 @@ package eventindex
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/internal/eventload"
 	"github.com/verso-db/verso/prolly"
 )
 
@@ -30,44 +30,19 @@ import (
 // process (all threads, getrusage), which a busy shared machine disturbs
 // less than the wall clock.
 
-const (
-	loadCategories = 10
-	loadStreams    = 1000
-	loadTypes      = 10
-	loadBatch      = 50
-)
+// loadBatch is the workload's batch size (package internal/eventload).
+const loadBatch = eventload.BatchSize
 
-type loadBatchSpec struct {
-	stream string
-	types  [loadBatch]string
-}
+type loadBatchSpec = eventload.Batch
 
-func loadWorkload(n int) []loadBatchSpec {
-	rng := rand.New(rand.NewPCG(1, 2))
-	out := make([]loadBatchSpec, 0, n/loadBatch)
-	for i := 0; i < n/loadBatch; i++ {
-		var s loadBatchSpec
-		s.stream = fmt.Sprintf("cat%d-%d", rng.IntN(loadCategories), rng.IntN(loadStreams))
-		for j := range s.types {
-			s.types[j] = fmt.Sprintf("T%d", rng.IntN(loadTypes))
-		}
-		out = append(out, s)
-	}
-	return out
-}
+func loadWorkload(n int) []loadBatchSpec { return eventload.Batches(n) }
 
-// loadPayload returns ~400 bytes of JSON.
-func loadPayload(i int) []byte {
-	return []byte(fmt.Sprintf(`{"orderId":"%08d","customer":{"id":%d,"name":"Customer %d","email":"customer%d@example.com","tier":"gold"},`+
-		`"lines":[{"sku":"SKU-%05d","qty":%d,"price":%d.99},{"sku":"SKU-%05d","qty":%d,"price":%d.49}],`+
-		`"shipping":{"street":"%d Long Street","city":"Springfield","zip":"%05d","country":"US"},"note":"lorem ipsum dolor sit amet consectetur"}`,
-		i, i%9973, i%9973, i%9973, i%99991, 1+i%7, 10+i%90, (i*7)%99991, 1+i%3, 5+i%50, i%500, i%99999))
-}
+func loadPayload(i int) []byte { return eventload.Payload(i) }
 
 func loadEvents(spec *loadBatchSpec, base int) []EventData {
 	evs := make([]EventData, loadBatch)
 	for j := range evs {
-		evs[j] = EventData{Type: spec.types[j], Data: loadPayload(base + j), Metadata: []byte(`{"source":"load"}`)}
+		evs[j] = EventData{Type: spec.Types[j], Data: eventload.Payload(base + j), Metadata: eventload.Metadata}
 	}
 	return evs
 }
@@ -174,7 +149,7 @@ func BenchmarkEventLoad(b *testing.B) {
 		}
 		start := time.Now()
 		for i := 0; i < perBatch; i++ {
-			if _, err := s.Append(ctx, work[i].stream, Any, all[i]); err != nil {
+			if _, err := s.Append(ctx, work[i].Stream, Any, all[i]); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -202,7 +177,7 @@ func BenchmarkEventLoad(b *testing.B) {
 		}
 		start = time.Now()
 		for i := 0; i < perBatch; i++ {
-			if _, err := s.Append(ctx, work[i].stream, Any, all[i]); err != nil {
+			if _, err := s.Append(ctx, work[i].Stream, Any, all[i]); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -228,7 +203,7 @@ func BenchmarkEventLoad(b *testing.B) {
 		for i := 0; i < len(work); i += per {
 			if _, err := s.Write(ctx, "load", func(bt *Batch) error {
 				for j := i; j < min(i+per, len(work)); j++ {
-					if _, err := bt.Append(ctx, work[j].stream, Any, all[j]); err != nil {
+					if _, err := bt.Append(ctx, work[j].Stream, Any, all[j]); err != nil {
 						return err
 					}
 				}
@@ -391,18 +366,18 @@ func (l *linkLog) append(b *testing.B, spec *loadBatchSpec, evs []EventData) {
 		if err := checkJSON("data", ev.Data); err != nil {
 			b.Fatal(err)
 		}
-		n := l.nums[spec.stream]
+		n := l.nums[spec.Stream]
 		id := NewEventID()
-		e := Event{Stream: spec.stream, Number: n, ID: id, Type: spec.types[j], Data: ev.Data, Metadata: ev.Metadata, Created: l.now}
-		l.nums[spec.stream] = n + 1
+		e := Event{Stream: spec.Stream, Number: n, ID: id, Type: spec.Types[j], Data: ev.Data, Metadata: ev.Metadata, Created: l.now}
+		l.nums[spec.Stream] = n + 1
 		p := l.next
 		l.next++
 		l.ol.put(logKey(p), encodeEvent(nil, &e))
-		l.os.put(streamKey(spec.stream, n), encodePos(p))
-		l.oi.put(idKey(spec.stream, id), encodePos(p))
-		link := []byte(fmt.Sprintf("%d@%s", n, spec.stream))
-		l.put("$ce-"+Category(spec.stream), "$>", link, nil)
-		l.put("$et-"+spec.types[j], "$>", link, nil)
+		l.os.put(streamKey(spec.Stream, n), encodePos(p))
+		l.oi.put(idKey(spec.Stream, id), encodePos(p))
+		link := []byte(fmt.Sprintf("%d@%s", n, spec.Stream))
+		l.put("$ce-"+Category(spec.Stream), "$>", link, nil)
+		l.put("$et-"+spec.Types[j], "$>", link, nil)
 	}
 }
 

@@ -3,7 +3,6 @@ package sqlserver
 import (
 	gosql "database/sql"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	_ "github.com/go-sql-driver/mysql"
 
 	"github.com/verso-db/verso/eventindex"
+	"github.com/verso-db/verso/internal/eventload"
 )
 
 // BenchmarkEventSQLRead measures reads of the event log by category, by
@@ -36,7 +36,7 @@ func BenchmarkEventSQLRead(b *testing.B) {
 		}
 		n = v
 	}
-	n = n / sqlLoadBatch * sqlLoadBatch
+	n = n / eventload.BatchSize * eventload.BatchSize
 	p, err := NewProvider(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
@@ -51,12 +51,12 @@ func BenchmarkEventSQLRead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	work := sqlLoadWorkload(n)
-	per := 10_000 / sqlLoadBatch
+	work := eventload.Batches(n)
+	per := 10_000 / eventload.BatchSize
 	for i := 0; i < len(work); i += per {
 		if _, err := store.Write(ctx, "load", func(bt *eventindex.Batch) error {
 			for j := i; j < min(i+per, len(work)); j++ {
-				if _, err := bt.Append(ctx, work[j].stream, eventindex.Any, sqlLoadEvents(&work[j], j*sqlLoadBatch)); err != nil {
+				if _, err := bt.Append(ctx, work[j].Stream, eventindex.Any, sqlLoadEvents(&work[j], j*eventload.BatchSize)); err != nil {
 					return err
 				}
 			}
@@ -165,43 +165,13 @@ func BenchmarkEventSQLRead(b *testing.B) {
 	}
 }
 
-// The workload of eventindex's BenchmarkEventLoad (the same generator and
-// seed), so both benchmarks read the same log.
-const (
-	sqlLoadCategories = 10
-	sqlLoadStreams    = 1000
-	sqlLoadTypes      = 10
-	sqlLoadBatch      = 50
-)
-
-type sqlLoadSpec struct {
-	stream string
-	types  [sqlLoadBatch]string
-}
-
-func sqlLoadWorkload(n int) []sqlLoadSpec {
-	rng := rand.New(rand.NewPCG(1, 2))
-	out := make([]sqlLoadSpec, 0, n/sqlLoadBatch)
-	for i := 0; i < n/sqlLoadBatch; i++ {
-		var s sqlLoadSpec
-		s.stream = fmt.Sprintf("cat%d-%d", rng.IntN(sqlLoadCategories), rng.IntN(sqlLoadStreams))
-		for j := range s.types {
-			s.types[j] = fmt.Sprintf("T%d", rng.IntN(sqlLoadTypes))
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-func sqlLoadEvents(spec *sqlLoadSpec, base int) []eventindex.EventData {
-	evs := make([]eventindex.EventData, sqlLoadBatch)
+// sqlLoadEvents is the events of one batch of the workload of eventindex's
+// BenchmarkEventLoad (package eventload), so both benchmarks read the same
+// log.
+func sqlLoadEvents(spec *eventload.Batch, base int) []eventindex.EventData {
+	evs := make([]eventindex.EventData, eventload.BatchSize)
 	for j := range evs {
-		i := base + j
-		data := fmt.Sprintf(`{"orderId":"%08d","customer":{"id":%d,"name":"Customer %d","email":"customer%d@example.com","tier":"gold"},`+
-			`"lines":[{"sku":"SKU-%05d","qty":%d,"price":%d.99},{"sku":"SKU-%05d","qty":%d,"price":%d.49}],`+
-			`"shipping":{"street":"%d Long Street","city":"Springfield","zip":"%05d","country":"US"},"note":"lorem ipsum dolor sit amet consectetur"}`,
-			i, i%9973, i%9973, i%9973, i%99991, 1+i%7, 10+i%90, (i*7)%99991, 1+i%3, 5+i%50, i%500, i%99999)
-		evs[j] = eventindex.EventData{Type: spec.types[j], Data: []byte(data), Metadata: []byte(`{"source":"load"}`)}
+		evs[j] = eventindex.EventData{Type: spec.Types[j], Data: eventload.Payload(base + j), Metadata: eventload.Metadata}
 	}
 	return evs
 }
