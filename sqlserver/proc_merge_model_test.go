@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/verso-db/verso/internal/mergemodel"
 	"github.com/verso-db/verso/internal/testseed"
 )
 
@@ -76,51 +77,6 @@ func randomDML(env *testEnv, ctx *sql.Context, rng *rand.Rand, m sqlModel, n int
 	}
 }
 
-// referenceSQLMerge merges the models key by key with the rules of
-// package tablemerge: one side's change, the same change once, a
-// cell-wise merge of changes to different columns, else a conflict that
-// keeps ours.
-func referenceSQLMerge(base, ours, theirs sqlModel) (sqlModel, map[int]bool) {
-	out, conflicts := sqlModel{}, map[int]bool{}
-	keys := map[int]bool{}
-	for _, m := range []sqlModel{base, ours, theirs} {
-		for k := range m {
-			keys[k] = true
-		}
-	}
-	for k := range keys {
-		b, inB := base[k]
-		o, inO := ours[k]
-		th, inT := theirs[k]
-		same := func(x, y sqlRow, inX, inY bool) bool { return inX == inY && (!inX || x == y) }
-		res, in := o, inO
-		switch {
-		case same(o, th, inO, inT) || same(b, th, inB, inT):
-		case same(b, o, inB, inO):
-			res, in = th, inT
-		case !inB || !inO || !inT:
-			conflicts[k] = true
-		default:
-			for i := range res {
-				switch {
-				case o[i] == th[i] || b[i] == th[i]:
-				case b[i] == o[i]:
-					res[i] = th[i]
-				default:
-					conflicts[k] = true
-				}
-			}
-			if conflicts[k] {
-				res = o
-			}
-		}
-		if in {
-			out[k] = res
-		}
-	}
-	return out, conflicts
-}
-
 func TestMergeProceduresModel(t *testing.T) {
 	rng := rand.New(rand.NewSource(int64(testseed.Seed(t))))
 	rounds := 25
@@ -144,7 +100,8 @@ func TestMergeProceduresModel(t *testing.T) {
 		randomDML(env, ctx, rng, ours, rng.Intn(12))
 		env.exec(ctx, "CALL dolt_commit('-Am', 'main', '--allow-empty')")
 
-		want, conflicts := referenceSQLMerge(base, ours, theirs)
+		merged, conflicts := mergemodel.Merge(base, ours, theirs)
+		want := sqlModel(merged)
 		res := env.exec(ctx, "CALL dolt_merge('feature')")
 		merges++
 		fail := func(format string, args ...any) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/verso-db/verso/internal/mergemodel"
 	"github.com/verso-db/verso/internal/testseed"
 	"github.com/verso-db/verso/prolly"
 	"github.com/verso-db/verso/tables"
@@ -100,49 +101,6 @@ func mutate(t *testing.T, rng *rand.Rand, m model, ed *tables.Editor, n int) {
 	}
 }
 
-// referenceMerge merges the models with the rules of rows.go, key by key
-// over every key of the three maps.
-func referenceMerge(base, ours, theirs model) (model, map[int]bool) {
-	out, conflicts := model{}, map[int]bool{}
-	keys := map[int]bool{}
-	for _, m := range []model{base, ours, theirs} {
-		for k := range m {
-			keys[k] = true
-		}
-	}
-	for k := range keys {
-		b, inB := base[k]
-		o, inO := ours[k]
-		th, inT := theirs[k]
-		same := func(x, y mrow, inX, inY bool) bool { return inX == inY && (!inX || x == y) }
-		res, in := o, inO
-		switch {
-		case same(o, th, inO, inT) || same(b, th, inB, inT):
-		case same(b, o, inB, inO):
-			res, in = th, inT
-		case !inB || !inO || !inT:
-			conflicts[k] = true
-		default:
-			for i := range res {
-				switch {
-				case o[i] == th[i] || b[i] == th[i]:
-				case b[i] == o[i]:
-					res[i] = th[i]
-				default:
-					conflicts[k] = true
-				}
-			}
-			if conflicts[k] {
-				res = o
-			}
-		}
-		if in {
-			out[k] = res
-		}
-	}
-	return out, conflicts
-}
-
 func (m model) String() string {
 	var ks []int
 	for k := range m {
@@ -172,7 +130,8 @@ func TestMergeModel(t *testing.T) {
 		ot := f.edit(bt, func(ed *tables.Editor) error { mutate(t, rng, om, ed, rng.Intn(20)); return nil })
 		tt := f.edit(bt, func(ed *tables.Editor) error { mutate(t, rng, tm, ed, rng.Intn(20)); return nil })
 		res := f.mustMerge(f.root(map[string]any{"t": bt}), f.root(map[string]any{"t": ot}), f.root(map[string]any{"t": tt}))
-		want, wantConf := referenceMerge(bm, om, tm)
+		merged, wantConf := mergemodel.Merge(bm, om, tm)
+		want := model(merged)
 		if got := f.rows(res.Root, "t"); got != want.String() {
 			t.Fatalf("round %d: merged rows\n got %s\nwant %s\nbase   %s\nours   %s\ntheirs %s", round, got, want, bm, om, tm)
 		}
