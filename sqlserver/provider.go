@@ -39,6 +39,9 @@ type Provider struct {
 	// committer is the identity commits record when the session sets none
 	// (SetCommitter).
 	committer commitgraph.Signature
+	// tableFunctions are the table functions the engine added with
+	// WithTableFunctions, by lower-case name (beside the registry's).
+	tableFunctions map[string]sql.TableFunction
 }
 
 var (

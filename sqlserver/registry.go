@@ -111,20 +111,33 @@ func (p *Provider) ExternalStoredProcedures(_ *sql.Context, name string) ([]sql.
 	return append([]sql.ExternalStoredProcedureDetails(nil), registry.procedures[strings.ToLower(name)]...), nil
 }
 
-// TableFunction implements sql.TableFunctionProvider.
+// TableFunction implements sql.TableFunctionProvider: the registry's, then
+// those the engine added to this provider.
 func (p *Provider) TableFunction(_ *sql.Context, name string) (sql.TableFunction, bool) {
+	name = strings.ToLower(name)
 	registry.RLock()
-	defer registry.RUnlock()
-	f, ok := registry.tableFunctions[strings.ToLower(name)]
+	f, ok := registry.tableFunctions[name]
+	registry.RUnlock()
+	if ok {
+		return f, true
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	f, ok = p.tableFunctions[name]
 	return f, ok
 }
 
 // WithTableFunctions implements sql.TableFunctionProvider. The engine calls
 // it to add table functions of its own (its test suite does); they are
-// added to the process-wide registry and the provider itself is returned.
+// added to this provider only, which is returned.
 func (p *Provider) WithTableFunctions(fns ...sql.TableFunction) (sql.TableFunctionProvider, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tableFunctions == nil {
+		p.tableFunctions = map[string]sql.TableFunction{}
+	}
 	for _, f := range fns {
-		registerTableFunction(f)
+		p.tableFunctions[strings.ToLower(f.Name())] = f
 	}
 	return p, nil
 }
