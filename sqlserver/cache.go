@@ -17,6 +17,9 @@ type tableInfo struct {
 	sch       sql.PrimaryKeySchema
 	comment   string
 	collation sql.CollationID
+
+	fpOnce sync.Once
+	fp     string // schemaFingerprint of sch, made on first use
 }
 
 type cacheKey struct {

@@ -34,6 +34,10 @@ type ServerConfig struct {
 	// GRANT and the like are kept (see users.go); "" keeps them in
 	// memory only.
 	UsersFile string
+	// NoFastPath runs every prepared statement through the engine's
+	// planning, including the primary-key selects fastpath.go runs
+	// without it (for comparing the two).
+	NoFastPath bool
 }
 
 // DefaultConnTimeout is the connection read and write timeout when none is
@@ -53,6 +57,7 @@ type Server struct {
 	*server.Server
 	Engine *sqle.Engine
 	ln     *limitListener
+	fast   *fastPath // nil with ServerConfig.NoFastPath
 }
 
 // NewServer returns a server over p listening on cfg.Address. Start it
@@ -90,11 +95,17 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 			return nil, err
 		}
 		udb.SetPersister(&usersPersister{path: cfg.UsersFile})
+	} else {
+		udb.SetPersister(memoryUsers{})
 	}
 	ed := udb.Editor()
 	udb.AddEphemeralSuperUser(ed, cfg.User, "%", cfg.Password)
 	ed.Close()
 
+	var fast *fastPath
+	if !cfg.NoFastPath {
+		fast = newFastPath(e, p)
+	}
 	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, conns: map[*limitConn]struct{}{}}
 	s, err := server.NewServerWithHandler(server.Config{
 		Protocol:         "tcp",
@@ -103,14 +114,14 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 		ConnReadTimeout:  cfg.ReadTimeout,
 		ConnWriteTimeout: cfg.WriteTimeout,
 	}, e, sql.NewContext, p.SessionBuilder(), nil, func(h mysql.Handler) (mysql.Handler, error) {
-		return errorHandler{h}, nil
+		return errorHandler{Handler: h, fast: fast}, nil
 	})
 	if err != nil {
 		lim.Close()
 		e.Close()
 		return nil, err
 	}
-	return &Server{Server: s, Engine: e, ln: lim}, nil
+	return &Server{Server: s, Engine: e, ln: lim, fast: fast}, nil
 }
 
 // Addr returns the address the server listens on.

@@ -97,6 +97,16 @@ func (p *usersPersister) Persist(_ *sql.Context, data []byte) error {
 	return nil
 }
 
+// memoryUsers is the persister of a server without a users file: users
+// and grants live until it stops. (The engine calls its persister on
+// every CREATE USER or GRANT, and has none by default.)
+type memoryUsers struct{}
+
+var _ mysql_db.MySQLDbPersistence = memoryUsers{}
+
+// Persist implements mysql_db.MySQLDbPersistence.
+func (memoryUsers) Persist(*sql.Context, []byte) error { return nil }
+
 // loadUsers loads the users file at path into db; a missing file is no
 // error (no users yet).
 func loadUsers(db *mysql_db.MySQLDb, path string) error {

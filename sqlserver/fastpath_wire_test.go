@@ -1,0 +1,135 @@
+package sqlserver
+
+import (
+	"database/sql"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// TestFastPathOverTheWire runs prepared selects from a MySQL client
+// against two servers over the same data, one with the fast path and one
+// without, as three users (the superuser, one with SELECT on the table,
+// one with SELECT on another table only), and requires the same result
+// columns, rows and errors.
+func TestFastPathOverTheWire(t *testing.T) {
+	setup := []string{
+		"CREATE DATABASE db",
+		"CREATE TABLE db.t (id BIGINT PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(20) NOT NULL DEFAULT '', v VARCHAR(30), d DECIMAL(10,2), ts DATETIME(3))",
+		"CREATE TABLE db.other (id INT PRIMARY KEY, s TEXT)",
+		"CREATE USER 'reader'@'%' IDENTIFIED BY 'pw'",
+		"GRANT SELECT ON db.t TO 'reader'@'%'",
+		"CREATE USER 'stranger'@'%' IDENTIFIED BY 'pw'",
+		"GRANT SELECT ON db.other TO 'stranger'@'%'",
+	}
+	for i := 0; i < 200; i++ {
+		setup = append(setup, fmt.Sprintf("INSERT INTO db.t VALUES (%d, %d, 'c%d', %s, %d.5, '2026-11-30 10:00:%02d.123')",
+			i*3, i%7, i, []string{"NULL", fmt.Sprintf("'v%d'", i)}[i%2], i, i%60))
+	}
+	// No users file: users and grants live in memory (CREATE USER used to
+	// drop the connection there).
+	servers := make([]*Server, 2)
+	for i, noFast := range []bool{false, true} {
+		s, _ := startTestServer(t, t.TempDir(), ServerConfig{NoFastPath: noFast, UsersFile: ""})
+		root := connect(t, s, "root", "", "")
+		for _, q := range setup {
+			if _, err := root.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		servers[i] = s
+	}
+	queries := []string{
+		"SELECT c FROM t WHERE id = ?",
+		"SELECT id, k, c, v, d, ts FROM t WHERE id = ?",
+		"SELECT v, id FROM t WHERE id BETWEEN ? AND ?",
+		"SELECT d FROM db.t WHERE id BETWEEN ? AND ?",
+		"SELECT nope FROM t WHERE id = ?",
+		"SELECT c FROM missing WHERE id = ?",
+	}
+	rng := rand.New(rand.NewSource(7))
+	for _, user := range []string{"root", "reader", "stranger"} {
+		pw := "pw"
+		if user == "root" {
+			pw = ""
+		}
+		conns := []*sql.DB{connect(t, servers[0], user, pw, "db"), connect(t, servers[1], user, pw, "db")}
+		before := servers[0].fast.hits.Load()
+		for i := 0; i < 150; i++ {
+			q := queries[rng.Intn(len(queries))]
+			args := []any{rng.Intn(700) - 50}
+			if strings.Contains(q, "BETWEEN") {
+				args = append(args, args[0].(int)+rng.Intn(40))
+			}
+			var got [2]string
+			for j, c := range conns {
+				got[j] = wireResult(c, q, args)
+			}
+			if got[0] != got[1] {
+				t.Fatalf("%s %s %v:\nfast path: %s\nengine:    %s", user, q, args, got[0], got[1])
+			}
+		}
+		// The stranger may not read t: every execution goes through the
+		// engine, which refuses it.
+		if hits := servers[0].fast.hits.Load() - before; (user == "stranger") != (hits == 0) {
+			t.Fatalf("the fast path answered %d executions for %s", hits, user)
+		}
+	}
+	if servers[0].fast.hits.Load() == 0 {
+		t.Fatal("the fast path answered no execution")
+	}
+	t.Logf("fast path answered %d executions", servers[0].fast.hits.Load())
+}
+
+// wireResult runs q as a prepared statement and prints its columns, rows
+// or error.
+func wireResult(c *sql.DB, q string, args []any) string {
+	stmt, err := c.Prepare(q)
+	if err != nil {
+		n, state := mysqlErrNum(err)
+		return fmt.Sprintf("prepare error %d %s %v", n, state, err)
+	}
+	defer stmt.Close()
+	rows, err := stmt.Query(args...)
+	if err != nil {
+		n, state := mysqlErrNum(err)
+		return fmt.Sprintf("error %d %s %v", n, state, err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return err.Error()
+	}
+	for _, ct := range cts {
+		l, lok := ct.Length()
+		p, s, dok := ct.DecimalSize()
+		n, nok := ct.Nullable()
+		fmt.Fprintf(&b, "%s %s %d/%v %d,%d/%v %v/%v %v; ", ct.Name(), ct.DatabaseTypeName(), l, lok, p, s, dok, n, nok, ct.ScanType())
+	}
+	b.WriteString("\n")
+	vals := make([]sql.RawBytes, len(cts))
+	ptrs := make([]any, len(cts))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err.Error()
+		}
+		for _, v := range vals {
+			if v == nil {
+				b.WriteString("NULL ")
+			} else {
+				fmt.Fprintf(&b, "%q ", v)
+			}
+		}
+		b.WriteString("\n")
+	}
+	if err := rows.Err(); err != nil {
+		n, state := mysqlErrNum(err)
+		fmt.Fprintf(&b, "error %d %s %v", n, state, err)
+	}
+	return b.String()
+}
