@@ -2,12 +2,15 @@ package sqlserver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/sqltypes"
@@ -72,7 +75,11 @@ func newFastPath(e *sqle.Engine, p *Provider) *fastPath {
 type fastTemplate struct {
 	db    string   // "" for the session's current database
 	table string   // as written
-	cols  []string // selected columns, as written, in order
+	cols  []string // selected columns, as written, in order (for sum: its column)
+	sum   bool     // the select list is SUM(cols[0])
+	dist  bool     // SELECT DISTINCT
+	order string   // the ORDER BY column, as written, or ""
+	desc  bool     // ORDER BY ... DESC
 	key   string   // the WHERE column, as written
 	lo    string   // bind variable of the key, or of the range's low end
 	hi    string   // bind variable of the range's high end; "" for equality
@@ -131,8 +138,8 @@ func classify(query string) *fastTemplate {
 	}
 	s, ok := stmt.(*sqlparser.Select)
 	if !ok || s.Into != nil || s.With != nil || s.Limit != nil || s.Having != nil || s.Lock != nil && (s.Lock.Type != "" || len(s.Lock.Tables) > 0) ||
-		len(s.GroupBy) > 0 || len(s.Window) > 0 || len(s.OrderBy) > 0 || len(s.Comments) > 0 ||
-		s.QueryOpts.All || s.QueryOpts.Distinct || len(s.QueryOpts.DistinctOn) > 0 || s.QueryOpts.StraightJoinHint ||
+		len(s.GroupBy) > 0 || len(s.Window) > 0 || len(s.OrderBy) > 1 || len(s.Comments) > 0 ||
+		s.QueryOpts.All || len(s.QueryOpts.DistinctOn) > 0 || s.QueryOpts.StraightJoinHint ||
 		s.QueryOpts.SQLCalcFoundRows || s.QueryOpts.SQLCache || s.QueryOpts.SQLNoCache || s.Where == nil || s.Where.Type != sqlparser.WhereStr ||
 		len(s.From) != 1 || len(s.SelectExprs) == 0 {
 		return nil
@@ -145,12 +152,28 @@ func classify(query string) *fastTemplate {
 	if !ok || !tn.SchemaQualifier.IsEmpty() {
 		return nil
 	}
-	t := &fastTemplate{db: tn.DbQualifier.String(), table: tn.Name.String()}
+	t := &fastTemplate{db: tn.DbQualifier.String(), table: tn.Name.String(), dist: s.QueryOpts.Distinct}
 	seen := map[string]bool{}
 	for _, se := range s.SelectExprs {
 		ae, ok := se.(*sqlparser.AliasedExpr)
 		if !ok || !ae.As.IsEmpty() {
 			return nil
+		}
+		if fn, ok := ae.Expr.(*sqlparser.FuncExpr); ok && len(s.SelectExprs) == 1 {
+			// SUM(column), the only select expression.
+			if !fn.Name.EqualString("sum") || fn.Distinct || fn.Over != nil || !fn.Qualifier.IsEmpty() || len(fn.Exprs) != 1 {
+				return nil
+			}
+			arg, ok := fn.Exprs[0].(*sqlparser.AliasedExpr)
+			if !ok || !arg.As.IsEmpty() {
+				return nil
+			}
+			col, ok := t.column(arg.Expr)
+			if !ok {
+				return nil
+			}
+			t.cols, t.sum = []string{col}, true
+			break
 		}
 		col, ok := t.column(ae.Expr)
 		if !ok || seen[strings.ToLower(col)] {
@@ -158,6 +181,21 @@ func classify(query string) *fastTemplate {
 		}
 		seen[strings.ToLower(col)] = true
 		t.cols = append(t.cols, col)
+	}
+	if len(s.OrderBy) == 1 {
+		o := s.OrderBy[0]
+		col, ok := t.column(o.Expr)
+		if !ok || t.sum || o.Direction != sqlparser.AscScr && o.Direction != sqlparser.DescScr {
+			return nil
+		}
+		// DISTINCT orders by a selected column only (MySQL's rule).
+		if t.dist && !seen[strings.ToLower(col)] {
+			return nil
+		}
+		t.order, t.desc = col, o.Direction == sqlparser.DescScr
+	}
+	if t.sum && t.dist {
+		return nil
 	}
 	switch w := s.Where.Expr.(type) {
 	case *sqlparser.ComparisonExpr:
@@ -362,7 +400,11 @@ func (n *fastSelect) fast(ctx *sql.Context) (sql.RowIter, sql.Schema, error) {
 	if pkCol.Name != t.key || !types.IsInteger(pkCol.Type) {
 		return nil, nil, nil
 	}
-	for _, c := range t.cols {
+	read := t.cols // the columns the scan reads: the selected ones, then the ORDER BY one
+	if t.order != "" && !slices.ContainsFunc(t.cols, func(c string) bool { return strings.EqualFold(c, t.order) }) {
+		read = append(slices.Clip(t.cols), t.order)
+	}
+	for _, c := range read {
 		if i := full.IndexOfColName(c); i < 0 || full[i].Name != c {
 			return nil, nil, nil
 		}
@@ -400,7 +442,7 @@ func (n *fastSelect) fast(ctx *sql.Context) (sql.RowIter, sql.Schema, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	pt, err := table.WithProjections(ctx, t.cols)
+	pt, err := table.WithProjections(ctx, read)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -408,7 +450,75 @@ func (n *fastSelect) fast(ctx *sql.Context) (sql.RowIter, sql.Schema, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return sql.NewTableRowIter(ctx, pt, parts), sch, nil
+	rows := sql.NewTableRowIter(ctx, pt, parts)
+	if !t.sum && !t.dist && t.order == "" {
+		return rows, sch, nil
+	}
+	// Sorting, DISTINCT and SUM are the engine's own operators, over the
+	// rows of the scan.
+	src := &fastRows{iter: rows, sch: pt.Schema(ctx)}
+	get := func(name string) sql.Expression {
+		i := src.sch.IndexOfColName(name)
+		c := src.sch[i]
+		return expression.NewGetFieldWithTable(i, 0, c.Type, c.DatabaseSource, c.Source, c.Name, c.Nullable)
+	}
+	var top sql.Node = src
+	if t.order != "" {
+		o := sql.Ascending
+		if t.desc {
+			o = sql.Descending
+		}
+		top = plan.NewSort(sql.SortConditions{{Expr: get(t.order), Order: o}}, top)
+	}
+	if len(read) > len(t.cols) {
+		exprs := make([]sql.Expression, len(t.cols))
+		for i, c := range t.cols {
+			exprs[i] = get(c)
+		}
+		top = plan.NewProject(ctx, exprs, top)
+	}
+	if t.dist {
+		top = plan.NewDistinct(top)
+	}
+	if t.sum {
+		top = plan.NewGroupBy([]sql.Expression{aggregation.NewSum(get(t.cols[0]))}, nil, top)
+	}
+	iter, err := n.f.e.Analyzer.ExecBuilder.Build(ctx, top, nil)
+	if err != nil {
+		rows.Close(ctx)
+		return nil, nil, err
+	}
+	return iter, sch, nil
+}
+
+// fastRows is the scan under the engine operators of a fast-path plan:
+// the rows of one lookup, read once.
+type fastRows struct {
+	iter sql.RowIter
+	sch  sql.Schema
+}
+
+var _ sql.ExecSourceRel = (*fastRows)(nil)
+
+func (r *fastRows) Resolved() bool                 { return true }
+func (r *fastRows) IsReadOnly() bool               { return true }
+func (r *fastRows) Children() []sql.Node           { return nil }
+func (r *fastRows) String() string                 { return "FastRows" }
+func (r *fastRows) Schema(*sql.Context) sql.Schema { return r.sch }
+func (r *fastRows) RowIter(*sql.Context, sql.Row) (sql.RowIter, error) {
+	if r.iter == nil {
+		return nil, fmt.Errorf("sqlserver: the rows of a fast-path scan were read twice")
+	}
+	it := r.iter
+	r.iter = nil
+	return it, nil
+}
+
+func (r *fastRows) WithChildren(_ *sql.Context, children ...sql.Node) (sql.Node, error) {
+	if len(children) != 0 {
+		return nil, sql.ErrInvalidChildrenNumber.New(r, len(children), 0)
+	}
+	return r, nil
 }
 
 // keyValue converts a bound integer to the key column's type. It reports
@@ -461,8 +571,21 @@ func (info *tableInfo) fingerprint() string {
 }
 
 func (t *fastTemplate) String() string {
-	if t.hi == "" {
-		return fmt.Sprintf("%s.%s %v where %s = :%s", t.db, t.table, t.cols, t.key, t.lo)
+	what := fmt.Sprint(t.cols)
+	if t.sum {
+		what = "sum" + what
 	}
-	return fmt.Sprintf("%s.%s %v where %s between :%s and :%s", t.db, t.table, t.cols, t.key, t.lo, t.hi)
+	if t.dist {
+		what = "distinct " + what
+	}
+	if t.order != "" {
+		what += " order by " + t.order
+		if t.desc {
+			what += " desc"
+		}
+	}
+	if t.hi == "" {
+		return fmt.Sprintf("%s.%s %s where %s = :%s", t.db, t.table, what, t.key, t.lo)
+	}
+	return fmt.Sprintf("%s.%s %s where %s between :%s and :%s", t.db, t.table, what, t.key, t.lo, t.hi)
 }

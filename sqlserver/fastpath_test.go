@@ -131,34 +131,46 @@ func rowsKey(ctx *sql.Context, rows []sql.Row) string {
 
 func TestFastPathClassify(t *testing.T) {
 	yes := map[string]string{
-		"SELECT c FROM sbtest1 WHERE id=?":                          ".sbtest1 [c] where id = :v1",
-		"select c, pad from sbtest1 where ? = id":                   ".sbtest1 [c pad] where id = :v1",
-		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?":            ".sbtest1 [c] where id between :v1 and :v2",
-		"SELECT sbtest1.c FROM db.sbtest1 WHERE db.sbtest1.id=?":    "db.sbtest1 [c] where id = :v1",
-		"SELECT `c`, `k` FROM `sbtest1` WHERE `id` = ?":             ".sbtest1 [c k] where id = :v1",
-		"SELECT c FROM sbtest1 WHERE (id = ?)":                      "",
-		"SELECT c FROM sbtest1 WHERE id = 5":                        "",
-		"SELECT c AS x FROM sbtest1 WHERE id = ?":                   "",
-		"SELECT c FROM sbtest1 AS s WHERE id = ?":                   "",
-		"SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ?":   "",
-		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c": "",
-		"SELECT c FROM sbtest1 WHERE id = ? LIMIT 1":                "",
-		"SELECT c FROM sbtest1 WHERE id = ? FOR UPDATE":             "",
-		"SELECT c FROM sbtest1 AS OF 'main' WHERE id = ?":           "",
-		"SELECT c, c FROM sbtest1 WHERE id = ?":                     "",
-		"SELECT * FROM sbtest1 WHERE id = ?":                        "",
-		"SELECT c+1 FROM sbtest1 WHERE id = ?":                      "",
-		"SELECT c FROM sbtest1 WHERE id = ? AND k = ?":              "",
-		"SELECT c FROM sbtest1 WHERE id NOT BETWEEN ? AND ?":        "",
-		"SELECT c FROM sbtest1 WHERE id <=> ?":                      "",
-		"SELECT c FROM sbtest1 JOIN t2 WHERE id = ?":                "",
-		"SELECT c FROM other.sbtest1 WHERE sbtest1.id = ?":          "other.sbtest1 [c] where id = :v1",
-		"SELECT c FROM sbtest1 WHERE other.id = ?":                  "",
-		"SELECT /*+ JOIN_ORDER(a) */ c FROM sbtest1 WHERE id = ?":   "",
-		"UPDATE sbtest1 SET c = ? WHERE id = ?":                     "",
-		"SELECT SQL_CALC_FOUND_ROWS c FROM sbtest1 WHERE id = ?":    "",
-		"SELECT c FROM sbtest1 USE INDEX (k_1) WHERE id = ?":        "",
-		"SELECT c FROM sbtest1 WHERE id = ? GROUP BY c":             "",
+		"SELECT c FROM sbtest1 WHERE id=?":                                   ".sbtest1 [c] where id = :v1",
+		"select c, pad from sbtest1 where ? = id":                            ".sbtest1 [c pad] where id = :v1",
+		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?":                     ".sbtest1 [c] where id between :v1 and :v2",
+		"SELECT sbtest1.c FROM db.sbtest1 WHERE db.sbtest1.id=?":             "db.sbtest1 [c] where id = :v1",
+		"SELECT `c`, `k` FROM `sbtest1` WHERE `id` = ?":                      ".sbtest1 [c k] where id = :v1",
+		"SELECT c FROM sbtest1 WHERE (id = ?)":                               "",
+		"SELECT c FROM sbtest1 WHERE id = 5":                                 "",
+		"SELECT c AS x FROM sbtest1 WHERE id = ?":                            "",
+		"SELECT c FROM sbtest1 AS s WHERE id = ?":                            "",
+		"SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ?":            ".sbtest1 distinct [c] where id between :v1 and :v2",
+		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c":          ".sbtest1 [c] order by c where id between :v1 and :v2",
+		"SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c": ".sbtest1 distinct [c] order by c where id between :v1 and :v2",
+		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY k DESC":     ".sbtest1 [c] order by k desc where id between :v1 and :v2",
+		"SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY k": "",
+		"SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?":                ".sbtest1 sum[k] where id between :v1 and :v2",
+		"SELECT sum(k) FROM sbtest1 WHERE id = ?":                            ".sbtest1 sum[k] where id = :v1",
+		"SELECT SUM(k), c FROM sbtest1 WHERE id = ?":                         "",
+		"SELECT SUM(DISTINCT k) FROM sbtest1 WHERE id = ?":                   "",
+		"SELECT SUM(k) AS s FROM sbtest1 WHERE id = ?":                       "",
+		"SELECT SUM(k) FROM sbtest1 WHERE id = ? ORDER BY k":                 "",
+		"SELECT COUNT(k) FROM sbtest1 WHERE id = ?":                          "",
+		"SELECT c FROM sbtest1 WHERE id = ? ORDER BY c, k":                   "",
+		"SELECT c FROM sbtest1 WHERE id = ? ORDER BY c COLLATE utf8mb4_bin":  "",
+		"SELECT c FROM sbtest1 WHERE id = ? LIMIT 1":                         "",
+		"SELECT c FROM sbtest1 WHERE id = ? FOR UPDATE":                      "",
+		"SELECT c FROM sbtest1 AS OF 'main' WHERE id = ?":                    "",
+		"SELECT c, c FROM sbtest1 WHERE id = ?":                              "",
+		"SELECT * FROM sbtest1 WHERE id = ?":                                 "",
+		"SELECT c+1 FROM sbtest1 WHERE id = ?":                               "",
+		"SELECT c FROM sbtest1 WHERE id = ? AND k = ?":                       "",
+		"SELECT c FROM sbtest1 WHERE id NOT BETWEEN ? AND ?":                 "",
+		"SELECT c FROM sbtest1 WHERE id <=> ?":                               "",
+		"SELECT c FROM sbtest1 JOIN t2 WHERE id = ?":                         "",
+		"SELECT c FROM other.sbtest1 WHERE sbtest1.id = ?":                   "other.sbtest1 [c] where id = :v1",
+		"SELECT c FROM sbtest1 WHERE other.id = ?":                           "",
+		"SELECT /*+ JOIN_ORDER(a) */ c FROM sbtest1 WHERE id = ?":            "",
+		"UPDATE sbtest1 SET c = ? WHERE id = ?":                              "",
+		"SELECT SQL_CALC_FOUND_ROWS c FROM sbtest1 WHERE id = ?":             "",
+		"SELECT c FROM sbtest1 USE INDEX (k_1) WHERE id = ?":                 "",
+		"SELECT c FROM sbtest1 WHERE id = ? GROUP BY c":                      "",
 		"not sql at all": "",
 	}
 	for q, want := range yes {
@@ -213,6 +225,19 @@ func TestFastPathAgainstEngine(t *testing.T) {
 		"SELECT id, c FROM t WHERE id = ?",
 		"SELECT j, v, k FROM t WHERE id BETWEEN ? AND ?",
 		"SELECT id FROM t WHERE id BETWEEN ? AND ?",
+		"SELECT c FROM t WHERE id BETWEEN ? AND ? ORDER BY c",
+		"SELECT v FROM t WHERE id BETWEEN ? AND ? ORDER BY v DESC",
+		"SELECT c FROM t WHERE id BETWEEN ? AND ? ORDER BY k",
+		"SELECT id, k FROM t WHERE id BETWEEN ? AND ? ORDER BY k DESC",
+		"SELECT DISTINCT k FROM t WHERE id BETWEEN ? AND ? ORDER BY k",
+		"SELECT DISTINCT v FROM t WHERE id BETWEEN ? AND ?",
+		"SELECT DISTINCT k, v FROM t WHERE id BETWEEN ? AND ? ORDER BY v",
+		"SELECT SUM(k) FROM t WHERE id BETWEEN ? AND ?",
+		"SELECT SUM(d) FROM t WHERE id BETWEEN ? AND ?",
+		"SELECT SUM(v) FROM t WHERE id BETWEEN ? AND ?",
+		"SELECT SUM(k) FROM t WHERE id = ?",
+		"SELECT s FROM small WHERE id BETWEEN ? AND ? ORDER BY s DESC",
+		"SELECT SUM(id) FROM big WHERE id BETWEEN ? AND ?",
 		"SELECT t.c FROM db.t WHERE t.id = ?",
 		"SELECT C FROM t WHERE id = ?", // case differs: planned
 		"SELECT c FROM T WHERE id = ?", // table case differs: planned
@@ -264,6 +289,7 @@ func TestFastPathAgainstEngine(t *testing.T) {
 		"ALTER TABLE t RENAME COLUMN c2 TO c",
 	}
 	fast, eligible := 0, 0
+	fastBy := map[string]int{}
 	for i := 0; i < 3000; i++ {
 		if i%400 == 399 {
 			env.exec(ctx, alters[(i/400)%len(alters)])
@@ -284,6 +310,7 @@ func TestFastPathAgainstEngine(t *testing.T) {
 		}
 		if usedFast {
 			fast++
+			fastBy[q]++
 		}
 		if isIntBinding(b["v1"]) && (b["v2"] == nil || isIntBinding(b["v2"])) && (strings.HasPrefix(q, "SELECT c FROM t WHERE") && !strings.Contains(q, "k =") && !strings.Contains(q, "ID =")) {
 			eligible++
@@ -291,6 +318,15 @@ func TestFastPathAgainstEngine(t *testing.T) {
 	}
 	if fast == 0 || fast < eligible/2 {
 		t.Fatalf("the fast path answered %d of 3000 executions (%d plainly eligible)", fast, eligible)
+	}
+	// Every shape the fast path takes was answered by it at least once.
+	for _, q := range queries {
+		if classify(q) != nil && !strings.Contains(q, "C FROM") && !strings.Contains(q, " T ") && !strings.Contains(q, "ID =") &&
+			!strings.Contains(q, "k =") && !strings.Contains(q, "nope") && !strings.Contains(q, "missing") && !strings.Contains(q, "vw") &&
+			!strings.Contains(q, "strkey") && !strings.Contains(q, "twokey") && !strings.Contains(q, "nokey") && !strings.Contains(q, "dolt_log") &&
+			!strings.Contains(q, "other.t") && fastBy[q] == 0 {
+			t.Errorf("the fast path never answered %s", q)
+		}
 	}
 	t.Logf("fast path answered %d of 3000 executions", fast)
 }

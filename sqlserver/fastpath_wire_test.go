@@ -45,6 +45,9 @@ func TestFastPathOverTheWire(t *testing.T) {
 		"SELECT id, k, c, v, d, ts FROM t WHERE id = ?",
 		"SELECT v, id FROM t WHERE id BETWEEN ? AND ?",
 		"SELECT d FROM db.t WHERE id BETWEEN ? AND ?",
+		"SELECT SUM(k) FROM t WHERE id BETWEEN ? AND ?",
+		"SELECT c FROM t WHERE id BETWEEN ? AND ? ORDER BY c",
+		"SELECT DISTINCT k FROM t WHERE id BETWEEN ? AND ? ORDER BY k DESC",
 		"SELECT nope FROM t WHERE id = ?",
 		"SELECT c FROM missing WHERE id = ?",
 	}
