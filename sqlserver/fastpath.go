@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,12 +10,12 @@ import (
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
-	"github.com/dolthub/vitess/go/sqltypes"
-	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -27,28 +28,40 @@ import (
 // The server recognizes, once per statement text, the prepared selects
 // whose plan does not depend on the values:
 //
-//	SELECT col, col, ... FROM [db.]table WHERE pk = ?
-//	SELECT col, col, ... FROM [db.]table WHERE pk BETWEEN ? AND ?
+//	SELECT col, ... FROM [db.]table WHERE pk = ?
+//	SELECT col, ... FROM [db.]table WHERE pk BETWEEN ? AND ?
+//	  ... with DISTINCT, or ORDER BY one column [ASC|DESC]
+//	SELECT SUM(col) FROM [db.]table WHERE pk = ? | pk BETWEEN ? AND ?
 //
-// (plain column names, no alias, DISTINCT, ORDER BY, LIMIT, locking or
-// AS OF), and executes them as a fastSelect node: the engine still runs
-// the statement (session, transaction, autocommit, process list, result
-// encoding and errors are its own), but the plan is this node, which looks
-// the table up in the transaction and reads the key or key range through
-// the table's primary-key lookup and column projection, the same reads an
-// analyzed plan makes.
+// (plain column names, no alias, LIMIT, locking, hints or AS OF). For
+// these a server session (Session.GetPreparedQuery) hands the engine an
+// injected statement in place of the parsed one. The engine still runs
+// the statement from end to end: it binds the placeholders, checks the
+// user's SELECT privilege on the table exactly as for the parsed
+// statement, opens the transaction, commits it under autocommit, and
+// reports errors and results. What changes is the plan: a fastSelect node,
+// which looks the table up in the statement's transaction and reads the
+// key or key range through the table's primary-key lookup and column
+// projection (the reads an analyzed plan makes), with the engine's own
+// Sort, Distinct and GroupBy operators above it for ORDER BY, DISTINCT and
+// SUM. The engine's analyzer rules pass the node through untouched, and a
+// rule of ours tells the server a key lookup or sum returns one row, so it
+// sends the row without its row-spooling goroutines.
 //
-// The node decides at execution, in the statement's transaction, whether
-// the fast path applies: the table must be one of ours with a one-column
-// integer primary key named in the WHERE, the selected columns must be
-// spelled as in the table, the user must hold SELECT on the table (or its
-// database, or globally), the values must be integers within the key
-// column's type, and sql_select_limit must be at its default. Anything
-// else (a view, a system or information_schema table, a missing table or
-// column, a string or NULL value, column privileges only, a revision
-// database) runs the statement through the engine's planning as before,
-// so errors and results are the engine's own. fastpath_test.go checks the
-// two paths give the same schema, rows and errors.
+// Whether the fast path applies is decided per execution, as the node is
+// built: the table must be one of ours with a one-column integer primary
+// key named in the WHERE, the columns must be spelled as in the table, the
+// values must be integers within the key column's type, and
+// sql_select_limit must be at its default. Anything else (a view, a system
+// or information_schema table, a missing table or column, a string or NULL
+// value, a revision database) runs the parsed statement through the
+// engine's planning, so errors and results are the engine's own. The
+// result columns are learned from the engine: the first execution against
+// each table schema runs planned, and its result schema (whose key flags
+// and defaults depend on the engine's plan) is kept for the later ones.
+// fastpath_test.go checks both paths give the same columns, rows and
+// errors, in process and through a MySQL client, with schema changes and
+// users of every privilege level between executions.
 
 // fastPath holds the templates of prepared statements, by statement text.
 type fastPath struct {
@@ -67,22 +80,65 @@ type fastPath struct {
 const maxFastTemplates = 4096
 
 func newFastPath(e *sqle.Engine, p *Provider) *fastPath {
-	return &fastPath{e: e, p: p, tmpls: map[string]*fastTemplate{}}
+	f := &fastPath{e: e, p: p, tmpls: map[string]*fastTemplate{}}
+	f.install()
+	return f
+}
+
+// fastPathRule is the id of max1Row among the analyzer's rules (past the
+// engine's own ids).
+const fastPathRule analyzer.RuleId = 100000
+
+// install adds max1Row to the engine's analyzer, and makes the engine's
+// own rules pass a fast-path plan through untouched (it has no
+// expressions or tables for them, and running them cost more than the
+// lookup itself). Installing twice does nothing.
+func (f *fastPath) install() {
+	a := f.e.Analyzer
+	for _, b := range a.Batches {
+		for _, r := range b.Rules {
+			if r.Id == fastPathRule {
+				return
+			}
+		}
+	}
+	batches := make([]*analyzer.Batch, 0, len(a.Batches)+1)
+	for _, b := range a.Batches {
+		nb := *b
+		nb.Rules = make([]analyzer.Rule, len(b.Rules))
+		for i, r := range b.Rules {
+			apply := r.Apply
+			r.Apply = func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+				if _, ok := n.(*fastSelect); ok {
+					return n, transform.SameTree, nil
+				}
+				return apply(ctx, a, n, scope, sel, qFlags)
+			}
+			nb.Rules[i] = r
+		}
+		batches = append(batches, &nb)
+	}
+	a.Batches = append(batches, &analyzer.Batch{
+		Desc:       "verso fast path",
+		Iterations: 1,
+		Rules:      []analyzer.Rule{{Id: fastPathRule, Apply: max1Row}},
+	})
 }
 
 // fastTemplate is a recognized statement: what to read, and which bind
 // variables hold the key values.
 type fastTemplate struct {
-	db    string   // "" for the session's current database
-	table string   // as written
-	cols  []string // selected columns, as written, in order (for sum: its column)
-	sum   bool     // the select list is SUM(cols[0])
-	dist  bool     // SELECT DISTINCT
-	order string   // the ORDER BY column, as written, or ""
-	desc  bool     // ORDER BY ... DESC
-	key   string   // the WHERE column, as written
-	lo    string   // bind variable of the key, or of the range's low end
-	hi    string   // bind variable of the range's high end; "" for equality
+	db    string                    // "" for the session's current database
+	table string                    // as written
+	cols  []string                  // selected columns, as written, in order (for sum: its column)
+	sum   bool                      // the select list is SUM(cols[0])
+	dist  bool                      // SELECT DISTINCT
+	order string                    // the ORDER BY column, as written, or ""
+	desc  bool                      // ORDER BY ... DESC
+	key   string                    // the WHERE column, as written
+	auth  sqlparser.AuthInformation // the table's, from the parse: what the engine checks
+	lo    string                    // bind variable of the key, or of the range's low end
+	hi    string                    // bind variable of the range's high end; "" for equality
 
 	// The engine's result columns for this statement, learned from its
 	// planned execution, by table schema (schemaFingerprint): which
@@ -90,6 +146,22 @@ type fastTemplate struct {
 	// plan (whether it keeps a projection), not only on the table.
 	mu      sync.Mutex
 	learned map[string]sql.Schema
+
+	// shape is what prepare worked out for the table value it last ran
+	// on: reused while executions find the same one (reads do not change
+	// it; every write to the table does).
+	shape atomic.Pointer[fastShape]
+}
+
+// fastShape is a template's plan for one table value of one database.
+type fastShape struct {
+	info    *tableInfo
+	db      string
+	pk      sql.Index
+	keyExpr string
+	keyType sql.Type
+	proj    *projection // the columns read
+	sch     sql.Schema  // the result columns
 }
 
 // maxLearned bounds a template's learned schemas (one per table schema it
@@ -152,7 +224,7 @@ func classify(query string) *fastTemplate {
 	if !ok || !tn.SchemaQualifier.IsEmpty() {
 		return nil
 	}
-	t := &fastTemplate{db: tn.DbQualifier.String(), table: tn.Name.String(), dist: s.QueryOpts.Distinct}
+	t := &fastTemplate{db: tn.DbQualifier.String(), table: tn.Name.String(), dist: s.QueryOpts.Distinct, auth: from.Auth}
 	seen := map[string]bool{}
 	for _, se := range s.SelectExprs {
 		ae, ok := se.(*sqlparser.AliasedExpr)
@@ -252,31 +324,76 @@ func bindArg(e sqlparser.Expr) (string, bool) {
 	return string(v.Val[1:]), true
 }
 
-// node returns the plan node for an execution of the prepared statement
-// query with bindings, or nil when its shape is not a fast-path one.
-func (f *fastPath) node(query string, bindings map[string]*querypb.BindVariable) sql.Node {
+// inject returns the statement the engine binds for an execution of the
+// prepared statement query (parsed as orig), or nil when its shape is not
+// a fast-path one. The engine binds the placeholders, checks the user's
+// SELECT privilege on the table as for orig, and builds a fastSelect.
+func (f *fastPath) inject(query string, orig sqlparser.Statement) sqlparser.Statement {
 	t := f.template(query)
 	if t == nil {
 		return nil
 	}
-	if bindings[t.lo] == nil || t.hi != "" && bindings[t.hi] == nil {
-		return nil
+	args := sqlparser.Exprs{sqlparser.NewValArg([]byte(":" + t.lo))}
+	if t.hi != "" {
+		args = append(args, sqlparser.NewValArg([]byte(":"+t.hi)))
 	}
-	return &fastSelect{f: f, t: t, query: query, bindings: bindings}
+	return sqlparser.InjectedStatement{
+		Auth:      t.auth,
+		Statement: &fastStatement{f: f, t: t, query: query, orig: orig},
+		Children:  args,
+	}
 }
 
-// fastSelect is the plan of one execution of a fast-path statement. It is
-// resolved in RowIter, in the statement's transaction: Schema answers only
-// after that (the engine asks for it after building the iterator).
-type fastSelect struct {
-	f        *fastPath
-	t        *fastTemplate
-	query    string
-	bindings map[string]*querypb.BindVariable
+// fastStatement is the injected statement of one fast-path template.
+type fastStatement struct {
+	f     *fastPath
+	t     *fastTemplate
+	query string
+	orig  sqlparser.Statement
+}
 
-	sch      sql.Schema // the fast path's result columns, once RowIter chose it
-	fallback sql.Node   // the engine's analyzed plan, once RowIter chose it
-	learnKey string     // set when the fast path applies but has no schema yet
+// WithResolvedChildren implements sqlparser.Injectable: values are the
+// bound placeholders (literals). It runs while the engine binds the
+// statement, in its transaction.
+func (s *fastStatement) WithResolvedChildren(ctx context.Context, values []any) (any, error) {
+	n := &fastSelect{f: s.f, t: s.t, query: s.query, orig: s.orig, values: make([]sql.Expression, len(values))}
+	for i, v := range values {
+		e, ok := v.(sql.Expression)
+		if !ok {
+			return nil, fmt.Errorf("sqlserver: a placeholder of %q bound to %T", s.query, v)
+		}
+		n.values[i] = e
+	}
+	if sctx, ok := ctx.(*sql.Context); ok {
+		if err := n.prepare(sctx); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// fastSelect is the plan of one execution of a fast-path statement: the
+// lookup prepare chose, or, when the fast path does not apply, the
+// statement bound and analyzed by the engine at RowIter.
+type fastSelect struct {
+	f      *fastPath
+	t      *fastTemplate
+	query  string
+	orig   sqlparser.Statement
+	values []sql.Expression // the bound key, or the range's ends
+
+	read *fastRead // set by prepare when the fast path applies
+
+	fallback sql.Node // the engine's analyzed plan, once RowIter made it
+	learnKey string   // set when the fast path applies but has no schema yet
+}
+
+// fastRead is what a fast-path execution reads.
+type fastRead struct {
+	table  *Table // projected on the columns read
+	lookup sql.IndexLookup
+	sch    sql.Schema // the result columns, as the engine reports them
+	max1   bool       // at most one row: a key lookup or a sum
 }
 
 var _ sql.ExecSourceRel = (*fastSelect)(nil)
@@ -285,9 +402,6 @@ func (n *fastSelect) Resolved() bool       { return true }
 func (n *fastSelect) IsReadOnly() bool     { return true }
 func (n *fastSelect) Children() []sql.Node { return nil }
 func (n *fastSelect) String() string       { return "FastSelect(" + n.query + ")" }
-func (n *fastSelect) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
-	return sql.Collation_binary, 7
-}
 
 func (n *fastSelect) WithChildren(_ *sql.Context, children ...sql.Node) (sql.Node, error) {
 	if len(children) != 0 {
@@ -296,29 +410,29 @@ func (n *fastSelect) WithChildren(_ *sql.Context, children ...sql.Node) (sql.Nod
 	return n, nil
 }
 
-// Schema implements sql.Node: the result columns of whichever path RowIter
-// took, nil before it ran.
+// Schema implements sql.Node: the result columns of the fast path, or of
+// the engine's plan once RowIter made it (the engine asks for the schema
+// after building the iterator); nil before that.
 func (n *fastSelect) Schema(ctx *sql.Context) sql.Schema {
+	if n.read != nil {
+		return n.read.sch
+	}
 	if n.fallback != nil {
 		return n.fallback.Schema(ctx)
 	}
-	return n.sch
+	return nil
 }
 
 // RowIter implements sql.ExecSourceRel.
 func (n *fastSelect) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	// What the engine's QueryWithBindings does for every statement.
-	sql.IncrementStatusVariable(ctx, "Questions", 1)
-	ctx.ClearWarnings()
-	iter, sch, err := n.fast(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if iter != nil {
-		n.sch = sch
-		n.f.hits.Add(1)
-		sql.IncrementStatusVariable(ctx, "Com_select", 1)
-		return iter, nil
+	// The engine counts a statement as a select by its tables.
+	sql.IncrementStatusVariable(ctx, "Com_select", 1)
+	if n.read != nil {
+		iter, err := n.rows(ctx)
+		if err == nil {
+			n.f.hits.Add(1)
+		}
+		return iter, err
 	}
 	analyzed, err := n.plan(ctx)
 	if err != nil {
@@ -328,77 +442,107 @@ func (n *fastSelect) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error)
 	if n.learnKey != "" {
 		n.t.learn(n.learnKey, analyzed.Schema(ctx))
 	}
-	if plan.NodeRepresentsSelect(ctx, analyzed) {
-		sql.IncrementStatusVariable(ctx, "Com_select", 1)
-	}
 	return n.f.e.Analyzer.ExecBuilder.Build(ctx, analyzed, row)
 }
 
 // plan binds and analyzes the statement as the engine does for any
-// prepared statement.
-func (n *fastSelect) plan(ctx *sql.Context) (sql.Node, error) {
-	parsed, ok := ctx.Session.GetPreparedQuery(n.query)
-	if !ok {
-		var err error
-		parsed, _, err = n.f.e.Parser.ParseOneWithOptions(ctx, n.query, sql.LoadSqlMode(ctx).ParserOptions())
-		if err != nil {
-			return nil, err
+// prepared statement, with the values already bound.
+func (n *fastSelect) plan(ctx *sql.Context) (node sql.Node, err error) {
+	// The engine's binder reports some errors by panicking, and recovers
+	// them only in its own entry points.
+	defer func() {
+		if r := recover(); r != nil {
+			node, err = nil, fmt.Errorf("%v", r)
 		}
+	}()
+	bindings := map[string]sqlparser.Expr{n.t.lo: sqlparser.InjectedExpr{Expression: boundValue{n.values[0]}, Auth: ignoreAuth}}
+	if n.t.hi != "" {
+		bindings[n.t.hi] = sqlparser.InjectedExpr{Expression: boundValue{n.values[1]}, Auth: ignoreAuth}
 	}
-	exprs := make(map[string]sqlparser.Expr, len(n.bindings))
-	for name, bv := range n.bindings {
-		v, err := sqltypes.BindVariableToValue(bv)
-		if err != nil {
-			return nil, err
-		}
-		if exprs[name], err = sqlparser.ExprFromValue(v); err != nil {
-			return nil, err
-		}
-	}
-	return n.f.e.BoundQueryPlan(ctx, n.query, parsed, exprs)
+	return n.f.e.BoundQueryPlan(ctx, n.query, n.orig, bindings)
 }
 
-// fast returns the rows and schema of the fast path, or a nil iterator
-// when it does not apply to this execution.
-func (n *fastSelect) fast(ctx *sql.Context) (sql.RowIter, sql.Schema, error) {
+// ignoreAuth marks the bound values: privileges are the statement's.
+var ignoreAuth = sqlparser.AuthInformation{AuthType: sqlparser.AuthType_IGNORE}
+
+// boundValue gives the engine a value it bound already.
+type boundValue struct{ e sql.Expression }
+
+func (b boundValue) WithResolvedChildren(context.Context, []any) (any, error) { return b.e, nil }
+
+// prepare decides whether the fast path applies to this execution and
+// if so sets n.read.
+func (n *fastSelect) prepare(ctx *sql.Context) error {
 	t := n.t
 	if ok, _ := sql.HasDefaultValue(ctx, ctx.Session, "sql_select_limit"); !ok {
-		return nil, nil, nil
+		return nil
 	}
 	dbName := t.db
 	if dbName == "" {
 		dbName = ctx.GetCurrentDatabase()
 	}
 	if dbName == "" || strings.Contains(dbName, "/") {
-		return nil, nil, nil
+		return nil
 	}
 	st, ok := n.f.p.state(dbName)
 	if !ok {
-		return nil, nil, nil
+		return nil
 	}
 	db := n.f.p.database(ctx, st)
-	st2, found, err := db.GetTableInsensitive(ctx, t.table)
+	tbl, found, err := db.GetTableInsensitive(ctx, t.table)
 	if err != nil || !found {
-		return nil, nil, nil
+		return nil
 	}
-	table, ok := st2.(*Table)
+	table, ok := tbl.(*Table)
 	if !ok || table.name != t.table || table.lookup != nil || table.proj != nil {
-		return nil, nil, nil
+		return nil
 	}
-	if mdb := n.f.e.Analyzer.Catalog.MySQLDb; mdb != nil && mdb.Enabled() {
-		op := sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{Database: db.Name(), Table: table.name}, sql.PrivilegeType_Select)
-		if !mdb.UserHasPrivileges(ctx, op) {
-			return nil, nil, nil
+	sh := t.shape.Load()
+	if sh == nil || sh.info != table.info || sh.db != db.Name() {
+		if sh, err = n.shape(ctx, db, table); sh == nil || err != nil {
+			return err
+		}
+		t.shape.Store(sh)
+	}
+	lo, ok := keyValue(ctx, sh.keyType, n.values[0])
+	if !ok {
+		return nil
+	}
+	var hi any
+	if t.hi != "" {
+		if hi, ok = keyValue(ctx, sh.keyType, n.values[1]); !ok {
+			return nil
 		}
 	}
+	b := sql.NewMySQLIndexBuilder(ctx, sh.pk)
+	if t.hi == "" {
+		b = b.Equals(ctx, sh.keyExpr, sh.keyType, lo)
+	} else {
+		b = b.GreaterOrEqual(ctx, sh.keyExpr, sh.keyType, lo).LessOrEqual(ctx, sh.keyExpr, sh.keyType, hi)
+	}
+	lookup, err := b.Build(ctx)
+	if err != nil {
+		return err
+	}
+	pt := *table
+	pt.proj = sh.proj
+	n.read = &fastRead{table: &pt, lookup: lookup, sch: sh.sch, max1: t.hi == "" || t.sum}
+	return nil
+}
+
+// shape checks that the fast path applies to table (of db) and returns
+// its plan for it, or nil when it does not apply, or has yet to learn
+// the engine's result columns (n.learnKey is then set).
+func (n *fastSelect) shape(ctx *sql.Context, db *Database, table *Table) (*fastShape, error) {
+	t := n.t
 	s := table.info.t.Schema()
 	if s.Keyless() || len(s.PrimaryKey) != 1 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	full := table.info.sch.Schema
 	pkCol := full[s.PrimaryKey[0]]
 	if pkCol.Name != t.key || !types.IsInteger(pkCol.Type) {
-		return nil, nil, nil
+		return nil, nil
 	}
 	read := t.cols // the columns the scan reads: the selected ones, then the ORDER BY one
 	if t.order != "" && !slices.ContainsFunc(t.cols, func(c string) bool { return strings.EqualFold(c, t.order) }) {
@@ -406,57 +550,42 @@ func (n *fastSelect) fast(ctx *sql.Context) (sql.RowIter, sql.Schema, error) {
 	}
 	for _, c := range read {
 		if i := full.IndexOfColName(c); i < 0 || full[i].Name != c {
-			return nil, nil, nil
+			return nil, nil
 		}
 	}
 	key := db.Name() + "\x00" + table.info.fingerprint()
 	sch := t.schema(key)
 	if sch == nil {
 		n.learnKey = key
-		return nil, nil, nil
+		return nil, nil
 	}
-	lo, ok := keyValue(ctx, pkCol.Type, n.bindings[t.lo])
-	if !ok {
-		return nil, nil, nil
-	}
-	var hi any
-	if t.hi != "" {
-		if hi, ok = keyValue(ctx, pkCol.Type, n.bindings[t.hi]); !ok {
-			return nil, nil, nil
-		}
-	}
-
 	idxs, err := table.GetIndexes(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	pk := idxs[0] // GetIndexes lists PRIMARY first
-	b := sql.NewMySQLIndexBuilder(ctx, pk)
-	keyExpr := pk.Expressions()[0]
-	if t.hi == "" {
-		b = b.Equals(ctx, keyExpr, pkCol.Type, lo)
-	} else {
-		b = b.GreaterOrEqual(ctx, keyExpr, pkCol.Type, lo).LessOrEqual(ctx, keyExpr, pkCol.Type, hi)
-	}
-	lookup, err := b.Build(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
 	pt, err := table.WithProjections(ctx, read)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	parts, err := pt.(*Table).LookupPartitions(ctx, lookup)
+	return &fastShape{info: table.info, db: db.Name(), pk: pk, keyExpr: pk.Expressions()[0], keyType: pkCol.Type,
+		proj: pt.(*Table).proj, sch: sch}, nil
+}
+
+// rows returns the rows of a fast-path execution.
+func (n *fastSelect) rows(ctx *sql.Context) (sql.RowIter, error) {
+	t, r := n.t, n.read
+	parts, err := r.table.LookupPartitions(ctx, r.lookup)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	rows := sql.NewTableRowIter(ctx, pt, parts)
+	rows := sql.NewTableRowIter(ctx, r.table, parts)
 	if !t.sum && !t.dist && t.order == "" {
-		return rows, sch, nil
+		return rows, nil
 	}
 	// Sorting, DISTINCT and SUM are the engine's own operators, over the
 	// rows of the scan.
-	src := &fastRows{iter: rows, sch: pt.Schema(ctx)}
+	src := &fastRows{iter: rows, sch: r.table.Schema(ctx)}
 	get := func(name string) sql.Expression {
 		i := src.sch.IndexOfColName(name)
 		c := src.sch[i]
@@ -470,7 +599,7 @@ func (n *fastSelect) fast(ctx *sql.Context) (sql.RowIter, sql.Schema, error) {
 		}
 		top = plan.NewSort(sql.SortConditions{{Expr: get(t.order), Order: o}}, top)
 	}
-	if len(read) > len(t.cols) {
+	if len(src.sch) > len(t.cols) {
 		exprs := make([]sql.Expression, len(t.cols))
 		for i, c := range t.cols {
 			exprs[i] = get(c)
@@ -486,9 +615,9 @@ func (n *fastSelect) fast(ctx *sql.Context) (sql.RowIter, sql.Schema, error) {
 	iter, err := n.f.e.Analyzer.ExecBuilder.Build(ctx, top, nil)
 	if err != nil {
 		rows.Close(ctx)
-		return nil, nil, err
+		return nil, err
 	}
-	return iter, sch, nil
+	return iter, nil
 }
 
 // fastRows is the scan under the engine operators of a fast-path plan:
@@ -521,35 +650,32 @@ func (r *fastRows) WithChildren(_ *sql.Context, children ...sql.Node) (sql.Node,
 	return r, nil
 }
 
+// max1Row is an analyzer rule, run last: a fast-path key lookup or sum
+// returns at most one row, which lets the server send it without its
+// row-spooling goroutines (as it does for the engine's own unique-key
+// lookups).
+func max1Row(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if fs, ok := n.(*fastSelect); ok && fs.read != nil && fs.read.max1 {
+		qFlags.Set(sql.QFlagMax1Row)
+	}
+	return n, transform.SameTree, nil
+}
+
 // keyValue converts a bound integer to the key column's type. It reports
 // false for anything else (strings, decimals, NULL) and for integers the
 // type cannot hold, which the engine's planning handles.
-func keyValue(ctx *sql.Context, t sql.Type, bv *querypb.BindVariable) (any, bool) {
-	if bv == nil {
+func keyValue(ctx *sql.Context, t sql.Type, e sql.Expression) (any, bool) {
+	lit, ok := e.(*expression.Literal)
+	if !ok {
 		return nil, false
 	}
-	v, err := sqltypes.BindVariableToValue(bv)
-	if err != nil {
-		return nil, false
-	}
-	var x any
-	switch {
-	case v.IsSigned():
-		i, err := sqltypes.ToInt64(v)
-		if err != nil {
-			return nil, false
-		}
-		x = i
-	case v.IsUnsigned():
-		u, err := sqltypes.ToUint64(v)
-		if err != nil {
-			return nil, false
-		}
-		x = u
+	v := lit.Value()
+	switch v.(type) {
+	case int8, int16, int32, int64, uint8, uint16, uint32, uint64:
 	default:
 		return nil, false
 	}
-	c, inRange, err := t.Convert(ctx, x)
+	c, inRange, err := t.Convert(ctx, v)
 	if err != nil || inRange != sql.InRange {
 		return nil, false
 	}

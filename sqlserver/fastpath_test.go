@@ -19,6 +19,7 @@ type fastResult struct {
 	sch  sql.Schema
 	rows []sql.Row
 	err  string
+	max1 bool // the engine was told it returns at most one row
 }
 
 // runEngine executes the prepared statement q with bindings through the
@@ -42,8 +43,11 @@ func execEngine(env *testEnv, ctx *sql.Context, q string, bindings map[string]*q
 			env.t.Fatal(err)
 		}
 	}
-	sch, iter, _, err := env.e.QueryWithBindings(ctx, q, nil, exprs, nil)
-	return collect(ctx, sch, iter, err)
+	flags := &sql.QueryFlags{}
+	sch, iter, flags, err := env.e.QueryWithBindings(ctx, q, nil, exprs, flags)
+	r := collect(ctx, sch, iter, err)
+	r.max1 = flags.IsSet(sql.QFlagMax1Row)
+	return r
 }
 
 // runFast executes it as the server does with the fast path, and reports
@@ -55,22 +59,15 @@ func runFast(env *testEnv, ctx *sql.Context, f *fastPath, q string, bindings map
 	return execFast(env, ctx, f, q, bindings)
 }
 
-// execFast executes the statement q, prepared already, with f.
+// execFast executes the statement q, prepared already, on a session
+// using f, as a server session does.
 func execFast(env *testEnv, ctx *sql.Context, f *fastPath, q string, bindings map[string]*querypb.BindVariable) (fastResult, bool) {
-	n := f.node(q, bindings)
-	if n == nil {
-		return execEngine(env, ctx, q, bindings), false
-	}
-	sch, iter, _, err := env.e.PrepQueryPlanForExecution(ctx, q, n, nil)
-	if err == nil && sch == nil {
-		sch = n.Schema(ctx)
-	}
-	r := collect(ctx, sch, iter, err)
-	fs := n.(*fastSelect)
-	if r.err == "" {
-		r.sch = fs.Schema(ctx)
-	}
-	return r, fs.fallback == nil && r.err == ""
+	sess := ctx.Session.(*Session)
+	sess.fast = f
+	defer func() { sess.fast = nil }()
+	before := f.hits.Load()
+	r := execEngine(env, ctx, q, bindings)
+	return r, f.hits.Load() > before
 }
 
 func collect(ctx *sql.Context, sch sql.Schema, iter sql.RowIter, err error) fastResult {
@@ -358,8 +355,15 @@ func TestFastPathTransactions(t *testing.T) {
 	env.exec(ctx, "BEGIN")
 	env.exec(ctx, "INSERT INTO t VALUES (2, 'two')")
 	r, used := runFast(env, ctx, f, q, one)
-	if !used || formatRows(r.rows) != "[two]" {
+	if !used || formatRows(r.rows) != "[two]" || !r.max1 {
 		t.Fatalf("own write: %v %+v", used, r)
+	}
+	// A range may return many rows.
+	rq := "SELECT c FROM t WHERE id BETWEEN ? AND ?"
+	rb := map[string]*querypb.BindVariable{"v1": sqltypes.Int64BindVariable(1), "v2": sqltypes.Int64BindVariable(2)}
+	runFast(env, ctx, f, rq, rb)
+	if r, used = runFast(env, ctx, f, rq, rb); !used || formatRows(r.rows) != "[one] [two]" || r.max1 {
+		t.Fatalf("range: %v %+v", used, r)
 	}
 	r, used = runFast(env, other, f, q, one)
 	if !used || len(r.rows) != 0 || r.err != "" {

@@ -20,7 +20,6 @@ import (
 // 42S02, 1062 is 23000, ...).
 type errorHandler struct {
 	mysql.Handler
-	fast *fastPath // prepared selects run without the engine's planning; nil for none
 }
 
 func (h errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
@@ -38,12 +37,6 @@ func (h errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query strin
 }
 
 func (h errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
-	if ext, ok := h.Handler.(mysql.ExtendedHandler); ok && h.fast != nil {
-		if n := h.fast.node(prepare.PrepareStmt, prepare.BindVars); n != nil {
-			err := ext.ComExecuteBound(ctx, c, prepare.PrepareStmt, n, func(r *sqltypes.Result, _ bool) error { return callback(r) })
-			return mysqlError(err, prepare.PrepareStmt)
-		}
-	}
 	return mysqlError(h.Handler.ComStmtExecute(ctx, c, prepare, callback), prepare.PrepareStmt)
 }
 

@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -103,8 +104,17 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	ed.Close()
 
 	var fast *fastPath
+	sessions := p.SessionBuilder()
 	if !cfg.NoFastPath {
 		fast = newFastPath(e, p)
+		inner := sessions
+		sessions = func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
+			s, err := inner(ctx, conn, addr)
+			if err == nil {
+				s.(*Session).fast = fast
+			}
+			return s, err
+		}
 	}
 	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, conns: map[*limitConn]struct{}{}}
 	s, err := server.NewServerWithHandler(server.Config{
@@ -113,8 +123,8 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 		Listener:         lim,
 		ConnReadTimeout:  cfg.ReadTimeout,
 		ConnWriteTimeout: cfg.WriteTimeout,
-	}, e, sql.NewContext, p.SessionBuilder(), nil, func(h mysql.Handler) (mysql.Handler, error) {
-		return errorHandler{Handler: h, fast: fast}, nil
+	}, e, sql.NewContext, sessions, nil, func(h mysql.Handler) (mysql.Handler, error) {
+		return errorHandler{h}, nil
 	})
 	if err != nil {
 		lim.Close()

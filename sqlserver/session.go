@@ -7,6 +7,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
@@ -17,6 +18,9 @@ import (
 type Session struct {
 	*sql.BaseSession
 	p *Provider
+	// fast runs the server's prepared primary-key selects (fastpath.go);
+	// nil for sessions of an embedded engine.
+	fast *fastPath
 	// temp holds the session's temporary tables, per database (lower-case
 	// name): a database in memory of the same name (see temporary.go).
 	temp map[string]*dbState
@@ -33,6 +37,19 @@ var (
 // NewSession returns a session over base reading p's databases.
 func (p *Provider) NewSession(base *sql.BaseSession) *Session {
 	return &Session{BaseSession: base, p: p}
+}
+
+// GetPreparedQuery implements sql.Session: the statement a prepared
+// statement runs, which for the fast path's shapes is its injected
+// statement.
+func (s *Session) GetPreparedQuery(query string) (sqlparser.Statement, bool) {
+	stmt, ok := s.BaseSession.GetPreparedQuery(query)
+	if ok && s.fast != nil {
+		if inj := s.fast.inject(query, stmt); inj != nil {
+			return inj, true
+		}
+	}
+	return stmt, ok
 }
 
 // SessionBuilder returns a server session builder (server.SessionBuilder's
