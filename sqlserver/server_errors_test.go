@@ -40,6 +40,8 @@ func TestServerErrors(t *testing.T) {
 		{query: "SELEC 1", num: 1064, state: "42000",
 			msg: "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'SELEC 1' at line 1"},
 		{query: "SELECT * FROM items WHERE", num: 1064, state: "42000", msg: "right syntax to use near"},
+		{query: "SELECT * FROM no_such_table WHERE id = ?", args: []any{1}, num: 1146, state: "42S02", msg: "no_such_table"},
+		{query: "SELECT nope FROM items WHERE id = ?", args: []any{1}, num: 1054, state: "42S22", msg: "nope"},
 		{query: "SELECT 1;\nSELECT * FRM items", num: 1064, state: "42000", msg: "at line 2"},
 		{query: "SELECT * FROM no_such_table", num: 1146, state: "42S02", msg: "no_such_table"},
 		{query: "SELECT no_such_column FROM items", num: 1054, state: "42S22", msg: "no_such_column"},
