@@ -178,7 +178,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 			go refuse(c, l.max)
 			continue
 		}
-		lc := &limitConn{Conn: c, l: l}
+		lc := &limitConn{Conn: newPrepareConn(c), l: l}
 		l.conns[lc] = struct{}{}
 		l.mu.Unlock()
 		return lc, nil
