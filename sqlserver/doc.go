@@ -246,12 +246,22 @@
 //     leaves conflicts records no merge state: dolt_merge_status does not
 //     show it, and dolt_cherry_pick('--abort') (or dolt_reset('--hard'))
 //     undoes it. dolt_revert fails on conflicts.
-//   - A syntax error in a server-side prepared statement (COM_STMT_PREPARE)
-//     is reported by the protocol library before the engine sees it: 1105
-//     with the parser's message, not 1064. Text queries get 1064.
+//   - The protocol library parses a server-side prepared statement
+//     (COM_STMT_PREPARE) before the engine sees it and answers a syntax
+//     error with 1105; each connection rewrites that answer to MySQL's
+//     1064 and message (prepareerrors.go), so prepared statements and
+//     text queries get the same error.
 //   - Error messages are the engine's (for example "table not found: t"
 //     for 1146); only syntax errors use MySQL's wording.
 //   - A point lookup on an all-integer primary key (WHERE id = 5) skips
 //     the engine's index costing (pointlookup.go); other filters are
 //     costed as usual.
+//   - On the server, prepared selects by an integer primary key (= ? or
+//     BETWEEN ? AND ?, with plain columns, DISTINCT, ORDER BY one column or
+//     SUM) skip the engine's bind and analysis (fastpath.go): the engine
+//     runs them as an injected statement whose plan is a primary-key
+//     lookup, and anything the fast path does not cover falls back to the
+//     engine's planning. The first execution against each table schema is
+//     planned, to learn the result columns. Embedded engines (NewProvider
+//     and the `verso sql` command) plan every statement.
 package sqlserver
