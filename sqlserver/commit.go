@@ -1,20 +1,53 @@
 package sqlserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso/commitgraph"
 )
 
-// commit writes the transaction's root into the branch's working set. If
+// Commits of transactions, grouped.
+//
+// A transaction's commit writes its root into the branch's working set. If
 // the working set is still the one the transaction started from, its root
 // replaces it; if another transaction committed meanwhile, the two are
 // merged (mergeRoots) and a conflict fails the commit with a serialization
 // failure (ER_LOCK_DEADLOCK, retryable). The working-set update is the one
 // durable step: one store commit, one fsync.
+//
+// Commits that arrive while another is being made wait, and then go
+// together (group commit): one of them, the leader, merges each into the
+// working set in arrival order, exactly as one after another, and writes
+// the result with one store commit and one fsync. Each learns its own
+// outcome (a conflict fails only the transaction that met it) once that
+// fsync is done, so a COMMIT still returns only when it is durable, and
+// concurrent writers share the disk's flushes instead of queueing for one
+// each.
+
+// commitQueue is a database's queue of commits waiting for the next
+// group.
+type commitQueue struct {
+	mu      sync.Mutex
+	waiting []*commitReq
+	leading bool // a leader is committing a group
+}
+
+// commitReq is one transaction's commit in a queue.
+type commitReq struct {
+	ctx  *sql.Context
+	d    *txDB
+	err  error
+	lead bool          // promoted to leader of the next group
+	wake chan struct{} // closed when done, or when promoted
+}
+
+// commit makes the transaction's writes to d durable in its branch's
+// working set (see above).
 func (d *txDB) commit(ctx *sql.Context) error {
 	if d.root.Address() == d.base.Address() {
 		return nil
@@ -22,27 +55,99 @@ func (d *txDB) commit(ctx *sql.Context) error {
 	if d.readOnly {
 		return fmt.Errorf("cannot write to %s of database %s: it is a read-only revision (a tag or a commit); USE a branch to make changes", d.branch, d.st.name)
 	}
-	d.st.commitMu.Lock()
-	defer d.st.commitMu.Unlock()
+	q := &d.st.commits
+	r := &commitReq{ctx: ctx, d: d, wake: make(chan struct{})}
+	q.mu.Lock()
+	q.waiting = append(q.waiting, r)
+	if q.leading {
+		q.mu.Unlock()
+		<-r.wake
+		if !r.lead {
+			return r.err
+		}
+		q.mu.Lock() // promoted: leading stays set
+	}
+	q.leading = true
+	group := q.waiting
+	q.waiting = nil
+	q.mu.Unlock()
+
+	d.st.commitGroup(ctx, group)
+
+	q.mu.Lock()
+	if len(q.waiting) > 0 {
+		next := q.waiting[0]
+		next.lead = true
+		close(next.wake)
+	} else {
+		q.leading = false
+	}
+	q.mu.Unlock()
+	for _, g := range group {
+		if g != r {
+			close(g.wake)
+		}
+	}
+	return r.err
+}
+
+// commitGroup commits the group's transactions, branch by branch, and sets
+// each one's err.
+func (st *dbState) commitGroup(ctx *sql.Context, group []*commitReq) {
+	st.commitMu.Lock()
+	defer st.commitMu.Unlock()
+	// The leader's client may go away; the others still want their
+	// commits.
+	bg := context.WithoutCancel(ctx)
+	var branches []string
+	byBranch := map[string][]*commitReq{}
+	for _, r := range group {
+		if _, ok := byBranch[r.d.branch]; !ok {
+			branches = append(branches, r.d.branch)
+		}
+		byBranch[r.d.branch] = append(byBranch[r.d.branch], r)
+	}
+	for _, b := range branches {
+		st.commitBranch(bg, b, byBranch[b])
+	}
+}
+
+// commitBranch commits reqs, transactions on branch, with one update of
+// its working set.
+func (st *dbState) commitBranch(ctx context.Context, branch string, reqs []*commitReq) {
 	for {
-		ws, err := d.st.graph.WorkingSet(ctx, d.branch)
+		ws, err := st.graph.WorkingSet(ctx, branch)
 		if err != nil {
-			return err
+			for _, r := range reqs {
+				r.err = err
+			}
+			return
 		}
-		next, err := d.pendingWorking(ctx, ws)
-		if err != nil {
-			return err
+		next := ws
+		var root commitgraph.RootValue
+		var merged []*commitReq
+		for _, r := range reqs {
+			r.err = nil
+			rt, err := r.d.pendingWorking(r.ctx, next)
+			if err != nil {
+				r.err = err
+				continue
+			}
+			root, next.Working = rt, rt.Address()
+			merged = append(merged, r)
 		}
-		nws := ws
-		nws.Working = next.Address()
-		err = d.st.graph.UpdateWorkingSet(ctx, d.branch, ws, nws)
+		if len(merged) == 0 {
+			return
+		}
+		err = st.graph.UpdateWorkingSet(ctx, branch, ws, next)
 		if errors.Is(err, commitgraph.ErrWorkingSetMoved) {
 			continue // another writer of this store (not a session of ours)
 		}
-		if err != nil {
-			return err
+		for _, r := range merged {
+			if r.err = err; err == nil {
+				r.d.start, r.d.base, r.d.root = next, root, root
+			}
 		}
-		d.start, d.base = nws, next
-		return nil
+		return
 	}
 }

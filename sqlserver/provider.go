@@ -61,6 +61,8 @@ type dbState struct {
 	// sets, so that concurrent commits merge one after another instead of
 	// retrying each other's compare-and-swaps.
 	commitMu sync.Mutex
+	// commits queues transaction commits into groups (commit.go).
+	commits commitQueue
 
 	// autoInc holds, per table (lower-case name), the next auto-increment
 	// value handed out to any session, as MySQL keeps one counter per table

@@ -130,3 +130,101 @@ func TestCrashAfterCommit(t *testing.T) {
 		t.Fatalf("%d rows after %d crashes, want %d", i, rounds, 2*rounds)
 	}
 }
+
+// TestCrashDuringConcurrentCommits: four clients insert rows as fast as
+// they can (their commits go to disk in groups) while the server process
+// is killed with SIGKILL; after a restart every insert that was
+// acknowledged is there. Three rounds.
+func TestCrashDuringConcurrentCommits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	dataDir := t.TempDir()
+	acked := map[int]bool{}
+	for round := 0; round < 3; round++ {
+		cmd, addr := startChildServer(t, dataDir)
+		db, err := sql.Open("mysql", "root@tcp("+addr+")/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if round == 0 {
+			for _, q := range []string{"CREATE DATABASE crash", "CREATE TABLE crash.t (id INT PRIMARY KEY, w INT)"} {
+				if _, err := db.Exec(q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+		}
+		checkAcked(t, db, acked)
+		type ack struct{ id int }
+		acks := make(chan ack, 1<<16)
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		for w := 0; w < 4; w++ {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					id := round*1_000_000 + w*100_000 + i
+					if _, err := db.Exec("INSERT INTO crash.t VALUES (?, ?)", id, w); err != nil {
+						return // the server is gone
+					}
+					acks <- ack{id}
+				}
+			}()
+		}
+		time.Sleep(400 * time.Millisecond)
+		if err := cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		close(stop)
+		for w := 0; w < 4; w++ {
+			<-done
+		}
+		close(acks)
+		n := 0
+		for a := range acks {
+			acked[a.id] = true
+			n++
+		}
+		if n == 0 {
+			t.Fatalf("round %d: no insert was acknowledged before the kill", round)
+		}
+		t.Logf("round %d: %d inserts acknowledged before the kill", round, n)
+		db.Close()
+	}
+	_, addr := startChildServer(t, dataDir)
+	db, err := sql.Open("mysql", "root@tcp("+addr+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	checkAcked(t, db, acked)
+}
+
+// checkAcked fails the test unless every id in acked is a row of crash.t.
+func checkAcked(t *testing.T, db *sql.DB, acked map[int]bool) {
+	t.Helper()
+	rows, err := db.Query("SELECT id FROM crash.t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	have := map[int]bool{}
+	for rows.Next() {
+		var id int
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		have[id] = true
+	}
+	for id := range acked {
+		if !have[id] {
+			t.Fatalf("acknowledged row %d is missing after the crash (%d rows acknowledged, %d present)", id, len(acked), len(have))
+		}
+	}
+}
