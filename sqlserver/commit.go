@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -35,6 +36,8 @@ type commitQueue struct {
 	mu      sync.Mutex
 	waiting []*commitReq
 	leading bool // a leader is committing a group
+
+	writes atomic.Int64 // working-set updates made (one fsync each on a file store)
 }
 
 // commitReq is one transaction's commit in a queue.
@@ -142,6 +145,9 @@ func (st *dbState) commitBranch(ctx context.Context, branch string, reqs []*comm
 		err = st.graph.UpdateWorkingSet(ctx, branch, ws, next)
 		if errors.Is(err, commitgraph.ErrWorkingSetMoved) {
 			continue // another writer of this store (not a session of ours)
+		}
+		if err == nil {
+			st.commits.writes.Add(1)
 		}
 		for _, r := range merged {
 			if r.err = err; err == nil {
