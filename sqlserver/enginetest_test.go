@@ -27,6 +27,10 @@ type harness struct {
 	setup   []setup.SetupScript
 	p       *Provider
 	session *Session
+	// withFast gives sessions the server's fast path for prepared
+	// selects (fastpath.go), as server sessions have it.
+	withFast bool
+	fast     *fastPath
 }
 
 var (
@@ -59,17 +63,20 @@ func (h *harness) provider() *Provider {
 func (h *harness) NewContext() *sql.Context {
 	if h.session == nil {
 		h.session = h.provider().NewSession(enginetest.NewBaseSession())
+		h.session.fast = h.fast
 	}
 	return sql.NewContext(context.Background(), sql.WithSession(h.session))
 }
 
 func (h *harness) NewContextWithClient(client sql.Client) *sql.Context {
 	s := h.provider().NewSession(sql.NewBaseSessionWithClientServer("address", client, 1))
+	s.fast = h.fast
 	return sql.NewContext(context.Background(), sql.WithSession(s))
 }
 
 func (h *harness) NewSession() *sql.Context {
 	h.session = h.provider().NewSession(enginetest.NewBaseSession())
+	h.session.fast = h.fast
 	return h.NewContext()
 }
 
@@ -98,9 +105,12 @@ func setupStatements(script setup.SetupScript) setup.SetupScript {
 }
 
 func (h *harness) NewEngine(t *testing.T) (enginetest.QueryEngine, error) {
-	h.p, h.session = NewMemoryProvider(), nil
+	h.p, h.session, h.fast = NewMemoryProvider(), nil, nil
 	e, err := enginetest.NewEngine(t, h, h.p, h.setup, memory.NewStatsProv())
 	h.session = nil
+	if err == nil && h.withFast {
+		h.fast = newFastPath(e, h.p)
+	}
 	return e, err
 }
 
