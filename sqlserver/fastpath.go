@@ -57,8 +57,9 @@ import (
 // value, a revision database) runs the parsed statement through the
 // engine's planning, so errors and results are the engine's own. The
 // result columns are learned from the engine: the first execution against
-// each table schema runs planned, and its result schema (whose key flags
-// and defaults depend on the engine's plan) is kept for the later ones.
+// each table schema also plans the statement, and the plan's result schema
+// (whose key flags and defaults depend on the engine's plan) is kept for
+// the later ones.
 // fastpath_test.go checks both paths give the same columns, rows and
 // errors, in process and through a MySQL client, with schema changes and
 // users of every privilege level between executions.
@@ -385,7 +386,6 @@ type fastSelect struct {
 	read *fastRead // set by prepare when the fast path applies
 
 	fallback sql.Node // the engine's analyzed plan, once RowIter made it
-	learnKey string   // set when the fast path applies but has no schema yet
 }
 
 // fastRead is what a fast-path execution reads.
@@ -439,9 +439,6 @@ func (n *fastSelect) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error)
 		return nil, err
 	}
 	n.fallback = analyzed
-	if n.learnKey != "" {
-		n.t.learn(n.learnKey, analyzed.Schema(ctx))
-	}
 	return n.f.e.Analyzer.ExecBuilder.Build(ctx, analyzed, row)
 }
 
@@ -531,8 +528,9 @@ func (n *fastSelect) prepare(ctx *sql.Context) error {
 }
 
 // shape checks that the fast path applies to table (of db) and returns
-// its plan for it, or nil when it does not apply, or has yet to learn
-// the engine's result columns (n.learnKey is then set).
+// its plan for it, or nil when it does not apply. The first time a
+// template meets a table schema, it plans the statement as the engine
+// does, to learn the result columns.
 func (n *fastSelect) shape(ctx *sql.Context, db *Database, table *Table) (*fastShape, error) {
 	t := n.t
 	s := table.info.t.Schema()
@@ -556,8 +554,13 @@ func (n *fastSelect) shape(ctx *sql.Context, db *Database, table *Table) (*fastS
 	key := db.Name() + "\x00" + table.info.fingerprint()
 	sch := t.schema(key)
 	if sch == nil {
-		n.learnKey = key
-		return nil, nil
+		// The engine's plan of the statement tells the result columns.
+		analyzed, err := n.plan(ctx)
+		if err != nil {
+			return nil, nil // the fallback reports it
+		}
+		sch = analyzed.Schema(ctx)
+		t.learn(key, sch)
 	}
 	idxs, err := table.GetIndexes(ctx)
 	if err != nil {
