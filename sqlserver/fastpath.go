@@ -159,7 +159,6 @@ type fastShape struct {
 	info    *tableInfo
 	db      string
 	pk      sql.Index
-	keyExpr string
 	keyType sql.Type
 	proj    *projection // the columns read
 	sch     sql.Schema  // the result columns
@@ -511,16 +510,17 @@ func (n *fastSelect) prepare(ctx *sql.Context) error {
 			return nil
 		}
 	}
-	b := sql.NewMySQLIndexBuilder(ctx, sh.pk)
+	// The lookup the engine's index builder makes for these filters: one
+	// closed range of the key, none when the range is upside down.
+	var ranges sql.MySQLRangeCollection
 	if t.hi == "" {
-		b = b.Equals(ctx, sh.keyExpr, sh.keyType, lo)
-	} else {
-		b = b.GreaterOrEqual(ctx, sh.keyExpr, sh.keyType, lo).LessOrEqual(ctx, sh.keyExpr, sh.keyType, hi)
-	}
-	lookup, err := b.Build(ctx)
-	if err != nil {
+		ranges = sql.MySQLRangeCollection{{sql.ClosedRangeColumnExpr(lo, lo, sh.keyType)}}
+	} else if c, err := sh.keyType.Compare(ctx, lo, hi); err != nil {
 		return err
+	} else if c <= 0 {
+		ranges = sql.MySQLRangeCollection{{sql.ClosedRangeColumnExpr(lo, hi, sh.keyType)}}
 	}
+	lookup := sql.IndexLookup{Index: sh.pk, Ranges: ranges, IsPointLookup: t.hi == ""}
 	pt := *table
 	pt.proj = sh.proj
 	n.read = &fastRead{table: &pt, lookup: lookup, sch: sh.sch, max1: t.hi == "" || t.sum}
@@ -571,7 +571,7 @@ func (n *fastSelect) shape(ctx *sql.Context, db *Database, table *Table) (*fastS
 	if err != nil {
 		return nil, err
 	}
-	return &fastShape{info: table.info, db: db.Name(), pk: pk, keyExpr: pk.Expressions()[0], keyType: pkCol.Type,
+	return &fastShape{info: table.info, db: db.Name(), pk: pk, keyType: pkCol.Type,
 		proj: pt.(*Table).proj, sch: sch}, nil
 }
 
