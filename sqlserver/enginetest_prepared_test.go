@@ -8,10 +8,11 @@ import (
 
 // The engine's prepared-statement suites: each query of the plain suites
 // with its literals turned into placeholders, prepared and executed with
-// bound values. Sessions have the server's fast path (fastpath.go), so
-// the statements it takes run through it (the first execution of each, as
-// here, through its fallback to the engine's planning); the others run as
-// on any session.
+// bound values, on a server's engine and sessions (fastpath.go): the
+// statements of the fast path's shapes run through it, the others as on
+// any engine. (Few of the suites' queries have those shapes; the fast
+// path's own tests, fastpath_test.go, compare it with the engine
+// thoroughly.)
 
 func preparedHarness(t *testing.T) *harness {
 	h := newHarness(t)
@@ -45,4 +46,15 @@ func TestEngineDeleteQueriesPrepared(t *testing.T) {
 
 func TestEngineReplaceQueriesPrepared(t *testing.T) {
 	enginetest.TestReplaceQueriesPrepared(t, preparedHarness(t))
+}
+
+// Two plain suites on a server's engine, whose parser gives text queries
+// of the fast path's shapes (`SELECT i FROM mytable WHERE i = 2`) to it.
+
+func TestEngineQueriesFastPath(t *testing.T) {
+	enginetest.TestQueries(t, preparedHarness(t))
+}
+
+func TestEngineScriptsFastPath(t *testing.T) {
+	enginetest.TestScripts(t, preparedHarness(t))
 }

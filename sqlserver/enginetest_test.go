@@ -11,6 +11,7 @@ import (
 	"github.com/dolthub/go-mysql-server/enginetest/scriptgen/setup"
 	"github.com/dolthub/go-mysql-server/memory"
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/information_schema"
 )
 
 // The engine's own test suite (go-mysql-server's enginetest) over verso's
@@ -106,11 +107,24 @@ func setupStatements(script setup.SetupScript) setup.SetupScript {
 
 func (h *harness) NewEngine(t *testing.T) (enginetest.QueryEngine, error) {
 	h.p, h.session, h.fast = NewMemoryProvider(), nil, nil
-	e, err := enginetest.NewEngine(t, h, h.p, h.setup, memory.NewStatsProv())
-	h.session = nil
-	if err == nil && h.withFast {
-		h.fast = newFastPath(e, h.p)
+	if !h.withFast {
+		e, err := enginetest.NewEngine(t, h, h.p, h.setup, memory.NewStatsProv())
+		h.session = nil
+		return e, err
 	}
+	// enginetest.NewEngine's steps, on a server's engine (fast path on).
+	e, f := newFastEngine(h.p)
+	e.Analyzer.Catalog.MySQLDb.AddRootAccount()
+	e.Analyzer.Catalog.InfoSchema = information_schema.NewInformationSchemaDatabase()
+	e.Analyzer.Catalog.StatsProvider = memory.NewStatsProv()
+	h.fast = f
+	setupData := h.setup
+	if len(setupData) == 0 {
+		setupData = setup.MydbData
+	}
+	ctx := enginetest.NewContext(h)
+	e, err := enginetest.RunSetupScripts(ctx, e, setupData, true)
+	h.session = nil
 	return e, err
 }
 

@@ -70,7 +70,8 @@ type fastPath struct {
 	p *Provider
 
 	mu    sync.RWMutex
-	tmpls map[string]*fastTemplate // nil value: not a fast-path shape
+	tmpls map[string]*fastTemplate // by prepared statement text; nil value: not a fast-path shape
+	texts map[string]*fastTemplate // text queries' templates, by shape (fastTemplate.String)
 
 	hits atomic.Int64 // executions the fast path answered itself
 }
@@ -80,10 +81,25 @@ type fastPath struct {
 // per new statement, not memory.
 const maxFastTemplates = 4096
 
+// newFastPath returns the fast path of prepared statements over engine e
+// of p (text queries take it only on an engine from newFastEngine).
 func newFastPath(e *sqle.Engine, p *Provider) *fastPath {
-	f := &fastPath{e: e, p: p, tmpls: map[string]*fastTemplate{}}
+	f := &fastPath{e: e, p: p, tmpls: map[string]*fastTemplate{}, texts: map[string]*fastTemplate{}}
 	f.install()
 	return f
+}
+
+// newFastEngine returns an engine over p whose parser gives text queries
+// of the fast path's shapes to the fast path, and the fast path (which
+// sessions need for prepared statements).
+func newFastEngine(p *Provider) (*sqle.Engine, *fastPath) {
+	f := &fastPath{p: p, tmpls: map[string]*fastTemplate{}, texts: map[string]*fastTemplate{}}
+	a := analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
+		Builder: sql.BuilderOverrides{Parser: fastParser{Parser: sql.NewMysqlParser(), f: f}},
+	}).Build()
+	f.e = sqle.New(a, nil)
+	f.install()
+	return f.e, f
 }
 
 // fastPathRule is the id of max1Row among the analyzer's rules (past the
@@ -138,8 +154,9 @@ type fastTemplate struct {
 	desc  bool                      // ORDER BY ... DESC
 	key   string                    // the WHERE column, as written
 	auth  sqlparser.AuthInformation // the table's, from the parse: what the engine checks
-	lo    string                    // bind variable of the key, or of the range's low end
-	hi    string                    // bind variable of the range's high end; "" for equality
+	rng   bool                      // WHERE key BETWEEN lo AND hi; else WHERE key = lo
+	lo    string                    // placeholder of the key, or of the range's low end; "" for a literal
+	hi    string                    // placeholder of the range's high end, or ""
 
 	// The engine's result columns for this statement, learned from its
 	// planned execution, by table schema (schemaFingerprint): which
@@ -202,11 +219,27 @@ func (f *fastPath) template(query string) *fastTemplate {
 	return t
 }
 
-// classify parses query and returns its template, or nil.
+// classify parses the prepared statement query and returns its template,
+// or nil.
 func classify(query string) *fastTemplate {
 	stmt, err := sqlparser.Parse(query)
 	if err != nil {
 		return nil
+	}
+	t, _ := shapeOf(stmt, true)
+	return t
+}
+
+// shapeOf returns the template of stmt, or nil, and the expressions that
+// hold its key values: `?` placeholders (whose names the template keeps)
+// when placeholders is set, else unsigned integer literals.
+func shapeOf(stmt sqlparser.Statement, placeholders bool) (*fastTemplate, sqlparser.Exprs) {
+	arg := func(e sqlparser.Expr) (string, bool) {
+		if placeholders {
+			return bindArg(e)
+		}
+		v, ok := e.(*sqlparser.SQLVal)
+		return "", ok && v.Type == sqlparser.IntVal
 	}
 	s, ok := stmt.(*sqlparser.Select)
 	if !ok || s.Into != nil || s.With != nil || s.Limit != nil || s.Having != nil || s.Lock != nil && (s.Lock.Type != "" || len(s.Lock.Tables) > 0) ||
@@ -214,42 +247,42 @@ func classify(query string) *fastTemplate {
 		s.QueryOpts.All || len(s.QueryOpts.DistinctOn) > 0 || s.QueryOpts.StraightJoinHint ||
 		s.QueryOpts.SQLCalcFoundRows || s.QueryOpts.SQLCache || s.QueryOpts.SQLNoCache || s.Where == nil || s.Where.Type != sqlparser.WhereStr ||
 		len(s.From) != 1 || len(s.SelectExprs) == 0 {
-		return nil
+		return nil, nil
 	}
 	from, ok := s.From[0].(*sqlparser.AliasedTableExpr)
 	if !ok || from.AsOf != nil || from.Hints != nil || !from.As.IsEmpty() || len(from.Partitions) > 0 || from.Lateral {
-		return nil
+		return nil, nil
 	}
 	tn, ok := from.Expr.(sqlparser.TableName)
 	if !ok || !tn.SchemaQualifier.IsEmpty() {
-		return nil
+		return nil, nil
 	}
 	t := &fastTemplate{db: tn.DbQualifier.String(), table: tn.Name.String(), dist: s.QueryOpts.Distinct, auth: from.Auth}
 	seen := map[string]bool{}
 	for _, se := range s.SelectExprs {
 		ae, ok := se.(*sqlparser.AliasedExpr)
 		if !ok || !ae.As.IsEmpty() {
-			return nil
+			return nil, nil
 		}
 		if fn, ok := ae.Expr.(*sqlparser.FuncExpr); ok && len(s.SelectExprs) == 1 {
 			// SUM(column), the only select expression.
 			if !fn.Name.EqualString("sum") || fn.Distinct || fn.Over != nil || !fn.Qualifier.IsEmpty() || len(fn.Exprs) != 1 {
-				return nil
+				return nil, nil
 			}
 			arg, ok := fn.Exprs[0].(*sqlparser.AliasedExpr)
 			if !ok || !arg.As.IsEmpty() {
-				return nil
+				return nil, nil
 			}
 			col, ok := t.column(arg.Expr)
 			if !ok {
-				return nil
+				return nil, nil
 			}
 			t.cols, t.sum = []string{col}, true
 			break
 		}
 		col, ok := t.column(ae.Expr)
 		if !ok || seen[strings.ToLower(col)] {
-			return nil
+			return nil, nil
 		}
 		seen[strings.ToLower(col)] = true
 		t.cols = append(t.cols, col)
@@ -258,47 +291,50 @@ func classify(query string) *fastTemplate {
 		o := s.OrderBy[0]
 		col, ok := t.column(o.Expr)
 		if !ok || t.sum || o.Direction != sqlparser.AscScr && o.Direction != sqlparser.DescScr {
-			return nil
+			return nil, nil
 		}
 		// DISTINCT orders by a selected column only (MySQL's rule).
 		if t.dist && !seen[strings.ToLower(col)] {
-			return nil
+			return nil, nil
 		}
 		t.order, t.desc = col, o.Direction == sqlparser.DescScr
 	}
 	if t.sum && t.dist {
-		return nil
+		return nil, nil
 	}
+	var args sqlparser.Exprs
 	switch w := s.Where.Expr.(type) {
 	case *sqlparser.ComparisonExpr:
 		if w.Operator != sqlparser.EqualStr || w.Escape != nil {
-			return nil
+			return nil, nil
 		}
 		l, r := w.Left, w.Right
 		if _, isArg := l.(*sqlparser.SQLVal); isArg {
 			l, r = r, l
 		}
 		key, ok1 := t.column(l)
-		arg, ok2 := bindArg(r)
+		name, ok2 := arg(r)
 		if !ok1 || !ok2 {
-			return nil
+			return nil, nil
 		}
-		t.key, t.lo = key, arg
+		t.key, t.lo = key, name
+		args = sqlparser.Exprs{r}
 	case *sqlparser.RangeCond:
 		if w.Operator != sqlparser.BetweenStr {
-			return nil
+			return nil, nil
 		}
 		key, ok1 := t.column(w.Left)
-		lo, ok2 := bindArg(w.From)
-		hi, ok3 := bindArg(w.To)
+		lo, ok2 := arg(w.From)
+		hi, ok3 := arg(w.To)
 		if !ok1 || !ok2 || !ok3 {
-			return nil
+			return nil, nil
 		}
-		t.key, t.lo, t.hi = key, lo, hi
+		t.key, t.lo, t.hi, t.rng = key, lo, hi, true
+		args = sqlparser.Exprs{w.From, w.To}
 	default:
-		return nil
+		return nil, nil
 	}
-	return t
+	return t, args
 }
 
 // column returns the name of e when it is a column of the template's
@@ -334,7 +370,7 @@ func (f *fastPath) inject(query string, orig sqlparser.Statement) sqlparser.Stat
 		return nil
 	}
 	args := sqlparser.Exprs{sqlparser.NewValArg([]byte(":" + t.lo))}
-	if t.hi != "" {
+	if t.rng {
 		args = append(args, sqlparser.NewValArg([]byte(":"+t.hi)))
 	}
 	return sqlparser.InjectedStatement{
@@ -342,6 +378,71 @@ func (f *fastPath) inject(query string, orig sqlparser.Statement) sqlparser.Stat
 		Statement: &fastStatement{f: f, t: t, query: query, orig: orig},
 		Children:  args,
 	}
+}
+
+// injectText returns the statement the engine binds for the text query
+// (parsed as orig), or nil when its shape is not a fast-path one: as
+// inject, with the key values the query's integer literals.
+func (f *fastPath) injectText(query string, orig sqlparser.Statement) sqlparser.Statement {
+	t, args := shapeOf(orig, false)
+	if t == nil {
+		return nil
+	}
+	// Queries of one shape share a template (its learned columns and
+	// plans), whatever their values.
+	key := t.String()
+	f.mu.RLock()
+	shared, ok := f.texts[key]
+	f.mu.RUnlock()
+	if !ok {
+		f.mu.Lock()
+		if shared, ok = f.texts[key]; !ok {
+			if len(f.texts) >= maxFastTemplates {
+				f.texts = map[string]*fastTemplate{}
+			}
+			shared = t
+			f.texts[key] = t
+		}
+		f.mu.Unlock()
+	}
+	return sqlparser.InjectedStatement{
+		Auth:      shared.auth,
+		Statement: &fastStatement{f: f, t: shared, query: query, orig: orig},
+		Children:  args,
+	}
+}
+
+// fastParser is the engine's parser on a server: the MySQL parser, whose
+// text queries of the fast path's shapes come out as injected statements
+// (see injectText). The engine parses a client's queries with
+// ParseWithOptions (or Parse, for multi-statement clients); the other
+// methods, and statements of other shapes (CREATE VIEW and CREATE
+// PROCEDURE hold their queries inside), are the MySQL parser's own.
+type fastParser struct {
+	sql.Parser
+	f *fastPath
+}
+
+var _ sql.Parser = fastParser{}
+
+func (p fastParser) Parse(ctx *sql.Context, query string, multi bool) (sqlparser.Statement, string, string, error) {
+	stmt, parsed, rest, err := p.Parser.Parse(ctx, query, multi)
+	if err == nil {
+		if inj := p.f.injectText(parsed, stmt); inj != nil {
+			stmt = inj
+		}
+	}
+	return stmt, parsed, rest, err
+}
+
+func (p fastParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options sqlparser.ParserOptions) (sqlparser.Statement, string, string, error) {
+	stmt, parsed, rest, err := p.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
+	if err == nil {
+		if inj := p.f.injectText(parsed, stmt); inj != nil {
+			stmt = inj
+		}
+	}
+	return stmt, parsed, rest, err
 }
 
 // fastStatement is the injected statement of one fast-path template.
@@ -451,9 +552,12 @@ func (n *fastSelect) plan(ctx *sql.Context) (node sql.Node, err error) {
 			node, err = nil, fmt.Errorf("%v", r)
 		}
 	}()
-	bindings := map[string]sqlparser.Expr{n.t.lo: sqlparser.InjectedExpr{Expression: boundValue{n.values[0]}, Auth: ignoreAuth}}
-	if n.t.hi != "" {
-		bindings[n.t.hi] = sqlparser.InjectedExpr{Expression: boundValue{n.values[1]}, Auth: ignoreAuth}
+	var bindings map[string]sqlparser.Expr
+	if n.t.lo != "" { // placeholders: bind them to the values bound already
+		bindings = map[string]sqlparser.Expr{n.t.lo: sqlparser.InjectedExpr{Expression: boundValue{n.values[0]}, Auth: ignoreAuth}}
+		if n.t.rng {
+			bindings[n.t.hi] = sqlparser.InjectedExpr{Expression: boundValue{n.values[1]}, Auth: ignoreAuth}
+		}
 	}
 	return n.f.e.BoundQueryPlan(ctx, n.query, n.orig, bindings)
 }
@@ -505,7 +609,7 @@ func (n *fastSelect) prepare(ctx *sql.Context) error {
 		return nil
 	}
 	var hi any
-	if t.hi != "" {
+	if t.rng {
 		if hi, ok = keyValue(ctx, sh.keyType, n.values[1]); !ok {
 			return nil
 		}
@@ -513,17 +617,17 @@ func (n *fastSelect) prepare(ctx *sql.Context) error {
 	// The lookup the engine's index builder makes for these filters: one
 	// closed range of the key, none when the range is upside down.
 	var ranges sql.MySQLRangeCollection
-	if t.hi == "" {
+	if !t.rng {
 		ranges = sql.MySQLRangeCollection{{sql.ClosedRangeColumnExpr(lo, lo, sh.keyType)}}
 	} else if c, err := sh.keyType.Compare(ctx, lo, hi); err != nil {
 		return err
 	} else if c <= 0 {
 		ranges = sql.MySQLRangeCollection{{sql.ClosedRangeColumnExpr(lo, hi, sh.keyType)}}
 	}
-	lookup := sql.IndexLookup{Index: sh.pk, Ranges: ranges, IsPointLookup: t.hi == ""}
+	lookup := sql.IndexLookup{Index: sh.pk, Ranges: ranges, IsPointLookup: !t.rng}
 	pt := *table
 	pt.proj = sh.proj
-	n.read = &fastRead{table: &pt, lookup: lookup, sch: sh.sch, max1: t.hi == "" || t.sum}
+	n.read = &fastRead{table: &pt, lookup: lookup, sch: sh.sch, max1: !t.rng || t.sum}
 	return nil
 }
 
@@ -713,7 +817,7 @@ func (t *fastTemplate) String() string {
 			what += " desc"
 		}
 	}
-	if t.hi == "" {
+	if !t.rng {
 		return fmt.Sprintf("%s.%s %s where %s = :%s", t.db, t.table, what, t.key, t.lo)
 	}
 	return fmt.Sprintf("%s.%s %s where %s between :%s and :%s", t.db, t.table, what, t.key, t.lo, t.hi)

@@ -285,8 +285,9 @@ func TestFastPathAgainstEngine(t *testing.T) {
 		"ALTER TABLE t RENAME COLUMN c TO c2",
 		"ALTER TABLE t RENAME COLUMN c2 TO c",
 	}
-	fast, eligible := 0, 0
+	fast, eligible, textFast := 0, 0, 0
 	fastBy := map[string]int{}
+	te, tf := newFastEngine(env.p) // a server's engine over the same databases
 	for i := 0; i < 3000; i++ {
 		if i%400 == 399 {
 			env.exec(ctx, alters[(i/400)%len(alters)])
@@ -312,7 +313,27 @@ func TestFastPathAgainstEngine(t *testing.T) {
 		if isIntBinding(b["v1"]) && (b["v2"] == nil || isIntBinding(b["v2"])) && (strings.HasPrefix(q, "SELECT c FROM t WHERE") && !strings.Contains(q, "k =") && !strings.Contains(q, "ID =")) {
 			eligible++
 		}
+		// The same query as text, its values written in: the server's
+		// engine (whose parser gives it to the fast path) against the
+		// plain one, on the same session.
+		if text, ok := inlineValues(q, b); ok {
+			before := tf.hits.Load()
+			wsch, it, _, err := env.e.Query(ctx, text)
+			want := collect(ctx, wsch, it, err)
+			gsch, it, _, err := te.Query(ctx, text)
+			got := collect(ctx, gsch, it, err)
+			if d := sameResult(ctx, want, got); d != "" {
+				t.Fatalf("text %s: %s", text, d)
+			}
+			if tf.hits.Load() > before {
+				textFast++
+			}
+		}
 	}
+	if textFast == 0 {
+		t.Fatal("the fast path answered no text query")
+	}
+	t.Logf("fast path answered %d text queries", textFast)
 	if fast == 0 || fast < eligible/2 {
 		t.Fatalf("the fast path answered %d of 3000 executions (%d plainly eligible)", fast, eligible)
 	}
@@ -326,6 +347,35 @@ func TestFastPathAgainstEngine(t *testing.T) {
 		}
 	}
 	t.Logf("fast path answered %d of 3000 executions", fast)
+}
+
+// inlineValues returns q with its placeholders replaced by the values
+// of b written as SQL literals, when they all are integers or strings.
+func inlineValues(q string, b map[string]*querypb.BindVariable) (string, bool) {
+	for _, name := range []string{"v1", "v2"} {
+		bv, ok := b[name]
+		if !strings.Contains(q, "?") {
+			break
+		}
+		if !ok {
+			return "", false
+		}
+		v, err := sqltypes.BindVariableToValue(bv)
+		if err != nil {
+			return "", false
+		}
+		var lit string
+		switch {
+		case v.IsSigned() || v.IsUnsigned():
+			lit = v.ToString()
+		case v.IsQuoted():
+			lit = "'" + strings.ReplaceAll(v.ToString(), "'", "''") + "'"
+		default:
+			return "", false
+		}
+		q = strings.Replace(q, "?", lit, 1)
+	}
+	return q, true
 }
 
 func isIntBinding(bv *querypb.BindVariable) bool {

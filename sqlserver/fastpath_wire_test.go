@@ -57,7 +57,10 @@ func TestFastPathOverTheWire(t *testing.T) {
 		if user == "root" {
 			pw = ""
 		}
+		// Server-side prepared statements, and (interpolateParams) text
+		// queries with the values written in.
 		conns := []*sql.DB{connect(t, servers[0], user, pw, "db"), connect(t, servers[1], user, pw, "db")}
+		texts := []*sql.DB{connect(t, servers[0], user, pw, "db?interpolateParams=true"), connect(t, servers[1], user, pw, "db?interpolateParams=true")}
 		before := servers[0].fast.hits.Load()
 		for i := 0; i < 150; i++ {
 			q := queries[rng.Intn(len(queries))]
@@ -65,12 +68,14 @@ func TestFastPathOverTheWire(t *testing.T) {
 			if strings.Contains(q, "BETWEEN") {
 				args = append(args, args[0].(int)+rng.Intn(40))
 			}
-			var got [2]string
-			for j, c := range conns {
-				got[j] = wireResult(c, q, args)
-			}
-			if got[0] != got[1] {
-				t.Fatalf("%s %s %v:\nfast path: %s\nengine:    %s", user, q, args, got[0], got[1])
+			for k, cs := range [][]*sql.DB{conns, texts} {
+				var got [2]string
+				for j, c := range cs {
+					got[j] = wireResult(c, q, args, k == 1)
+				}
+				if got[0] != got[1] {
+					t.Fatalf("%s %s %v:\nfast path: %s\nengine:    %s", user, q, args, got[0], got[1])
+				}
 			}
 		}
 		// The stranger may not read t: every execution goes through the
@@ -85,16 +90,22 @@ func TestFastPathOverTheWire(t *testing.T) {
 	t.Logf("fast path answered %d executions", servers[0].fast.hits.Load())
 }
 
-// wireResult runs q as a prepared statement and prints its columns, rows
-// or error.
-func wireResult(c *sql.DB, q string, args []any) string {
-	stmt, err := c.Prepare(q)
-	if err != nil {
-		n, state := mysqlErrNum(err)
-		return fmt.Sprintf("prepare error %d %s %v", n, state, err)
+// wireResult runs q as a prepared statement, or as a text query with the
+// values written in by the client, and prints its columns, rows or error.
+func wireResult(c *sql.DB, q string, args []any, text bool) string {
+	var rows *sql.Rows
+	var err error
+	if text {
+		rows, err = c.Query(q, args...)
+	} else {
+		stmt, perr := c.Prepare(q)
+		if perr != nil {
+			n, state := mysqlErrNum(perr)
+			return fmt.Sprintf("prepare error %d %s %v", n, state, perr)
+		}
+		defer stmt.Close()
+		rows, err = stmt.Query(args...)
 	}
-	defer stmt.Close()
-	rows, err := stmt.Query(args...)
 	if err != nil {
 		n, state := mysqlErrNum(err)
 		return fmt.Sprintf("error %d %s %v", n, state, err)

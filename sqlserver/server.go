@@ -35,9 +35,9 @@ type ServerConfig struct {
 	// GRANT and the like are kept (see users.go); "" keeps them in
 	// memory only.
 	UsersFile string
-	// NoFastPath runs every prepared statement through the engine's
-	// planning, including the primary-key selects fastpath.go runs
-	// without it (for comparing the two).
+	// NoFastPath runs every statement through the engine's planning,
+	// including the primary-key selects fastpath.go runs without it (for
+	// comparing the two).
 	NoFastPath bool
 }
 
@@ -87,7 +87,13 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 		return nil, fmt.Errorf("%w: refusing to listen on %s with user %q and no password, since anyone who can reach it would get every privilege; give the superuser a password (--password, or user.password in the config file) or listen on loopback only (--host 127.0.0.1)",
 			ErrNoPassword, ln.Addr(), cfg.User)
 	}
-	e := sqle.NewDefault(p)
+	var e *sqle.Engine
+	var fast *fastPath
+	if cfg.NoFastPath {
+		e = sqle.NewDefault(p)
+	} else {
+		e, fast = newFastEngine(p)
+	}
 	udb := e.Analyzer.Catalog.MySQLDb
 	if cfg.UsersFile != "" {
 		if err := loadUsers(udb, cfg.UsersFile); err != nil {
@@ -103,10 +109,8 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	udb.AddEphemeralSuperUser(ed, cfg.User, "%", cfg.Password)
 	ed.Close()
 
-	var fast *fastPath
 	sessions := p.SessionBuilder()
-	if !cfg.NoFastPath {
-		fast = newFastPath(e, p)
+	if fast != nil {
 		inner := sessions
 		sessions = func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
 			s, err := inner(ctx, conn, addr)
