@@ -256,12 +256,13 @@
 //   - A point lookup on an all-integer primary key (WHERE id = 5) skips
 //     the engine's index costing (pointlookup.go); other filters are
 //     costed as usual.
-//   - On the server, prepared selects by an integer primary key (= ? or
-//     BETWEEN ? AND ?, with plain columns, DISTINCT, ORDER BY one column or
-//     SUM) skip the engine's bind and analysis (fastpath.go): the engine
-//     runs them as an injected statement whose plan is a primary-key
-//     lookup, and anything the fast path does not cover falls back to the
-//     engine's planning. The first execution against each table schema is
-//     planned, to learn the result columns. Embedded engines (NewProvider
-//     and the `verso sql` command) plan every statement.
+//   - On the server, selects by an integer primary key (= or BETWEEN, with
+//     placeholders of a prepared statement or integer literals of a text
+//     query; plain columns, DISTINCT, ORDER BY one column or SUM) skip the
+//     engine's bind and analysis (fastpath.go): the engine runs them as an
+//     injected statement whose plan is a primary-key lookup, and anything
+//     the fast path does not cover falls back to the engine's planning.
+//     The first execution against each table schema also plans the
+//     statement, to learn the result columns. Embedded engines
+//     (NewProvider and the `verso sql` command) plan every statement.
 package sqlserver

@@ -21,21 +21,24 @@ import (
 
 // Prepared primary-key selects without the engine's planning.
 //
-// Each execution of a prepared statement costs the engine a bind of the
-// statement's syntax tree and a full analysis, even when the statement is
-// `SELECT c FROM t WHERE id = ?` and only the value changes: under
-// sysbench's oltp_point_select that was over half of the server's CPU.
-// The server recognizes, once per statement text, the prepared selects
-// whose plan does not depend on the values:
+// Each execution of a statement costs the engine a bind of its syntax tree
+// and a full analysis, even when the statement is `SELECT c FROM t WHERE
+// id = ?` and only the value changes: under sysbench's oltp_point_select
+// that was over half of the server's CPU. The server recognizes the
+// selects whose plan does not depend on the values:
 //
 //	SELECT col, ... FROM [db.]table WHERE pk = ?
 //	SELECT col, ... FROM [db.]table WHERE pk BETWEEN ? AND ?
 //	  ... with DISTINCT, or ORDER BY one column [ASC|DESC]
 //	SELECT SUM(col) FROM [db.]table WHERE pk = ? | pk BETWEEN ? AND ?
 //
-// (plain column names, no alias, LIMIT, locking, hints or AS OF). For
-// these a server session (Session.GetPreparedQuery) hands the engine an
-// injected statement in place of the parsed one. The engine still runs
+// (plain column names, no alias, LIMIT, locking, hints, comments or AS
+// OF), with `?` placeholders in a prepared statement (recognized once per
+// statement text) or unsigned integer literals in a text query (the
+// server's engine parses through fastParser). For these the engine gets an
+// injected statement in place of the parsed one: a server session hands it
+// out for a prepared statement (Session.GetPreparedQuery), the parser for
+// a text query. The engine still runs
 // the statement from end to end: it binds the placeholders, checks the
 // user's SELECT privilege on the table exactly as for the parsed
 // statement, opens the transaction, commits it under autocommit, and
