@@ -14,6 +14,8 @@
 # Settings (environment): ROWS=100000 TIME=10 THREADS="1 4"
 #   TESTS="oltp_point_select oltp_read_only oltp_insert oltp_update_index oltp_read_write"
 #   COMMITS=300 MARIADB_PORT=3407 VERSO_PORT=3408 KEEP=1 (keep the temporary folder)
+#   PS_MODE=auto (sysbench's --db-ps-mode: auto uses server-side prepared
+#   statements; disable sends every query as text with its values written in)
 #   VERSO_CPUPROFILE=/tmp/verso.prof (profile the verso server)
 # Both servers write durably: MariaDB with its defaults
 # (innodb_flush_log_at_trx_commit=1), verso with one fsync per COMMIT.
@@ -25,6 +27,7 @@ TIME=${TIME:-10}
 THREADS=${THREADS:-"1 4"}
 TESTS=${TESTS:-"oltp_point_select oltp_read_only oltp_insert oltp_update_index oltp_read_write"}
 COMMITS=${COMMITS:-300}
+PS_MODE=${PS_MODE:-auto}
 MARIADB_PORT=${MARIADB_PORT:-3407}
 VERSO_PORT=${VERSO_PORT:-3408}
 
@@ -74,7 +77,7 @@ wait_port verso "$VERSO_PORT"
 sb() { # port test command [args]
   local port=$1 test=$2 cmd=$3; shift 3
   sysbench "$test" --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$port" \
-    --mysql-user=root --mysql-db=sbtest --tables=1 --table-size="$ROWS" "$@" "$cmd"
+    --mysql-user=root --mysql-db=sbtest --tables=1 --table-size="$ROWS" --db-ps-mode="$PS_MODE" "$@" "$cmd"
 }
 
 prepare() { # name port
@@ -103,7 +106,7 @@ run() {
 }
 
 echo
-echo "sysbench $(sysbench --version | awk '{print $2}'), $ROWS rows, ${TIME}s per run; $(nproc) cores ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)); load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "sysbench $(sysbench --version | awk '{print $2}'), $ROWS rows, ${TIME}s per run, --db-ps-mode=$PS_MODE; $(nproc) cores ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)); load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo
 echo "| test | threads | MariaDB queries/s | MariaDB p95 ms | verso queries/s | verso p95 ms | verso / MariaDB |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
