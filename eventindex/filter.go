@@ -109,6 +109,9 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 			if err := l.fetch(ctx, pos, evs, &curs); err != nil {
 				return nil, f.From, err
 			}
+			if err := ages.load(ctx, evs); err != nil {
+				return nil, f.From, err
+			}
 			for i := range evs {
 				ok, err := keep(&evs[i])
 				if err != nil {
@@ -154,6 +157,50 @@ type ageFilter struct {
 	lastCut int64
 }
 
+// load looks up, with one ascending walk of the stream records, the
+// cutoffs of the streams of evs not looked up yet: an index-driven page
+// holds events of hundreds of streams (a type's), and a lookup from the
+// root for each would cost more than the walk.
+func (a *ageFilter) load(ctx context.Context, evs []Event) error {
+	var want []string
+	last := ""
+	for i := range evs {
+		s := evs[i].Stream
+		if s == last {
+			continue
+		}
+		last = s
+		if _, ok := a.cutoffs[s]; !ok {
+			want = append(want, s)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	if a.cutoffs == nil {
+		a.cutoffs = make(map[string]int64, len(want))
+	}
+	it := a.l.streams.Iter(ctx, prolly.Range{Start: nameKey(want[0])})
+	var key []byte
+	for _, s := range want {
+		key = prolly.EncodeKey(key[:0], prolly.String(s))
+		c := int64(minMicros) // no record: no max age
+		if it.Seek(ctx, key) && bytes.Equal(it.Key(), key) {
+			m, err := decodeStreamMeta(it.Value())
+			if err != nil {
+				return fmt.Errorf("stream %q: %w", s, err)
+			}
+			c = a.l.cutoff(&m)
+		} else if err := it.Err(); err != nil {
+			return err
+		}
+		a.cutoffs[s] = c
+	}
+	return nil
+}
+
 func (a *ageFilter) cutoff(ctx context.Context, stream string) (int64, error) {
 	if stream == a.last && a.cutoffs != nil {
 		return a.lastCut, nil
@@ -196,13 +243,7 @@ func (l Log) fetch(ctx context.Context, pos []Position, evs []Event, curs *[]log
 		*curs = append(*curs, logCursor{})
 	}
 	if k == 1 {
-		c := &(*curs)[0]
-		for i, p := range pos {
-			if err := c.get(ctx, l, p, &evs[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return (*curs)[0].getRun(ctx, l, pos, evs)
 	}
 	errs := make([]error, k)
 	var wg sync.WaitGroup
@@ -210,14 +251,7 @@ func (l Log) fetch(ctx context.Context, pos []Position, evs []Event, curs *[]log
 		lo, hi := j*len(pos)/k, (j+1)*len(pos)/k
 		c := &(*curs)[j]
 		c.it = nil
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				if err := c.get(ctx, l, pos[i], &evs[i]); err != nil {
-					errs[j] = err
-					return
-				}
-			}
-		})
+		wg.Go(func() { errs[j] = c.getRun(ctx, l, pos[lo:hi], evs[lo:hi]) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)
@@ -446,9 +480,68 @@ type logCursor struct {
 	last  Position // the position the iterator is at
 	key   []byte   // scratch for the sought key
 	names nameCache
+	recs  [fetchRun][]byte // scratch for getRun
+	sink  byte             // what touch read, kept so the reads stay
 }
 
+// fetchRun is how many events getRun locates before it decodes them.
+const fetchRun = 32
+
 func (c *logCursor) get(ctx context.Context, l Log, p Position, e *Event) error {
+	rec, err := c.record(ctx, l, p)
+	if err != nil {
+		return err
+	}
+	return decodeEventInto(e, p, rec, &c.names)
+}
+
+// getRun reads the events at ascending positions pos into evs. It
+// locates a run of records first, then reads a byte of each record's
+// first and last cache lines (touch), then decodes them: the records of
+// an index read lie in different leaves, scattered in memory, and a
+// loop of independent loads lets their cache misses overlap where
+// decoding each right after its seek would wait for them one by one.
+func (c *logCursor) getRun(ctx context.Context, l Log, pos []Position, evs []Event) error {
+	for len(pos) > 0 {
+		n := min(len(pos), fetchRun)
+		recs := c.recs[:n]
+		for i, p := range pos[:n] {
+			rec, err := c.record(ctx, l, p)
+			if err != nil {
+				return err
+			}
+			recs[i] = rec
+		}
+		c.sink ^= touch(recs)
+		for i, rec := range recs {
+			if err := decodeEventInto(&evs[i], pos[i], rec, &c.names); err != nil {
+				return err
+			}
+		}
+		clear(recs)
+		pos, evs = pos[n:], evs[n:]
+	}
+	return nil
+}
+
+// touch reads the first and the last byte of each record and returns
+// their sum, which the caller keeps: loads whose results no later load
+// depends on, issued back to back, so the processor overlaps their
+// misses. An event record's fixed fields are at its start, its metadata
+// (and the length before it) at its end.
+func touch(recs [][]byte) byte {
+	var s byte
+	for _, r := range recs {
+		if len(r) > 0 {
+			s += r[0] + r[len(r)-1]
+		}
+	}
+	return s
+}
+
+// record moves the cursor to position p and returns its event record,
+// which points into the log's node.
+func (c *logCursor) record(ctx context.Context, l Log, p Position) ([]byte, error) {
 	c.key = prolly.EncodeKey(c.key[:0], prolly.Uint(uint64(p)))
 	var ok bool
 	if c.it == nil || p <= c.last {
@@ -459,13 +552,13 @@ func (c *logCursor) get(ctx context.Context, l Log, p Position, e *Event) error 
 	}
 	if ok && bytes.Equal(c.it.Key(), c.key) {
 		c.last = p
-		return decodeEventInto(e, p, c.it.Value(), &c.names)
+		return c.it.Value(), nil
 	}
 	if err := c.it.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	c.it = nil
-	return fmt.Errorf("%w: index entry points to missing position %d", ErrCorrupt, p)
+	return nil, fmt.Errorf("%w: index entry points to missing position %d", ErrCorrupt, p)
 }
 
 // intersectSource yields the positions every one of several index
