@@ -250,7 +250,6 @@ func (l Log) fetch(ctx context.Context, pos []Position, evs []Event, curs *[]log
 	for j := 0; j < k; j++ {
 		lo, hi := j*len(pos)/k, (j+1)*len(pos)/k
 		c := &(*curs)[j]
-		c.it = nil
 		wg.Go(func() { errs[j] = c.getRun(ctx, l, pos[lo:hi], evs[lo:hi]) })
 	}
 	wg.Wait()
@@ -471,49 +470,70 @@ func (s *indexSource) pos() (Position, bool, error) {
 	return Position(p), err == nil, err
 }
 
-// logCursor reads events at ascending positions with one log iterator
-// that seeks forward from each to the next (prolly.Iter.Seek): a search
-// within the leaf it holds when the next position is near, a partial
-// descent when it is far, and no step over the events in between.
+// logCursor reads the events at ascending positions with one
+// prolly.Lookup of the log, which keeps its path between positions (a
+// search within the nodes it holds when the next position is near, a
+// partial descent when it is far, and no step over the events in
+// between), and reads a run of scattered leaves with overlapping cache
+// misses.
 type logCursor struct {
-	it    *prolly.Iter
-	last  Position // the position the iterator is at
-	key   []byte   // scratch for the sought key
+	lk    *prolly.Lookup
 	names nameCache
-	recs  [fetchRun][]byte // scratch for getRun
-	sink  byte             // what touch read, kept so the reads stay
+	keys  [fetchRun][]byte // scratch for getRun: the run's keys,
+	recs  [fetchRun][]byte // and their records
+	kbuf  []byte           // the bytes of keys
+	sink  byte             // what touch read, kept so that the loads stay
 }
 
 // fetchRun is how many events getRun locates before it decodes them.
 const fetchRun = 32
 
+// get reads the event at position p into *e.
 func (c *logCursor) get(ctx context.Context, l Log, p Position, e *Event) error {
-	rec, err := c.record(ctx, l, p)
-	if err != nil {
+	if c.lk == nil {
+		c.lk = l.log.Lookup()
+	}
+	c.kbuf = prolly.EncodeKey(c.kbuf[:0], prolly.Uint(uint64(p)))
+	c.keys[0] = c.kbuf
+	if err := c.lk.Get(ctx, c.keys[:1], c.recs[:1]); err != nil {
 		return err
+	}
+	rec := c.recs[0]
+	c.recs[0] = nil
+	if rec == nil {
+		return fmt.Errorf("%w: index entry points to missing position %d", ErrCorrupt, p)
 	}
 	return decodeEventInto(e, p, rec, &c.names)
 }
 
 // getRun reads the events at ascending positions pos into evs. It
-// locates a run of records first, then reads a byte of each record's
-// first and last cache lines (touch), then decodes them: the records of
-// an index read lie in different leaves, scattered in memory, and a
-// loop of independent loads lets their cache misses overlap where
-// decoding each right after its seek would wait for them one by one.
+// locates a run of records first (prolly.Lookup.Get), then reads a byte
+// of each record's first and last cache lines (touch), then decodes
+// them: the records of an index read lie in different leaves, scattered
+// in memory, and loops of independent loads let their cache misses
+// overlap where decoding each right after its seek would wait for them
+// one by one.
 func (c *logCursor) getRun(ctx context.Context, l Log, pos []Position, evs []Event) error {
+	if c.lk == nil {
+		c.lk = l.log.Lookup()
+	}
 	for len(pos) > 0 {
 		n := min(len(pos), fetchRun)
-		recs := c.recs[:n]
+		keys, recs := c.keys[:n], c.recs[:n]
+		c.kbuf = c.kbuf[:0]
 		for i, p := range pos[:n] {
-			rec, err := c.record(ctx, l, p)
-			if err != nil {
-				return err
-			}
-			recs[i] = rec
+			at := len(c.kbuf)
+			c.kbuf = prolly.EncodeKey(c.kbuf, prolly.Uint(uint64(p)))
+			keys[i] = c.kbuf[at:len(c.kbuf):len(c.kbuf)]
+		}
+		if err := c.lk.Get(ctx, keys, recs); err != nil {
+			return err
 		}
 		c.sink ^= touch(recs)
 		for i, rec := range recs {
+			if rec == nil {
+				return fmt.Errorf("%w: index entry points to missing position %d", ErrCorrupt, pos[i])
+			}
 			if err := decodeEventInto(&evs[i], pos[i], rec, &c.names); err != nil {
 				return err
 			}
@@ -537,28 +557,6 @@ func touch(recs [][]byte) byte {
 		}
 	}
 	return s
-}
-
-// record moves the cursor to position p and returns its event record,
-// which points into the log's node.
-func (c *logCursor) record(ctx context.Context, l Log, p Position) ([]byte, error) {
-	c.key = prolly.EncodeKey(c.key[:0], prolly.Uint(uint64(p)))
-	var ok bool
-	if c.it == nil || p <= c.last {
-		c.it = l.log.Iter(ctx, prolly.Range{Start: logKey(p)})
-		ok = c.it.Next(ctx)
-	} else {
-		ok = c.it.Seek(ctx, c.key)
-	}
-	if ok && bytes.Equal(c.it.Key(), c.key) {
-		c.last = p
-		return c.it.Value(), nil
-	}
-	if err := c.it.Err(); err != nil {
-		return nil, err
-	}
-	c.it = nil
-	return nil, fmt.Errorf("%w: index entry points to missing position %d", ErrCorrupt, p)
 }
 
 // intersectSource yields the positions every one of several index

@@ -84,11 +84,19 @@ func (ns *NodeStore) readChild(ctx context.Context, parent *node, i int) (*node,
 	if err != nil {
 		return nil, err
 	}
-	if nd.level+1 != parent.level || nd.count() != parent.childCount(i) || !bytes.Equal(nd.lastKey(), parent.key(i)) {
-		return nil, badNode("%s: child %d of %s (level %d, %d entries) does not match its parent entry (level %d, %d entries)",
-			nd.addr, i, parent.addr, nd.level, nd.count(), parent.level, parent.childCount(i))
+	if err := checkChild(parent, i, nd); err != nil {
+		return nil, err
 	}
 	return nd, nil
+}
+
+// checkChild checks that nd, read as child i of parent, fits its place.
+func checkChild(parent *node, i int, nd *node) error {
+	if nd.level+1 != parent.level || nd.count() != parent.childCount(i) || !bytes.Equal(nd.lastKey(), parent.key(i)) {
+		return badNode("%s: child %d of %s (level %d, %d entries) does not match its parent entry (level %d, %d entries)",
+			nd.addr, i, parent.addr, nd.level, nd.count(), parent.level, parent.childCount(i))
+	}
+	return nil
 }
 
 // write encodes and puts a node, and returns it decoded.
