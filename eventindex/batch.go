@@ -351,6 +351,7 @@ func (b *Batch) Log(ctx context.Context) (Log, error) {
 	}
 	l := b.base
 	l.next = b.next
+	l.ages = &ageCache{} // the stream records change
 	// The six maps are independent: write them concurrently.
 	ovs := []interface {
 		apply(context.Context) (prolly.Map, error)

@@ -1,15 +1,11 @@
 package eventindex
 
 import (
-	"bytes"
 	"container/heap"
 	"context"
-	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/verso-db/verso/prolly"
 )
@@ -81,11 +77,49 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 		return e.Created.UnixMicro() >= c, err
 	}
 	var out []Event
+	// keepPage drops the events of out[n:] that fail the filter.
+	keepPage := func(n int) error {
+		evs := out[n:]
+		if err := ages.load(ctx, evs); err != nil {
+			return err
+		}
+		for i := range evs {
+			ok, err := keep(&evs[i])
+			if err != nil {
+				return err
+			}
+			if ok {
+				out[n] = evs[i]
+				n++
+			}
+		}
+		out = out[:n]
+		return nil
+	}
+	var curs []logCursor
+	if rs := src.rank; rs != nil {
+		// One index range: each page's share of it goes to goroutines by
+		// ordinal, each scanning its part of the index and reading the
+		// events, straight into out.
+		for len(out) < limit && rs.lo < rs.hi {
+			want := min(limit-len(out), MaxPage)
+			k := int(min(uint64(want), rs.hi-rs.lo))
+			n := len(out)
+			out = slices.Grow(out, k)[:n+k]
+			if err := l.fetchRank(ctx, rs, out[n:], &curs); err != nil {
+				return nil, f.From, err
+			}
+			rs.lo += uint64(k)
+			if err := keepPage(n); err != nil {
+				return nil, f.From, err
+			}
+		}
+		return out, next, nil
+	}
 	if ps := src.pos; ps != nil {
 		// Index-driven: take the page's positions from the index first
 		// (keys only), then read their events straight into out, in
 		// parallel for big pages, and drop those that fail the filter.
-		var curs []logCursor
 		var pos []Position
 		for len(out) < limit {
 			want := min(limit-len(out), MaxPage)
@@ -105,24 +139,12 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 			}
 			n := len(out)
 			out = slices.Grow(out, len(pos))[:n+len(pos)]
-			evs := out[n:]
-			if err := l.fetch(ctx, pos, evs, &curs); err != nil {
+			if err := l.fetch(ctx, pos, out[n:], &curs); err != nil {
 				return nil, f.From, err
 			}
-			if err := ages.load(ctx, evs); err != nil {
+			if err := keepPage(n); err != nil {
 				return nil, f.From, err
 			}
-			for i := range evs {
-				ok, err := keep(&evs[i])
-				if err != nil {
-					return nil, f.From, err
-				}
-				if ok {
-					out[n] = evs[i]
-					n++
-				}
-			}
-			out = out[:n]
 			if len(pos) < want {
 				break
 			}
@@ -148,119 +170,18 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 	return out, next, nil
 }
 
-// ageFilter gives the oldest created time a read may show of each
-// stream (by its max age), reading each stream's record once per read.
-type ageFilter struct {
-	l       Log
-	cutoffs map[string]int64
-	last    string // the stream asked for last, and its cutoff
-	lastCut int64
-}
-
-// load looks up, with one ascending walk of the stream records, the
-// cutoffs of the streams of evs not looked up yet: an index-driven page
-// holds events of hundreds of streams (a type's), and a lookup from the
-// root for each would cost more than the walk.
-func (a *ageFilter) load(ctx context.Context, evs []Event) error {
-	var want []string
-	last := ""
-	for i := range evs {
-		s := evs[i].Stream
-		if s == last {
-			continue
-		}
-		last = s
-		if _, ok := a.cutoffs[s]; !ok {
-			want = append(want, s)
-		}
-	}
-	if len(want) == 0 {
-		return nil
-	}
-	slices.Sort(want)
-	want = slices.Compact(want)
-	if a.cutoffs == nil {
-		a.cutoffs = make(map[string]int64, len(want))
-	}
-	it := a.l.streams.Iter(ctx, prolly.Range{Start: nameKey(want[0])})
-	var key []byte
-	for _, s := range want {
-		key = prolly.EncodeKey(key[:0], prolly.String(s))
-		c := int64(minMicros) // no record: no max age
-		if it.Seek(ctx, key) && bytes.Equal(it.Key(), key) {
-			m, err := decodeStreamMeta(it.Value())
-			if err != nil {
-				return fmt.Errorf("stream %q: %w", s, err)
-			}
-			c = a.l.cutoff(&m)
-		} else if err := it.Err(); err != nil {
-			return err
-		}
-		a.cutoffs[s] = c
-	}
-	return nil
-}
-
-func (a *ageFilter) cutoff(ctx context.Context, stream string) (int64, error) {
-	if stream == a.last && a.cutoffs != nil {
-		return a.lastCut, nil
-	}
-	c, ok := a.cutoffs[stream]
-	if !ok {
-		m, _, err := a.l.getMeta(ctx, stream)
-		if err != nil {
-			return 0, err
-		}
-		c = a.l.cutoff(&m)
-		if a.cutoffs == nil {
-			a.cutoffs = map[string]int64{}
-		}
-		a.cutoffs[stream] = c
-	}
-	a.last, a.lastCut = stream, c
-	return c, nil
-}
-
 // posSource is a source driven by an index: it yields positions, whose
 // events Read fetches.
 type posSource interface {
 	nextPos(ctx context.Context) (Position, bool, error)
 }
 
-// fetchParallelMin is the smallest batch of positions fetch splits
-// between goroutines.
-const fetchParallelMin = 256
-
-// fetch reads the events at ascending positions pos into evs (as long
-// as pos), splitting them into runs read concurrently (one per
-// processor, each with its cursor) when there are enough.
-func (l Log) fetch(ctx context.Context, pos []Position, evs []Event, curs *[]logCursor) error {
-	k := 1
-	if len(pos) >= fetchParallelMin {
-		k = min(runtime.GOMAXPROCS(0), 4, len(pos)/(fetchParallelMin/2))
-	}
-	for len(*curs) < k {
-		*curs = append(*curs, logCursor{})
-	}
-	if k == 1 {
-		return (*curs)[0].getRun(ctx, l, pos, evs)
-	}
-	errs := make([]error, k)
-	var wg sync.WaitGroup
-	for j := 0; j < k; j++ {
-		lo, hi := j*len(pos)/k, (j+1)*len(pos)/k
-		c := &(*curs)[j]
-		wg.Go(func() { errs[j] = c.getRun(ctx, l, pos[lo:hi], evs[lo:hi]) })
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
 // source is what drives a read: an index that yields positions, or the
 // log itself.
 type source struct {
-	pos posSource
-	log *logSource
+	pos  posSource
+	rank *rankSource
+	log  *logSource
 }
 
 func posBounds(prefix []byte, f *Filter) prolly.Range {
@@ -309,7 +230,8 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 		}
 		ixs = append(ixs, ixRange{m, r, prefix, n})
 		consider(n, func() (source, error) {
-			return source{pos: &indexSource{it: m.Iter(ctx, r), prefix: len(prefix)}}, nil
+			lo, err := m.Ordinal(ctx, r.Start)
+			return source{rank: &rankSource{m: m, name: prefix, lo: lo, hi: lo + n}}, err
 		})
 		return nil
 	}
@@ -468,95 +390,6 @@ func (s *indexSource) seekPos(ctx context.Context, p Position) (Position, bool, 
 func (s *indexSource) pos() (Position, bool, error) {
 	p, err := decodeOrderedUint(s.it.Key()[s.prefix:])
 	return Position(p), err == nil, err
-}
-
-// logCursor reads the events at ascending positions with one
-// prolly.Lookup of the log, which keeps its path between positions (a
-// search within the nodes it holds when the next position is near, a
-// partial descent when it is far, and no step over the events in
-// between), and reads a run of scattered leaves with overlapping cache
-// misses.
-type logCursor struct {
-	lk    *prolly.Lookup
-	names nameCache
-	keys  [fetchRun][]byte // scratch for getRun: the run's keys,
-	recs  [fetchRun][]byte // and their records
-	kbuf  []byte           // the bytes of keys
-	sink  byte             // what touch read, kept so that the loads stay
-}
-
-// fetchRun is how many events getRun locates before it decodes them.
-const fetchRun = 32
-
-// get reads the event at position p into *e.
-func (c *logCursor) get(ctx context.Context, l Log, p Position, e *Event) error {
-	if c.lk == nil {
-		c.lk = l.log.Lookup()
-	}
-	c.kbuf = prolly.EncodeKey(c.kbuf[:0], prolly.Uint(uint64(p)))
-	c.keys[0] = c.kbuf
-	if err := c.lk.Get(ctx, c.keys[:1], c.recs[:1]); err != nil {
-		return err
-	}
-	rec := c.recs[0]
-	c.recs[0] = nil
-	if rec == nil {
-		return fmt.Errorf("%w: index entry points to missing position %d", ErrCorrupt, p)
-	}
-	return decodeEventInto(e, p, rec, &c.names)
-}
-
-// getRun reads the events at ascending positions pos into evs. It
-// locates a run of records first (prolly.Lookup.Get), then reads a byte
-// of each record's first and last cache lines (touch), then decodes
-// them: the records of an index read lie in different leaves, scattered
-// in memory, and loops of independent loads let their cache misses
-// overlap where decoding each right after its seek would wait for them
-// one by one.
-func (c *logCursor) getRun(ctx context.Context, l Log, pos []Position, evs []Event) error {
-	if c.lk == nil {
-		c.lk = l.log.Lookup()
-	}
-	for len(pos) > 0 {
-		n := min(len(pos), fetchRun)
-		keys, recs := c.keys[:n], c.recs[:n]
-		c.kbuf = c.kbuf[:0]
-		for i, p := range pos[:n] {
-			at := len(c.kbuf)
-			c.kbuf = prolly.EncodeKey(c.kbuf, prolly.Uint(uint64(p)))
-			keys[i] = c.kbuf[at:len(c.kbuf):len(c.kbuf)]
-		}
-		if err := c.lk.Get(ctx, keys, recs); err != nil {
-			return err
-		}
-		c.sink ^= touch(recs)
-		for i, rec := range recs {
-			if rec == nil {
-				return fmt.Errorf("%w: index entry points to missing position %d", ErrCorrupt, pos[i])
-			}
-			if err := decodeEventInto(&evs[i], pos[i], rec, &c.names); err != nil {
-				return err
-			}
-		}
-		clear(recs)
-		pos, evs = pos[n:], evs[n:]
-	}
-	return nil
-}
-
-// touch reads the first and the last byte of each record and returns
-// their sum, which the caller keeps: loads whose results no later load
-// depends on, issued back to back, so the processor overlaps their
-// misses. An event record's fixed fields are at its start, its metadata
-// (and the length before it) at its end.
-func touch(recs [][]byte) byte {
-	var s byte
-	for _, r := range recs {
-		if len(r) > 0 {
-			s += r[0] + r[len(r)-1]
-		}
-	}
-	return s
 }
 
 // intersectSource yields the positions every one of several index

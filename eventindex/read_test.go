@@ -3,6 +3,7 @@ package eventindex
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -136,5 +137,44 @@ func TestStoreRetention(t *testing.T) {
 	}
 	if err := s.Log().Check(ctx, true); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAgeCacheFollowsStreams reads with a max age through two Logs that
+// share one cache of max ages (as a Log and one made from it by hand
+// would): each read sees its own Log's stream records, never the other's.
+func TestAgeCacheFollowsStreams(t *testing.T) {
+	clk := &testClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	l := NewLog(prolly.NewNodeStore(chunks.NewMemoryStore())).WithClock(clk.now)
+	b := l.Batch()
+	for i := 0; i < 3; i++ {
+		if _, err := b.Append(ctx, fmt.Sprintf("a-%d", i), Any, []EventData{{Type: "X"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Other events, so that reads go by the category and type indexes.
+	if _, err := b.Append(ctx, "b-0", Any, slices.Repeat([]EventData{{Type: "Y"}}, 10)); err != nil {
+		t.Fatal(err)
+	}
+	old := mustLog(t, b)
+	b = old.Batch()
+	if err := b.SetStreamMetadata(ctx, "a-1", StreamMetadata{MaxAge: time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	aged := mustLog(t, b)
+	aged.ages = old.ages
+	clk.t = clk.t.Add(time.Hour) // a-1's event is now hidden in aged, still stored
+	for round := 0; round < 2; round++ {
+		for _, c := range []struct {
+			l    Log
+			want int
+		}{{aged, 2}, {old, 3}, {aged, 2}} {
+			for _, f := range []Filter{{Type: "X"}, {Category: "a"}} {
+				evs, _, err := c.l.Read(ctx, f, 10)
+				if err != nil || len(evs) != c.want {
+					t.Fatalf("round %d %+v: %d events, want %d (%v)", round, f, len(evs), c.want, err)
+				}
+			}
+		}
 	}
 }
