@@ -52,13 +52,89 @@ func (l Log) fetchRank(ctx context.Context, rs *rankSource, evs []Event, curs *[
 	})
 }
 
+// crossScanMin is the fewest index entries scanCross takes at a time.
+const crossScanMin = 4096
+
+// scanCross scans the next entries of rs (whose cross filter is set),
+// enough for about want candidates, and returns the positions of the
+// candidates, at most want: the entries whose cross value hashes the
+// other name or holds no hash. It moves rs past the entries it used,
+// and splits the scan between goroutines as fetch does.
+func (l Log) scanCross(ctx context.Context, rs *rankSource, want int, curs *[]logCursor, pos []Position) ([]Position, error) {
+	pos = pos[:0]
+	for len(pos) < want && rs.lo < rs.hi {
+		// Scan ahead by the entries per candidate seen so far (8 before
+		// any), for the candidates still wanted.
+		per := uint64(8)
+		if rs.cands > 0 {
+			per = (rs.scanned + rs.cands - 1) / rs.cands
+		}
+		n := int(min(rs.hi-rs.lo, max(crossScanMin, per*uint64(want-len(pos)))))
+		k := parts(n)
+		err := split(n, curs, func(c *logCursor, lo, hi int) error {
+			c.cands, c.ords = c.cands[:0], c.ords[:0]
+			it := rs.m.IterFrom(ctx, rs.lo+uint64(lo))
+			for i := lo; i < hi; i++ {
+				if !it.Next(ctx) {
+					if err := it.Err(); err != nil {
+						return err
+					}
+					return corruptf("index range %x holds fewer entries than its count", rs.name)
+				}
+				h, ok, err := decodeCross(it.Value())
+				if err != nil {
+					return err
+				}
+				if ok && h != rs.hash {
+					continue
+				}
+				k := it.Key()
+				if !bytes.HasPrefix(k, rs.name) {
+					return corruptf("index entry %x outside its range %x", k, rs.name)
+				}
+				p, err := decodeOrderedUint(k[len(rs.name):])
+				if err != nil {
+					return err
+				}
+				c.cands = append(c.cands, Position(p))
+				c.ords = append(c.ords, rs.lo+uint64(i))
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		next := rs.lo + uint64(n)
+		for j := 0; j < k; j++ {
+			c := &(*curs)[j]
+			take := min(len(c.cands), want-len(pos))
+			pos = append(pos, c.cands[:take]...)
+			if len(pos) == want && take > 0 {
+				// Enough: the entries after the last one taken wait for the
+				// next page.
+				next = c.ords[take-1] + 1
+				break
+			}
+		}
+		rs.scanned += next - rs.lo
+		rs.cands += uint64(len(pos))
+		rs.lo = next
+	}
+	return pos, nil
+}
+
+// parts returns how many parts split cuts n into.
+func parts(n int) int {
+	if n < fetchParallelMin {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), 4, n/(fetchParallelMin/2))
+}
+
 // split calls fn for the parts [lo, hi) of [0, n), concurrently (one part
 // per processor, each with its cursor) when n is big enough.
 func split(n int, curs *[]logCursor, fn func(c *logCursor, lo, hi int) error) error {
-	k := 1
-	if n >= fetchParallelMin {
-		k = min(runtime.GOMAXPROCS(0), 4, n/(fetchParallelMin/2))
-	}
+	k := parts(n)
 	for len(*curs) < k {
 		*curs = append(*curs, logCursor{})
 	}
@@ -83,6 +159,12 @@ type rankSource struct {
 	m      prolly.Map
 	name   []byte // the entries' key prefix, the encoded name
 	lo, hi uint64 // ordinals of the entries left to read
+	// With cross set, only the entries whose cross value is hash or
+	// holds none are read (scanCross), and scanned and cands count the
+	// entries scanned and the candidates they gave so far.
+	cross          bool
+	hash           uint32
+	scanned, cands uint64
 }
 
 // logCursor reads the events at ascending positions with one
@@ -98,6 +180,8 @@ type logCursor struct {
 	recs  [fetchRun][]byte // and their records
 	kbuf  []byte           // the bytes of keys
 	pos   []Position       // scratch for fetchRank
+	cands []Position       // scratch for scanCross: candidates,
+	ords  []uint64         // and their ordinals
 	sink  byte             // what touch read, kept so that the loads stay
 }
 

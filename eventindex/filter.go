@@ -97,6 +97,26 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 		return nil
 	}
 	var curs []logCursor
+	var pos []Position
+	if rs := src.rank; rs != nil && rs.cross {
+		// Category AND type: the candidates of the smaller range, by
+		// their cross values, then their events.
+		for len(out) < limit && rs.lo < rs.hi {
+			want := min(limit-len(out), MaxPage)
+			if pos, err = l.scanCross(ctx, rs, want, &curs, pos); err != nil {
+				return nil, f.From, err
+			}
+			n := len(out)
+			out = slices.Grow(out, len(pos))[:n+len(pos)]
+			if err := l.fetch(ctx, pos, out[n:], &curs); err != nil {
+				return nil, f.From, err
+			}
+			if err := keepPage(n); err != nil {
+				return nil, f.From, err
+			}
+		}
+		return out, next, nil
+	}
 	if rs := src.rank; rs != nil {
 		// One index range: each page's share of it goes to goroutines by
 		// ordinal, each scanning its part of the index and reading the
@@ -120,7 +140,6 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 		// Index-driven: take the page's positions from the index first
 		// (keys only), then read their events straight into out, in
 		// parallel for big pages, and drop those that fail the filter.
-		var pos []Position
 		for len(out) < limit {
 			want := min(limit-len(out), MaxPage)
 			pos = pos[:0]
@@ -262,6 +281,30 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 	}
 	if f.Type != "" {
 		if err := indexed(l.byType, f.Type); err != nil {
+			return source{}, err
+		}
+	}
+	if f.Category != "" && f.Type != "" {
+		// Scan the smaller of the two ranges and read only the events
+		// whose cross value hashes the other name: index entries (keys
+		// and 5-byte values, in order) cost far less than events, counted
+		// as an eighth. A range written before cross values (its first
+		// value empty) would read every event: the plain index read.
+		x, other := ixs[0], f.Type
+		if ixs[1].n < x.n {
+			x, other = ixs[1], f.Category
+		}
+		it := x.m.Iter(ctx, x.r)
+		if it.Next(ctx) {
+			if _, ok, err := decodeCross(it.Value()); err != nil {
+				return source{}, err
+			} else if ok {
+				consider(x.n/8, func() (source, error) {
+					lo, err := x.m.Ordinal(ctx, x.r.Start)
+					return source{rank: &rankSource{m: x.m, name: x.prefix, lo: lo, hi: lo + x.n, cross: true, hash: nameHash(other)}}, err
+				})
+			}
+		} else if err := it.Err(); err != nil {
 			return source{}, err
 		}
 	}
