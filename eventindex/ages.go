@@ -41,8 +41,6 @@ func (a *ageFilter) load(ctx context.Context, evs []Event) error {
 	if len(want) == 0 {
 		return nil
 	}
-	slices.Sort(want)
-	want = slices.Compact(want)
 	if a.cutoffs == nil {
 		a.cutoffs = make(map[string]int64, len(want))
 	}
@@ -60,6 +58,8 @@ func (a *ageFilter) load(ctx context.Context, evs []Event) error {
 	if len(want) == 0 {
 		return nil
 	}
+	slices.Sort(want)
+	want = slices.Compact(want)
 	ages := make([]int64, len(want))
 	it := a.l.streams.Iter(ctx, prolly.Range{Start: nameKey(want[0])})
 	var key []byte
@@ -116,9 +116,9 @@ type ageCache struct {
 // starts again empty.
 const ageCacheMax = 1 << 16
 
-// lookup calls found for each stream of want (sorted) the cache holds
-// for the streams map at addr, and returns the others, in order, in
-// want's array.
+// lookup calls found for each stream of want the cache holds for the
+// streams map at addr, and returns the others, in order, in want's
+// array.
 func (c *ageCache) lookup(addr chunks.Address, want []string, found func(stream string, maxAge int64)) []string {
 	if c == nil {
 		return want

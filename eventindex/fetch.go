@@ -64,10 +64,13 @@ func (l Log) scanCross(ctx context.Context, rs *rankSource, want int, curs *[]lo
 	pos = pos[:0]
 	for len(pos) < want && rs.lo < rs.hi {
 		// Scan ahead by the entries per candidate seen so far (8 before
-		// any), for the candidates still wanted.
+		// any scan; twice the entries scanned while none was found), for
+		// the candidates still wanted.
 		per := uint64(8)
 		if rs.cands > 0 {
 			per = (rs.scanned + rs.cands - 1) / rs.cands
+		} else if rs.scanned > 0 {
+			per = 2 * rs.scanned
 		}
 		n := int(min(rs.hi-rs.lo, max(crossScanMin, per*uint64(want-len(pos)))))
 		k := parts(n)
@@ -244,16 +247,17 @@ func (c *logCursor) getRun(ctx context.Context, l Log, pos []Position, evs []Eve
 	return nil
 }
 
-// touch reads the first and the last byte of each record and returns
-// their sum, which the caller keeps: loads whose results no later load
-// depends on, issued back to back, so the processor overlaps their
-// misses. An event record's fixed fields are at its start, its metadata
-// (and the length before it) at its end.
+// touch reads a byte of each record's first 64 bytes' cache lines (one
+// or two) and its last byte, and returns their sum, which the caller
+// keeps: loads whose results no later load depends on, issued back to
+// back, so the processor overlaps their misses. An event record's fixed
+// fields and the length of its data are in its first 64 bytes or so, its
+// metadata (and the length before it) at its end.
 func touch(recs [][]byte) byte {
 	var s byte
 	for _, r := range recs {
 		if len(r) > 0 {
-			s += r[0] + r[len(r)-1]
+			s += r[0] + r[min(63, len(r)-1)] + r[len(r)-1]
 		}
 	}
 	return s

@@ -63,17 +63,27 @@ func (c *nodeCache) shard(addr chunks.Address) *cacheShard {
 }
 
 func (c *nodeCache) get(addr chunks.Address) (*node, bool) {
+	nd, ok := c.peek(addr)
+	if ok {
+		markUsed(nd)
+	}
+	return nd, ok
+}
+
+// peek is get without marking the node used (see markUsed).
+func (c *nodeCache) peek(addr chunks.Address) (*node, bool) {
 	s := c.shard(addr)
 	s.mu.RLock()
 	nd, ok := s.items[addr]
 	s.mu.RUnlock()
-	if !ok {
-		return nil, false
-	}
+	return nd, ok
+}
+
+// markUsed sets the referenced bit of a node taken from the cache.
+func markUsed(nd *node) {
 	if !nd.ref.Load() {
 		nd.ref.Store(true)
 	}
-	return nd, true
 }
 
 func (c *nodeCache) put(nd *node) {

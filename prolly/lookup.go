@@ -63,7 +63,11 @@ func (lk *Lookup) Get(ctx context.Context, keys, vals [][]byte) error {
 		leaves[i] = lk.leaf
 	}
 	// 2. Touch the new leaves.
-	lk.sink ^= touchLeaves(unchkd, leaves)
+	sum, loads := touchLeaves(unchkd, leaves)
+	lk.sink ^= sum
+	if loads > 0 {
+		lk.m.ns.loads.Add(uint64(loads))
+	}
 	// 3. Check the new leaves and search them.
 	var prev *node
 	j := 0
@@ -96,18 +100,22 @@ func (lk *Lookup) Get(ctx context.Context, keys, vals [][]byte) error {
 }
 
 // touchLeaves reads three bytes of each leaf loaded in this run (its
-// header and offsets, the middle and the end of its keys) and returns
-// their sum.
-func touchLeaves(unchkd []frame, leaves []*node) byte {
+// header and offsets, the middle and the end of its keys), marks it used
+// in the node cache, and returns the sum of the bytes and the number of
+// leaves.
+func touchLeaves(unchkd []frame, leaves []*node) (byte, int) {
 	var s byte
+	n := 0
 	for i, p := range unchkd {
 		if p.nd == nil {
 			continue
 		}
 		nd := leaves[i]
+		markUsed(nd)
 		s += nd.data[0] + nd.data[(nd.kbase+nd.vbase)/2] + nd.data[nd.vbase-1]
+		n++
 	}
-	return s
+	return s, n
 }
 
 func (lk *Lookup) reset() {
@@ -153,7 +161,7 @@ func (lk *Lookup) route(ctx context.Context, key []byte, unchkd *frame) error {
 	for {
 		top := lk.path[len(lk.path)-1]
 		if top.nd.level == 1 {
-			nd, err := lk.m.ns.read(ctx, top.nd.child(top.idx))
+			nd, err := lk.m.ns.peek(ctx, top.nd.child(top.idx))
 			if err != nil {
 				lk.reset()
 				return err

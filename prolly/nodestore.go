@@ -60,6 +60,24 @@ func (ns *NodeStore) read(ctx context.Context, addr chunks.Address) (*node, erro
 			return nd, nil
 		}
 	}
+	return ns.fetch(ctx, addr)
+}
+
+// peek is read for Lookup, which counts its loads once per run (the
+// counter is shared by every reader) and marks the nodes it takes from
+// the cache as used in its touch pass, where the processor need not
+// wait for each: peek does neither.
+func (ns *NodeStore) peek(ctx context.Context, addr chunks.Address) (*node, error) {
+	if ns.cache != nil {
+		if nd, ok := ns.cache.peek(addr); ok {
+			return nd, nil
+		}
+	}
+	return ns.fetch(ctx, addr)
+}
+
+// fetch reads, decodes and caches the node at addr from the chunk store.
+func (ns *NodeStore) fetch(ctx context.Context, addr chunks.Address) (*node, error) {
 	data, err := ns.store.Get(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("prolly: reading node %s: %w", addr, err)
