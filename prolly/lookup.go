@@ -32,7 +32,12 @@ type Lookup struct {
 	// leaf not checked yet against its parent entry, the parent frame.
 	leaves []*node
 	unchkd []frame
-	sink   byte // what touch read, kept so that the loads stay
+	// The leaf the last key was searched in, and the index found: the
+	// next key, if it ascends from there, is searched from that index.
+	sleaf *node
+	sidx  int
+	skey  []byte // the key searched last
+	sink  byte   // what touch read, kept so that the loads stay
 }
 
 // Lookup returns a Lookup over m.
@@ -68,9 +73,9 @@ func (lk *Lookup) Get(ctx context.Context, keys, vals [][]byte) error {
 	if loads > 0 {
 		lk.m.ns.loads.Add(uint64(loads))
 	}
-	// 3. Check the new leaves and search them.
-	var prev *node
-	j := 0
+	// 3. Check the new leaves and search them: from where the last
+	// search in the same leaf ended if the key ascends from its key.
+	prev, j, pk := lk.sleaf, lk.sidx, lk.skey
 	for i, k := range keys {
 		nd := leaves[i]
 		vals[i] = nil
@@ -84,15 +89,20 @@ func (lk *Lookup) Get(ctx context.Context, keys, vals [][]byte) error {
 				return err
 			}
 		}
-		if nd == prev && bytes.Compare(keys[i-1], k) <= 0 {
+		if nd == prev && bytes.Compare(pk, k) <= 0 {
 			j = nd.seekFrom(j, k)
 		} else {
 			j = nd.search(k)
 			prev = nd
 		}
+		pk = k
 		if j < nd.n && bytes.Equal(nd.key(j), k) {
 			vals[i] = nd.value(j)
 		}
+	}
+	lk.sleaf, lk.sidx = prev, j
+	if prev != nil {
+		lk.skey = append(lk.skey[:0], pk...)
 	}
 	clear(leaves)
 	clear(unchkd)
@@ -122,6 +132,7 @@ func (lk *Lookup) reset() {
 	lk.path = lk.path[:0]
 	lk.leaf = nil
 	lk.last = lk.last[:0]
+	lk.sleaf = nil
 }
 
 // route moves the path to key and sets lk.leaf to the leaf that holds it
