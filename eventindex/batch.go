@@ -175,15 +175,21 @@ func (b *Batch) Append(ctx context.Context, stream string, expected ExpectedVers
 		return AppendResult{NextExpected: ExpectedVersion(m.version())}, nil
 	}
 	cat := Category(stream)
+	catCross := encodeCross(cat) // values are not modified: one for the batch
+	var typ string
+	var typCross []byte
 	res := AppendResult{Positions: make([]Position, len(events))}
 	for i := range events {
 		p := b.next
 		b.next++
 		n := m.Next + EventNumber(i)
+		if typCross == nil || events[i].Type != typ {
+			typ, typCross = events[i].Type, encodeCross(events[i].Type)
+		}
 		b.log.put(p, recs[i])
 		b.byStream.put(streamKey(stream, n), encodePos(p))
-		b.byCat.put(namePosKey(cat, p), nil)
-		b.byType.put(namePosKey(events[i].Type, p), nil)
+		b.byCat.put(namePosKey(cat, p), typCross)
+		b.byType.put(namePosKey(events[i].Type, p), catCross)
 		b.byID.put(idKey(stream, ids[i]), encodePos(p))
 		res.Positions[i] = p
 	}
@@ -351,6 +357,7 @@ func (b *Batch) Log(ctx context.Context) (Log, error) {
 	}
 	l := b.base
 	l.next = b.next
+	l.ages = &ageCache{} // the stream records change
 	// The six maps are independent: write them concurrently.
 	ovs := []interface {
 		apply(context.Context) (prolly.Map, error)

@@ -3,11 +3,15 @@ package eventindex
 import (
 	"bytes"
 	"context"
+
+	"github.com/verso-db/verso/prolly"
 )
 
 // Check verifies that the indexes match the log exactly: every event
 // decodes, lies below the head's next position and has its entry in the
-// stream, category, type and event-id indexes pointing back at it; every
+// stream, category, type and event-id indexes pointing back at it (the
+// category and type entries' cross values hash its type and category, or
+// are empty, as logs written before cross values hold them); every
 // index has exactly as many entries as the log (so none dangles); every
 // stream's record agrees with its entries (numbers First..Next-1 present,
 // contiguous, none for a deleted stream). It reads every event: use it in
@@ -90,19 +94,26 @@ func (l Log) checkEntry(ctx context.Context, e *Event) error {
 	if !ok || !bytes.Equal(v, encodePos(e.Position)) {
 		return checkf("event at %d (%q #%d): stream index entry missing or wrong", e.Position, e.Stream, e.Number)
 	}
+	cat := Category(e.Stream)
 	for _, ix := range []struct {
-		what string
-		has  func() (bool, error)
+		what        string
+		m           prolly.Map
+		name, other string
 	}{
-		{"category", func() (bool, error) { return l.byCat.Has(ctx, namePosKey(Category(e.Stream), e.Position)) }},
-		{"type", func() (bool, error) { return l.byType.Has(ctx, namePosKey(e.Type, e.Position)) }},
+		{"category", l.byCat, cat, e.Type},
+		{"type", l.byType, e.Type, cat},
 	} {
-		ok, err := ix.has()
+		v, ok, err := ix.m.Get(ctx, namePosKey(ix.name, e.Position))
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return checkf("event at %d: %s index entry missing", e.Position, ix.what)
+		}
+		// The cross value: the hash of the other name, or empty (written
+		// before cross values).
+		if len(v) > 0 && !bytes.Equal(v, encodeCross(ix.other)) {
+			return checkf("event at %d: %s index value %x, want %x (the hash of %q) or empty", e.Position, ix.what, v, encodeCross(ix.other), ix.other)
 		}
 	}
 	v, ok, err = l.byID.Get(ctx, idKey(e.Stream, e.ID))

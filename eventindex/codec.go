@@ -18,8 +18,8 @@ import (
 //	map              key                               value
 //	events/log       (Uint position)                   event record
 //	events/by-stream (String stream, Uint number)      uvarint position
-//	events/by-category (String category, Uint position)  empty
-//	events/by-type   (String type, Uint position)      empty
+//	events/by-category (String category, Uint position)  cross value (hash of the type)
+//	events/by-type   (String type, Uint position)      cross value (hash of the category)
 //	events/by-id     (String stream, Bytes event id)   uvarint position
 //	events/streams   (Null)                            head record
 //	                 (String stream)                   stream record
@@ -29,9 +29,24 @@ import (
 // in two streams. Its keys cluster by stream, so a commit rewrites one
 // leaf per stream it appends to, not one per (random) UUID.
 //
-// The category and type indexes hold nothing but their keys: the key
-// already holds the position, the pointer to the event in the log, and
-// the name the read asked for. An index read is one range scan.
+// The key of a category or type entry holds the position, the pointer
+// to the event in the log, and the name the read asked for: an index
+// read is one range scan. Its value, the cross value, holds a hash of
+// the event's other name (its type in the category index, its category
+// in the type index), so that a read by category AND type scans one of
+// the two ranges and reads from the log only the events whose hash
+// matches (and checks their names there: hashes collide).
+//
+// Cross value, version 1:
+//
+//	+----+-------------+
+//	| 01 | hash        |
+//	+----+-------------+
+//	  1    4 bytes, big-endian: 32-bit FNV-1a of the name's UTF-8 bytes
+//
+// The empty value, which every entry held before version 1, carries no
+// hash: a read takes its event as a candidate and checks it in the log.
+// Other values are corrupt.
 //
 // Event record, version 1:
 //
@@ -51,6 +66,40 @@ import (
 //
 // Head record, version 1: 01, then the uvarint next position.
 const recordVersion = 1
+
+const (
+	crossVersion = 1
+	crossLen     = 5
+)
+
+// nameHash is the 32-bit FNV-1a hash of a name, as cross values hold it.
+func nameHash(name string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(name); i++ {
+		h ^= uint32(name[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// encodeCross returns the cross value that holds the hash of name.
+func encodeCross(name string) []byte {
+	return binary.BigEndian.AppendUint32([]byte{crossVersion}, nameHash(name))
+}
+
+// decodeCross decodes a cross value: the hash, and whether it holds one
+// (the empty value holds none).
+func decodeCross(b []byte) (uint32, bool, error) {
+	switch {
+	case len(b) == 0:
+		return 0, false, nil
+	case len(b) != crossLen:
+		return 0, false, corruptf("index value of %d bytes", len(b))
+	case b[0] != crossVersion:
+		return 0, false, corruptf("index value version %d", b[0])
+	}
+	return binary.BigEndian.Uint32(b[1:]), true, nil
+}
 
 const (
 	flagSoftDeleted    = 0x01

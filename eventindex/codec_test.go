@@ -2,6 +2,7 @@ package eventindex
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"testing"
 	"time"
@@ -58,7 +59,8 @@ func TestEventIDText(t *testing.T) {
 }
 
 // TestGoldenAddresses pins the addresses of a fixed log: a change to any
-// format shows here.
+// format shows here. The category and type indexes changed deliberately
+// with cross values (version 1 of their values, codec.go).
 func TestGoldenAddresses(t *testing.T) {
 	l, _ := newTestLog(t)
 	b := l.Batch()
@@ -78,8 +80,8 @@ func TestGoldenAddresses(t *testing.T) {
 	}
 	want := `events/log gj95m335jd8q9lfujnv7bmi0m14i8bo5
 events/by-stream 9p0abq7o5bqf9bgbnh4tqbigaigpheo0
-events/by-category 0808g7fg2tnr7feq0ohkgf29a8hmm6p3
-events/by-type dmn572fkvm2k10jtenh6hha0k9i8o6mf
+events/by-category 39i39ob753tc6on4nlr08ivrk8slfdd8
+events/by-type hj62miaeaokvticgu632si8160dp9vea
 events/by-id f0fpdjo8h5ephtdubfmgla6lf1mqbug7
 events/streams cvm43vlsgrfsf1hs5esgbq53om13ir54
 `
@@ -143,6 +145,52 @@ func FuzzDecodeSmall(f *testing.F) {
 		}
 		if p, err := decodeLogKey(key); err == nil && !bytes.Equal(logKey(p), key) {
 			t.Fatal("log key not canonical")
+		}
+	})
+}
+
+func TestCrossValue(t *testing.T) {
+	// FNV-1a test vectors: the hash is part of the format.
+	for name, h := range map[string]uint32{"a": 0xe40c292c, "foobar": 0xbf9cf968} {
+		if got := nameHash(name); got != h {
+			t.Fatalf("nameHash(%q) = %#x, want %#x", name, got, h)
+		}
+	}
+	v := encodeCross("order")
+	if len(v) != crossLen || v[0] != crossVersion {
+		t.Fatalf("% x", v)
+	}
+	if h, ok, err := decodeCross(v); err != nil || !ok || h != nameHash("order") {
+		t.Fatal(h, ok, err)
+	}
+	if _, ok, err := decodeCross(nil); err != nil || ok {
+		t.Fatal("empty value:", ok, err)
+	}
+	for _, b := range [][]byte{{1}, {1, 2, 3, 4}, {2, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0}} {
+		if _, _, err := decodeCross(b); !chunks.IsCorrupt(err) {
+			t.Fatalf("% x: %v", b, err)
+		}
+	}
+}
+
+func FuzzDecodeCross(f *testing.F) {
+	f.Add(encodeCross("T5"))
+	f.Add([]byte{})
+	f.Add([]byte{2, 1, 2, 3, 4})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h, ok, err := decodeCross(b)
+		if err != nil {
+			if !chunks.IsCorrupt(err) {
+				t.Fatalf("error not marked corrupt: %v", err)
+			}
+			return
+		}
+		var re []byte
+		if ok {
+			re = binary.BigEndian.AppendUint32([]byte{crossVersion}, h)
+		}
+		if !bytes.Equal(re, b) {
+			t.Fatalf("not canonical: %x -> %x", b, re)
 		}
 	})
 }

@@ -32,7 +32,8 @@
 //     SQL layer puts its Log into the transaction's working root.
 //   - Rebuild: the four indexes built afresh from the log; a sound log
 //     rebuilds to the same addresses (prolly trees are history
-//     independent).
+//     independent), except a log written before cross values, whose
+//     category and type indexes rebuild with them.
 //   - Merge and MergeRoots: three-way merge of logs; theirs' new events go
 //     after ours' with new positions, and a stream changed on both sides
 //     is a conflict (ErrMergeConflict).
@@ -61,15 +62,22 @@
 // index, type index, stream index, the categories a stream prefix covers,
 // or the log), choosing by the subtree counts of each candidate range in
 // O(log n), and filters the other conditions event by event.
-// A category and a type together are joined on position across their
-// two index ranges (keys only) before any event is read. An index-driven
-// read takes a page's positions from the index, then reads their events
-// with log cursors that seek forward from one position to the next
-// (prolly.Iter.Seek: a search in the leaf they hold, or a partial
-// descent; concurrently for pages of 256 or more), decoding each event
-// in place (its Data and Metadata point into the node; stream and type
-// strings are shared across the page). Reads are paged: each returns
-// the position to continue from.
+// A category and a type together scan the smaller of their two index
+// ranges and read only the events whose cross value (a hash of the other
+// name, in each category and type entry) matches, checking the names in
+// the event; or, when the cost model prefers it or the range holds no
+// hashes (written before cross values), join the two ranges on position
+// (keys only) before any event is read. A read of one category or type
+// splits each page of its index range between goroutines by ordinal
+// (for pages of 256 or more), each scanning its share of the index and
+// reading the events with a prolly.Lookup of the log: a run of
+// positions is routed to its leaves first, then the leaves and the
+// records are touched in loops of independent loads (their cache misses
+// overlap), then each event is decoded in place (its Data and Metadata
+// point into the node; stream and type strings are shared across the
+// page). Max ages of the streams read are looked up once per Log (a
+// cache tied to its stream records). Reads are paged: each returns the
+// position to continue from.
 //
 // # Caveats
 //

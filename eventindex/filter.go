@@ -1,15 +1,11 @@
 package eventindex
 
 import (
-	"bytes"
 	"container/heap"
 	"context"
-	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/verso-db/verso/prolly"
 )
@@ -81,12 +77,69 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 		return e.Created.UnixMicro() >= c, err
 	}
 	var out []Event
+	// keepPage drops the events of out[n:] that fail the filter.
+	keepPage := func(n int) error {
+		evs := out[n:]
+		if err := ages.load(ctx, evs); err != nil {
+			return err
+		}
+		for i := range evs {
+			ok, err := keep(&evs[i])
+			if err != nil {
+				return err
+			}
+			if ok {
+				out[n] = evs[i]
+				n++
+			}
+		}
+		out = out[:n]
+		return nil
+	}
+	var curs []logCursor
+	var pos []Position
+	if rs := src.rank; rs != nil && rs.cross {
+		// Category AND type: the candidates of the smaller range, by
+		// their cross values, then their events.
+		for len(out) < limit && rs.lo < rs.hi {
+			want := min(limit-len(out), MaxPage)
+			if pos, err = l.scanCross(ctx, rs, want, &curs, pos); err != nil {
+				return nil, f.From, err
+			}
+			n := len(out)
+			out = slices.Grow(out, len(pos))[:n+len(pos)]
+			if err := l.fetch(ctx, pos, out[n:], &curs); err != nil {
+				return nil, f.From, err
+			}
+			if err := keepPage(n); err != nil {
+				return nil, f.From, err
+			}
+		}
+		return out, next, nil
+	}
+	if rs := src.rank; rs != nil {
+		// One index range: each page's share of it goes to goroutines by
+		// ordinal, each scanning its part of the index and reading the
+		// events, straight into out.
+		for len(out) < limit && rs.lo < rs.hi {
+			want := min(limit-len(out), MaxPage)
+			k := int(min(uint64(want), rs.hi-rs.lo))
+			n := len(out)
+			out = slices.Grow(out, k)[:n+k]
+			if err := l.fetchRank(ctx, rs, out[n:], &curs); err != nil {
+				return nil, f.From, err
+			}
+			rs.lo += uint64(k)
+			if err := keepPage(n); err != nil {
+				return nil, f.From, err
+			}
+		}
+		return out, next, nil
+	}
 	if ps := src.pos; ps != nil {
 		// Index-driven: take the page's positions from the index first
 		// (keys only), then read their events straight into out, in
 		// parallel for big pages, and drop those that fail the filter.
-		var curs []logCursor
-		var pos []Position
 		for len(out) < limit {
 			want := min(limit-len(out), MaxPage)
 			pos = pos[:0]
@@ -105,21 +158,12 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 			}
 			n := len(out)
 			out = slices.Grow(out, len(pos))[:n+len(pos)]
-			evs := out[n:]
-			if err := l.fetch(ctx, pos, evs, &curs); err != nil {
+			if err := l.fetch(ctx, pos, out[n:], &curs); err != nil {
 				return nil, f.From, err
 			}
-			for i := range evs {
-				ok, err := keep(&evs[i])
-				if err != nil {
-					return nil, f.From, err
-				}
-				if ok {
-					out[n] = evs[i]
-					n++
-				}
+			if err := keepPage(n); err != nil {
+				return nil, f.From, err
 			}
-			out = out[:n]
 			if len(pos) < want {
 				break
 			}
@@ -145,89 +189,18 @@ func (l Log) Read(ctx context.Context, f Filter, limit int) ([]Event, Position, 
 	return out, next, nil
 }
 
-// ageFilter gives the oldest created time a read may show of each
-// stream (by its max age), reading each stream's record once per read.
-type ageFilter struct {
-	l       Log
-	cutoffs map[string]int64
-	last    string // the stream asked for last, and its cutoff
-	lastCut int64
-}
-
-func (a *ageFilter) cutoff(ctx context.Context, stream string) (int64, error) {
-	if stream == a.last && a.cutoffs != nil {
-		return a.lastCut, nil
-	}
-	c, ok := a.cutoffs[stream]
-	if !ok {
-		m, _, err := a.l.getMeta(ctx, stream)
-		if err != nil {
-			return 0, err
-		}
-		c = a.l.cutoff(&m)
-		if a.cutoffs == nil {
-			a.cutoffs = map[string]int64{}
-		}
-		a.cutoffs[stream] = c
-	}
-	a.last, a.lastCut = stream, c
-	return c, nil
-}
-
 // posSource is a source driven by an index: it yields positions, whose
 // events Read fetches.
 type posSource interface {
 	nextPos(ctx context.Context) (Position, bool, error)
 }
 
-// fetchParallelMin is the smallest batch of positions fetch splits
-// between goroutines.
-const fetchParallelMin = 256
-
-// fetch reads the events at ascending positions pos into evs (as long
-// as pos), splitting them into runs read concurrently (one per
-// processor, each with its cursor) when there are enough.
-func (l Log) fetch(ctx context.Context, pos []Position, evs []Event, curs *[]logCursor) error {
-	k := 1
-	if len(pos) >= fetchParallelMin {
-		k = min(runtime.GOMAXPROCS(0), 4, len(pos)/(fetchParallelMin/2))
-	}
-	for len(*curs) < k {
-		*curs = append(*curs, logCursor{})
-	}
-	if k == 1 {
-		c := &(*curs)[0]
-		for i, p := range pos {
-			if err := c.get(ctx, l, p, &evs[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	errs := make([]error, k)
-	var wg sync.WaitGroup
-	for j := 0; j < k; j++ {
-		lo, hi := j*len(pos)/k, (j+1)*len(pos)/k
-		c := &(*curs)[j]
-		c.it = nil
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				if err := c.get(ctx, l, pos[i], &evs[i]); err != nil {
-					errs[j] = err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
 // source is what drives a read: an index that yields positions, or the
 // log itself.
 type source struct {
-	pos posSource
-	log *logSource
+	pos  posSource
+	rank *rankSource
+	log  *logSource
 }
 
 func posBounds(prefix []byte, f *Filter) prolly.Range {
@@ -276,7 +249,8 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 		}
 		ixs = append(ixs, ixRange{m, r, prefix, n})
 		consider(n, func() (source, error) {
-			return source{pos: &indexSource{it: m.Iter(ctx, r), prefix: len(prefix)}}, nil
+			lo, err := m.Ordinal(ctx, r.Start)
+			return source{rank: &rankSource{m: m, name: prefix, lo: lo, hi: lo + n}}, err
 		})
 		return nil
 	}
@@ -307,6 +281,30 @@ func (l Log) source(ctx context.Context, f *Filter) (source, error) {
 	}
 	if f.Type != "" {
 		if err := indexed(l.byType, f.Type); err != nil {
+			return source{}, err
+		}
+	}
+	if f.Category != "" && f.Type != "" {
+		// Scan the smaller of the two ranges and read only the events
+		// whose cross value hashes the other name: index entries (keys
+		// and 5-byte values, in order) cost far less than events, counted
+		// as an eighth. A range written before cross values (its first
+		// value empty) would read every event: the plain index read.
+		x, other := ixs[0], f.Type
+		if ixs[1].n < x.n {
+			x, other = ixs[1], f.Category
+		}
+		it := x.m.Iter(ctx, x.r)
+		if it.Next(ctx) {
+			if _, ok, err := decodeCross(it.Value()); err != nil {
+				return source{}, err
+			} else if ok {
+				consider(x.n/8, func() (source, error) {
+					lo, err := x.m.Ordinal(ctx, x.r.Start)
+					return source{rank: &rankSource{m: x.m, name: x.prefix, lo: lo, hi: lo + x.n, cross: true, hash: nameHash(other)}}, err
+				})
+			}
+		} else if err := it.Err(); err != nil {
 			return source{}, err
 		}
 	}
@@ -435,37 +433,6 @@ func (s *indexSource) seekPos(ctx context.Context, p Position) (Position, bool, 
 func (s *indexSource) pos() (Position, bool, error) {
 	p, err := decodeOrderedUint(s.it.Key()[s.prefix:])
 	return Position(p), err == nil, err
-}
-
-// logCursor reads events at ascending positions with one log iterator
-// that seeks forward from each to the next (prolly.Iter.Seek): a search
-// within the leaf it holds when the next position is near, a partial
-// descent when it is far, and no step over the events in between.
-type logCursor struct {
-	it    *prolly.Iter
-	last  Position // the position the iterator is at
-	key   []byte   // scratch for the sought key
-	names nameCache
-}
-
-func (c *logCursor) get(ctx context.Context, l Log, p Position, e *Event) error {
-	c.key = prolly.EncodeKey(c.key[:0], prolly.Uint(uint64(p)))
-	var ok bool
-	if c.it == nil || p <= c.last {
-		c.it = l.log.Iter(ctx, prolly.Range{Start: logKey(p)})
-		ok = c.it.Next(ctx)
-	} else {
-		ok = c.it.Seek(ctx, c.key)
-	}
-	if ok && bytes.Equal(c.it.Key(), c.key) {
-		c.last = p
-		return decodeEventInto(e, p, c.it.Value(), &c.names)
-	}
-	if err := c.it.Err(); err != nil {
-		return err
-	}
-	c.it = nil
-	return fmt.Errorf("%w: index entry points to missing position %d", ErrCorrupt, p)
 }
 
 // intersectSource yields the positions every one of several index

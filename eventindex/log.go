@@ -35,12 +35,13 @@ type Log struct {
 	byID, streams                prolly.Map
 	next                         Position
 	clock                        func() time.Time
+	ages                         *ageCache // max ages reads looked up (ages.go)
 }
 
 // NewLog returns the empty log over ns.
 func NewLog(ns *prolly.NodeStore) Log {
 	m := prolly.NewMap(ns)
-	return Log{ns: ns, log: m, byStream: m, byCat: m, byType: m, byID: m, streams: m, next: 1, clock: time.Now}
+	return Log{ns: ns, log: m, byStream: m, byCat: m, byType: m, byID: m, streams: m, next: 1, clock: time.Now, ages: &ageCache{}}
 }
 
 func (l *Log) maps() []*prolly.Map {

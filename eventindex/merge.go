@@ -122,8 +122,8 @@ func Merge(ctx context.Context, base, ours, theirs Log) (Log, error) {
 		b.next++
 		b.log.put(p, a.rec)
 		b.byStream.put(streamKey(a.e.Stream, a.e.Number), encodePos(p))
-		b.byCat.put(namePosKey(a.e.Category(), p), nil)
-		b.byType.put(namePosKey(a.e.Type, p), nil)
+		b.byCat.put(namePosKey(a.e.Category(), p), encodeCross(a.e.Type))
+		b.byType.put(namePosKey(a.e.Type, p), encodeCross(a.e.Category()))
 		b.byID.put(idKey(a.e.Stream, a.e.ID), encodePos(p))
 	}
 	for _, r := range records {

@@ -17,10 +17,18 @@ import (
 //
 // It reads the log once and holds every index key in memory (about 30
 // bytes an event per index) while it sorts them, then streams each index
-// into a Builder.
+// into a Builder. It writes cross values of the current version: a log
+// written before them (empty values) rebuilds to other category and type
+// index addresses.
 func Rebuild(ctx context.Context, l Log) (Log, error) {
-	byCat := map[string][]Position{}
-	byType := map[string][]Position{}
+	// Each index entry: its position, and the name its cross value
+	// hashes.
+	type entry struct {
+		p     Position
+		other string
+	}
+	byCat := map[string][]entry{}
+	byType := map[string][]entry{}
 	type sref struct {
 		stream string
 		n      EventNumber
@@ -40,14 +48,14 @@ func Rebuild(ctx context.Context, l Log) (Log, error) {
 			return Log{}, err
 		}
 		c := Category(e.Stream)
-		byCat[c] = append(byCat[c], p)
-		byType[e.Type] = append(byType[e.Type], p)
+		byCat[c] = append(byCat[c], entry{p, e.Type})
+		byType[e.Type] = append(byType[e.Type], entry{p, c})
 		streams = append(streams, sref{e.Stream, e.Number, e.ID, p})
 	}
 	if err := it.Err(); err != nil {
 		return Log{}, err
 	}
-	buildNamed := func(m map[string][]Position) (prolly.Map, error) {
+	buildNamed := func(m map[string][]entry) (prolly.Map, error) {
 		names := make([]string, 0, len(m))
 		for n := range m {
 			names = append(names, n)
@@ -57,9 +65,15 @@ func Rebuild(ctx context.Context, l Log) (Log, error) {
 		for _, n := range names {
 			prefix := nameKey(n)
 			k := make([]byte, 0, len(prefix)+10)
-			for _, p := range m[n] {
-				k = prolly.EncodeKey(append(k[:0], prefix...), prolly.Uint(uint64(p)))
-				if err := b.Add(ctx, k, nil); err != nil {
+			cross := map[string][]byte{} // other names repeat
+			for _, x := range m[n] {
+				k = prolly.EncodeKey(append(k[:0], prefix...), prolly.Uint(uint64(x.p)))
+				v, ok := cross[x.other]
+				if !ok {
+					v = encodeCross(x.other)
+					cross[x.other] = v
+				}
+				if err := b.Add(ctx, k, v); err != nil {
 					return prolly.Map{}, err
 				}
 			}

@@ -2,7 +2,6 @@ package prolly
 
 import (
 	"sync"
-	"sync/atomic"
 
 	"github.com/verso-db/verso/chunks"
 )
@@ -16,7 +15,9 @@ const DefaultCacheBytes = 64 << 20
 //
 // It is split into shards by address (addresses are uniform), each with
 // its own lock, map and CLOCK ring: a hit takes a read lock, one map
-// lookup and sets the entry's referenced bit, touching no other entry
+// lookup and sets the node's referenced bit (a field of the node itself,
+// so a hit follows one pointer from the map, not two), touching no other
+// entry
 // (an LRU list would move the entry and rewrite its neighbours, a cache
 // miss or two per hit on a large cache, under an exclusive lock). An
 // insertion evicts from the ring's hand the first entries not referenced
@@ -32,14 +33,9 @@ type cacheShard struct {
 	mu    sync.RWMutex
 	max   int
 	size  int
-	items map[chunks.Address]*cacheEntry
-	ring  []*cacheEntry
+	items map[chunks.Address]*node
+	ring  []*node
 	hand  int
-}
-
-type cacheEntry struct {
-	nd  *node
-	ref atomic.Bool
 }
 
 // shardMin is the least bound a shard gets: with less, nodes of a few
@@ -53,7 +49,7 @@ func newNodeCache(maxBytes int) *nodeCache {
 	}
 	c := &nodeCache{shards: make([]cacheShard, n), mask: uint32(n - 1)}
 	for i := range c.shards {
-		c.shards[i] = cacheShard{max: maxBytes / n, items: map[chunks.Address]*cacheEntry{}}
+		c.shards[i] = cacheShard{max: maxBytes / n, items: map[chunks.Address]*node{}}
 	}
 	return c
 }
@@ -67,17 +63,27 @@ func (c *nodeCache) shard(addr chunks.Address) *cacheShard {
 }
 
 func (c *nodeCache) get(addr chunks.Address) (*node, bool) {
+	nd, ok := c.peek(addr)
+	if ok {
+		markUsed(nd)
+	}
+	return nd, ok
+}
+
+// peek is get without marking the node used (see markUsed).
+func (c *nodeCache) peek(addr chunks.Address) (*node, bool) {
 	s := c.shard(addr)
 	s.mu.RLock()
-	e, ok := s.items[addr]
+	nd, ok := s.items[addr]
 	s.mu.RUnlock()
-	if !ok {
-		return nil, false
+	return nd, ok
+}
+
+// markUsed sets the referenced bit of a node taken from the cache.
+func markUsed(nd *node) {
+	if !nd.ref.Load() {
+		nd.ref.Store(true)
 	}
-	if !e.ref.Load() {
-		e.ref.Store(true)
-	}
-	return e.nd, true
 }
 
 func (c *nodeCache) put(nd *node) {
@@ -94,9 +100,8 @@ func (c *nodeCache) put(nd *node) {
 	for s.size+n > s.max {
 		s.evict()
 	}
-	e := &cacheEntry{nd: nd}
-	s.items[nd.addr] = e
-	s.ring = append(s.ring, e)
+	s.items[nd.addr] = nd
+	s.ring = append(s.ring, nd)
 	s.size += n
 }
 
@@ -107,9 +112,9 @@ func (s *cacheShard) evict() {
 		if s.hand >= len(s.ring) {
 			s.hand = 0
 		}
-		e := s.ring[s.hand]
-		if e.ref.Load() {
-			e.ref.Store(false)
+		nd := s.ring[s.hand]
+		if nd.ref.Load() {
+			nd.ref.Store(false)
 			s.hand++
 			continue
 		}
@@ -117,8 +122,8 @@ func (s *cacheShard) evict() {
 		s.ring[s.hand] = s.ring[last]
 		s.ring[last] = nil
 		s.ring = s.ring[:last]
-		delete(s.items, e.nd.addr)
-		s.size -= cost(e.nd)
+		delete(s.items, nd.addr)
+		s.size -= cost(nd)
 		return
 	}
 }

@@ -76,6 +76,8 @@ func TestCorruptStoreNoPanic(t *testing.T) {
 				_, _, _ = bm.Get(ctx, k)
 				_, _ = bm.Ordinal(ctx, k)
 				_, _, _ = bm.GetOrdinal(ctx, uint64(r.IntN(int(bm.Count()+1))))
+				keys := [][]byte{randKey(r, 40000), randKey(r, 40000), k}
+				_ = bm.Lookup().Get(ctx, keys, make([][]byte, len(keys)))
 			}
 			for _, rev := range []bool{false, true} {
 				it := bm.Iter(ctx, Range{Reverse: rev})

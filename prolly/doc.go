@@ -36,6 +36,8 @@
 // prefix) and its shorthands IterRange and IterAll; Iter.Seek moves an
 // ascending iterator forward to a later key (a search in the leaf it
 // holds, or a partial descent), for readers of scattered ascending keys;
+// a Lookup gets the values of runs of such keys, routing a run to its
+// leaves before it reads them so that their cache misses overlap;
 // Count in O(1);
 // GetOrdinal, Ordinal, CountRange, CountIn and IterFrom in O(log n), from
 // the subtree counts in internal nodes. Check verifies every invariant of
@@ -74,10 +76,10 @@
 //   - -0 is stored as 0 and every NaN as one NaN, which sorts after +Inf.
 //   - Decimals keep their value, not their scale: 1.50 and 1.5 are one key.
 //   - The empty map has no node: its address is the zero chunks.Address.
-//   - A Map and a NodeStore are safe for concurrent use; an Iter, a Differ,
-//     a Builder and an Editor are not.
-//   - Slices returned by Get, Iter and Differ point into immutable nodes:
-//     they stay valid, but must not be modified.
+//   - A Map and a NodeStore are safe for concurrent use; an Iter, a Lookup,
+//     a Differ, a Builder and an Editor are not.
+//   - Slices returned by Get, Iter, Lookup and Differ point into immutable
+//     nodes: they stay valid, but must not be modified.
 //   - Writing a map puts chunks to the store; they become durable only when
 //     the caller commits a root that reaches them (chunks.Store.Commit).
 //     Builders and edits may leave a few unreachable chunks behind, for a

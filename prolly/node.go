@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"sync/atomic"
 
 	"github.com/verso-db/verso/chunks"
 )
@@ -59,9 +60,10 @@ type node struct {
 	data  []byte
 	level uint8
 	n     int
-	kbase int      // start of the key region
-	vbase int      // start of the value region
-	cum   []uint64 // internal nodes: cum[i] = subtree counts of children 0..i
+	kbase int         // start of the key region
+	vbase int         // start of the value region
+	cum   []uint64    // internal nodes: cum[i] = subtree counts of children 0..i
+	ref   atomic.Bool // the node cache's referenced bit (CLOCK), see cache.go
 }
 
 func (nd *node) koff(i int) int {

@@ -60,6 +60,24 @@ func (ns *NodeStore) read(ctx context.Context, addr chunks.Address) (*node, erro
 			return nd, nil
 		}
 	}
+	return ns.fetch(ctx, addr)
+}
+
+// peek is read for Lookup, which counts its loads once per run (the
+// counter is shared by every reader) and marks the nodes it takes from
+// the cache as used in its touch pass, where the processor need not
+// wait for each: peek does neither.
+func (ns *NodeStore) peek(ctx context.Context, addr chunks.Address) (*node, error) {
+	if ns.cache != nil {
+		if nd, ok := ns.cache.peek(addr); ok {
+			return nd, nil
+		}
+	}
+	return ns.fetch(ctx, addr)
+}
+
+// fetch reads, decodes and caches the node at addr from the chunk store.
+func (ns *NodeStore) fetch(ctx context.Context, addr chunks.Address) (*node, error) {
 	data, err := ns.store.Get(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("prolly: reading node %s: %w", addr, err)
@@ -84,11 +102,19 @@ func (ns *NodeStore) readChild(ctx context.Context, parent *node, i int) (*node,
 	if err != nil {
 		return nil, err
 	}
-	if nd.level+1 != parent.level || nd.count() != parent.childCount(i) || !bytes.Equal(nd.lastKey(), parent.key(i)) {
-		return nil, badNode("%s: child %d of %s (level %d, %d entries) does not match its parent entry (level %d, %d entries)",
-			nd.addr, i, parent.addr, nd.level, nd.count(), parent.level, parent.childCount(i))
+	if err := checkChild(parent, i, nd); err != nil {
+		return nil, err
 	}
 	return nd, nil
+}
+
+// checkChild checks that nd, read as child i of parent, fits its place.
+func checkChild(parent *node, i int, nd *node) error {
+	if nd.level+1 != parent.level || nd.count() != parent.childCount(i) || !bytes.Equal(nd.lastKey(), parent.key(i)) {
+		return badNode("%s: child %d of %s (level %d, %d entries) does not match its parent entry (level %d, %d entries)",
+			nd.addr, i, parent.addr, nd.level, nd.count(), parent.level, parent.childCount(i))
+	}
+	return nil
 }
 
 // write encodes and puts a node, and returns it decoded.
