@@ -64,7 +64,8 @@ import (
 // errors, in process and through a MySQL client, with schema changes and
 // users of every privilege level between executions.
 
-// fastPath holds the templates of prepared statements, by statement text.
+// fastPath is a server engine's fast path: the engine, and the templates
+// of the statements it has seen.
 type fastPath struct {
 	e *sqle.Engine
 	p *Provider
@@ -76,18 +77,8 @@ type fastPath struct {
 	hits atomic.Int64 // executions the fast path answered itself
 }
 
-// maxFastTemplates bounds the template cache: past it the cache starts
-// over, so a client preparing endless distinct statements costs a parse
-// per new statement, not memory.
+// maxFastTemplates bounds each map of templates (see cached).
 const maxFastTemplates = 4096
-
-// newFastPath returns the fast path of prepared statements over engine e
-// of p (text queries take it only on an engine from newFastEngine).
-func newFastPath(e *sqle.Engine, p *Provider) *fastPath {
-	f := &fastPath{e: e, p: p, tmpls: map[string]*fastTemplate{}, texts: map[string]*fastTemplate{}}
-	f.install()
-	return f
-}
 
 // newFastEngine returns an engine over p whose parser gives text queries
 // of the fast path's shapes to the fast path, and the fast path (which
@@ -109,16 +100,9 @@ const fastPathRule analyzer.RuleId = 100000
 // install adds max1Row to the engine's analyzer, and makes the engine's
 // own rules pass a fast-path plan through untouched (it has no
 // expressions or tables for them, and running them cost more than the
-// lookup itself). Installing twice does nothing.
+// lookup itself).
 func (f *fastPath) install() {
 	a := f.e.Analyzer
-	for _, b := range a.Batches {
-		for _, r := range b.Rules {
-			if r.Id == fastPathRule {
-				return
-			}
-		}
-	}
 	batches := make([]*analyzer.Batch, 0, len(a.Batches)+1)
 	for _, b := range a.Batches {
 		nb := *b
@@ -172,21 +156,7 @@ func (f *fastPath) injectText(query string, orig sqlparser.Statement) sqlparser.
 	}
 	// Queries of one shape share a template (its learned columns and
 	// plans), whatever their values.
-	key := t.String()
-	f.mu.RLock()
-	shared, ok := f.texts[key]
-	f.mu.RUnlock()
-	if !ok {
-		f.mu.Lock()
-		if shared, ok = f.texts[key]; !ok {
-			if len(f.texts) >= maxFastTemplates {
-				f.texts = map[string]*fastTemplate{}
-			}
-			shared = t
-			f.texts[key] = t
-		}
-		f.mu.Unlock()
-	}
+	shared := f.cached(&f.texts, t.String(), func() *fastTemplate { return t })
 	return sqlparser.InjectedStatement{
 		Auth:      shared.auth,
 		Statement: &fastStatement{f: f, t: shared, query: query, orig: orig},
@@ -260,7 +230,7 @@ func (s *fastStatement) WithResolvedChildren(ctx context.Context, values []any) 
 // row-spooling goroutines (as it does for the engine's own unique-key
 // lookups).
 func max1Row(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if fs, ok := n.(*fastSelect); ok && fs.read != nil && fs.read.max1 {
+	if fs, ok := n.(*fastSelect); ok && fs.read != nil && fs.t.oneRow() {
 		qFlags.Set(sql.QFlagMax1Row)
 	}
 	return n, transform.SameTree, nil

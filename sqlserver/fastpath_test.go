@@ -59,14 +59,14 @@ func runFast(env *testEnv, ctx *sql.Context, f *fastPath, q string, bindings map
 	return execFast(env, ctx, f, q, bindings)
 }
 
-// execFast executes the statement q, prepared already, on a session
-// using f, as a server session does.
+// execFast executes the statement q, prepared already, on f's engine
+// with a session using f, as a server session does.
 func execFast(env *testEnv, ctx *sql.Context, f *fastPath, q string, bindings map[string]*querypb.BindVariable) (fastResult, bool) {
 	sess := ctx.Session.(*Session)
 	sess.fast = f
 	defer func() { sess.fast = nil }()
 	before := f.hits.Load()
-	r := execEngine(env, ctx, q, bindings)
+	r := execEngine(&testEnv{t: env.t, p: env.p, e: f.e}, ctx, q, bindings)
 	return r, f.hits.Load() > before
 }
 
@@ -211,7 +211,7 @@ func TestFastPathAgainstEngine(t *testing.T) {
 	env.exec(ctx, "INSERT INTO twokey VALUES (1, 1, 'x'), (1, 2, 'y')")
 	env.exec(ctx, "INSERT INTO nokey VALUES (1, 'x'), (1, 'y')")
 
-	f := newFastPath(env.e, env.p)
+	_, f := newFastEngine(env.p) // a server's engine over the same databases
 	queries := []string{
 		"SELECT c FROM t WHERE id = ?",
 		"SELECT c FROM t WHERE ? = id",
@@ -287,7 +287,6 @@ func TestFastPathAgainstEngine(t *testing.T) {
 	}
 	fast, eligible, textFast := 0, 0, 0
 	fastBy := map[string]int{}
-	te, tf := newFastEngine(env.p) // a server's engine over the same databases
 	for i := 0; i < 3000; i++ {
 		if i%400 == 399 {
 			env.exec(ctx, alters[(i/400)%len(alters)])
@@ -317,15 +316,15 @@ func TestFastPathAgainstEngine(t *testing.T) {
 		// engine (whose parser gives it to the fast path) against the
 		// plain one, on the same session.
 		if text, ok := inlineValues(q, b); ok {
-			before := tf.hits.Load()
+			before := f.hits.Load()
 			wsch, it, _, err := env.e.Query(ctx, text)
 			want := collect(ctx, wsch, it, err)
-			gsch, it, _, err := te.Query(ctx, text)
+			gsch, it, _, err := f.e.Query(ctx, text)
 			got := collect(ctx, gsch, it, err)
 			if d := sameResult(ctx, want, got); d != "" {
 				t.Fatalf("text %s: %s", text, d)
 			}
-			if tf.hits.Load() > before {
+			if f.hits.Load() > before {
 				textFast++
 			}
 		}
@@ -392,7 +391,7 @@ func TestFastPathTransactions(t *testing.T) {
 	ctx := setupDB(env)
 	env.exec(ctx, "CREATE TABLE t (id INT PRIMARY KEY, c TEXT)")
 	env.exec(ctx, "INSERT INTO t VALUES (1, 'one')")
-	f := newFastPath(env.e, env.p)
+	_, f := newFastEngine(env.p) // a server's engine over the same databases
 	other := env.session("db")
 	q := "SELECT c FROM t WHERE id = ?"
 	one := map[string]*querypb.BindVariable{"v1": sqltypes.Int64BindVariable(2)}
@@ -448,7 +447,7 @@ func BenchmarkPreparedPointSelect(b *testing.B) {
 	env := newEnv(b, NewMemoryProvider())
 	ctx := setupDB(env)
 	loadSysbenchTable(env, ctx, 100000)
-	f := newFastPath(env.e, env.p)
+	_, f := newFastEngine(env.p) // a server's engine over the same databases
 	for _, q := range []string{"SELECT c FROM sbtest1 WHERE id=?", "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?"} {
 		name := "point"
 		if strings.Contains(q, "BETWEEN") {

@@ -36,7 +36,6 @@ type fastRead struct {
 	table  *Table // projected on the columns read
 	lookup sql.IndexLookup
 	sch    sql.Schema // the result columns, as the engine reports them
-	max1   bool       // at most one row: a key lookup or a sum
 }
 
 var _ sql.ExecSourceRel = (*fastSelect)(nil)
@@ -170,7 +169,7 @@ func (n *fastSelect) prepare(ctx *sql.Context) error {
 	lookup := sql.IndexLookup{Index: sh.pk, Ranges: ranges, IsPointLookup: !t.rng}
 	pt := *table
 	pt.proj = sh.proj
-	n.read = &fastRead{table: &pt, lookup: lookup, sch: sh.sch, max1: !t.rng || t.sum}
+	n.read = &fastRead{table: &pt, lookup: lookup, sch: sh.sch}
 	return nil
 }
 
@@ -309,9 +308,7 @@ func keyValue(ctx *sql.Context, t sql.Type, e sql.Expression) (any, bool) {
 		return nil, false
 	}
 	v := lit.Value()
-	switch v.(type) {
-	case int8, int16, int32, int64, uint8, uint16, uint32, uint64:
-	default:
+	if !isInteger(v) {
 		return nil, false
 	}
 	c, inRange, err := t.Convert(ctx, v)

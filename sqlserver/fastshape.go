@@ -71,22 +71,32 @@ func (t *fastTemplate) learn(key string, sch sql.Schema) {
 	t.learned[key] = sch
 }
 
-// template returns the template of query, or nil when its shape is not
-// one the fast path runs.
+// template returns the template of the prepared statement query, or nil
+// when its shape is not one the fast path runs.
 func (f *fastPath) template(query string) *fastTemplate {
+	return f.cached(&f.tmpls, query, func() *fastTemplate { return classify(query) })
+}
+
+// cached returns (*m)[key], made by build and stored when absent (nil is
+// stored too: not a fast-path shape). A full map starts over, so endless
+// distinct statements cost their classification, not memory.
+func (f *fastPath) cached(m *map[string]*fastTemplate, key string, build func() *fastTemplate) *fastTemplate {
 	f.mu.RLock()
-	t, ok := f.tmpls[query]
+	t, ok := (*m)[key]
 	f.mu.RUnlock()
 	if ok {
 		return t
 	}
-	t = classify(query)
+	t = build()
 	f.mu.Lock()
-	if len(f.tmpls) >= maxFastTemplates {
-		f.tmpls = map[string]*fastTemplate{}
+	defer f.mu.Unlock()
+	if old, ok := (*m)[key]; ok {
+		return old
 	}
-	f.tmpls[query] = t
-	f.mu.Unlock()
+	if len(*m) >= maxFastTemplates {
+		*m = map[string]*fastTemplate{}
+	}
+	(*m)[key] = t
 	return t
 }
 
@@ -207,6 +217,10 @@ func shapeOf(stmt sqlparser.Statement, placeholders bool) (*fastTemplate, sqlpar
 	}
 	return t, args
 }
+
+// oneRow reports whether the statement returns at most one row: a key
+// lookup or a sum.
+func (t *fastTemplate) oneRow() bool { return !t.rng || t.sum }
 
 // column returns the name of e when it is a column of the template's
 // table: unqualified, or qualified by the table (and database) as written.

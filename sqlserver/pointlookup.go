@@ -76,9 +76,7 @@ func (t *Table) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expression) 
 		if err != nil {
 			return none, nil, nil, false, err
 		}
-		switch v.(type) {
-		case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint:
-		default:
+		if !isInteger(v) {
 			return none, nil, nil, false, nil
 		}
 		keys[i], keyTypes[i], found[i] = v, lit.Type(ctx), true
@@ -107,6 +105,16 @@ func (t *Table) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expression) 
 		keep = expression.JoinAnd(rest...)
 	}
 	return lookup, nil, keep, true, nil
+}
+
+// isInteger reports whether v is a Go integer, as the engine's integer
+// literals and values are.
+func isInteger(v any) bool {
+	switch v.(type) {
+	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint:
+		return true
+	}
+	return false
 }
 
 // pkEquality returns the column and literal of `column = literal` or
