@@ -32,15 +32,11 @@ func (l Log) fetchRank(ctx context.Context, rs *rankSource, evs []Event, curs *[
 		c.pos = c.pos[:0]
 		it := rs.m.IterFrom(ctx, rs.lo+uint64(lo))
 		for len(c.pos) < hi-lo && it.Next(ctx) {
-			k := it.Key()
-			if !bytes.HasPrefix(k, rs.name) {
-				return corruptf("index entry %x outside its range %x", k, rs.name)
-			}
-			p, err := decodeOrderedUint(k[len(rs.name):])
+			p, err := rs.position(it.Key())
 			if err != nil {
 				return err
 			}
-			c.pos = append(c.pos, Position(p))
+			c.pos = append(c.pos, p)
 		}
 		if err := it.Err(); err != nil {
 			return err
@@ -91,15 +87,11 @@ func (l Log) scanCross(ctx context.Context, rs *rankSource, want int, curs *[]lo
 				if ok && h != rs.hash {
 					continue
 				}
-				k := it.Key()
-				if !bytes.HasPrefix(k, rs.name) {
-					return corruptf("index entry %x outside its range %x", k, rs.name)
-				}
-				p, err := decodeOrderedUint(k[len(rs.name):])
+				p, err := rs.position(it.Key())
 				if err != nil {
 					return err
 				}
-				c.cands = append(c.cands, Position(p))
+				c.cands = append(c.cands, p)
 				c.ords = append(c.ords, rs.lo+uint64(i))
 			}
 			return nil
@@ -168,6 +160,15 @@ type rankSource struct {
 	cross          bool
 	hash           uint32
 	scanned, cands uint64
+}
+
+// position decodes the position of index key k, an entry of rs's range.
+func (rs *rankSource) position(k []byte) (Position, error) {
+	if !bytes.HasPrefix(k, rs.name) {
+		return 0, corruptf("index entry %x outside its range %x", k, rs.name)
+	}
+	p, err := decodeOrderedUint(k[len(rs.name):])
+	return Position(p), err
 }
 
 // logCursor reads the events at ascending positions with one

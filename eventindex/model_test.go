@@ -455,20 +455,7 @@ func (r *modelRunner) compareReads(i int) {
 			}
 		}
 		// Page through it.
-		var got []Event
-		g := f
-		limit := 1 + r.rng.IntN(5)
-		for {
-			page, next, err := r.log.Read(ctx, g, limit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, page...)
-			if len(page) < limit {
-				break
-			}
-			g.From = next
-		}
+		got := readPaged(t, r.log, f, 1+r.rng.IntN(5))
 		if a, b := fmtEvents(got), fmtEvents(want); a != b {
 			t.Fatalf("step %d: read %+v\n got %s\nwant %s", i, f, a, b)
 		}

@@ -44,19 +44,7 @@ func TestReadLargePages(t *testing.T) {
 			}
 		}
 		for _, limit := range []int{300, 2000} {
-			var got []Event
-			g := f
-			for {
-				page, next, err := l.Read(ctx, g, limit)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = append(got, page...)
-				if len(page) < limit {
-					break
-				}
-				g.From = next
-			}
+			got := readPaged(t, l, f, limit)
 			if a, b := fmtEvents(got), fmtEvents(want); a != b {
 				t.Fatalf("%+v limit %d: got %d events, want %d", f, limit, len(got), len(want))
 			}
@@ -320,21 +308,27 @@ func TestReadCategoryAndType(t *testing.T) {
 			}
 		}
 		limit := 1 + r.IntN(700)
-		var got []Event
-		g := f
-		for {
-			page, next, err := l.Read(ctx, g, limit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, page...)
-			if len(page) < limit {
-				break
-			}
-			g.From = next
-		}
+		got := readPaged(t, l, f, limit)
 		if a, b := fmtEvents(got), fmtEvents(want); a != b {
 			t.Fatalf("%+v limit %d: got %d events, want %d", f, limit, len(got), len(want))
 		}
+	}
+}
+
+// readPaged reads the events f selects in pages of limit, each page from
+// where the last ended, as a client does.
+func readPaged(t *testing.T, l Log, f Filter, limit int) []Event {
+	t.Helper()
+	var got []Event
+	for {
+		page, next, err := l.Read(t.Context(), f, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, page...)
+		if len(page) < limit {
+			return got
+		}
+		f.From = next
 	}
 }

@@ -1,15 +1,11 @@
 package sqlserver
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
-
-	"github.com/verso-db/verso/chunks"
-	"github.com/verso-db/verso/commitgraph"
 )
 
 // TestGroupCommit holds the database's commit lock while six sessions
@@ -18,15 +14,7 @@ import (
 // of the group writes the same row as an earlier one of the group and
 // fails alone with a serialization failure.
 func TestGroupCommit(t *testing.T) {
-	p := NewMemoryProvider()
-	cs := &countingStore{Store: chunks.NewMemoryStore()}
-	g := commitgraph.New(cs)
-	if _, err := g.Init(context.Background(), "main", initMeta()); err != nil {
-		t.Fatal(err)
-	}
-	registerDBVars("db")
-	st := &dbState{name: "db", store: cs, graph: g, branch: "main"}
-	p.dbs["db"] = st
+	p, cs, st := countingProvider(t)
 	env := newEnv(t, p)
 	setup := env.session("db")
 	env.exec(setup, "CREATE TABLE t (pk INT PRIMARY KEY, v INT)")

@@ -37,13 +37,8 @@ func BenchmarkEventSQLRead(b *testing.B) {
 		n = v
 	}
 	n = n / eventload.BatchSize * eventload.BatchSize
-	p, err := NewProvider(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
-	env := newEnv(b, p)
-	ctx := setupDB(env)
+	env, ctx := newFileEnv(b)
+	p := env.p
 	g, _ := p.CommitGraph("db")
 
 	start := time.Now()

@@ -38,13 +38,7 @@ func BenchmarkSQLPointSelect(b *testing.B) {
 // BenchmarkSQLInsertAutocommit measures single-row autocommit inserts into
 // a file-backed database: each is a transaction commit with one fsync.
 func BenchmarkSQLInsertAutocommit(b *testing.B) {
-	p, err := NewProvider(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
-	env := newEnv(b, p)
-	ctx := setupDB(env)
+	env, ctx := newFileEnv(b)
 	env.exec(ctx, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20))")
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -118,16 +112,10 @@ func loadSysbenchTable(env *testEnv, ctx *sql.Context, rows int) {
 // concurrent commits share fsyncs), and reports the store commits per
 // insert.
 func BenchmarkSQLInsertConcurrent(b *testing.B) {
-	p, err := NewProvider(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
-	env := newEnv(b, p)
-	ctx := setupDB(env)
+	env, ctx := newFileEnv(b)
 	env.exec(ctx, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20))")
 	var next atomic.Int64
-	st, _ := p.state("db")
+	st, _ := env.p.state("db")
 	before := st.commits.writes.Load()
 	b.SetParallelism(4)
 	b.ReportAllocs()
@@ -142,4 +130,16 @@ func BenchmarkSQLInsertConcurrent(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(st.commits.writes.Load()-before)/float64(b.N), "fsyncs/op")
+}
+
+// newFileEnv returns an engine over a provider of file-backed databases
+// in a temporary folder, and a session on its new database db.
+func newFileEnv(b *testing.B) (*testEnv, *sql.Context) {
+	p, err := NewProvider(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { p.Close() })
+	env := newEnv(b, p)
+	return env, setupDB(env)
 }

@@ -354,10 +354,9 @@ func (s *countingStore) Commit(ctx context.Context, newRoot, expected chunks.Add
 	return s.Store.Commit(ctx, newRoot, expected)
 }
 
-// TestCommitInTransactionIsOneStoreCommit checks that the writes of a
-// transaction and the dolt_commit that takes them are one store commit,
-// and that the COMMIT after it has nothing left to write.
-func TestCommitInTransactionIsOneStoreCommit(t *testing.T) {
+// countingProvider returns a memory provider with one database, db,
+// whose store counts its commits.
+func countingProvider(t *testing.T) (*Provider, *countingStore, *dbState) {
 	p := NewMemoryProvider()
 	cs := &countingStore{Store: chunks.NewMemoryStore()}
 	g := commitgraph.New(cs)
@@ -365,7 +364,16 @@ func TestCommitInTransactionIsOneStoreCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	registerDBVars("db")
-	p.dbs["db"] = &dbState{name: "db", store: cs, graph: g, branch: "main"}
+	st := &dbState{name: "db", store: cs, graph: g, branch: "main"}
+	p.dbs["db"] = st
+	return p, cs, st
+}
+
+// TestCommitInTransactionIsOneStoreCommit checks that the writes of a
+// transaction and the dolt_commit that takes them are one store commit,
+// and that the COMMIT after it has nothing left to write.
+func TestCommitInTransactionIsOneStoreCommit(t *testing.T) {
+	p, cs, _ := countingProvider(t)
 	env := newEnv(t, p)
 	ctx := env.session("db")
 	env.exec(ctx, "CREATE TABLE t (pk INT PRIMARY KEY)")
