@@ -48,19 +48,55 @@ type namedIndex struct {
 	cols []string
 }
 
-func indexesByName(s *tables.Schema) (map[string]namedIndex, []string) {
-	m := map[string]namedIndex{}
-	var order []string
-	for _, ix := range s.Indexes {
-		ni := namedIndex{ix: ix}
+// namedIndexes returns the indexes of s with their columns named.
+func namedIndexes(s *tables.Schema) []namedIndex {
+	out := make([]namedIndex, len(s.Indexes))
+	for i, ix := range s.Indexes {
+		out[i] = namedIndex{ix: ix}
 		for _, p := range ix.Columns {
-			ni.cols = append(ni.cols, strings.ToLower(s.Columns[p].Name))
+			out[i].cols = append(out[i].cols, strings.ToLower(s.Columns[p].Name))
 		}
-		k := strings.ToLower(ix.Name)
-		m[k] = ni
-		order = append(order, k)
 	}
-	return m, order
+	return out
+}
+
+// mergeNamed merges three versions of a list of parts named by key
+// (case-insensitive names), part by part with merge3, in ours' order and
+// then theirs' new parts. It returns the parts kept and their keys, or
+// false and the key of a part both sides changed differently.
+func mergeNamed[T any](base, ours, theirs []T, key func(T) string, eq func(x, y T) bool) ([]T, []string, string, bool) {
+	byKey := func(xs []T) map[string]T {
+		m := make(map[string]T, len(xs))
+		for _, x := range xs {
+			m[key(x)] = x
+		}
+		return m
+	}
+	bm, om, tm := byKey(base), byKey(ours), byKey(theirs)
+	order := make([]string, 0, len(ours)+len(theirs))
+	for _, x := range ours {
+		order = append(order, key(x))
+	}
+	for _, x := range theirs {
+		if _, ok := om[key(x)]; !ok {
+			order = append(order, key(x))
+		}
+	}
+	var kept []T
+	var keys []string
+	for _, k := range order {
+		b, inB := bm[k]
+		o, inO := om[k]
+		t, inT := tm[k]
+		x, in, ok := merge3(b, o, t, inB, inO, inT, eq)
+		if !ok {
+			return nil, nil, k, false
+		}
+		if in {
+			kept, keys = append(kept, x), append(keys, k)
+		}
+	}
+	return kept, keys, "", true
 }
 
 func sameIndex(a, b namedIndex) bool {
@@ -98,36 +134,15 @@ func mergeSchemas(name string, base, ours, theirs *tables.Schema) (*tables.Schem
 	out := &tables.Schema{}
 
 	// Columns, by name.
-	cols := func(s *tables.Schema) map[string]tables.Column {
-		m := map[string]tables.Column{}
-		for _, c := range s.Columns {
-			m[strings.ToLower(c.Name)] = c
-		}
-		return m
+	cols, colKeys, bad, ok := mergeNamed(base.Columns, ours.Columns, theirs.Columns,
+		func(c tables.Column) string { return strings.ToLower(c.Name) }, func(x, y tables.Column) bool { return x == y })
+	if !ok {
+		return nil, conflict("both branches changed column %q differently", bad)
 	}
-	bc, oc, tc := cols(base), cols(ours), cols(theirs)
-	var order []string
-	for _, c := range ours.Columns {
-		order = append(order, strings.ToLower(c.Name))
-	}
-	for _, c := range theirs.Columns {
-		if _, ok := oc[strings.ToLower(c.Name)]; !ok {
-			order = append(order, strings.ToLower(c.Name))
-		}
-	}
+	out.Columns = cols
 	pos := map[string]int{}
-	for _, k := range order {
-		b, inB := bc[k]
-		o, inO := oc[k]
-		t, inT := tc[k]
-		c, in, ok := merge3(b, o, t, inB, inO, inT, func(x, y tables.Column) bool { return x == y })
-		if !ok {
-			return nil, conflict("both branches changed column %q differently", k)
-		}
-		if in {
-			pos[k] = len(out.Columns)
-			out.Columns = append(out.Columns, c)
-		}
+	for i, k := range colKeys {
+		pos[k] = i
 	}
 	positions := func(what string, names []string) ([]int, error) {
 		ps := make([]int, len(names))
@@ -152,25 +167,12 @@ func mergeSchemas(name string, base, ours, theirs *tables.Schema) (*tables.Schem
 	}
 
 	// Indexes, by name.
-	bi, _ := indexesByName(base)
-	oi, oOrder := indexesByName(ours)
-	ti, tOrder := indexesByName(theirs)
-	for _, k := range tOrder {
-		if _, ok := oi[k]; !ok {
-			oOrder = append(oOrder, k)
-		}
+	ixs, _, bad, ok := mergeNamed(namedIndexes(base), namedIndexes(ours), namedIndexes(theirs),
+		func(ix namedIndex) string { return strings.ToLower(ix.ix.Name) }, sameIndex)
+	if !ok {
+		return nil, conflict("both branches changed index %q differently", bad)
 	}
-	for _, k := range oOrder {
-		b, inB := bi[k]
-		o, inO := oi[k]
-		t, inT := ti[k]
-		ix, in, ok := merge3(b, o, t, inB, inO, inT, sameIndex)
-		if !ok {
-			return nil, conflict("both branches changed index %q differently", ix.ix.Name)
-		}
-		if !in {
-			continue
-		}
+	for _, ix := range ixs {
 		if ix.ix.Columns, err = positions(fmt.Sprintf("index %q", ix.ix.Name), ix.cols); err != nil {
 			return nil, err
 		}
@@ -178,35 +180,12 @@ func mergeSchemas(name string, base, ours, theirs *tables.Schema) (*tables.Schem
 	}
 
 	// Checks, by name.
-	checks := func(s *tables.Schema) (map[string]tables.Check, []string) {
-		m := map[string]tables.Check{}
-		var order []string
-		for _, c := range s.Checks {
-			m[strings.ToLower(c.Name)] = c
-			order = append(order, strings.ToLower(c.Name))
-		}
-		return m, order
+	checks, _, bad, ok := mergeNamed(base.Checks, ours.Checks, theirs.Checks,
+		func(c tables.Check) string { return strings.ToLower(c.Name) }, func(x, y tables.Check) bool { return x == y })
+	if !ok {
+		return nil, conflict("both branches changed check %q differently", bad)
 	}
-	bk, _ := checks(base)
-	ok2, kOrder := checks(ours)
-	tk, tkOrder := checks(theirs)
-	for _, k := range tkOrder {
-		if _, ok := ok2[k]; !ok {
-			kOrder = append(kOrder, k)
-		}
-	}
-	for _, k := range kOrder {
-		b, inB := bk[k]
-		o, inO := ok2[k]
-		t, inT := tk[k]
-		c, in, ok := merge3(b, o, t, inB, inO, inT, func(x, y tables.Check) bool { return x == y })
-		if !ok {
-			return nil, conflict("both branches changed check %q differently", k)
-		}
-		if in {
-			out.Checks = append(out.Checks, c)
-		}
-	}
+	out.Checks = checks
 	if err := out.Validate(); err != nil {
 		return nil, conflict("the merged schema is not valid: %v", err)
 	}
