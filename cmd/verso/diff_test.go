@@ -18,32 +18,10 @@ import (
 // checks verso diff's rows for HEAD against the working set, between two
 // commits, for one table, and its errors.
 func TestDiff(t *testing.T) {
-	dir := t.TempDir()
-	var out, errOut bytes.Buffer
-	if code := run([]string{"-C", dir, "init", "--name", "a", "--email", "a@x"}, &out, &errOut); code != 0 {
-		t.Fatalf("init: exit %d, %s", code, errOut.String())
-	}
-	name := filepath.Base(dir)
+	dir, p, exec, done := diffRepo(t)
 	// Writes go through the SQL engine into the working set, commits
 	// through the commit graph.
-	p := sqlserver.NewMemoryProvider()
-	if err := p.AddDatabaseDir(name, dir); err != nil {
-		t.Fatal(err)
-	}
-	e := sqle.NewDefault(p)
-	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
-	ctx.SetCurrentDatabase(name)
-	exec := func(q string) {
-		t.Helper()
-		_, it, _, err := e.Query(ctx, q)
-		if err == nil {
-			_, err = sql.RowIterToRows(ctx, it)
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	g, _ := p.CommitGraph(name)
+	g, _ := p.CommitGraph(filepath.Base(dir))
 	commit := func(msg string) {
 		t.Helper()
 		bg := context.Background()
@@ -71,17 +49,9 @@ func TestDiff(t *testing.T) {
 	commit("change people")
 	exec("UPDATE people SET name = 'anna' WHERE id = 1")
 	exec("INSERT INTO other VALUES (7)")
-	e.Close()
-	p.Close()
+	done()
 
-	diff := func(args ...string) string {
-		t.Helper()
-		var out, errOut bytes.Buffer
-		if code := run(append([]string{"-C", dir, "diff"}, args...), &out, &errOut); code != 0 {
-			t.Fatalf("diff %v: exit %d, %s", args, code, errOut.String())
-		}
-		return out.String()
-	}
+	diff := func(args ...string) string { return diffOutput(t, dir, args...) }
 	has := func(what, got string, want ...string) {
 		t.Helper()
 		for _, w := range want {
@@ -112,7 +82,7 @@ func TestDiff(t *testing.T) {
 	has("diff people", got, "anna")
 	hasNot("diff people", got, "a/other")
 
-	errOut.Reset()
+	var out, errOut bytes.Buffer
 	if code := run([]string{"-C", dir, "diff", "nosuch", "HEAD", "people"}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "nosuch") {
 		t.Fatalf("a bad revision: exit %d, %q", code, errOut.String())
 	}
@@ -125,45 +95,15 @@ func TestDiff(t *testing.T) {
 // appended in the working set, and events that retention removed in a
 // commit.
 func TestDiffEvents(t *testing.T) {
-	dir := t.TempDir()
-	var out, errOut bytes.Buffer
-	if code := run([]string{"-C", dir, "init", "--name", "a", "--email", "a@x"}, &out, &errOut); code != 0 {
-		t.Fatalf("init: exit %d, %s", code, errOut.String())
-	}
-	name := filepath.Base(dir)
-	p := sqlserver.NewMemoryProvider()
-	if err := p.AddDatabaseDir(name, dir); err != nil {
-		t.Fatal(err)
-	}
-	e := sqle.NewDefault(p)
-	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
-	ctx.SetCurrentDatabase(name)
-	exec := func(q string) {
-		t.Helper()
-		_, it, _, err := e.Query(ctx, q)
-		if err == nil {
-			_, err = sql.RowIterToRows(ctx, it)
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	dir, _, exec, done := diffRepo(t)
 	exec(`CALL dolt_append_events('Log-1', 'any', '[{"event_type": "A", "data": {"n": 1}}, {"event_type": "B"}, {"event_type": "C"}]')`)
 	exec("CALL dolt_commit('-Am', 'three events', '--author', 'a <a@x>')")
 	exec(`CALL dolt_stream_metadata('Log-1', '{"$maxCount": 1}')`)
 	exec("CALL dolt_commit('-Am', 'max count', '--author', 'a <a@x>')")
 	exec(`CALL dolt_append_events('Log-2', 'any', '[{"event_type": "D"}]')`)
-	e.Close()
-	p.Close()
+	done()
 
-	diff := func(args ...string) string {
-		t.Helper()
-		var out, errOut bytes.Buffer
-		if code := run(append([]string{"-C", dir, "diff"}, args...), &out, &errOut); code != 0 {
-			t.Fatalf("diff %v: exit %d, %s", args, code, errOut.String())
-		}
-		return out.String()
-	}
+	diff := func(args ...string) string { return diffOutput(t, dir, args...) }
 	line := func(got string, prefix string) int {
 		n := 0
 		for _, l := range strings.Split(got, "\n") {
@@ -184,4 +124,45 @@ func TestDiffEvents(t *testing.T) {
 	if !strings.Contains(got, "| position | stream_id | event_number |") || !strings.Contains(got, `{"n": 1}`) {
 		t.Fatalf("diff HEAD~1 HEAD dolt_events: want dolt_events' columns, got\n%s", got)
 	}
+}
+
+// diffRepo makes a database with verso init in a temporary folder and an
+// engine on it: exec runs SQL there, failing the test on an error, and
+// done closes the engine and p.
+func diffRepo(t *testing.T) (dir string, p *sqlserver.Provider, exec func(q string), done func()) {
+	t.Helper()
+	dir = t.TempDir()
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-C", dir, "init", "--name", "a", "--email", "a@x"}, &out, &errOut); code != 0 {
+		t.Fatalf("init: exit %d, %s", code, errOut.String())
+	}
+	name := filepath.Base(dir)
+	p = sqlserver.NewMemoryProvider()
+	if err := p.AddDatabaseDir(name, dir); err != nil {
+		t.Fatal(err)
+	}
+	e := sqle.NewDefault(p)
+	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
+	ctx.SetCurrentDatabase(name)
+	exec = func(q string) {
+		t.Helper()
+		_, it, _, err := e.Query(ctx, q)
+		if err == nil {
+			_, err = sql.RowIterToRows(ctx, it)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return dir, p, exec, func() { e.Close(); p.Close() }
+}
+
+// diffOutput runs verso diff with args in dir and returns its output.
+func diffOutput(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if code := run(append([]string{"-C", dir, "diff"}, args...), &out, &errOut); code != 0 {
+		t.Fatalf("diff %v: exit %d, %s", args, code, errOut.String())
+	}
+	return out.String()
 }
