@@ -33,19 +33,7 @@ func TestEventsRandomFilters(t *testing.T) {
 			env.exec(ctx, `CALL dolt_delete_stream('User-2')`)
 		}
 	}
-	g, _ := env.p.CommitGraph("db")
-	ws, err := g.WorkingSet(ctx, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := g.OpenRoot(ctx, ws.Working)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := eventindex.LoadLog(ctx, g.NodeStore(), root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := workingLog(t, env, "db")
 	all, _, err := l.Read(ctx, eventindex.Filter{}, 1<<20)
 	if err != nil {
 		t.Fatal(err)
@@ -152,13 +140,7 @@ func TestEventsRandomReadAll(t *testing.T) {
 		env.exec(ctx, fmt.Sprintf(`CALL dolt_append_events('%s', 'any', '[%s]')`, streams[rng.IntN(len(streams))], strings.Join(evs, ",")))
 	}
 	all := env.exec(ctx, "SELECT position, stream_id, event_type FROM dolt_read_all('$all', 0, 100000)")
-	g, _ := env.p.CommitGraph("db")
-	ws, _ := g.WorkingSet(ctx, "main")
-	root, _ := g.OpenRoot(ctx, ws.Working)
-	l, err := eventindex.LoadLog(ctx, g.NodeStore(), root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := workingLog(t, env, "db")
 	events, _, err := l.Read(ctx, eventindex.Filter{}, 1<<20)
 	if err != nil || len(events) != len(all) {
 		t.Fatalf("%d events through SQL, %d in the log (%v)", len(all), len(events), err)

@@ -9,12 +9,12 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/eventindex"
 )
 
-// checkEventLog runs eventindex's Check on the working root of db's
-// branch: every index entry matches the log.
-func checkEventLog(t *testing.T, env *testEnv, db string) {
+// workingRoot returns the working root of db's branch main.
+func workingRoot(t *testing.T, env *testEnv, db string) commitgraph.RootValue {
 	t.Helper()
 	g, ok := env.p.CommitGraph(db)
 	if !ok {
@@ -29,11 +29,25 @@ func checkEventLog(t *testing.T, env *testEnv, db string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := eventindex.LoadLog(ctx, g.NodeStore(), root)
+	return root
+}
+
+// workingLog returns the event log of db's working root.
+func workingLog(t *testing.T, env *testEnv, db string) eventindex.Log {
+	t.Helper()
+	g, _ := env.p.CommitGraph(db)
+	l, err := eventindex.LoadLog(t.Context(), g.NodeStore(), workingRoot(t, env, db))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Check(ctx, true); err != nil {
+	return l
+}
+
+// checkEventLog runs eventindex's Check on the working root of db's
+// branch: every index entry matches the log.
+func checkEventLog(t *testing.T, env *testEnv, db string) {
+	t.Helper()
+	if err := workingLog(t, env, db).Check(t.Context(), true); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -187,15 +201,7 @@ func TestEventsAtRoot(t *testing.T) {
 	env := newMemoryEnv(t)
 	ctx := setupDB(env)
 	env.exec(ctx, `CALL dolt_append_events('A-1', 'any', '[{"event_type": "A"}, {"event_type": "B"}]')`)
-	g, _ := env.p.CommitGraph("db")
-	ws, err := g.WorkingSet(ctx, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	old, err := g.OpenRoot(ctx, ws.Working)
-	if err != nil {
-		t.Fatal(err)
-	}
+	old := workingRoot(t, env, "db")
 	env.exec(ctx, `CALL dolt_append_events('A-1', 'any', '[{"event_type": "C"}]')`)
 	db, err := env.p.Database(ctx, "db")
 	if err != nil {
