@@ -70,44 +70,26 @@ func takeTheirs(ctx context.Context, name string, t *tables.Table, cs *ConflictS
 	}
 	mig := newMigrator(name, cs.Schema, t.Schema(), LiteralDefault)
 	var edits []rowEdit
+	var failed error
 	err := cs.Each(ctx, func(c Conflict) bool {
-		var e rowEdit
-		e.key = c.Key
-		var row []tables.Value
-		var ok bool
-		if row, ok, e.err = t.GetByKey(ctx, c.Key); e.err == nil && ok {
+		e := rowEdit{key: c.Key}
+		row, ok, err := t.GetByKey(ctx, c.Key)
+		if err == nil && ok {
 			e.old = row
 		}
-		if e.err == nil {
-			e.new, e.err = mig.row(c.Theirs)
+		if err == nil {
+			e.new, err = mig.row(c.Theirs)
 		}
-		edits = append(edits, e)
-		return e.err == nil
+		edits, failed = append(edits, e), err
+		return err == nil
 	})
+	if err == nil {
+		err = failed
+	}
 	if err != nil {
 		return nil, err
 	}
 	ed := t.Edit()
 	ed.KeepZero(true)
-	for _, e := range edits {
-		if e.err != nil {
-			return nil, e.err
-		}
-		if e.old != nil {
-			if err := ed.Delete(ctx, e.old); err != nil {
-				return nil, err
-			}
-		}
-	}
-	for _, e := range edits {
-		if e.new != nil {
-			if _, err := ed.Insert(ctx, e.new); err != nil {
-				if isConstraint(err) {
-					return nil, &ConstraintError{Table: name, Key: tables.KeyText(e.key), Err: err}
-				}
-				return nil, err
-			}
-		}
-	}
-	return ed.Table(ctx)
+	return applyEdits(ctx, ed, name, edits)
 }

@@ -85,7 +85,6 @@ func pkSignature(s *tables.Schema) string {
 type rowEdit struct {
 	key      []byte
 	old, new []tables.Value // in the merged schema; nil: absent
-	err      error
 }
 
 // tableMerge merges one table that both sides changed. base is nil for a
@@ -278,6 +277,13 @@ func (tm *tableMerge) apply(ctx context.Context, edits []rowEdit) (*tables.Table
 	ed := tm.start.Edit()
 	ed.KeepZero(true) // rows keep the values their branch gave them
 	ed.SetAutoIncrement(max(tm.ours.AutoIncrement(), tm.theirs.AutoIncrement()))
+	return applyEdits(ctx, ed, tm.name, edits)
+}
+
+// applyEdits writes edits to table name through ed in two passes: every
+// delete, then every insert (so that a row may take a unique key another
+// row gave up), and returns the table.
+func applyEdits(ctx context.Context, ed *tables.Editor, name string, edits []rowEdit) (*tables.Table, error) {
 	for _, e := range edits {
 		if e.old != nil {
 			if err := ed.Delete(ctx, e.old); err != nil {
@@ -289,7 +295,7 @@ func (tm *tableMerge) apply(ctx context.Context, edits []rowEdit) (*tables.Table
 		if e.new != nil {
 			if _, err := ed.Insert(ctx, e.new); err != nil {
 				if isConstraint(err) {
-					return nil, &ConstraintError{Table: tm.name, Key: tables.KeyText(e.key), Err: err}
+					return nil, &ConstraintError{Table: name, Key: tables.KeyText(e.key), Err: err}
 				}
 				return nil, err
 			}
