@@ -449,3 +449,9 @@ func pkValues(s *Schema, row []Value) []Value {
 	}
 	return pick(row, s.PrimaryKey)
 }
+
+// GetRaw returns the stored value of the row under the row map key,
+// pending edits included. It belongs to the editor.
+func (e *Editor) GetRaw(ctx context.Context, key []byte) ([]byte, bool, error) {
+	return e.rows.get(ctx, key)
+}

@@ -20,6 +20,8 @@ type RowIter struct {
 	row   []Value
 	left  uint64 // further copies of row to yield
 	err   error
+	// key and val are the current row's row map entry.
+	key, val []byte
 }
 
 // Scan iterates over the rows whose row map keys k satisfy lo <= k < hi (nil
@@ -87,6 +89,7 @@ func (r *RowIter) Next(ctx context.Context) bool {
 	// A keyless row has one index entry per distinct row, so the index
 	// yields its copies too.
 	r.row, r.left = row, count-1
+	r.key, r.val = key, val
 	return true
 }
 
@@ -127,3 +130,12 @@ func KeyText(key []byte) string {
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }
+
+// Key returns the row map key of the current row (for an index scan, the
+// row's key, not the index entry's). It belongs to the iterator until the
+// next call of Next.
+func (r *RowIter) Key() []byte { return r.key }
+
+// Value returns the stored row map value of the current row. It belongs to
+// the iterator until the next call of Next.
+func (r *RowIter) Value() []byte { return r.val }

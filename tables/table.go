@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -209,4 +210,22 @@ func (t *Table) GetByKey(ctx context.Context, key []byte) ([]Value, bool, error)
 		row, err = load(ctx, t.ns, row)
 	}
 	return row, err == nil, err
+}
+
+// Decode returns the row stored under the row map key with value val (as
+// a row map lookup or RowIter.Value gives it), large values loaded.
+func (t *Table) Decode(ctx context.Context, key, val []byte) ([]Value, error) {
+	row, _, err := t.c.decode(key, val)
+	if err == nil {
+		row, err = load(ctx, t.ns, row)
+	}
+	return row, err
+}
+
+// InIndexSpan reports whether row, stored under the row map key, has its
+// entry of secondary index i in the key range lo <= k < hi (nil bounds
+// open).
+func (t *Table) InIndexSpan(i int, row []Value, key, lo, hi []byte) bool {
+	ik, _ := t.c.indexKey(&t.schema.Indexes[i], row, key)
+	return (lo == nil || bytes.Compare(ik, lo) >= 0) && (hi == nil || bytes.Compare(ik, hi) < 0)
 }
