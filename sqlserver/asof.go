@@ -20,7 +20,15 @@ import (
 var _ sql.VersionedDatabase = (*Database)(nil)
 
 // GetTableInsensitiveAsOf implements sql.VersionedDatabase.
+// An AS OF of lockMarker is no revision but a locking read (lockplan.go).
 func (db *Database) GetTableInsensitiveAsOf(ctx *sql.Context, name string, asOf interface{}) (sql.Table, bool, error) {
+	if c, ok := markedClause(asOf); ok {
+		t, ok, err := db.GetTableInsensitive(ctx, name)
+		if vt, isOurs := t.(*Table); isOurs && ok && !vt.db.temp && vt.db.rev == nil {
+			return vt.withLock(c), true, nil
+		}
+		return t, ok, err
+	}
 	rev, err := db.asOf(ctx, asOf)
 	if err != nil {
 		return nil, false, err
@@ -30,6 +38,9 @@ func (db *Database) GetTableInsensitiveAsOf(ctx *sql.Context, name string, asOf 
 
 // GetTableNamesAsOf implements sql.VersionedDatabase.
 func (db *Database) GetTableNamesAsOf(ctx *sql.Context, asOf interface{}) ([]string, error) {
+	if _, ok := markedClause(asOf); ok {
+		return db.GetTableNames(ctx)
+	}
 	rev, err := db.asOf(ctx, asOf)
 	if err != nil {
 		return nil, err

@@ -142,6 +142,13 @@ func (st *dbState) commitBranch(ctx context.Context, branch string, reqs []*comm
 		if len(merged) == 0 {
 			return
 		}
+		if next == ws {
+			// Nothing to write (rows only locked and adopted).
+			for _, r := range merged {
+				r.d.start, r.d.base, r.d.root, r.d.bases = next, root, root, nil
+			}
+			return
+		}
 		err = st.graph.UpdateWorkingSet(ctx, branch, ws, next)
 		if errors.Is(err, commitgraph.ErrWorkingSetMoved) {
 			continue // another writer of this store (not a session of ours)
@@ -151,7 +158,7 @@ func (st *dbState) commitBranch(ctx context.Context, branch string, reqs []*comm
 		}
 		for _, r := range merged {
 			if r.err = err; err == nil {
-				r.d.start, r.d.base, r.d.root = next, root, root
+				r.d.start, r.d.base, r.d.root, r.d.bases = next, root, root, nil
 			}
 		}
 		return

@@ -11,14 +11,15 @@ import (
 // TestGroupCommit holds the database's commit lock while six sessions
 // commit: the first becomes the leader and waits; the other five queue
 // behind it and then go as one group, one store commit for them. The last
-// of the group writes the same row as an earlier one of the group and
-// fails alone with a serialization failure.
+// of the group takes the unique value an earlier one of the group took
+// (with another primary key: no row lock between them) and fails alone
+// with a serialization failure.
 func TestGroupCommit(t *testing.T) {
 	p, cs, st := countingProvider(t)
 	env := newEnv(t, p)
 	setup := env.session("db")
-	env.exec(setup, "CREATE TABLE t (pk INT PRIMARY KEY, v INT)")
-	env.exec(setup, "INSERT INTO t VALUES (100, 0)")
+	env.exec(setup, "CREATE TABLE t (pk INT PRIMARY KEY, v INT, u INT UNIQUE)")
+	env.exec(setup, "INSERT INTO t VALUES (100, 0, 100)")
 
 	// Six sessions with a transaction each, written but not committed.
 	sessions := make([]*testSession, 6)
@@ -26,10 +27,9 @@ func TestGroupCommit(t *testing.T) {
 		ctx := env.session("db")
 		env.exec(ctx, "START TRANSACTION")
 		if i < 5 {
-			env.exec(ctx, fmt.Sprintf("INSERT INTO t VALUES (%d, %d)", i, i))
-		}
-		if i >= 4 {
-			env.exec(ctx, fmt.Sprintf("UPDATE t SET v = %d WHERE pk = 100", i)) // sessions 4 and 5 clash
+			env.exec(ctx, fmt.Sprintf("INSERT INTO t VALUES (%d, %d, %d)", i, i, i))
+		} else {
+			env.exec(ctx, "INSERT INTO t VALUES (50, 5, 4)") // clashes with session 4
 		}
 		sessions[i] = &testSession{ctx: ctx, done: make(chan error, 1)}
 	}
@@ -67,7 +67,7 @@ func TestGroupCommit(t *testing.T) {
 	if n := cs.commits.Load() - before; n != 2 {
 		t.Fatalf("six commits (one failing) made %d store commits, want 2 (the leader's, then the group of four)", n)
 	}
-	env.check(setup, "SELECT pk, v FROM t ORDER BY pk", "[0 0] [1 1] [2 2] [3 3] [4 4] [100 4]")
+	env.check(setup, "SELECT pk, v FROM t ORDER BY pk", "[0 0] [1 1] [2 2] [3 3] [4 4] [100 0]")
 }
 
 type testSession struct {

@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"context"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -80,7 +81,7 @@ func (db *Database) Name() string { return db.name }
 
 // findTable returns the exact name and address of the table named name
 // (case-insensitively) in root.
-func findTable(ctx *sql.Context, root commitgraph.RootValue, name string) (string, chunks.Address, bool, error) {
+func findTable(ctx context.Context, root commitgraph.RootValue, name string) (string, chunks.Address, bool, error) {
 	addr, ok, err := root.Get(ctx, tablePrefix+name)
 	if err != nil || ok {
 		return name, addr, ok, err

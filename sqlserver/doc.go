@@ -21,9 +21,10 @@
 //     key-range scans.
 //   - Session and Transaction: a transaction reads a snapshot of each
 //     database (the working root when it first touches it); its writes build
-//     a new root; COMMIT (or the end of an autocommit statement) writes it to
-//     the branch's working set, merging row by row with transactions that
-//     committed meanwhile (commit.go, merge.go).
+//     a new root, and lock their rows (rowlocks.go); COMMIT (or the end of an
+//     autocommit statement) writes it to the branch's working set, merging
+//     row by row with transactions that committed meanwhile (commit.go,
+//     merge.go), then releases the locks.
 //   - Server: the MySQL-protocol server over a Provider (server.go): the
 //     superuser of ServerConfig (made at each start, never stored; without
 //     a password only on a loopback address, ErrNoPassword otherwise),
@@ -185,16 +186,28 @@
 //
 // # Caveats
 //
-//   - Isolation is snapshot isolation with first-committer-wins per row: two
-//     transactions that change the same row, take the same unique key, or
-//     change a table's schema while the other writes it cannot both commit;
-//     the second gets a serialization failure (ER_LOCK_DEADLOCK, 1213) and
-//     should retry. Two transactions that read each other's rows and write
-//     others (write skew) both commit. Two that make the same change to a
-//     row both commit (the merge converges, as Dolt's does), so two
-//     concurrent "SET v = v + 1" that read the same v lose one increment
-//     (SELECT ... FOR UPDATE takes no locks yet). Where MySQL would make a
-//     second writer of a row wait, verso fails its commit instead.
+//   - Isolation is InnoDB's REPEATABLE READ, without gap locks (rowlocks.go,
+//     lockplan.go): plain SELECTs read the transaction's snapshot; INSERT,
+//     UPDATE, DELETE, REPLACE and SELECT ... FOR UPDATE / FOR SHARE / LOCK
+//     IN SHARE MODE lock the rows they touch until the transaction ends
+//     and read their latest committed versions, so a second writer of a
+//     row waits (innodb_lock_wait_timeout, default 50 s, then 1205), a
+//     deadlock fails the youngest transaction of the cycle whole (1213),
+//     NOWAIT fails at once (3572) and SKIP LOCKED leaves locked rows out.
+//     `n = n + 1` from many sessions counts exactly. A locking read of a
+//     range locks the rows it reads, not the gaps: rows inserted into the
+//     range meanwhile are not seen by it (phantoms), and two transactions
+//     that read each other's rows without locking them and write others
+//     (write skew) both commit. Rows of tables without a primary key are
+//     not locked. At COMMIT a row that the transaction and another writer
+//     both changed since the transaction's base of it is refused with a
+//     serialization failure (1213), whatever the values: that catches
+//     writers that take no row locks (procedures that rewrite a working
+//     set, such as dolt_reset, and unique keys that two transactions took
+//     with different primary keys, which are checked only there). Locking
+//     reads of a view lock the rows of its tables; locking clauses inside
+//     stored procedures and the bodies of triggers do not lock (the
+//     UPDATEs and DELETEs there do).
 //   - Auto-increment counters are shared by all sessions of a process (as
 //     MySQL's are), held in memory from the stored counter: values handed
 //     out and rolled back are not reused.

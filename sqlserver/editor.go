@@ -23,6 +23,9 @@ type tableWriter struct {
 	base  chunks.Address // the stored table the editor's flushed state equals
 	sp    tables.Savepoint
 	dirty bool
+	// adopted holds the keys of rows adopted (rowlocks.go) since the
+	// statement began, whose adoption its rollback undoes.
+	adopted map[string]bool
 }
 
 // writer returns the transaction's writer for the table name, starting
@@ -93,6 +96,11 @@ type editor struct {
 	w *tableWriter
 	// err is set when the writer could not be had; every call returns it.
 	err error
+	// open marks an editor of a statement (an inserter, updater, deleter
+	// or replacer), target an updater or deleter: while the statement holds
+	// it, the transaction's reads of the table lock their rows
+	// (lockplan.go).
+	open, target bool
 }
 
 var (
@@ -110,16 +118,54 @@ func (t *Table) editor(ctx *sql.Context) *editor {
 }
 
 // Inserter implements sql.InsertableTable.
-func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter { return t.editor(ctx) }
+func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter { return t.openEditor(ctx, false) }
 
 // Updater implements sql.UpdatableTable.
-func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater { return t.editor(ctx) }
+func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater { return t.openEditor(ctx, true) }
 
 // Deleter implements sql.DeletableTable.
-func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter { return t.editor(ctx) }
+func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter { return t.openEditor(ctx, true) }
+
+// openEditor returns an editor for a statement, counted in the
+// transaction's editing until it is closed; a target (an updater or
+// deleter) also makes the statement's reads of the table lock their rows
+// (lockplan.go).
+func (t *Table) openEditor(ctx *sql.Context, target bool) *editor {
+	e := t.editor(ctx)
+	if e.err == nil && !t.db.temp && !e.d.readOnly {
+		k := strings.ToLower(t.name)
+		if e.d.editing == nil {
+			e.d.editing, e.d.targets = map[string]int{}, map[string]int{}
+		}
+		e.d.editing[k]++
+		e.open = true
+		if target {
+			e.d.targets[k]++
+			e.target = true
+		}
+	}
+	return e
+}
+
+// untarget ends the editor's counting (see openEditor).
+func (e *editor) untarget() {
+	k := strings.ToLower(e.t.name)
+	if e.open {
+		e.open = false
+		if e.d.editing[k]--; e.d.editing[k] <= 0 {
+			delete(e.d.editing, k)
+		}
+	}
+	if e.target {
+		e.target = false
+		if e.d.targets[k]--; e.d.targets[k] <= 0 {
+			delete(e.d.targets, k)
+		}
+	}
+}
 
 // Replacer implements sql.ReplaceableTable.
-func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.editor(ctx) }
+func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.openEditor(ctx, false) }
 
 // AutoIncrementSetter implements sql.AutoIncrementTable.
 func (t *Table) AutoIncrementSetter(ctx *sql.Context) sql.AutoIncrementSetter { return t.editor(ctx) }
@@ -155,6 +201,7 @@ func (t *Table) GetNextAutoIncrementValue(ctx *sql.Context, insertVal any) (uint
 func (e *editor) StatementBegin(*sql.Context) {
 	if e.err == nil {
 		e.w.sp = e.w.ed.Savepoint()
+		e.w.adopted = nil
 	}
 }
 
@@ -166,7 +213,9 @@ func (e *editor) DiscardChanges(ctx *sql.Context, _ error) error {
 	}
 	// Part of the statement may have been flushed already (a foreign key
 	// check reads the pending rows): write the rolled-back state.
+	e.untarget()
 	e.w.ed.Rollback(e.w.sp)
+	e.d.dropAdopted(e.w)
 	e.w.dirty = true
 	return e.d.flush(ctx, e.w)
 }
@@ -177,6 +226,7 @@ func (e *editor) StatementComplete(ctx *sql.Context) error {
 	if e.err != nil {
 		return e.err
 	}
+	e.untarget()
 	return e.d.flush(ctx, e.w)
 }
 
@@ -185,6 +235,7 @@ func (e *editor) Close(ctx *sql.Context) error {
 	if e.err != nil {
 		return nil
 	}
+	e.untarget()
 	return e.d.flush(ctx, e.w)
 }
 
@@ -195,6 +246,9 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	}
 	vals, err := e.t.toStored(ctx, row)
 	if err != nil {
+		return err
+	}
+	if err := e.lockStored(ctx, vals, false); err != nil {
 		return err
 	}
 	e.w.dirty = true
@@ -216,6 +270,12 @@ func (e *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 	if err != nil {
 		return err
 	}
+	if err := e.lockStored(ctx, ov, true); err != nil {
+		return err
+	}
+	if err := e.lockStored(ctx, nv, false); err != nil {
+		return err
+	}
 	e.w.dirty = true
 	return e.t.editError(ctx, e.w.ed.Update(ctx, ov, nv))
 }
@@ -227,6 +287,9 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	}
 	vals, err := e.t.toStored(ctx, row)
 	if err != nil {
+		return err
+	}
+	if err := e.lockStored(ctx, vals, true); err != nil {
 		return err
 	}
 	e.w.dirty = true

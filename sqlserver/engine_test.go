@@ -25,7 +25,7 @@ func newMemoryEnv(t *testing.T) *testEnv {
 
 func newEnv(t testing.TB, p *Provider) *testEnv {
 	t.Helper()
-	env := &testEnv{t: t, p: p, e: sqle.NewDefault(p)}
+	env := &testEnv{t: t, p: p, e: NewEngine(p)}
 	t.Cleanup(func() { env.e.Close() })
 	return env
 }

@@ -30,7 +30,7 @@ import (
 // (plain column names, no alias, LIMIT, locking, hints, comments or AS
 // OF), with `?` placeholders in a prepared statement (recognized once per
 // statement text) or unsigned integer literals in a text query (the
-// server's engine parses through fastParser). For these the engine gets an
+// server's engine parses through lockingParser). For these the engine gets an
 // injected statement in place of the parsed one: a server session hands it
 // out for a prepared statement (Session.GetPreparedQuery), the parser for
 // a text query. The engine still runs
@@ -85,12 +85,21 @@ const maxFastTemplates = 4096
 // sessions need for prepared statements).
 func newFastEngine(p *Provider) (*sqle.Engine, *fastPath) {
 	f := &fastPath{p: p, tmpls: map[string]*fastTemplate{}, texts: map[string]*fastTemplate{}}
-	a := analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
-		Builder: sql.BuilderOverrides{Parser: fastParser{Parser: sql.NewMysqlParser(), f: f}},
-	}).Build()
-	f.e = sqle.New(a, nil)
+	f.e = newEngine(p, f)
 	f.install()
 	return f.e, f
+}
+
+// NewEngine returns an engine over p: go-mysql-server's, with verso's
+// parser (FOR SHARE and locking reads: lockplan.go).
+func NewEngine(p *Provider) *sqle.Engine { return newEngine(p, nil) }
+
+// newEngine returns an engine over p, with the fast path f if not nil.
+func newEngine(p *Provider, f *fastPath) *sqle.Engine {
+	a := analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
+		Builder: sql.BuilderOverrides{Parser: lockingParser{Parser: sql.NewMysqlParser(), p: p, f: f}},
+	}).Build()
+	return sqle.New(a, nil)
 }
 
 // fastPathRule is the id of max1Row among the analyzer's rules (past the
@@ -162,39 +171,6 @@ func (f *fastPath) injectText(query string, orig sqlparser.Statement) sqlparser.
 		Statement: &fastStatement{f: f, t: shared, query: query, orig: orig},
 		Children:  args,
 	}
-}
-
-// fastParser is the engine's parser on a server: the MySQL parser, whose
-// text queries of the fast path's shapes come out as injected statements
-// (see injectText). The engine parses a client's queries with
-// ParseWithOptions (or Parse, for multi-statement clients); the other
-// methods, and statements of other shapes (CREATE VIEW and CREATE
-// PROCEDURE hold their queries inside), are the MySQL parser's own.
-type fastParser struct {
-	sql.Parser
-	f *fastPath
-}
-
-var _ sql.Parser = fastParser{}
-
-func (p fastParser) Parse(ctx *sql.Context, query string, multi bool) (sqlparser.Statement, string, string, error) {
-	stmt, parsed, rest, err := p.Parser.Parse(ctx, query, multi)
-	if err == nil {
-		if inj := p.f.injectText(parsed, stmt); inj != nil {
-			stmt = inj
-		}
-	}
-	return stmt, parsed, rest, err
-}
-
-func (p fastParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options sqlparser.ParserOptions) (sqlparser.Statement, string, string, error) {
-	stmt, parsed, rest, err := p.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
-	if err == nil {
-		if inj := p.f.injectText(parsed, stmt); inj != nil {
-			stmt = inj
-		}
-	}
-	return stmt, parsed, rest, err
 }
 
 // fastStatement is the injected statement of one fast-path template.

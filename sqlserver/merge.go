@@ -22,9 +22,13 @@ import (
 // taken from that side (commitgraph.MergeRoots). A table both changed gets
 // the committing transaction's row changes replayed on the current table
 // through a tables.Editor, so indexes, unique keys and the auto-increment
-// counter stay right; a row that both changed differently, a unique key
-// that both took, or a schema change on either side is a conflict, reported
-// as a serialization failure that the client can retry.
+// counter stay right. A row that both changed since the transaction's base
+// of it (whatever the values: two increments that wrote the same number
+// are still two), a unique key that both took, or a schema change on
+// either side is a conflict, reported as a serialization failure that the
+// client can retry. The base of a row the transaction locked is the
+// version it adopted then (bases, rowlocks.go), so the rows it locked
+// never conflict with the transactions it waited for.
 
 // errSerialization returns the engine's serialization failure
 // (ER_LOCK_DEADLOCK, 1213), as Dolt reports a transaction that conflicts
@@ -33,13 +37,16 @@ func errSerialization(format string, args ...any) error {
 	return sql.ErrLockDeadlock.New("this transaction conflicts with a committed transaction from another client: " + fmt.Sprintf(format, args...))
 }
 
-// mergeRoots merges theirs (the committing transaction) into ours.
-func mergeRoots(ctx context.Context, st *dbState, base, ours, theirs commitgraph.RootValue) (commitgraph.RootValue, error) {
+// mergeRoots merges theirs (the committing transaction) into ours; bases
+// holds the versions of rows the transaction adopted, per table (lower-case
+// name) and key.
+func mergeRoots(ctx context.Context, st *dbState, base, ours, theirs commitgraph.RootValue, bases map[string]map[string]rowVersion) (commitgraph.RootValue, error) {
 	// The resolver's error is returned as is: MergeRoots wraps it, and the
 	// engine recognizes a serialization failure only unwrapped.
 	var failed error
 	events := false // both changed the event log: mergeEvents below
-	merged, err := commitgraph.MergeRoots(ctx, base, ours, theirs, func(ctx context.Context, c commitgraph.RootConflict) (addr chunks.Address, keep bool, err error) {
+	merged := map[string]bool{}
+	out, err := commitgraph.MergeRoots(ctx, base, ours, theirs, func(ctx context.Context, c commitgraph.RootConflict) (addr chunks.Address, keep bool, err error) {
 		defer func() { failed = err }()
 		name, isTable := strings.CutPrefix(c.Name, tablePrefix)
 		switch {
@@ -53,20 +60,98 @@ func mergeRoots(ctx context.Context, st *dbState, base, ours, theirs commitgraph
 		case !c.InOurs || !c.InTheirs:
 			return chunks.Address{}, false, errSerialization("table %q was dropped on one side and changed on the other", name)
 		}
-		addr, err = mergeTable(ctx, st, name, c.Base, c.Ours, c.Theirs)
+		merged[strings.ToLower(name)] = true
+		addr, err = mergeTable(ctx, st, name, c.Base, c.Ours, c.Theirs, bases[strings.ToLower(name)])
 		return addr, err == nil, err
 	})
 	if err != nil && failed != nil {
-		return merged, failed
+		return out, failed
 	}
-	if err == nil && events {
-		return mergeEvents(ctx, st, base, ours, theirs, merged)
+	if err != nil {
+		return out, err
 	}
-	return merged, err
+	// MergeRoots takes a table that both sides changed to the same value
+	// as is, and a table only ours changed from ours: the first may hide
+	// rows both wrote, the second rows the transaction adopted and then
+	// changed back to its snapshot's version. Both go through mergeTable.
+	if out, err = mergeUnmerged(ctx, st, base, ours, theirs, out, merged, bases); err != nil {
+		return out, err
+	}
+	if events {
+		return mergeEvents(ctx, st, base, ours, theirs, out)
+	}
+	return out, nil
 }
 
-// mergeTable replays the row changes from base to theirs on ours.
-func mergeTable(ctx context.Context, st *dbState, name string, base, ours, theirs chunks.Address) (chunks.Address, error) {
+// mergeUnmerged merges the tables MergeRoots did not give to mergeTable
+// that still need it (see mergeRoots) into out.
+func mergeUnmerged(ctx context.Context, st *dbState, base, ours, theirs, out commitgraph.RootValue, merged map[string]bool, bases map[string]map[string]rowVersion) (commitgraph.RootValue, error) {
+	var edits []commitgraph.RootEdit
+	check := func(name string) error {
+		if merged[strings.ToLower(name)] {
+			return nil
+		}
+		merged[strings.ToLower(name)] = true
+		b, inB, err := base.Get(ctx, tablePrefix+name)
+		if err != nil {
+			return err
+		}
+		o, inO, err := ours.Get(ctx, tablePrefix+name)
+		if err != nil {
+			return err
+		}
+		t, inT, err := theirs.Get(ctx, tablePrefix+name)
+		if err != nil {
+			return err
+		}
+		if !inB || !inO || !inT || o == b || (t == b && len(bases[strings.ToLower(name)]) == 0) {
+			return nil
+		}
+		addr, err := mergeTable(ctx, st, name, b, o, t, bases[strings.ToLower(name)])
+		if err != nil {
+			return err
+		}
+		edits = append(edits, commitgraph.RootEdit{Name: tablePrefix + name, Addr: addr})
+		return nil
+	}
+	// Tables both changed alike: in both diffs with equal results.
+	ourChanges := map[string]chunks.Address{}
+	if err := base.Diff(ctx, ours, func(c commitgraph.RootChange) error {
+		if n, ok := strings.CutPrefix(c.Name, tablePrefix); ok && c.InTo {
+			ourChanges[n] = c.To
+		}
+		return nil
+	}); err != nil {
+		return out, err
+	}
+	if err := base.Diff(ctx, theirs, func(c commitgraph.RootChange) error {
+		if n, ok := strings.CutPrefix(c.Name, tablePrefix); ok && c.InTo && ourChanges[n] == c.To {
+			return check(n)
+		}
+		return nil
+	}); err != nil {
+		return out, err
+	}
+	for name := range bases {
+		exact, _, ok, err := findTable(ctx, theirs, name)
+		if err != nil {
+			return out, err
+		}
+		if ok {
+			if err := check(exact); err != nil {
+				return out, err
+			}
+		}
+	}
+	if len(edits) == 0 {
+		return out, nil
+	}
+	return out.Edit(ctx, edits...)
+}
+
+// mergeTable replays the row changes from base to theirs on ours; bases
+// holds the versions of rows the transaction adopted, by key.
+func mergeTable(ctx context.Context, st *dbState, name string, base, ours, theirs chunks.Address, bases map[string]rowVersion) (chunks.Address, error) {
 	ns := st.graph.NodeStore()
 	bt, err := tables.Load(ctx, ns, base)
 	if err != nil {
@@ -88,27 +173,57 @@ func mergeTable(ctx context.Context, st *dbState, name string, base, ours, their
 	ed := ot.Edit()
 	ed.KeepZero(true) // rows keep the values their transaction gave them
 	ed.SetAutoIncrement(tt.AutoIncrement())
+	fail := func(err error) (chunks.Address, error) {
+		var dup *tables.DuplicateKeyError
+		if errors.As(err, &dup) {
+			return chunks.Address{}, errSerialization("both wrote key %s of index %s in table %q", dup.Key, dup.Index, name)
+		}
+		if errors.Is(err, tables.ErrRowNotFound) {
+			return chunks.Address{}, errSerialization("both changed a row of table %q", name)
+		}
+		return chunks.Address{}, err
+	}
+	seen := 0 // adopted rows met in the diff
 	d := prolly.NewDiffer(bt.Rows(), tt.Rows())
 	for d.Next(ctx) {
 		df := d.Diff()
 		if keyless {
 			err = mergeKeyless(ctx, ed, bt, tt, df)
 		} else {
-			err = mergeRow(ctx, name, ed, ot, bt, tt, df)
+			from := rowVersion{val: df.From, ok: df.From != nil}
+			if v, ok := bases[string(df.Key)]; ok {
+				from = v
+				seen++
+			}
+			err = mergeRow(ctx, name, ed, ot, tt, df.Key, from, rowVersion{val: df.To, ok: df.To != nil})
 		}
 		if err != nil {
-			var dup *tables.DuplicateKeyError
-			if errors.As(err, &dup) {
-				return chunks.Address{}, errSerialization("both wrote key %s of index %s in table %q", dup.Key, dup.Index, name)
-			}
-			if errors.Is(err, tables.ErrRowNotFound) {
-				return chunks.Address{}, errSerialization("both changed a row of table %q", name)
-			}
-			return chunks.Address{}, err
+			return fail(err)
 		}
 	}
 	if err := d.Err(); err != nil {
 		return chunks.Address{}, err
+	}
+	if seen < len(bases) {
+		// Rows adopted and changed back to the snapshot's version are in
+		// no diff of base and theirs.
+		for k, from := range bases {
+			key := []byte(k)
+			bv, inB, err := bt.Rows().Get(ctx, key)
+			if err != nil {
+				return chunks.Address{}, err
+			}
+			tv, inT, err := tt.Rows().Get(ctx, key)
+			if err != nil {
+				return chunks.Address{}, err
+			}
+			if inB != inT || !bytes.Equal(bv, tv) {
+				continue // in the diff
+			}
+			if err := mergeRow(ctx, name, ed, ot, tt, key, from, rowVersion{val: tv, ok: inT}); err != nil {
+				return fail(err)
+			}
+		}
 	}
 	mt, err := ed.Table(ctx)
 	if err != nil {
@@ -117,41 +232,37 @@ func mergeTable(ctx context.Context, st *dbState, name string, base, ours, their
 	return mt.Write(ctx)
 }
 
-// mergeRow applies one row change of a table with a primary key.
-func mergeRow(ctx context.Context, name string, ed *tables.Editor, ot, bt, tt *tables.Table, df prolly.Diff) error {
-	cur, inOurs, err := ot.Rows().Get(ctx, df.Key)
+// mergeRow applies the committing transaction's change of the row under
+// key, from version from (its base of the row) to version to, to ours.
+func mergeRow(ctx context.Context, name string, ed *tables.Editor, ot, tt *tables.Table, key []byte, from, to rowVersion) error {
+	if from.equal(to) {
+		return nil // the row was only adopted
+	}
+	cv, inOurs, err := ot.Rows().Get(ctx, key)
 	if err != nil {
 		return err
 	}
-	if inOurs == (df.To != nil) && bytes.Equal(cur, df.To) {
-		return nil // the same change on both sides
+	if !from.equal(rowVersion{val: cv, ok: inOurs}) {
+		return errSerialization("both changed the row with key %s in table %q", tables.KeyText(key), name)
 	}
-	if inOurs != (df.From != nil) || !bytes.Equal(cur, df.From) {
-		return errSerialization("both changed the row with key %s in table %q", tables.KeyText(df.Key), name)
+	var old, row []tables.Value
+	if from.ok {
+		if old, err = ot.Decode(ctx, key, cv); err != nil {
+			return err
+		}
+	}
+	if to.ok {
+		if row, err = tt.Decode(ctx, key, to.val); err != nil {
+			return err
+		}
 	}
 	switch {
-	case df.From == nil:
-		row, _, err := tt.GetByKey(ctx, df.Key)
-		if err != nil {
-			return err
-		}
+	case !from.ok:
 		_, err = ed.Insert(ctx, row)
 		return err
-	case df.To == nil:
-		row, _, err := bt.GetByKey(ctx, df.Key)
-		if err != nil {
-			return err
-		}
-		return ed.Delete(ctx, row)
+	case !to.ok:
+		return ed.Delete(ctx, old)
 	default:
-		old, _, err := bt.GetByKey(ctx, df.Key)
-		if err != nil {
-			return err
-		}
-		row, _, err := tt.GetByKey(ctx, df.Key)
-		if err != nil {
-			return err
-		}
 		return ed.Update(ctx, old, row)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/internal/rowlock"
 )
 
 // The layout of a database folder, shared with cmd/verso:
@@ -42,6 +43,10 @@ type Provider struct {
 	// tableFunctions are the table functions the engine added with
 	// WithTableFunctions, by lower-case name (beside the registry's).
 	tableFunctions map[string]sql.TableFunction
+	// locks holds the row locks of every session's transactions
+	// (rowlocks.go), made on first use.
+	locksOnce sync.Once
+	locks     *rowlock.Manager
 }
 
 var (

@@ -90,7 +90,7 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	var e *sqle.Engine
 	var fast *fastPath
 	if cfg.NoFastPath {
-		e = sqle.NewDefault(p)
+		e = NewEngine(p)
 	} else {
 		e, fast = newFastEngine(p)
 	}

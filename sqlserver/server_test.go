@@ -54,7 +54,8 @@ func TestServer(t *testing.T) {
 		t.Fatalf("select: %d, %v", qty, err)
 	}
 
-	// Conflicting transactions: the second commit fails with 1213.
+	// Conflicting transactions: two new rows with one unique name (no row
+	// lock between them): the second commit fails with 1213.
 	tx1, err := c1.Begin()
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +64,8 @@ func TestServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustExec(tx2, "UPDATE items SET qty = 0 WHERE id = 1")
+	mustExec(tx2, "INSERT INTO items (id, name, qty) VALUES (10, 'plum', 0)")
+	mustExec(tx1, "INSERT INTO items (id, name, qty) VALUES (11, 'plum', 1)")
 	mustExec(tx1, "UPDATE items SET qty = 9 WHERE id = 1")
 	if err := tx1.Commit(); err != nil {
 		t.Fatal(err)

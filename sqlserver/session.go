@@ -11,6 +11,7 @@ import (
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/internal/rowlock"
 )
 
 // Session is a client's session: the engine's BaseSession plus verso's
@@ -73,12 +74,16 @@ type Transaction struct {
 	readOnly   bool
 	dbs        map[txKey]*txDB
 	savepoints []savepoint // in order of creation
+	// locks holds the transaction's row locks (rowlocks.go); nil until
+	// its first.
+	locks *rowlock.Txn
 }
 
 // savepoint is a named state of a transaction: each database's root.
 type savepoint struct {
 	name  string
 	roots map[txKey]chunks.Address
+	bases map[txKey]map[string]map[string]rowVersion // txDB.bases
 }
 
 // savepoint returns the position of the savepoint name, or -1.
@@ -114,6 +119,17 @@ type txDB struct {
 	base    commitgraph.RootValue  // its working root
 	root    commitgraph.RootValue  // base plus the transaction's writes
 	writers map[string]*tableWriter
+	// bases holds, per table (lower-case name) and row key, the version
+	// of a row the transaction adopted as its base when it first locked
+	// it (rowlocks.go): its commit replays its change of the row from
+	// there.
+	bases map[string]map[string]rowVersion
+	// targets counts, per table (lower-case name), the updaters and
+	// deleters of the running statement: their reads lock (lockplan.go).
+	targets map[string]int
+	// editing counts, per table, the running statement's editors of any
+	// kind (the statement flushes their writes when it ends).
+	editing map[string]int
 	// readOnly marks a revision at a commit (a tag, a hash, AS OF): it
 	// cannot be written.
 	readOnly bool
@@ -140,6 +156,7 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 		// open transaction first) fail the same way forever.
 		t.dbs = map[txKey]*txDB{}
 		t.savepoints = nil
+		t.releaseLocks() // once its writes are durable, or dropped
 	}()
 	for _, d := range t.dbs {
 		if err := d.flushAll(ctx); err != nil {
@@ -156,8 +173,7 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 // dropped.
 func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
 	if t, ok := tx.(*Transaction); ok {
-		t.dbs = map[txKey]*txDB{}
-		t.savepoints = nil
+		t.abort()
 	}
 	return nil
 }
@@ -167,16 +183,18 @@ func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
 func (s *Session) CreateSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
 	t := tx.(*Transaction)
 	roots := map[txKey]chunks.Address{}
+	bases := map[txKey]map[string]map[string]rowVersion{}
 	for k, d := range t.dbs {
 		if err := d.flushAll(ctx); err != nil {
 			return err
 		}
 		roots[k] = d.root.Address()
+		bases[k] = copyBases(d.bases)
 	}
 	if i := t.savepoint(name); i >= 0 {
 		t.savepoints = append(t.savepoints[:i], t.savepoints[i+1:]...)
 	}
-	t.savepoints = append(t.savepoints, savepoint{name: name, roots: roots})
+	t.savepoints = append(t.savepoints, savepoint{name: name, roots: roots, bases: bases})
 	return nil
 }
 
@@ -188,7 +206,7 @@ func (s *Session) RollbackToSavepoint(ctx *sql.Context, tx sql.Transaction, name
 	if i < 0 {
 		return sql.ErrSavepointDoesNotExist.New(name)
 	}
-	roots := t.savepoints[i].roots
+	roots, bases := t.savepoints[i].roots, t.savepoints[i].bases
 	t.savepoints = t.savepoints[:i+1]
 	for k, d := range t.dbs {
 		addr, ok := roots[k]
@@ -201,6 +219,9 @@ func (s *Session) RollbackToSavepoint(ctx *sql.Context, tx sql.Transaction, name
 		}
 		d.root = r
 		d.writers = map[string]*tableWriter{}
+		// Rows adopted since stay locked; their adopted versions are
+		// gone with the writes, so a later lock adopts them again.
+		d.bases = copyBases(bases[k]) // the savepoint stays usable
 	}
 	return nil
 }

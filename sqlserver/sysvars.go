@@ -3,6 +3,7 @@ package sqlserver
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -37,6 +38,9 @@ func init() {
 	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{
 		&sql.MysqlSystemVariable{Name: userNameVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userNameVar), Default: ""},
 		&sql.MysqlSystemVariable{Name: userEmailVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userEmailVar), Default: ""},
+		// The engine fixes it at 1 (it takes no row locks); verso's row
+		// locks wait this long, MySQL's range and default (rowlocks.go).
+		&sql.MysqlSystemVariable{Name: "innodb_lock_wait_timeout", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemIntType("innodb_lock_wait_timeout", 1, 1073741824, false), Default: int64(defaultLockWaitTimeout / time.Second)},
 	})
 }
 

@@ -20,6 +20,9 @@ type Table struct {
 	info   *tableInfo
 	lookup *sql.IndexLookup // set on a table returned by IndexedAccess
 	proj   *projection      // set on a table returned by WithProjections
+	// lock, if not nil, makes reads lock the rows they return and return
+	// their latest versions (rowlocks.go).
+	lock *lockClause
 }
 
 var (
@@ -141,6 +144,12 @@ type rowIter struct {
 	proj  *tables.Projection
 	sch   sql.Schema
 	width int
+	// cur is the span being read.
+	cur span
+	// lock is how rows are read: locked, or (nil) from the snapshot;
+	// decided at the first row (lockplan.go).
+	lock    *lockClause
+	started bool
 }
 
 func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
@@ -151,6 +160,7 @@ func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 			}
 			s := r.spans[0]
 			r.spans = r.spans[1:]
+			r.cur = s
 			if s.index < 0 {
 				r.it = r.tbl.Scan(ctx, s.lo, s.hi, r.reverse)
 			} else {
@@ -161,7 +171,22 @@ func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 			}
 		}
 		if r.it.Next(ctx) {
-			row, err := r.toRow(r.it.Row())
+			vals := r.it.Row()
+			if !r.started {
+				r.started = true
+				r.lock = r.t.readLock(ctx)
+			}
+			if r.lock != nil {
+				v, keep, err := r.locked(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if !keep {
+					continue
+				}
+				vals = v
+			}
+			row, err := r.toRow(vals)
 			if err != nil {
 				return nil, err
 			}

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
@@ -59,21 +61,10 @@ func TestTransactionsMerge(t *testing.T) {
 	env.check(s3, "SELECT id FROM t WHERE v = 21", "[2]") // the index was merged too
 	env.check(s3, "SHOW TABLES", "[other] [t]")
 
-	// The same change on both sides is no conflict.
-	env.exec(s1, "START TRANSACTION")
-	env.exec(s2, "START TRANSACTION")
-	env.exec(s1, "UPDATE t SET v = 5 WHERE id = 1")
-	env.exec(s2, "UPDATE t SET v = 5 WHERE id = 1")
-	env.exec(s1, "COMMIT")
-	env.exec(s2, "COMMIT")
-	env.check(s3, "SELECT v FROM t WHERE id = 1", "[5]")
 }
 
 func TestTransactionsConflict(t *testing.T) {
 	for _, c := range []struct{ name, q1, q2 string }{
-		{"same row", "UPDATE t SET v = 100 WHERE id = 1", "UPDATE t SET v = 200 WHERE id = 1"},
-		{"update and delete", "UPDATE t SET v = 100 WHERE id = 1", "DELETE FROM t WHERE id = 1"},
-		{"same new key", "INSERT INTO t VALUES (5, 1, 5)", "INSERT INTO t VALUES (5, 2, 6)"},
 		{"same unique value", "INSERT INTO t VALUES (5, 1, 7)", "INSERT INTO t VALUES (6, 2, 7)"},
 		{"schema", "CREATE INDEX ku ON t (u, v)", "INSERT INTO t VALUES (7, 1, 8)"},
 	} {
@@ -95,6 +86,67 @@ func TestTransactionsConflict(t *testing.T) {
 			// can be retried.
 			env.exec(s2, "ROLLBACK")
 			env.check(s2, "SELECT count(*) FROM t WHERE id = 1", "[1]")
+		})
+	}
+}
+
+// TestTransactionsWait: a statement that writes a row another open
+// transaction wrote waits for it (row locks), then works on what it
+// committed: an update of an updated row applies on top, an update of a
+// deleted row matches nothing, an insert of the same new key is a
+// duplicate; after a rollback, the waiting statement sees the row as it
+// was.
+func TestTransactionsWait(t *testing.T) {
+	for _, c := range []struct {
+		name, first, second string
+		commit              bool
+		secondErr           bool
+		want                string
+	}{
+		{"same row", "UPDATE t SET v = v + 100 WHERE id = 1", "UPDATE t SET v = v * 2 WHERE id = 1", true, false, "[1 220 1]"},
+		{"update and delete", "DELETE FROM t WHERE id = 1", "UPDATE t SET v = 7 WHERE id = 1", true, false, ""},
+		{"same new key", "INSERT INTO t VALUES (5, 2, 6)", "INSERT INTO t VALUES (5, 1, 5)", true, true, "[5 2 6]"},
+		{"rolled back", "UPDATE t SET v = v + 100 WHERE id = 1", "UPDATE t SET v = v * 2 WHERE id = 1", false, false, "[1 20 1]"},
+		{"rolled back insert", "INSERT INTO t VALUES (5, 2, 6)", "INSERT INTO t VALUES (5, 1, 5)", false, false, "[5 1 5]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			env, s1, s2 := txSetup(t)
+			id := "1"
+			if strings.HasPrefix(c.first, "INSERT") {
+				id = "5"
+			}
+			env.exec(s1, "START TRANSACTION")
+			env.exec(s1, c.first)
+			done := make(chan error, 1)
+			go func() {
+				_, err := env.query(s2, c.second)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				t.Fatalf("the second writer did not wait: %v", err)
+			case <-time.After(200 * time.Millisecond):
+			}
+			if c.commit {
+				env.exec(s1, "COMMIT")
+			} else {
+				env.exec(s1, "ROLLBACK")
+			}
+			err := <-done
+			if c.secondErr != (err != nil) {
+				t.Fatalf("the second writer: %v", err)
+			}
+			got := ""
+			rows, qerr := env.query(env.session("db"), "SELECT * FROM t WHERE id = "+id)
+			if qerr != nil {
+				t.Fatal(qerr)
+			}
+			for _, r := range rows {
+				got += fmt.Sprint(r)
+			}
+			if got != c.want {
+				t.Fatalf("row %s: %q, want %q", id, got, c.want)
+			}
 		})
 	}
 }

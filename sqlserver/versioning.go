@@ -167,6 +167,7 @@ func (d *txDB) updateBranch(ctx *sql.Context, fn func(s *branchState) (*branchCh
 		}
 		d.start, d.base, d.root = next, ch.working, ch.working
 		d.writers = map[string]*tableWriter{}
+		d.bases = nil // the new base holds the rows adopted
 		return nil
 	}
 }
@@ -184,7 +185,7 @@ func (d *txDB) pendingWorking(ctx context.Context, ws commitgraph.WorkingSet) (c
 	if err != nil {
 		return commitgraph.RootValue{}, err
 	}
-	return mergeRoots(ctx, d.st, d.base, cur, d.root)
+	return mergeRoots(ctx, d.st, d.base, cur, d.root, d.bases)
 }
 
 // conflictsPrefix begins the root value entries of a table's merge

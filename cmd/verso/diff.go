@@ -53,7 +53,7 @@ func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "verso diff: %v\n", err)
 		return 1
 	}
-	e := sqle.NewDefault(p)
+	e := sqlserver.NewEngine(p)
 	defer e.Close()
 	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
 	ctx.SetCurrentDatabase(name)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso/commitgraph"
@@ -141,7 +140,7 @@ func diffRepo(t *testing.T) (dir string, p *sqlserver.Provider, exec func(q stri
 	if err := p.AddDatabaseDir(name, dir); err != nil {
 		t.Fatal(err)
 	}
-	e := sqle.NewDefault(p)
+	e := sqlserver.NewEngine(p)
 	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
 	ctx.SetCurrentDatabase(name)
 	exec = func(q string) {

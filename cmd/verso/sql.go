@@ -70,7 +70,7 @@ func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return 1
 	}
 	defer p.Close()
-	e := sqle.NewDefault(p)
+	e := sqlserver.NewEngine(p)
 	defer e.Close()
 	base := sql.NewBaseSession()
 	base.SetClient(sql.Client{User: sqlserver.DefaultUser, Address: "localhost"})

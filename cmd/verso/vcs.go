@@ -43,7 +43,7 @@ func openLocal(dir string) (*local, error) {
 		return nil, err
 	}
 	p.SetCommitter(identity("", ""))
-	l := &local{root: root, name: name, p: p, e: sqle.NewDefault(p)}
+	l := &local{root: root, name: name, p: p, e: sqlserver.NewEngine(p)}
 	l.ctx = sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
 	l.ctx.SetCurrentDatabase(name)
 	return l, nil

@@ -1,0 +1,455 @@
+package sqlserver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/verso-db/verso/internal/rowlock"
+	"github.com/verso-db/verso/tables"
+)
+
+// Row locks, as InnoDB takes them.
+//
+// A transaction reads a snapshot (plain SELECTs), but the rows it writes
+// (INSERT, UPDATE, DELETE, REPLACE) and the rows of its locking reads
+// (SELECT ... FOR UPDATE, FOR SHARE, LOCK IN SHARE MODE) are locked
+// (package internal/rowlock: exclusive for writes and FOR UPDATE, shared
+// for FOR SHARE) until the transaction ends, and read at their latest
+// committed version: a second writer of a row waits until the first
+// commits or rolls back, then sees what it wrote, so that `n = n + 1` from
+// many sessions counts exactly. Waits end after innodb_lock_wait_timeout
+// seconds with ER_LOCK_WAIT_TIMEOUT (1205; the statement is rolled back,
+// the transaction and its locks stay); a deadlock fails the youngest
+// transaction of the cycle with ER_LOCK_DEADLOCK (1213), rolled back
+// whole; NOWAIT fails at once with ER_LOCK_NOWAIT (3572) and SKIP LOCKED
+// leaves out the rows another transaction holds.
+//
+// Reading the latest version ("adopting" it): when a transaction first
+// locks a row, the row as the branch's working root holds it now (L) is
+// compared with the row as the transaction's snapshot holds it (B, its
+// base). If they differ, another transaction committed the row since the
+// snapshot; as the lock was free, that transaction has ended. The
+// transaction then takes L into its own root (through its table editor,
+// so indexes follow) and records L as the row's base (txDB.bases), so
+// that at COMMIT its change of the row is replayed from L, not from the
+// snapshot, and is no conflict. Plain reads of other rows keep the
+// snapshot. A row the transaction has written since its base and that
+// another writer changed anyway (a writer that takes no locks: a
+// procedure rewriting the working set, another process) is a
+// serialization failure (1213), as is any row that both the transaction
+// and the working root changed since the transaction's base, whatever
+// the values (merge.go).
+//
+// Lock keys are (database, branch, table, primary key): rows of tables
+// without a primary key are not locked (their rows are a bag: concurrent
+// inserts add up, and a row deleted twice fails the second commit).
+// There are no gap or next-key locks: a locking read of a range locks the
+// rows it reads, not the gaps between them, so a row inserted into the
+// range by another transaction meanwhile is not seen (and not locked) by
+// it.
+
+// lockClause is how a table's rows are read: in which lock mode, waiting
+// or not.
+type lockClause struct {
+	mode   rowlock.Mode
+	policy rowlock.Policy
+}
+
+// lockWrite is the lock of the rows a statement writes.
+var lockWrite = lockClause{mode: rowlock.Exclusive, policy: rowlock.Wait}
+
+// withLock returns a copy of t whose reads lock their rows as c says.
+func (t *Table) withLock(c lockClause) *Table {
+	nt := *t
+	nt.lock = &c
+	return &nt
+}
+
+// lockManager returns the provider's lock manager, made on first use.
+func (p *Provider) lockManager() *rowlock.Manager {
+	p.locksOnce.Do(func() { p.locks = rowlock.New() })
+	return p.locks
+}
+
+// rowVersion is a row's stored value, or its absence.
+type rowVersion struct {
+	val []byte
+	ok  bool
+}
+
+func (v rowVersion) equal(o rowVersion) bool { return v.ok == o.ok && bytes.Equal(v.val, o.val) }
+
+// lockKey is the lock manager's key of a row of a table of d.
+func (d *txDB) lockKey(table string, key []byte) rowlock.Key {
+	var b strings.Builder
+	b.Grow(len(d.st.name) + len(d.branch) + len(table) + len(key) + 3)
+	b.WriteString(d.st.name)
+	b.WriteByte(0)
+	b.WriteString(d.branch)
+	b.WriteByte(0)
+	b.WriteString(strings.ToLower(table))
+	b.WriteByte(0)
+	b.Write(key)
+	return rowlock.Key(b.String())
+}
+
+// lockWaitTimeout returns the session's innodb_lock_wait_timeout.
+func lockWaitTimeout(ctx *sql.Context) time.Duration {
+	v, err := ctx.GetSessionVariable(ctx, "innodb_lock_wait_timeout")
+	if err != nil {
+		return defaultLockWaitTimeout
+	}
+	var n int64
+	switch x := v.(type) {
+	case int64:
+		n = x
+	case int32:
+		n = int64(x)
+	case int:
+		n = int64(x)
+	case uint64:
+		n = int64(x)
+	default:
+		return defaultLockWaitTimeout
+	}
+	return time.Duration(n) * time.Second
+}
+
+// defaultLockWaitTimeout is innodb_lock_wait_timeout's default, MySQL's.
+const defaultLockWaitTimeout = 50 * time.Second
+
+// Errors of lock waits, with MySQL's numbers and messages.
+func errLockWaitTimeout() error {
+	return mysql.NewSQLError(mysql.ERLockWaitTimeout, "HY000", "Lock wait timeout exceeded; try restarting transaction")
+}
+
+func errLockNowait() error {
+	return mysql.NewSQLError(3572, "HY000", "Statement aborted because lock(s) could not be acquired immediately and NOWAIT is set.")
+}
+
+func errDeadlock() error {
+	return mysql.NewSQLError(mysql.ERLockDeadlock, mysql.SSLockDeadlock, "Deadlock found when trying to get lock; try restarting transaction")
+}
+
+// errSkipped is lock's answer for a row that SKIP LOCKED leaves out.
+var errSkipped = errors.New("sqlserver: row skipped (SKIP LOCKED)")
+
+// lock takes the lock of the row under key of table for the transaction
+// and returns whether this is its first lock of the row. A deadlock rolls
+// the whole transaction back (its snapshots, writes and locks), as
+// InnoDB's does.
+func (d *txDB) lock(ctx *sql.Context, p *Provider, table string, key []byte, c lockClause) (bool, error) {
+	tx, err := transaction(ctx)
+	if err != nil {
+		return false, err
+	}
+	if tx.locks == nil {
+		tx.locks = p.lockManager().Begin()
+	}
+	first, err := tx.locks.Lock(ctx, d.lockKey(table, key), c.mode, c.policy, lockWaitTimeout(ctx))
+	switch {
+	case err == nil:
+		return first, nil
+	case errors.Is(err, rowlock.ErrBusy):
+		if c.policy == rowlock.SkipLocked {
+			return false, errSkipped
+		}
+		return false, errLockNowait()
+	case errors.Is(err, rowlock.ErrTimeout):
+		return false, errLockWaitTimeout()
+	case errors.Is(err, rowlock.ErrDeadlock):
+		tx.abort()
+		return false, errDeadlock()
+	}
+	return false, err
+}
+
+// abort rolls the transaction back: its views of every database, its
+// savepoints and its locks.
+func (t *Transaction) abort() {
+	t.dbs = map[txKey]*txDB{}
+	t.savepoints = nil
+	t.releaseLocks()
+}
+
+// releaseLocks releases the transaction's row locks; its next lock starts
+// a younger lock-holder.
+func (t *Transaction) releaseLocks() {
+	if t.locks != nil {
+		t.locks.ReleaseAll()
+		t.locks = nil
+	}
+}
+
+// lockRow locks the row under key of the table (of database db) and
+// returns its version for the statement: the transaction's own, after
+// adopting the latest committed version on the first lock (see above),
+// and whether that adoption changed it.
+//
+// A lock the transaction held already adopts nothing; the version is then
+// the one the transaction's statement reads (see rowIter.locked).
+func (d *txDB) lockRow(ctx *sql.Context, db *Database, table string, key []byte, c lockClause) (v rowVersion, first, adopted bool, w *tableWriter, err error) {
+	first, err = d.lock(ctx, db.p, table, key, c)
+	if err != nil {
+		return rowVersion{}, false, false, nil, err
+	}
+	if w, err = d.writer(ctx, db, table); err != nil || !first {
+		return rowVersion{}, first, false, w, err
+	}
+	cur, err := rawGet(ctx, w.ed, key)
+	if err != nil {
+		return rowVersion{}, first, false, w, err
+	}
+	v, err = d.adopt(ctx, w, key, cur)
+	return v, first, err == nil && !v.equal(cur), w, err
+}
+
+// rawGet returns the editor's version of the row under key.
+func rawGet(ctx context.Context, ed *tables.Editor, key []byte) (rowVersion, error) {
+	v, ok, err := ed.GetRaw(ctx, key)
+	if err != nil {
+		return rowVersion{}, err
+	}
+	return rowVersion{val: v, ok: ok}, nil
+}
+
+// adopt brings the latest committed version of the row under key of w's
+// table into the transaction, if it differs from the transaction's base
+// of the row, and returns the version the transaction now holds (cur is
+// its version before).
+func (d *txDB) adopt(ctx *sql.Context, w *tableWriter, key []byte, cur rowVersion) (rowVersion, error) {
+	name := strings.ToLower(w.name)
+	_, _, latestRoot, err := d.st.snapshot(ctx, d.branch)
+	if err != nil {
+		return rowVersion{}, err
+	}
+	_, latestAddr, inLatest, err := findTable(ctx, latestRoot, w.name)
+	if err != nil || !inLatest {
+		return cur, err // dropped meanwhile: the commit fails on it
+	}
+	_, baseAddr, inBase, err := findTable(ctx, d.base, w.name)
+	if err != nil || !inBase {
+		return cur, err // created by this transaction, or concurrently: no rows to adopt
+	}
+	adopted, hasBase := d.bases[name][string(key)]
+	if latestAddr == baseAddr && !hasBase {
+		return cur, nil // the table has not changed since the snapshot
+	}
+	ns := d.st.graph.NodeStore()
+	latest, err := tables.Load(ctx, ns, latestAddr)
+	if err != nil {
+		return rowVersion{}, err
+	}
+	lv, lok, err := latest.Rows().Get(ctx, key)
+	if err != nil {
+		return rowVersion{}, err
+	}
+	l := rowVersion{val: lv, ok: lok}
+	base := adopted
+	if !hasBase {
+		bt, err := tables.Load(ctx, ns, baseAddr)
+		if err != nil {
+			return rowVersion{}, err
+		}
+		bv, bok, err := bt.Rows().Get(ctx, key)
+		if err != nil {
+			return rowVersion{}, err
+		}
+		base = rowVersion{val: bv, ok: bok}
+	}
+	if l.equal(base) {
+		return cur, nil
+	}
+	if !cur.equal(base) {
+		return rowVersion{}, errSerialization("the row with key %s in table %q was changed by a writer that takes no row locks", tables.KeyText(key), w.name)
+	}
+	if !bytes.Equal(tables.EncodeSchema(latest.Schema()), tables.EncodeSchema(w.ed.Schema())) {
+		return rowVersion{}, errSerialization("the schema of table %q changed", w.name)
+	}
+	if err := applyVersion(ctx, w.ed, latest, key, cur, l); err != nil {
+		var dup *tables.DuplicateKeyError
+		if errors.As(err, &dup) {
+			return rowVersion{}, errSerialization("the latest version of the row with key %s in table %q takes key %s of index %s that this transaction holds", tables.KeyText(key), w.name, dup.Key, dup.Index)
+		}
+		return rowVersion{}, err
+	}
+	w.dirty = true
+	if d.bases == nil {
+		d.bases = map[string]map[string]rowVersion{}
+	}
+	if d.bases[name] == nil {
+		d.bases[name] = map[string]rowVersion{}
+	}
+	k := string(key)
+	d.bases[name][k] = rowVersion{val: bytes.Clone(l.val), ok: l.ok}
+	if w.adopted == nil {
+		w.adopted = map[string]bool{}
+	}
+	w.adopted[k] = true
+	if d.editing[name] == 0 {
+		// A locking SELECT: no statement end will write the adopted row
+		// into the transaction's root for its later statements to read.
+		if err := d.flush(ctx, w); err != nil {
+			return rowVersion{}, err
+		}
+	}
+	return l, nil
+}
+
+// applyVersion changes the editor's row under key from version from to
+// version to, decoding both with t (a table of the editor's schema).
+func applyVersion(ctx context.Context, ed *tables.Editor, t *tables.Table, key []byte, from, to rowVersion) error {
+	var old, row []tables.Value
+	var err error
+	if from.ok {
+		if old, err = t.Decode(ctx, key, from.val); err != nil {
+			return err
+		}
+	}
+	if to.ok {
+		if row, err = t.Decode(ctx, key, to.val); err != nil {
+			return err
+		}
+	}
+	ed.KeepZero(true) // the row keeps the values it was stored with
+	switch {
+	case from.ok && to.ok:
+		return ed.Update(ctx, old, row)
+	case to.ok:
+		_, err = ed.Insert(ctx, row)
+		return err
+	case from.ok:
+		return ed.Delete(ctx, old)
+	}
+	return nil
+}
+
+// dropAdopted forgets the rows w adopted since its statement began (the
+// statement's edits, adoptions included, were rolled back).
+func (d *txDB) dropAdopted(w *tableWriter) {
+	m := d.bases[strings.ToLower(w.name)]
+	for k := range w.adopted {
+		delete(m, k)
+	}
+	w.adopted = nil
+}
+
+// copyBases returns a copy of a txDB's adopted bases, for a savepoint.
+func copyBases(bases map[string]map[string]rowVersion) map[string]map[string]rowVersion {
+	if len(bases) == 0 {
+		return nil
+	}
+	out := make(map[string]map[string]rowVersion, len(bases))
+	for t, m := range bases {
+		c := make(map[string]rowVersion, len(m))
+		for k, v := range m {
+			c[k] = v
+		}
+		out[t] = c
+	}
+	return out
+}
+
+// lockStored locks the row of a table with a primary key whose stored
+// values are vals (an insert's, an update's or a delete's) for writing.
+// read marks a row the statement read, to update or delete: if it changed
+// since (the statement's read took no lock: a view, a trigger's statement),
+// the values the statement computed from it are stale, and the statement
+// fails with a serialization failure instead of overwriting the change.
+func (e *editor) lockStored(ctx *sql.Context, vals []tables.Value, read bool) error {
+	if e.t.db.temp || e.d.readOnly || e.w.ed.Schema().Keyless() {
+		return nil
+	}
+	for _, p := range e.w.ed.Schema().PrimaryKey {
+		if vals[p].IsNull() {
+			return nil // an auto-increment key still to be assigned: no other session gets it
+		}
+	}
+	key := e.t.info.t.KeyOf(vals)
+	_, _, adopted, _, err := e.d.lockRow(ctx, e.t.db, e.t.name, key, lockWrite)
+	if err == nil && adopted && read {
+		return errSerialization("the row with key %s in table %q changed since this statement read it", tables.KeyText(key), e.t.name)
+	}
+	return err
+}
+
+// locked locks the iterator's current row (a locking read) and returns the
+// values to return for it, or keep false for a row to leave out: deleted
+// since the snapshot, moved out of the index range read, or, with SKIP
+// LOCKED, held by another transaction.
+func (r *rowIter) locked(ctx *sql.Context) (vals []tables.Value, keep bool, err error) {
+	db := r.t.db
+	if db.temp || db.rev != nil || r.tbl.Schema().Keyless() {
+		return r.it.Row(), true, nil
+	}
+	d, err := db.tx(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if d.readOnly {
+		return r.it.Row(), true, nil
+	}
+	key := bytes.Clone(r.it.Key())
+	v, first, _, w, err := d.lockRow(ctx, db, r.t.name, key, *r.lock)
+	switch {
+	case errors.Is(err, errSkipped):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, err
+	case !first:
+		// Locked before: by an earlier statement, whose writes (and
+		// adoptions) the table read holds, or earlier in this one, which
+		// reads the row as it was before its own writes (an UPDATE over
+		// a join meets a row once per match, and must see it unchanged),
+		// adopted version included.
+		if !w.adopted[string(key)] {
+			return r.it.Row(), true, nil
+		}
+		v = d.bases[strings.ToLower(w.name)][string(key)]
+	}
+	switch {
+	case !v.ok:
+		return nil, false, nil
+	case bytes.Equal(v.val, r.it.Value()):
+		return r.it.Row(), true, nil
+	}
+	full, err := r.tbl.Decode(ctx, key, v.val)
+	if err != nil {
+		return nil, false, err
+	}
+	if r.cur.index >= 0 && !r.tbl.InIndexSpan(r.cur.index, full, key, r.cur.lo, r.cur.hi) {
+		return nil, false, nil
+	}
+	if r.proj == nil {
+		return full, true, nil
+	}
+	cols := r.proj.Columns()
+	out := make([]tables.Value, len(cols))
+	for i, c := range cols {
+		out[i] = full[c]
+	}
+	return out, true, nil
+}
+
+// readLock returns how a read of t locks its rows: as its locking clause
+// says, exclusively while a statement of the transaction updates or
+// deletes its rows, else (nil) not at all.
+func (t *Table) readLock(ctx *sql.Context) *lockClause {
+	if t.lock != nil {
+		return t.lock
+	}
+	if t.db.temp || t.db.rev != nil {
+		return nil
+	}
+	d, err := t.db.tx(ctx)
+	if err != nil || d.targets[strings.ToLower(t.name)] == 0 {
+		return nil
+	}
+	return &lockWrite
+}
