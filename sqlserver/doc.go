@@ -32,6 +32,13 @@
 //     around the engine's encoding, rewritten atomically with fsync, and
 //     verified by usersverify.go before the engine decodes it), a
 //     connection limit answered with MySQL's error 1040, and Shutdown.
+//     The status flags of the handshake and of every OK and EOF packet
+//     follow the session as MySQL's do (statusflags.go), since clients
+//     such as PyMySQL trust them: SERVER_STATUS_AUTOCOMMIT,
+//     SERVER_STATUS_IN_TRANS (from BEGIN, or with autocommit off from the
+//     first statement that reads or writes a database, to COMMIT or
+//     ROLLBACK), SERVER_STATUS_IN_TRANS_READONLY and
+//     SERVER_MORE_RESULTS_EXISTS.
 //     Errors reach clients with MySQL's numbers and SQLSTATEs
 //     (mysqlerrors.go): a syntax error is 1064 with MySQL's message, where
 //     the engine would send 1105; MySQLError gives the same mapping to

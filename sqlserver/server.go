@@ -109,16 +109,16 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	udb.AddEphemeralSuperUser(ed, cfg.User, "%", cfg.Password)
 	ed.Close()
 
-	sessions := p.SessionBuilder()
-	if fast != nil {
-		inner := sessions
-		sessions = func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
-			s, err := inner(ctx, conn, addr)
-			if err == nil {
-				s.(*Session).fast = fast
-			}
-			return s, err
+	inner := p.SessionBuilder()
+	sessions := func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
+		s, err := inner(ctx, conn, addr)
+		if err == nil {
+			s.(*Session).fast = fast
+			// The connection's session, for its status flags
+			// (statusflags.go).
+			conn.ClientData = s
 		}
+		return s, err
 	}
 	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, conns: map[*limitConn]struct{}{}}
 	s, err := server.NewServerWithHandler(server.Config{
@@ -128,7 +128,7 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 		ConnReadTimeout:  cfg.ReadTimeout,
 		ConnWriteTimeout: cfg.WriteTimeout,
 	}, e, sql.NewContext, sessions, nil, func(h mysql.Handler) (mysql.Handler, error) {
-		return errorHandler{h}, nil
+		return errorHandler{statusHandler{h}}, nil
 	})
 	if err != nil {
 		lim.Close()
