@@ -49,6 +49,35 @@
 //     the table functions dolt_read_all and dolt_read_stream. See "Events"
 //     below.
 //
+// # Accounts
+//
+// On a server, the engine's privilege checks are completed where they
+// leave holes (access.go):
+//
+//   - LOAD_FILE, SELECT ... INTO OUTFILE and INTO DUMPFILE, and LOAD DATA
+//     INFILE read and write files of the server's host: they need the
+//     global FILE privilege (1227 otherwise; LOAD_FILE gives NULL) and
+//     reach only the folder of secure_file_priv, symbolic links resolved
+//     (files.go; 1290, ER_OPTION_PREVENTS_STATEMENT, otherwise, and NULL
+//     from LOAD_FILE). secure_file_priv is ServerConfig.SecureFilePriv,
+//     set at start-up only (SET GLOBAL answers 1238): by default the data
+//     dir's .verso-files (DefaultFilesDir), made at start; NULL disables
+//     the statements (the default of a provider in memory). LOAD DATA
+//     LOCAL INFILE reads a file the client sends: it needs INSERT on the
+//     table (and DELETE with REPLACE), not FILE, and @@local_infile on.
+//   - SET GLOBAL, SET PERSIST and SET PERSIST_ONLY need SUPER or
+//     SYSTEM_VARIABLES_ADMIN (1227, ER_SPECIFIC_ACCESS_DENIED_ERROR). The
+//     engine cannot GRANT SYSTEM_VARIABLES_ADMIN yet: grant SUPER.
+//   - CREATE DATABASE and DROP DATABASE need CREATE or DROP on the
+//     database they name (a grant on db.*, or a global one), as in MySQL;
+//     an account with no privilege there gets 1044 ("Access denied for
+//     user ... to database ..."). Privileges on the current database do
+//     not count.
+//   - The per-database variables (@@<db>_head and the others, below) of a
+//     database an account has no privilege on are unknown to it (1193),
+//     as those of a database that does not exist, and SHOW VARIABLES
+//     leaves them out.
+//
 // # Versioning
 //
 // Each branch has a working set (commitgraph.WorkingSet): the working root
@@ -258,6 +287,13 @@
 //     error with 1105; each connection rewrites that answer to MySQL's
 //     1064 and message (prepareerrors.go), so prepared statements and
 //     text queries get the same error.
+//   - secure_file_priv is checked before a file statement runs, and the
+//     engine opens the file afterwards: an account that can also change
+//     the host's files (replace a folder by a link between the two) can
+//     race the check. The engine keeps @@GLOBAL.secure_file_priv
+//     process-wide: with several servers in one process it shows the last
+//     one's (each server enforces its own, and @@secure_file_priv shows a
+//     session its server's).
 //   - Error messages are the engine's (for example "table not found: t"
 //     for 1146); only syntax errors use MySQL's wording.
 //   - A point lookup on an all-integer primary key (WHERE id = 5) skips

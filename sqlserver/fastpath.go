@@ -86,7 +86,7 @@ const maxFastTemplates = 4096
 func newFastEngine(p *Provider) (*sqle.Engine, *fastPath) {
 	f := &fastPath{p: p, tmpls: map[string]*fastTemplate{}, texts: map[string]*fastTemplate{}}
 	a := analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
-		Builder: sql.BuilderOverrides{Parser: fastParser{Parser: sql.NewMysqlParser(), f: f}},
+		Builder: sql.BuilderOverrides{Parser: fastParser{Parser: accessParser{sql.NewMysqlParser()}, f: f}},
 	}).Build()
 	f.e = sqle.New(a, nil)
 	f.install()

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"path/filepath"
 	"sync"
 	"time"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/vitess/go/mysql"
 )
 
@@ -35,6 +37,13 @@ type ServerConfig struct {
 	// GRANT and the like are kept (see users.go); "" keeps them in
 	// memory only.
 	UsersFile string
+	// SecureFilePriv is the folder that LOAD_FILE, SELECT ... INTO
+	// OUTFILE and INTO DUMPFILE, and LOAD DATA INFILE may reach (see
+	// files.go): "" for the data dir's DefaultFilesDir (made at start;
+	// for a provider in memory, NULL), "NULL" to disable them, or a
+	// folder that exists. @@secure_file_priv shows it; it cannot be set
+	// while the server runs.
+	SecureFilePriv string
 	// NoFastPath runs every statement through the engine's planning,
 	// including the primary-key selects fastpath.go runs without it (for
 	// comparing the two).
@@ -87,14 +96,33 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 		return nil, fmt.Errorf("%w: refusing to listen on %s with user %q and no password, since anyone who can reach it would get every privilege; give the superuser a password (--password, or user.password in the config file) or listen on loopback only (--host 127.0.0.1)",
 			ErrNoPassword, ln.Addr(), cfg.User)
 	}
+	def := ""
+	if p.dataDir != "" {
+		def = filepath.Join(p.dataDir, DefaultFilesDir)
+	}
+	files, err := newSecureFilePriv(cfg.SecureFilePriv, def)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	// The engine's global, for @@GLOBAL.secure_file_priv and the
+	// engine's own (weaker) checks behind ours.
+	if err := sql.SystemVariables.AssignValues(map[string]any{"secure_file_priv": files.value()}); err != nil {
+		ln.Close()
+		return nil, err
+	}
 	var e *sqle.Engine
 	var fast *fastPath
 	if cfg.NoFastPath {
-		e = sqle.NewDefault(p)
+		e = sqle.New(analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
+			Builder: sql.BuilderOverrides{Parser: accessParser{sql.NewMysqlParser()}},
+		}).Build(), nil)
 	} else {
 		e, fast = newFastEngine(p)
 	}
+	installAccessChecks(e)
 	udb := e.Analyzer.Catalog.MySQLDb
+	access := &serverAccess{users: udb, files: files}
 	if cfg.UsersFile != "" {
 		if err := loadUsers(udb, cfg.UsersFile); err != nil {
 			ln.Close()
@@ -114,6 +142,7 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 		s, err := inner(ctx, conn, addr)
 		if err == nil {
 			s.(*Session).fast = fast
+			s.(*Session).access = access
 			// The connection's session, for its status flags
 			// (statusflags.go).
 			conn.ClientData = s

@@ -64,7 +64,7 @@ func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	if *dataDir != "" {
 		*dataDir = joinDir(dir, *dataDir)
 	}
-	p, _, _, err := openProvider(dir, *dataDir)
+	p, _, _, _, err := openProvider(dir, *dataDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql: %v\n", err)
 		return 1
