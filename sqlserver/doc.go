@@ -8,7 +8,12 @@
 //     sql.MutableDatabaseProvider. NewProvider opens the database folders of
 //     a data dir (each holds .verso/chunks, a chunks.FileStore, and
 //     .verso/HEAD, the branch sessions use); CREATE DATABASE makes a folder,
-//     DROP DATABASE removes it. NewMemoryProvider keeps databases in memory.
+//     DROP DATABASE removes it. Names beginning with '.' are the data
+//     dir's own (.verso-users, .verso-files, .verso), and CREATE DATABASE
+//     refuses them, names with '/', '\', NUL or other control characters,
+//     invalid UTF-8, names that are only white space or end with a space
+//     (MySQL's error 1102, ER_WRONG_DB_NAME), and names longer than 64
+//     characters (1059, ER_TOO_LONG_IDENT, as MySQL) (names.go). NewMemoryProvider keeps databases in memory.
 //     The name "db/branch" is a revision database: db on the working set of
 //     another branch (USE `db/feature`); "db/<tag>", "db/<hash>" and
 //     "db/main~2" are read-only revision databases at a commit.

@@ -287,8 +287,8 @@ func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
 // CreateDatabase implements sql.MutableDatabaseProvider: a new folder in
 // the data dir, or a new memory store.
 func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
-	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
-		return fmt.Errorf("verso: bad database name %q", name)
+	if err := checkDatabaseName(name); err != nil {
+		return err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
