@@ -117,17 +117,21 @@ func errNoFilePrivilege() error { return errSpecificAccess("FILE") }
 // engine's own ids and fastPathRule).
 const accessRule analyzer.RuleId = 100001
 
-// installAccessChecks makes checkAccess the first rule of e's analyzer.
-// The engine analyzes every statement but a COMMIT and START TRANSACTION
-// with all its batches, except literal INSERTs, single-table UPDATEs and
-// DELETEs and simple SELECTs, which get batches of their own
-// (getBatchesForNode) and cannot hold the statements checked here.
-func installAccessChecks(e *sqle.Engine) {
+// installServerRules makes checkAccess and checkDamaged (damaged.go) the
+// first rules of e's analyzer, for a server over p. The engine analyzes
+// every statement but a COMMIT and START TRANSACTION with all its
+// batches, except literal INSERTs, single-table UPDATEs and DELETEs and
+// simple SELECTs, which get batches of their own (getBatchesForNode) and
+// cannot hold the statements checked here.
+func installServerRules(e *sqle.Engine, p *Provider) {
 	a := e.Analyzer
 	a.Batches = append([]*analyzer.Batch{{
-		Desc:       "verso access",
+		Desc:       "verso server checks",
 		Iterations: 1,
-		Rules:      []analyzer.Rule{{Id: accessRule, Apply: checkAccess}},
+		Rules: []analyzer.Rule{
+			{Id: accessRule, Apply: checkAccess},
+			{Id: damagedRule, Apply: p.checkDamaged},
+		},
 	}}, a.Batches...)
 }
 

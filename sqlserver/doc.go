@@ -13,7 +13,15 @@
 //     refuses them, names with '/', '\', NUL or other control characters,
 //     invalid UTF-8, names that are only white space or end with a space
 //     (MySQL's error 1102, ER_WRONG_DB_NAME), and names longer than 64
-//     characters (1059, ER_TOO_LONG_IDENT, as MySQL) (names.go). NewMemoryProvider keeps databases in memory.
+//     characters (1059, ER_TOO_LONG_IDENT, as MySQL) (names.go). A
+//     database folder that cannot be opened (a garbled manifest or
+//     journal, a root naming no chunk) does not stop the others:
+//     NewProvider keeps it aside (Provider.Damaged; the server logs a
+//     warning through ServerConfig.Logger), and using it (USE, a query,
+//     DROP DATABASE) fails with MySQL's 1194 (ER_CRASHED_ON_USAGE) saying
+//     it is damaged, what is wrong (paths relative to the data dir) and
+//     to restore it; its folder is left alone. A store that another
+//     process holds open still fails NewProvider (damaged.go). NewMemoryProvider keeps databases in memory.
 //     The name "db/branch" is a revision database: db on the working set of
 //     another branch (USE `db/feature`); "db/<tag>", "db/<hash>" and
 //     "db/main~2" are read-only revision databases at a commit.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"path/filepath"
 	"sync"
@@ -44,6 +45,9 @@ type ServerConfig struct {
 	// folder that exists. @@secure_file_priv shows it; it cannot be set
 	// while the server runs.
 	SecureFilePriv string
+	// Logger receives the server's warnings (a database of the data dir
+	// that could not be opened, damaged.go); nil discards them.
+	Logger *slog.Logger
 	// NoFastPath runs every statement through the engine's planning,
 	// including the primary-key selects fastpath.go runs without it (for
 	// comparing the two).
@@ -96,6 +100,10 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 		return nil, fmt.Errorf("%w: refusing to listen on %s with user %q and no password, since anyone who can reach it would get every privilege; give the superuser a password (--password, or user.password in the config file) or listen on loopback only (--host 127.0.0.1)",
 			ErrNoPassword, ln.Addr(), cfg.User)
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	logDamaged(cfg.Logger, p)
 	def := ""
 	if p.dataDir != "" {
 		def = filepath.Join(p.dataDir, DefaultFilesDir)
@@ -120,7 +128,7 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	} else {
 		e, fast = newFastEngine(p)
 	}
-	installAccessChecks(e)
+	installServerRules(e, p)
 	udb := e.Analyzer.Catalog.MySQLDb
 	access := &serverAccess{users: udb, files: files}
 	if cfg.UsersFile != "" {

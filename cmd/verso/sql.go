@@ -70,6 +70,9 @@ func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return 1
 	}
 	defer p.Close()
+	for _, d := range p.Damaged() {
+		fmt.Fprintf(stderr, "verso sql: warning: database %s could not be opened and is left out: %v\n", d.Name, d.Err)
+	}
 	e := sqle.NewDefault(p)
 	defer e.Close()
 	base := sql.NewBaseSession()

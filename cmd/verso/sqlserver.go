@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -120,6 +121,8 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		Password:       cfg.Password,
 		UsersFile:      usersFile,
 		SecureFilePriv: cmp.Or(cfg.SecureFilePriv, filesDir),
+		// Warnings (a damaged database not served) go to stderr.
+		Logger: slog.New(slog.NewTextHandler(stderr, nil)),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)

@@ -166,3 +166,56 @@ func TestSQLServerSecureFilePriv(t *testing.T) {
 		t.Errorf("a database served alone: @@secure_file_priv = %q", v.String)
 	}
 }
+
+// TestSQLServerDamagedDatabase: with --data-dir, a database whose
+// manifest is garbled does not keep the server from starting: the others
+// are served, stderr has a warning naming it, and using it says it is
+// damaged.
+func TestSQLServerDamagedDatabase(t *testing.T) {
+	data := t.TempDir()
+	for _, name := range []string{"good", "bad"} {
+		var out, errOut bytes.Buffer
+		if code := run([]string{"-C", filepath.Join(data, name), "init", "--name", "T", "--email", "t@x"}, &out, &errOut); code != 0 {
+			t.Fatalf("init %s: exit %d: %s", name, code, errOut.String())
+		}
+	}
+	if err := os.WriteFile(filepath.Join(data, "bad", ".verso", "chunks", "MANIFEST"), []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var sout, serr syncBuffer
+	stop := make(chan os.Signal, 1)
+	exited := make(chan int, 1)
+	go func() { exited <- serveSQL("", []string{"--data-dir", data, "--port", "0"}, &sout, &serr, stop) }()
+	var addr string
+	for deadline := time.Now().Add(10 * time.Second); addr == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, a, ok := strings.Cut(sout.String(), "listening on "); ok && strings.Contains(a, "\n") {
+			addr, _, _ = strings.Cut(a, "\n")
+		}
+		select {
+		case code := <-exited:
+			t.Fatalf("server exited with %d: %s", code, serr.String())
+		default:
+		}
+	}
+	if addr == "" {
+		t.Fatalf("server did not start: %s", serr.String())
+	}
+	defer func() {
+		stop <- os.Interrupt
+		<-exited
+	}()
+	if w := serr.String(); !strings.Contains(w, "level=WARN") || !strings.Contains(w, "database=bad") || !strings.Contains(w, "damaged") {
+		t.Errorf("stderr has no warning about bad: %q", w)
+	}
+	db, err := sql.Open("mysql", "root@tcp("+addr+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE TABLE good.t (id INT PRIMARY KEY)"); err != nil {
+		t.Fatalf("the healthy database: %v", err)
+	}
+	if _, err := db.Exec("USE bad"); err == nil || !strings.Contains(err.Error(), "'bad' is damaged") || strings.Contains(err.Error(), data) {
+		t.Errorf("USE bad: %v", err)
+	}
+}
