@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -35,6 +36,9 @@ type secureFilePriv struct {
 	// dir is the folder, absolute and with symbolic links resolved; ""
 	// when file statements are disabled (NULL).
 	dir string
+	// shown is the folder as configured, made absolute: what
+	// @@secure_file_priv shows.
+	shown string
 }
 
 // newSecureFilePriv returns the policy of the setting v: "" for the
@@ -51,19 +55,20 @@ func newSecureFilePriv(v, def string) (secureFilePriv, error) {
 		}
 	}
 	abs, err := filepath.Abs(v)
+	real := abs
 	if err == nil {
-		abs, err = filepath.EvalSymlinks(abs)
+		real, err = filepath.EvalSymlinks(abs)
 	}
 	if err == nil {
 		var fi os.FileInfo
-		if fi, err = os.Stat(abs); err == nil && !fi.IsDir() {
+		if fi, err = os.Stat(real); err == nil && !fi.IsDir() {
 			err = errors.New("not a folder")
 		}
 	}
 	if err != nil {
 		return secureFilePriv{}, fmt.Errorf("secure_file_priv %s: %v (give an existing folder, or NULL to disable LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE)", v, err)
 	}
-	return secureFilePriv{dir: abs}, nil
+	return secureFilePriv{dir: real, shown: abs}, nil
 }
 
 // value is the setting as @@secure_file_priv shows it: the folder, or
@@ -72,7 +77,7 @@ func (f secureFilePriv) value() any {
 	if f.dir == "" {
 		return nil
 	}
-	return f.dir
+	return f.shown
 }
 
 // allows reports whether a file statement may read (or, if write, create)
@@ -115,9 +120,30 @@ func errSecureFilePriv() error {
 		"The MySQL server is running with the --secure-file-priv option so it cannot execute this statement")
 }
 
+// globalSecureFilePriv is what @@GLOBAL.secure_file_priv shows. The
+// engine keeps system variables process-wide, so it is the setting of the
+// last server made in the process (each server enforces its own, and
+// @@secure_file_priv shows a session its server's); before any, "" (an
+// embedded engine reads any file its caller can). The engine's variable
+// holds no NULL, so its value comes from here.
+var globalSecureFilePriv atomic.Pointer[secureFilePriv]
+
 func init() {
 	registerFunction(sql.Function1{Name: "load_file", Fn: func(_ *sql.Context, e sql.Expression) sql.Expression {
 		return &loadFile{arg: e}
+	}})
+	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+		Name:    "secure_file_priv",
+		Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Global),
+		Dynamic: false,
+		Type:    types.NewSystemStringType("secure_file_priv"),
+		Default: "",
+		ValueFunction: func() (any, error) {
+			if f := globalSecureFilePriv.Load(); f != nil {
+				return f.value(), nil
+			}
+			return "", nil
+		},
 	}})
 }
 

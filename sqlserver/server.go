@@ -115,10 +115,7 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	}
 	// The engine's global, for @@GLOBAL.secure_file_priv and the
 	// engine's own (weaker) checks behind ours.
-	if err := sql.SystemVariables.AssignValues(map[string]any{"secure_file_priv": files.value()}); err != nil {
-		ln.Close()
-		return nil, err
-	}
+	globalSecureFilePriv.Store(&files)
 	var e *sqle.Engine
 	var fast *fastPath
 	if cfg.NoFastPath {

@@ -179,8 +179,10 @@ func TestServerSecureFilePrivSettings(t *testing.T) {
 	s, stop := startTestServer(t, dir, ServerConfig{SecureFilePriv: "NULL"})
 	root := connect(t, s, "root", "", "")
 	var priv sql.NullString
-	if err := root.QueryRow("SELECT @@secure_file_priv").Scan(&priv); err != nil || priv.Valid {
-		t.Fatalf("@@secure_file_priv = %q, %v, want NULL", priv.String, err)
+	for _, q := range []string{"SELECT @@secure_file_priv", "SELECT @@GLOBAL.secure_file_priv"} {
+		if err := root.QueryRow(q).Scan(&priv); err != nil || priv.Valid {
+			t.Fatalf("%s: %q, %v, want NULL", q, priv.String, err)
+		}
 	}
 	in := filepath.Join(dir, "in.txt")
 	if err := os.WriteFile(in, []byte("x"), 0o644); err != nil {
