@@ -18,7 +18,9 @@
 // sql-server takes its settings from flags and from a YAML config file
 // with Dolt's key names (config.go); it keeps accounts and grants in
 // .verso-users of the data dir, or .verso/users of a database served alone
-// (sqlserver's users file). sql runs the engine in process (sql.go) and
+// (sqlserver's users file), and makes the secure_file_priv folder
+// .verso-files there (.verso/files). A damaged database of the data dir
+// is logged on stderr and left out; the others are served. sql runs the engine in process (sql.go) and
 // needs the database's store to itself: stop a server using it first.
 // Tests: testdata/mysqlclient/*.sql run through the real mysql client
 // (mysqlclient_test.go); crash_test.go kills a server process with
