@@ -8,7 +8,20 @@
 //     sql.MutableDatabaseProvider. NewProvider opens the database folders of
 //     a data dir (each holds .verso/chunks, a chunks.FileStore, and
 //     .verso/HEAD, the branch sessions use); CREATE DATABASE makes a folder,
-//     DROP DATABASE removes it. NewMemoryProvider keeps databases in memory.
+//     DROP DATABASE removes it. Names beginning with '.' are the data
+//     dir's own (.verso-users, .verso-files, .verso), and CREATE DATABASE
+//     refuses them, names with '/', '\', NUL or other control characters,
+//     invalid UTF-8, names that are only white space or end with a space
+//     (MySQL's error 1102, ER_WRONG_DB_NAME), and names longer than 64
+//     characters (1059, ER_TOO_LONG_IDENT, as MySQL) (names.go). A
+//     database folder that cannot be opened (a garbled manifest or
+//     journal, a root naming no chunk) does not stop the others:
+//     NewProvider keeps it aside (Provider.Damaged; the server logs a
+//     warning through ServerConfig.Logger), and using it (USE, a query,
+//     DROP DATABASE) fails with MySQL's 1194 (ER_CRASHED_ON_USAGE) saying
+//     it is damaged, what is wrong (paths relative to the data dir) and
+//     to restore it; its folder is left alone. A store that another
+//     process holds open still fails NewProvider (damaged.go). NewMemoryProvider keeps databases in memory.
 //     The name "db/branch" is a revision database: db on the working set of
 //     another branch (USE `db/feature`); "db/<tag>", "db/<hash>" and
 //     "db/main~2" are read-only revision databases at a commit.
@@ -33,6 +46,13 @@
 //     around the engine's encoding, rewritten atomically with fsync, and
 //     verified by usersverify.go before the engine decodes it), a
 //     connection limit answered with MySQL's error 1040, and Shutdown.
+//     The status flags of the handshake and of every OK and EOF packet
+//     follow the session as MySQL's do (statusflags.go), since clients
+//     such as PyMySQL trust them: SERVER_STATUS_AUTOCOMMIT,
+//     SERVER_STATUS_IN_TRANS (from BEGIN, or with autocommit off from the
+//     first statement that reads or writes a database, to COMMIT or
+//     ROLLBACK), SERVER_STATUS_IN_TRANS_READONLY and
+//     SERVER_MORE_RESULTS_EXISTS.
 //     Errors reach clients with MySQL's numbers and SQLSTATEs
 //     (mysqlerrors.go): a syntax error is 1064 with MySQL's message, where
 //     the engine would send 1105; MySQLError gives the same mapping to
@@ -42,6 +62,35 @@
 //     dolt_append_events, dolt_stream_metadata and dolt_delete_stream, and
 //     the table functions dolt_read_all and dolt_read_stream. See "Events"
 //     below.
+//
+// # Accounts
+//
+// On a server, the engine's privilege checks are completed where they
+// leave holes (access.go):
+//
+//   - LOAD_FILE, SELECT ... INTO OUTFILE and INTO DUMPFILE, and LOAD DATA
+//     INFILE read and write files of the server's host: they need the
+//     global FILE privilege (1227 otherwise; LOAD_FILE gives NULL) and
+//     reach only the folder of secure_file_priv, symbolic links resolved
+//     (files.go; 1290, ER_OPTION_PREVENTS_STATEMENT, otherwise, and NULL
+//     from LOAD_FILE). secure_file_priv is ServerConfig.SecureFilePriv,
+//     set at start-up only (SET GLOBAL answers 1238): by default the data
+//     dir's .verso-files (DefaultFilesDir), made at start; NULL disables
+//     the statements (the default of a provider in memory). LOAD DATA
+//     LOCAL INFILE reads a file the client sends: it needs INSERT on the
+//     table (and DELETE with REPLACE), not FILE, and @@local_infile on.
+//   - SET GLOBAL, SET PERSIST and SET PERSIST_ONLY need SUPER or
+//     SYSTEM_VARIABLES_ADMIN (1227, ER_SPECIFIC_ACCESS_DENIED_ERROR). The
+//     engine cannot GRANT SYSTEM_VARIABLES_ADMIN yet: grant SUPER.
+//   - CREATE DATABASE and DROP DATABASE need CREATE or DROP on the
+//     database they name (a grant on db.*, or a global one), as in MySQL;
+//     an account with no privilege there gets 1044 ("Access denied for
+//     user ... to database ..."). Privileges on the current database do
+//     not count.
+//   - The per-database variables (@@<db>_head and the others, below) of a
+//     database an account has no privilege on are unknown to it (1193),
+//     as those of a database that does not exist, and SHOW VARIABLES
+//     leaves them out.
 //
 // # Versioning
 //
@@ -264,6 +313,13 @@
 //     error with 1105; each connection rewrites that answer to MySQL's
 //     1064 and message (prepareerrors.go), so prepared statements and
 //     text queries get the same error.
+//   - secure_file_priv is checked before a file statement runs, and the
+//     engine opens the file afterwards: an account that can also change
+//     the host's files (replace a folder by a link between the two) can
+//     race the check. The engine keeps @@GLOBAL.secure_file_priv
+//     process-wide: with several servers in one process it shows the last
+//     one's (each server enforces its own, and @@secure_file_priv shows a
+//     session its server's).
 //   - Error messages are the engine's (for example "table not found: t"
 //     for 1146); only syntax errors use MySQL's wording.
 //   - A point lookup on an all-integer primary key (WHERE id = 5) skips

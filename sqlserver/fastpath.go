@@ -91,13 +91,14 @@ func newFastEngine(p *Provider) (*sqle.Engine, *fastPath) {
 }
 
 // NewEngine returns an engine over p: go-mysql-server's, with verso's
-// parser (FOR SHARE and locking reads: lockplan.go).
+// parser (FOR SHARE and locking reads: lockplan.go; the privileges of
+// CREATE and DROP DATABASE: access.go).
 func NewEngine(p *Provider) *sqle.Engine { return newEngine(p, nil) }
 
 // newEngine returns an engine over p, with the fast path f if not nil.
 func newEngine(p *Provider, f *fastPath) *sqle.Engine {
 	a := analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
-		Builder: sql.BuilderOverrides{Parser: lockingParser{Parser: sql.NewMysqlParser(), p: p, f: f}},
+		Builder: sql.BuilderOverrides{Parser: lockingParser{Parser: accessParser{sql.NewMysqlParser()}, p: p, f: f}},
 	}).Build()
 	return sqle.New(a, nil)
 }

@@ -99,9 +99,13 @@ var unknownErrors = []struct {
 	{regexp.MustCompile(`^table with name .* already exists$`), mysql.ERTableExists},                         // ErrTableAlreadyExists
 	{regexp.MustCompile(`^the view .* already exists$`), mysql.ERTableExists},                                // ErrExistingView
 	{regexp.MustCompile(`^Column ".*" already exists$`), mysql.ERDupFieldName},
-	{regexp.MustCompile(`^stored procedure ".*" does not exist$`), 1305}, // ErrStoredProcedureDoesNotExist: ER_SP_DOES_NOT_EXIST
-	{regexp.MustCompile(`^Operation [A-Z ]+ failed for `), 1396},         // ErrUserCreationFailure and kin: ER_CANNOT_USER
-	{regexp.MustCompile(`^no database selected`), mysql.ERNoDb},          // ErrNoDatabaseSelected
+	{regexp.MustCompile(`^stored procedure ".*" does not exist$`), 1305},                                                     // ErrStoredProcedureDoesNotExist: ER_SP_DOES_NOT_EXIST
+	{regexp.MustCompile(`^Operation [A-Z ]+ failed for `), 1396},                                                             // ErrUserCreationFailure and kin: ER_CANNOT_USER
+	{regexp.MustCompile(`^no database selected`), mysql.ERNoDb},                                                              // ErrNoDatabaseSelected
+	{regexp.MustCompile(`^Unknown system variable '`), 1193},                                                                 // ErrUnknownSystemVariable: ER_UNKNOWN_SYSTEM_VARIABLE
+	{regexp.MustCompile(`^Variable '.*' is a read only variable$`), 1238},                                                    // ErrSystemVariableReadOnly: ER_INCORRECT_GLOBAL_LOCAL_VAR
+	{regexp.MustCompile(`^Variable '.*' is a GLOBAL variable and should be set with SET GLOBAL$`), 1229},                     // ErrSystemVariableGlobalOnly: ER_GLOBAL_VARIABLE
+	{regexp.MustCompile(`^The MySQL server is running with the --secure-file-priv option`), mysql.EROptionPreventsStatement}, // ErrSecureFilePriv
 }
 
 // vitessSyntax matches the parser's syntax errors: "syntax error at

@@ -36,6 +36,9 @@ type Provider struct {
 	mu      sync.RWMutex
 	dataDir string // "" for memory databases
 	dbs     map[string]*dbState
+	// damaged holds the database folders NewProvider could not open, by
+	// lower-case name (damaged.go).
+	damaged map[string]*damagedDB
 	cache   *tableCache
 	// committer is the identity commits record when the session sets none
 	// (SetCommitter).
@@ -141,7 +144,10 @@ func NewMemoryProvider() *Provider {
 }
 
 // NewProvider opens every database folder in dataDir (a sub-folder holding
-// .verso/chunks). CREATE DATABASE makes new folders there.
+// .verso/chunks; folders whose names begin with '.' are the data dir's own,
+// names.go). CREATE DATABASE makes new folders there. A database that
+// cannot be opened is kept aside (Damaged, damaged.go) and the others are
+// served; one whose store another process holds open fails NewProvider.
 func NewProvider(dataDir string) (*Provider, error) {
 	abs, err := filepath.Abs(dataDir)
 	if err != nil {
@@ -153,7 +159,7 @@ func NewProvider(dataDir string) (*Provider, error) {
 		return nil, err
 	}
 	for _, e := range ents {
-		if !e.IsDir() {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		dir := filepath.Join(abs, e.Name())
@@ -161,8 +167,14 @@ func NewProvider(dataDir string) (*Provider, error) {
 			continue
 		}
 		if err := p.AddDatabaseDir(e.Name(), dir); err != nil {
-			p.Close()
-			return nil, err
+			if openFailureIsFatal(err) || sql.ErrDatabaseExists.Is(err) {
+				p.Close()
+				return nil, err
+			}
+			if p.damaged == nil {
+				p.damaged = map[string]*damagedDB{}
+			}
+			p.damaged[strings.ToLower(e.Name())] = &damagedDB{name: e.Name(), err: err}
 		}
 	}
 	return p, nil
@@ -252,6 +264,9 @@ func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error)
 	base, rev, isRev := strings.Cut(name, "/")
 	st, ok := p.state(base)
 	if !ok {
+		if d, ok := p.damagedState(base); ok {
+			return nil, p.clientError(d)
+		}
 		return nil, sql.ErrDatabaseNotFound.New(name)
 	}
 	if !isRev {
@@ -271,10 +286,16 @@ func (p *Provider) database(ctx *sql.Context, st *dbState) *Database {
 	return &Database{p: p, st: st, name: st.name, branch: p.sessionBranch(ctx, st)}
 }
 
-// HasDatabase implements sql.DatabaseProvider.
+// HasDatabase implements sql.DatabaseProvider. A damaged database is
+// there (the engine then asks Database, whose error says what is wrong).
 func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
 	_, err := p.Database(ctx, name)
-	return err == nil
+	if err != nil {
+		base, _, _ := strings.Cut(name, "/")
+		_, ok := p.damagedState(base)
+		return ok
+	}
+	return true
 }
 
 // AllDatabases implements sql.DatabaseProvider.
@@ -292,8 +313,8 @@ func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
 // CreateDatabase implements sql.MutableDatabaseProvider: a new folder in
 // the data dir, or a new memory store.
 func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
-	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
-		return fmt.Errorf("verso: bad database name %q", name)
+	if err := checkDatabaseName(name); err != nil {
+		return err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -337,6 +358,9 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 	defer p.mu.Unlock()
 	st, ok := p.dbs[strings.ToLower(name)]
 	if !ok {
+		if d, ok := p.damaged[strings.ToLower(name)]; ok {
+			return p.clientError(d)
+		}
 		return sql.ErrDatabaseNotFound.New(name)
 	}
 	delete(p.dbs, strings.ToLower(name))

@@ -48,8 +48,8 @@ func retryable(err error) bool {
 // acknowledged to the clients, to the one.
 func TestLockCounter(t *testing.T) {
 	db := lockServer(t, 8)
-	exec(t, db, "CREATE TABLE c (id INT PRIMARY KEY, n INT NOT NULL)")
-	exec(t, db, "INSERT INTO c VALUES (0, 0), (1, 0)")
+	mustDBExec(t, db, "CREATE TABLE c (id INT PRIMARY KEY, n INT NOT NULL)")
+	mustDBExec(t, db, "INSERT INTO c VALUES (0, 0), (1, 0)")
 	const workers = 8
 	deadline := time.Now().Add(3 * time.Second)
 	var acked [2]atomic.Int64
@@ -131,7 +131,7 @@ func counterTx(ctx context.Context, conn *sql.Conn, id int) error {
 	return tx.Commit()
 }
 
-func exec(t *testing.T, db *sql.DB, q string, args ...any) {
+func mustDBExec(t *testing.T, db *sql.DB, q string, args ...any) {
 	t.Helper()
 	if _, err := db.Exec(q, args...); err != nil {
 		t.Fatalf("%s: %v", q, err)
@@ -147,13 +147,13 @@ func exec(t *testing.T, db *sql.DB, q string, args ...any) {
 func TestLockBank(t *testing.T) {
 	const accounts, start = 100, 1000
 	db := lockServer(t, 20)
-	exec(t, db, "CREATE TABLE acct (id INT PRIMARY KEY, bal INT NOT NULL)")
+	mustDBExec(t, db, "CREATE TABLE acct (id INT PRIMARY KEY, bal INT NOT NULL)")
 	var vals []string
 	for i := range accounts {
 		vals = append(vals, fmt.Sprintf("(%d, %d)", i, start))
 	}
-	exec(t, db, "INSERT INTO acct VALUES "+strings.Join(vals, ", "))
-	exec(t, db, "CALL dolt_commit('-Am', 'open the accounts')")
+	mustDBExec(t, db, "INSERT INTO acct VALUES "+strings.Join(vals, ", "))
+	mustDBExec(t, db, "CALL dolt_commit('-Am', 'open the accounts')")
 	const total = accounts * start
 	seed := testseed.Seed(t)
 
@@ -376,8 +376,8 @@ func wantErrNum(t *testing.T, err error, num uint16) {
 // another row does not wait; plain reads keep the snapshot.
 func TestLockForUpdate(t *testing.T) {
 	db := lockServer(t, 4)
-	exec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
-	exec(t, db, "INSERT INTO t VALUES (1, 0), (2, 0)")
+	mustDBExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
+	mustDBExec(t, db, "INSERT INTO t VALUES (1, 0), (2, 0)")
 	c := lockConns(t, db, 3)
 	a, b, r := c[0], c[1], c[2]
 
@@ -428,8 +428,8 @@ func b2(t *testing.T, db *sql.DB) *sql.Conn { return lockConns(t, db, 1)[0] }
 // for them.
 func TestLockNowaitSkipLocked(t *testing.T) {
 	db := lockServer(t, 4)
-	exec(t, db, "CREATE TABLE q (id INT PRIMARY KEY, job VARCHAR(10))")
-	exec(t, db, "INSERT INTO q VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+	mustDBExec(t, db, "CREATE TABLE q (id INT PRIMARY KEY, job VARCHAR(10))")
+	mustDBExec(t, db, "INSERT INTO q VALUES (1, 'a'), (2, 'b'), (3, 'c')")
 	c := lockConns(t, db, 3)
 	a, b, w := c[0], c[1], c[2]
 	cexec(t, a, "BEGIN")
@@ -488,8 +488,8 @@ func TestLockNowaitSkipLocked(t *testing.T) {
 // the statement with 1205; the transaction and its earlier writes stay.
 func TestLockWaitTimeout(t *testing.T) {
 	db := lockServer(t, 4)
-	exec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
-	exec(t, db, "INSERT INTO t VALUES (1, 0), (2, 0)")
+	mustDBExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
+	mustDBExec(t, db, "INSERT INTO t VALUES (1, 0), (2, 0)")
 	c := lockConns(t, db, 2)
 	a, b := c[0], c[1]
 	if v := cint(t, b, "SELECT @@innodb_lock_wait_timeout"); v != 50 {
@@ -521,8 +521,8 @@ func TestLockWaitTimeout(t *testing.T) {
 // gone), the older goes on.
 func TestLockDeadlock(t *testing.T) {
 	db := lockServer(t, 4)
-	exec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
-	exec(t, db, "INSERT INTO t VALUES (1, 0), (2, 0)")
+	mustDBExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
+	mustDBExec(t, db, "INSERT INTO t VALUES (1, 0), (2, 0)")
 	c := lockConns(t, db, 2)
 	old, young := c[0], c[1]
 	cexec(t, old, "BEGIN")

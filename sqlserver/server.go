@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -35,6 +37,16 @@ type ServerConfig struct {
 	// GRANT and the like are kept (see users.go); "" keeps them in
 	// memory only.
 	UsersFile string
+	// SecureFilePriv is the folder that LOAD_FILE, SELECT ... INTO
+	// OUTFILE and INTO DUMPFILE, and LOAD DATA INFILE may reach (see
+	// files.go): "" for the data dir's DefaultFilesDir (made at start;
+	// for a provider in memory, NULL), "NULL" to disable them, or a
+	// folder that exists. @@secure_file_priv shows it; it cannot be set
+	// while the server runs.
+	SecureFilePriv string
+	// Logger receives the server's warnings (a database of the data dir
+	// that could not be opened, damaged.go); nil discards them.
+	Logger *slog.Logger
 	// NoFastPath runs every statement through the engine's planning,
 	// including the primary-key selects fastpath.go runs without it (for
 	// comparing the two).
@@ -87,6 +99,22 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 		return nil, fmt.Errorf("%w: refusing to listen on %s with user %q and no password, since anyone who can reach it would get every privilege; give the superuser a password (--password, or user.password in the config file) or listen on loopback only (--host 127.0.0.1)",
 			ErrNoPassword, ln.Addr(), cfg.User)
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	logDamaged(cfg.Logger, p)
+	def := ""
+	if p.dataDir != "" {
+		def = filepath.Join(p.dataDir, DefaultFilesDir)
+	}
+	files, err := newSecureFilePriv(cfg.SecureFilePriv, def)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	// The engine's global, for @@GLOBAL.secure_file_priv and the
+	// engine's own (weaker) checks behind ours.
+	globalSecureFilePriv.Store(&files)
 	var e *sqle.Engine
 	var fast *fastPath
 	if cfg.NoFastPath {
@@ -94,7 +122,9 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	} else {
 		e, fast = newFastEngine(p)
 	}
+	installServerRules(e, p)
 	udb := e.Analyzer.Catalog.MySQLDb
+	access := &serverAccess{users: udb, files: files}
 	if cfg.UsersFile != "" {
 		if err := loadUsers(udb, cfg.UsersFile); err != nil {
 			ln.Close()
@@ -109,16 +139,17 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	udb.AddEphemeralSuperUser(ed, cfg.User, "%", cfg.Password)
 	ed.Close()
 
-	sessions := p.SessionBuilder()
-	if fast != nil {
-		inner := sessions
-		sessions = func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
-			s, err := inner(ctx, conn, addr)
-			if err == nil {
-				s.(*Session).fast = fast
-			}
-			return s, err
+	inner := p.SessionBuilder()
+	sessions := func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
+		s, err := inner(ctx, conn, addr)
+		if err == nil {
+			s.(*Session).fast = fast
+			s.(*Session).access = access
+			// The connection's session, for its status flags
+			// (statusflags.go).
+			conn.ClientData = s
 		}
+		return s, err
 	}
 	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, conns: map[*limitConn]struct{}{}}
 	s, err := server.NewServerWithHandler(server.Config{
@@ -128,7 +159,7 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 		ConnReadTimeout:  cfg.ReadTimeout,
 		ConnWriteTimeout: cfg.WriteTimeout,
 	}, e, sql.NewContext, sessions, nil, func(h mysql.Handler) (mysql.Handler, error) {
-		return errorHandler{h}, nil
+		return errorHandler{statusHandler{h}}, nil
 	})
 	if err != nil {
 		lim.Close()

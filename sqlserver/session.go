@@ -25,6 +25,9 @@ type Session struct {
 	// temp holds the session's temporary tables, per database (lower-case
 	// name): a database in memory of the same name (see temporary.go).
 	temp map[string]*dbState
+	// access is what the account may reach beyond the engine's checks
+	// (access.go); nil for sessions of an embedded engine.
+	access *serverAccess
 	// branches holds the branch the session has checked out per database
 	// (lower-case name), when it is not the database's (dolt_checkout).
 	branches map[string]string

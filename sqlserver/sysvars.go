@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -25,7 +26,8 @@ import (
 //
 // The per-database variables are registered (process-wide, as the engine
 // keeps its registry) when a database is opened or created, and computed
-// on each read.
+// on each read. On a server, those of a database the account has no
+// privilege on are unknown to it (see dbVarVisible in access.go).
 
 const (
 	userNameVar  = "dolt_committer_name"
@@ -59,25 +61,48 @@ func registerDBVars(name string) {
 	}
 }
 
-// dbVar splits a per-database variable name into the database's state and
-// the suffix, if it is one.
-func (s *Session) dbVar(name string) (*dbState, string, bool) {
+// dbVarName splits a per-database variable name into the database's name
+// and the suffix, if it has the form of one.
+func dbVarName(name string) (db, suffix string, ok bool) {
 	name = strings.ToLower(name)
 	for _, suf := range dbVarSuffixes {
 		if db, ok := strings.CutSuffix(name, suf); ok && db != "" {
-			if st, ok := s.p.state(db); ok {
-				return st, suf, true
-			}
+			return db, suf, true
 		}
 	}
-	return nil, "", false
+	return "", "", false
+}
+
+// dbVar splits a per-database variable name into the database's state and
+// the suffix, if it is one. A database the session's account cannot see
+// has no variables for it (errUnknownDBVar; see dbVarVisible).
+func (s *Session) dbVar(ctx *sql.Context, name string) (*dbState, string, bool, error) {
+	db, suf, ok := dbVarName(name)
+	if !ok {
+		return nil, "", false, nil
+	}
+	st, ok := s.p.state(db)
+	if !ok {
+		return nil, "", false, nil
+	}
+	if !s.dbVarVisible(ctx, st) {
+		return nil, "", false, sql.ErrUnknownSystemVariable.New(strings.ToLower(name))
+	}
+	return st, suf, true, nil
 }
 
 // GetSessionVariable implements sql.Session: the per-database variables
-// are computed, the others are the base session's.
+// are computed, secure_file_priv is the server's, the others are the base
+// session's.
 func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}, error) {
-	st, suf, ok := s.dbVar(name)
+	st, suf, ok, err := s.dbVar(ctx, name)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
+		if s.access != nil && strings.EqualFold(name, "secure_file_priv") {
+			return s.access.files.value(), nil
+		}
 		return s.BaseSession.GetSessionVariable(ctx, name)
 	}
 	branch := s.p.sessionBranch(ctx, st)
@@ -111,7 +136,10 @@ func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}
 // SetSessionVariable implements sql.Session: setting @@<db>_head_ref
 // checks a branch out; the other per-database variables are read-only.
 func (s *Session) SetSessionVariable(ctx *sql.Context, name string, value interface{}) error {
-	st, suf, ok := s.dbVar(name)
+	st, suf, ok, err := s.dbVar(ctx, name)
+	if err != nil {
+		return err
+	}
 	if !ok {
 		return s.BaseSession.SetSessionVariable(ctx, name, value)
 	}
@@ -128,4 +156,33 @@ func (s *Session) SetSessionVariable(ctx *sql.Context, name string, value interf
 	}
 	setSessionBranch(ctx, st, b)
 	return nil
+}
+
+// GetAllSessionVariables implements sql.Session (SHOW VARIABLES): the
+// base session's, without the per-database variables of databases the
+// account cannot see or that were dropped (the engine's registry of
+// variables is process-wide and keeps them).
+func (s *Session) GetAllSessionVariables() map[string]interface{} {
+	m := s.BaseSession.GetAllSessionVariables()
+	if s.access != nil {
+		m["secure_file_priv"] = s.access.files.value()
+	}
+	var ctx *sql.Context
+	for name := range m {
+		db, _, ok := dbVarName(name)
+		if !ok {
+			continue
+		}
+		st, ok := s.p.state(db)
+		if ok && s.access.enforced() {
+			if ctx == nil {
+				ctx = sql.NewContext(context.Background(), sql.WithSession(s))
+			}
+			ok = s.dbVarVisible(ctx, st)
+		}
+		if !ok {
+			delete(m, name)
+		}
+	}
+	return m
 }

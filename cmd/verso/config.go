@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -23,6 +24,9 @@ type serverConfig struct {
 	MaxConnections int
 	ReadTimeout    time.Duration
 	WriteTimeout   time.Duration
+	// SecureFilePriv is sqlserver.ServerConfig's: "" for the default
+	// folder, NULL, or a folder.
+	SecureFilePriv string
 }
 
 // configFile is the YAML layout of the config file: the subset of Dolt's
@@ -39,12 +43,15 @@ type serverConfig struct {
 //	  max_connections: 100   # 0: no limit
 //	  read_timeout_millis: 28800000
 //	  write_timeout_millis: 28800000
+//	secure_file_priv: files  # or NULL (or empty); relative to the config file's folder
 //
-// Every key is optional. An unknown key is an error, so a misspelt
+// secure_file_priv is MySQL's name (Dolt has no such key). Every key is
+// optional. An unknown key is an error, so a misspelt
 // setting is not silently ignored.
 type configFile struct {
-	DataDir *string `yaml:"data_dir"`
-	User    struct {
+	DataDir        *string   `yaml:"data_dir"`
+	SecureFilePriv yaml.Node `yaml:"secure_file_priv"` // a node: YAML reads NULL as null
+	User           struct {
 		Name     *string `yaml:"name"`
 		Password *string `yaml:"password"`
 	} `yaml:"user"`
@@ -76,6 +83,21 @@ func readConfigFile(path string, c *serverConfig) error {
 		c.DataDir = *f.DataDir
 		if c.DataDir != "" && !filepath.IsAbs(c.DataDir) {
 			c.DataDir = filepath.Join(filepath.Dir(path), c.DataDir)
+		}
+	}
+	if n := f.SecureFilePriv; n.Kind != 0 {
+		switch {
+		case n.Kind != yaml.ScalarNode:
+			return fmt.Errorf("config file %s: secure_file_priv must be a folder or NULL", path)
+		case n.Tag == "!!null" || strings.EqualFold(n.Value, "NULL"):
+			c.SecureFilePriv = "NULL"
+		case n.Value == "":
+			return fmt.Errorf("config file %s: secure_file_priv is empty; give a folder, or NULL to disable LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE", path)
+		default:
+			c.SecureFilePriv = n.Value
+			if !filepath.IsAbs(c.SecureFilePriv) {
+				c.SecureFilePriv = filepath.Join(filepath.Dir(path), c.SecureFilePriv)
+			}
 		}
 	}
 	if f.User.Name != nil {

@@ -29,13 +29,15 @@ listener:
   max_connections: 7
   read_timeout_millis: 1500
   write_timeout_millis: 2500
+secure_file_priv: files
 `)
 	var c serverConfig
 	if err := readConfigFile(path, &c); err != nil {
 		t.Fatal(err)
 	}
 	want := serverConfig{Host: "0.0.0.0", Port: 3307, DataDir: filepath.Join(dir, "data"), User: "admin", Password: "pw",
-		MaxConnections: 7, ReadTimeout: 1500 * time.Millisecond, WriteTimeout: 2500 * time.Millisecond}
+		MaxConnections: 7, ReadTimeout: 1500 * time.Millisecond, WriteTimeout: 2500 * time.Millisecond,
+		SecureFilePriv: filepath.Join(dir, "files")}
 	if c != want {
 		t.Fatalf("got %+v, want %+v", c, want)
 	}
@@ -44,11 +46,17 @@ listener:
 		{"listener:\n  port: 70000\n", "between 0 and 65535"},
 		{"listener:\n  max_connections: -1\n", "must not be negative"},
 		{"user: [", "config file"},
+		{"secure_file_priv: ''\n", "secure_file_priv is empty"},
+		{"secure_file_priv: [a]\n", "a folder or NULL"},
 	} {
 		write(tc.text)
 		if err := readConfigFile(path, &serverConfig{}); err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%q: %v, want an error containing %q", tc.text, err, tc.msg)
 		}
+	}
+	write("secure_file_priv: NULL\n")
+	if err := readConfigFile(path, &c); err != nil || c.SecureFilePriv != "NULL" {
+		t.Errorf("secure_file_priv: NULL: %q, %v", c.SecureFilePriv, err)
 	}
 	write("")
 	if err := readConfigFile(path, &serverConfig{}); err != nil {

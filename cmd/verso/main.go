@@ -18,7 +18,9 @@
 // sql-server takes its settings from flags and from a YAML config file
 // with Dolt's key names (config.go); it keeps accounts and grants in
 // .verso-users of the data dir, or .verso/users of a database served alone
-// (sqlserver's users file). sql runs the engine in process (sql.go) and
+// (sqlserver's users file), and makes the secure_file_priv folder
+// .verso-files there (.verso/files). A damaged database of the data dir
+// is logged on stderr and left out; the others are served. sql runs the engine in process (sql.go) and
 // needs the database's store to itself: stop a server using it first.
 // Tests: testdata/mysqlclient/*.sql run through the real mysql client
 // (mysqlclient_test.go); crash_test.go kills a server process with
@@ -109,12 +111,17 @@ commands:
                              [--data-dir D] [--user root] [--password P]
                              [--max-connections N] [--timeout 8h]
                              [--read-timeout D] [--write-timeout D]
+                             [--secure-file-priv DIR|NULL]
             The config file (YAML, Dolt's names; flags override it):
               data_dir: D                  # relative to the file's folder
               user: {name: root, password: P}
               listener: {host: H, port: N, max_connections: N,
                          read_timeout_millis: N, write_timeout_millis: N}
+              secure_file_priv: DIR        # or NULL; MySQL's name
             Without a password, only a loopback --host is allowed.
+            LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE need the FILE
+            privilege and reach only the folder of --secure-file-priv
+            (default: .verso-files of the data dir); NULL disables them.
   status, add, commit, branch, checkout, merge, tag, reset
             Git-style versioning, as the SQL procedures dolt_add, ... with
             the same arguments: verso commit -am "msg", verso checkout -b b

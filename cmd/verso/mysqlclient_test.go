@@ -126,10 +126,17 @@ func runMySQLClient(t *testing.T, stdbuf, mysqlPath, file string) string {
 // until the test ends, and returns its address.
 func startServer(t *testing.T, dataDir string) string {
 	t.Helper()
+	return startServerIn(t, "", "--data-dir", dataDir, "--port", "0")
+}
+
+// startServerIn runs verso sql-server in the folder dir with args until
+// the test ends, and returns its address.
+func startServerIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
 	var sout, serr syncBuffer
 	stop := make(chan os.Signal, 1)
 	exited := make(chan int, 1)
-	go func() { exited <- serveSQL("", []string{"--data-dir", dataDir, "--port", "0"}, &sout, &serr, stop) }()
+	go func() { exited <- serveSQL(dir, args, &sout, &serr, stop) }()
 	t.Cleanup(func() {
 		stop <- os.Interrupt
 		select {

@@ -64,12 +64,15 @@ func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	if *dataDir != "" {
 		*dataDir = joinDir(dir, *dataDir)
 	}
-	p, _, _, err := openProvider(dir, *dataDir)
+	p, _, _, _, err := openProvider(dir, *dataDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql: %v\n", err)
 		return 1
 	}
 	defer p.Close()
+	for _, d := range p.Damaged() {
+		fmt.Fprintf(stderr, "verso sql: warning: database %s could not be opened and is left out: %v\n", d.Name, d.Err)
+	}
 	e := sqlserver.NewEngine(p)
 	defer e.Close()
 	base := sql.NewBaseSession()

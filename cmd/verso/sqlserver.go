@@ -1,16 +1,19 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -42,6 +45,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	timeout := fs.Duration("timeout", sqlserver.DefaultConnTimeout, "read and write timeout of client connections")
 	readTimeout := fs.Duration("read-timeout", sqlserver.DefaultConnTimeout, "read timeout of client connections (overrides --timeout)")
 	writeTimeout := fs.Duration("write-timeout", sqlserver.DefaultConnTimeout, "write timeout of client connections (overrides --timeout)")
+	secureFilePriv := fs.String("secure-file-priv", "", "the folder LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE may reach, or NULL to disable them (default: .verso-files of the data dir)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -86,16 +90,28 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	if set["write-timeout"] {
 		cfg.WriteTimeout = *writeTimeout
 	}
+	if set["secure-file-priv"] {
+		cfg.SecureFilePriv = *secureFilePriv
+		if cfg.SecureFilePriv != "" && !strings.EqualFold(cfg.SecureFilePriv, "NULL") {
+			cfg.SecureFilePriv = joinDir(dir, cfg.SecureFilePriv)
+		}
+	}
 	if cfg.MaxConnections < 0 || cfg.Port < 0 || cfg.Port > 65535 || cfg.ReadTimeout < 0 || cfg.WriteTimeout < 0 {
 		fmt.Fprintln(stderr, "verso sql-server: --port must be 0 to 65535, and --max-connections and the timeouts must not be negative")
 		return 2
 	}
-	p, serving, usersFile, err := openProvider(dir, cfg.DataDir)
+	p, serving, usersFile, filesDir, err := openProvider(dir, cfg.DataDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
 		return 1
 	}
 	defer p.Close()
+	if cfg.SecureFilePriv == "" && filesDir != "" {
+		if err := os.MkdirAll(filesDir, 0o750); err != nil {
+			fmt.Fprintf(stderr, "verso sql-server: making the secure_file_priv folder: %v\n", err)
+			return 1
+		}
+	}
 	s, err := sqlserver.NewServer(p, sqlserver.ServerConfig{
 		Address:        net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)),
 		ReadTimeout:    cfg.ReadTimeout,
@@ -104,6 +120,9 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		User:           cfg.User,
 		Password:       cfg.Password,
 		UsersFile:      usersFile,
+		SecureFilePriv: cmp.Or(cfg.SecureFilePriv, filesDir),
+		// Warnings (a damaged database not served) go to stderr.
+		Logger: slog.New(slog.NewTextHandler(stderr, nil)),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
@@ -151,24 +170,25 @@ const shutdownTimeout = 10 * time.Second
 // data dir and outside any database, it serves the current folder as the
 // data dir, as Dolt does: each database folder in it is a database, and
 // CREATE DATABASE makes new ones there. A data dir that does not exist yet
-// is created.
-func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving, usersFile string, err error) {
-	p, serving, usersFile, err = openDatabases(dir, dataDir)
+// is created. filesDir is the default folder of secure_file_priv where it
+// is not the data dir's (sqlserver.DefaultFilesDir), else "".
+func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving, usersFile, filesDir string, err error) {
+	p, serving, usersFile, filesDir, err = openDatabases(dir, dataDir)
 	if err == nil {
 		setCommitter(p)
 	}
-	return p, serving, usersFile, err
+	return p, serving, usersFile, filesDir, err
 }
 
 // openDatabases is openProvider without the committer.
-func openDatabases(dir, dataDir string) (p *sqlserver.Provider, serving, usersFile string, err error) {
+func openDatabases(dir, dataDir string) (p *sqlserver.Provider, serving, usersFile, filesDir string, err error) {
 	if dataDir != "" {
 		d := dataDir // resolved against dir by the caller
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, "", "", fmt.Errorf("create the data dir: %w", err)
+			return nil, "", "", "", fmt.Errorf("create the data dir: %w", err)
 		}
 		p, err := sqlserver.NewProvider(d)
-		return p, "the databases in " + d, filepath.Join(d, usersFileName), err
+		return p, "the databases in " + d, filepath.Join(d, usersFileName), "", err
 	}
 	root, err := findRepoRoot(dir)
 	if errors.Is(err, errNoRepo) {
@@ -177,20 +197,22 @@ func openDatabases(dir, dataDir string) (p *sqlserver.Provider, serving, usersFi
 		}
 		abs, _ := filepath.Abs(dir)
 		p, err := sqlserver.NewProvider(dir)
-		return p, "the databases in " + abs + " (CREATE DATABASE makes one here)", filepath.Join(abs, usersFileName), err
+		return p, "the databases in " + abs + " (CREATE DATABASE makes one here)", filepath.Join(abs, usersFileName), "", err
 	}
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", "", err
 	}
 	p, err = sqlserver.NewProvider(root)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", "", err
 	}
 	if err := p.AddDatabaseDir(filepath.Base(root), root); err != nil {
 		p.Close()
-		return nil, "", "", err
+		return nil, "", "", "", err
 	}
-	return p, "the database " + filepath.Base(root) + " in " + root, filepath.Join(root, repoDir, "users"), nil
+	// A database served alone keeps the server's files in its .verso
+	// folder, as it does the users file.
+	return p, "the database " + filepath.Base(root) + " in " + root, filepath.Join(root, repoDir, "users"), filepath.Join(root, repoDir, "files"), nil
 }
 
 // usersFileName is the file of a data dir holding the accounts and grants

@@ -1,0 +1,130 @@
+package sqlserver
+
+import (
+	"context"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+)
+
+// The status flags of the protocol (mysql_com.h) that follow the session.
+// The protocol library sends mysql.Conn.StatusFlags in the handshake and in
+// every OK and EOF packet, and adds SERVER_MORE_RESULTS_EXISTS itself to
+// each result of a multi-statement query but the last.
+const (
+	statusFlagInTrans         = mysql.ServerInTransaction    // SERVER_STATUS_IN_TRANS
+	statusFlagAutocommit      = mysql.ServerStatusAutocommit // SERVER_STATUS_AUTOCOMMIT
+	statusFlagInTransReadOnly = 0x2000                       // SERVER_STATUS_IN_TRANS_READONLY
+	sessionStatusFlags        = statusFlagInTrans | statusFlagAutocommit | statusFlagInTransReadOnly
+)
+
+// statusHandler keeps a connection's status flags in step with its
+// session, as MySQL's are: clients trust them (PyMySQL, for one, sends
+// SET autocommit only when the flags say the server's setting differs
+// from its own, and its rollback() does nothing useful if they lie). The
+// handshake carries the global @@autocommit (there is no session yet);
+// the OK packet of the login and every packet after a command carry the
+// session's: autocommit, in a transaction, in a read-only one. The
+// engine's handler sets some of them only after a statement succeeds, and
+// never for the handshake, the login or a failed statement (a COMMIT that
+// failed and rolled back).
+//
+// The session is the connection's ClientData, set by the server's
+// session builder (NewServer).
+type statusHandler struct {
+	mysql.Handler
+}
+
+func (h statusHandler) NewConnection(c *mysql.Conn) {
+	h.Handler.NewConnection(c)
+	c.StatusFlags &^= sessionStatusFlags
+	if _, v, ok := sql.SystemVariables.GetGlobal("autocommit"); ok && isTrue(v) {
+		c.StatusFlags |= statusFlagAutocommit
+	}
+}
+
+func (h statusHandler) ConnectionAuthenticated(c *mysql.Conn) error {
+	err := h.Handler.ConnectionAuthenticated(c)
+	setStatusFlags(c)
+	return err
+}
+
+func (h statusHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	err := h.Handler.ComQuery(ctx, c, query, func(r *sqltypes.Result, more bool) error {
+		setStatusFlags(c)
+		return callback(r, more)
+	})
+	setStatusFlags(c)
+	return err
+}
+
+func (h statusHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
+	rest, err := h.Handler.ComMultiQuery(ctx, c, query, func(r *sqltypes.Result, more bool) error {
+		setStatusFlags(c)
+		return callback(r, more)
+	})
+	setStatusFlags(c)
+	return rest, err
+}
+
+func (h statusHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+	err := h.Handler.ComStmtExecute(ctx, c, prepare, func(r *sqltypes.Result) error {
+		setStatusFlags(c)
+		return callback(r)
+	})
+	setStatusFlags(c)
+	return err
+}
+
+func (h statusHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
+	f, err := h.Handler.ComPrepare(ctx, c, query, prepare)
+	setStatusFlags(c)
+	return f, err
+}
+
+func (h statusHandler) ComResetConnection(c *mysql.Conn) error {
+	err := h.Handler.ComResetConnection(c)
+	setStatusFlags(c)
+	return err
+}
+
+// setStatusFlags sets the session's flags in c.StatusFlags, keeping the
+// protocol library's own (the cursor flags).
+func setStatusFlags(c *mysql.Conn) {
+	if s, ok := c.ClientData.(*Session); ok {
+		c.StatusFlags = c.StatusFlags&^sessionStatusFlags | s.statusFlags()
+	}
+}
+
+// statusFlags returns the session's status flags. A session is in a
+// transaction, as MySQL's is, from BEGIN (or START TRANSACTION) to its end,
+// and with autocommit off from the first statement that read or wrote a
+// database to COMMIT or ROLLBACK; the engine's transaction that each
+// statement opens and that touched no database (SET, SELECT 1) does not
+// count.
+func (s *Session) statusFlags() uint16 {
+	var f uint16
+	if v, err := s.BaseSession.GetSessionVariable(nil, "autocommit"); err == nil && isTrue(v) {
+		f |= statusFlagAutocommit
+	}
+	tx := s.GetTransaction()
+	if tx == nil {
+		return f
+	}
+	t, ok := tx.(*Transaction)
+	if s.GetIgnoreAutoCommit() || (ok && len(t.dbs) > 0) {
+		f |= statusFlagInTrans
+		if tx.IsReadOnly() {
+			f |= statusFlagInTransReadOnly
+		}
+	}
+	return f
+}
+
+// isTrue reports whether a boolean system variable's value is on.
+func isTrue(v any) bool {
+	b, err := sql.ConvertToBool(nil, v)
+	return err == nil && b
+}
