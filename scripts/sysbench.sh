@@ -17,6 +17,9 @@
 #   PS_MODE=auto (sysbench's --db-ps-mode: auto uses server-side prepared
 #   statements; disable sends every query as text with its values written in)
 #   VERSO_CPUPROFILE=/tmp/verso.prof (profile the verso server)
+#   BEFORE=<git revision>: also build verso at that revision (a temporary
+#   worktree) and run it on BEFORE_PORT=3409 beside the others, for
+#   before/after figures in one run; COMMITS=0 skips the commit throughput
 # Both servers write durably: MariaDB with its defaults
 # (innodb_flush_log_at_trx_commit=1), verso with one fsync per COMMIT.
 set -euo pipefail
@@ -42,8 +45,13 @@ fi
 WORK=$(mktemp -d /tmp/verso-sysbench.XXXXXX)
 MARIADB_PID=
 VERSO_PID=
+BEFORE_PID=
+BEFORE=${BEFORE:-}
+BEFORE_PORT=${BEFORE_PORT:-3409}
 cleanup() {
   [ -n "$VERSO_PID" ] && kill -INT "$VERSO_PID" 2>/dev/null && wait "$VERSO_PID" 2>/dev/null
+  [ -n "$BEFORE_PID" ] && kill -INT "$BEFORE_PID" 2>/dev/null && wait "$BEFORE_PID" 2>/dev/null
+  [ -n "$BEFORE" ] && git worktree remove --force "$WORK/before-src" 2>/dev/null
   [ -n "$MARIADB_PID" ] && kill "$MARIADB_PID" 2>/dev/null && wait "$MARIADB_PID" 2>/dev/null
   if [ "${KEEP:-0}" = 1 ]; then echo "kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
@@ -73,6 +81,14 @@ go build -o "$WORK/verso-bin" ./cmd/verso
 "$WORK/verso-bin" sql-server --data-dir "$WORK/verso" --port "$VERSO_PORT" >"$WORK/verso.log" 2>&1 &
 VERSO_PID=$!
 wait_port verso "$VERSO_PORT"
+if [ -n "$BEFORE" ]; then
+  echo "== building and starting verso at $BEFORE on 127.0.0.1:$BEFORE_PORT (data in $WORK/before)" >&2
+  git worktree add --detach "$WORK/before-src" "$BEFORE" >/dev/null 2>&1
+  (cd "$WORK/before-src" && go build -o "$WORK/before-bin" ./cmd/verso)
+  "$WORK/before-bin" sql-server --data-dir "$WORK/before" --port "$BEFORE_PORT" >"$WORK/before.log" 2>&1 &
+  BEFORE_PID=$!
+  wait_port before "$BEFORE_PORT"
+fi
 
 sb() { # port test command [args]
   local port=$1 test=$2 cmd=$3; shift 3
@@ -89,6 +105,7 @@ prepare() { # name port
 }
 prepare mariadb "$MARIADB_PORT"
 prepare verso "$VERSO_PORT"
+[ -n "$BEFORE" ] && prepare before "$BEFORE_PORT"
 
 # run name port test threads: prints "qps p95" (or "failed failed").
 run() {
@@ -108,14 +125,26 @@ run() {
 echo
 echo "sysbench $(sysbench --version | awk '{print $2}'), $ROWS rows, ${TIME}s per run, --db-ps-mode=$PS_MODE; $(nproc) cores ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)); load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo
-echo "| test | threads | MariaDB queries/s | MariaDB p95 ms | verso queries/s | verso p95 ms | verso / MariaDB |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+if [ -n "$BEFORE" ]; then
+  echo "| test | threads | MariaDB queries/s | MariaDB p95 ms | verso $BEFORE queries/s | p95 ms | verso queries/s | verso p95 ms | before / MariaDB | verso / MariaDB |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+else
+  echo "| test | threads | MariaDB queries/s | MariaDB p95 ms | verso queries/s | verso p95 ms | verso / MariaDB |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+fi
+ratio() { awk -v v="$1" -v m="$2" 'BEGIN { if (m+0 > 0 && v+0 > 0) printf "%.2fx", v/m; else print "-" }'; }
 for test in $TESTS; do
   for th in $THREADS; do
     read -r mq mp < <(run mariadb "$MARIADB_PORT" "$test" "$th")
+    if [ -n "$BEFORE" ]; then
+      read -r bq bp < <(run before "$BEFORE_PORT" "$test" "$th")
+    fi
     read -r vq vp < <(run verso "$VERSO_PORT" "$test" "$th")
-    ratio=$(awk -v v="$vq" -v m="$mq" 'BEGIN { if (m+0 > 0 && v+0 > 0) printf "%.2fx", v/m; else print "-" }')
-    echo "| $test | $th | $mq | $mp | $vq | $vp | $ratio |"
+    if [ -n "$BEFORE" ]; then
+      echo "| $test | $th | $mq | $mp | $bq | $bp | $vq | $vp | $(ratio "$bq" "$mq") | $(ratio "$vq" "$mq") |"
+    else
+      echo "| $test | $th | $mq | $mp | $vq | $vp | $(ratio "$vq" "$mq") |"
+    fi
   done
 done
 echo
@@ -125,7 +154,9 @@ echo
 vsql() { mysql --no-defaults -h 127.0.0.1 -P "$VERSO_PORT" -u root sbtest "$@"; }
 # sbtest1 is new (untracked) until a first commit adds it: '-am' stages
 # only tables HEAD has, as in Dolt.
-if ! out=$(vsql -e "CALL dolt_commit('-Am', 'sysbench tables'); UPDATE sbtest1 SET k = k + 1 WHERE id = 1; CALL dolt_commit('-am', 'sysbench commit probe')" 2>&1); then
+if [ "$COMMITS" = 0 ]; then
+  :
+elif ! out=$(vsql -e "CALL dolt_commit('-Am', 'sysbench tables'); UPDATE sbtest1 SET k = k + 1 WHERE id = 1; CALL dolt_commit('-am', 'sysbench commit probe')" 2>&1); then
   echo "commit throughput: skipped, CALL dolt_commit failed on verso: $(echo "$out" | grep ERROR | tail -1)"
 else
   script="$WORK/commits.sql"
