@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -270,11 +271,15 @@ func (e *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 	if err != nil {
 		return err
 	}
-	if err := e.lockStored(ctx, ov, true); err != nil {
-		return err
-	}
-	if err := e.lockStored(ctx, nv, false); err != nil {
-		return err
+	if ok := e.storedKey(ov); ok != nil {
+		if err := e.lockKey(ctx, ok, true); err != nil {
+			return err
+		}
+		if nk := e.storedKey(nv); nk != nil && !bytes.Equal(nk, ok) {
+			if err := e.lockKey(ctx, nk, false); err != nil {
+				return err
+			}
+		}
 	}
 	e.w.dirty = true
 	return e.t.editError(ctx, e.w.ed.Update(ctx, ov, nv))

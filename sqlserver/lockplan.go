@@ -125,10 +125,51 @@ func (lp lockingParser) ParseOneWithOptions(ctx context.Context, query string, o
 			stmt, n, err = s, len(query), nil
 		}
 	}
-	if err == nil {
+	if err == nil && mayLock(query) {
 		lp.markLocks(ctx, stmt)
 	}
 	return stmt, n, err
+}
+
+// mayLock reports whether a query's text may hold a locking clause: FOR
+// UPDATE, or SHARE (FOR SHARE, LOCK IN SHARE MODE). Walking every
+// statement's syntax tree for them cost each statement two dozen
+// allocations.
+func mayLock(q string) bool {
+	if indexFold(q, "share", 0) >= 0 {
+		return true
+	}
+	for i := indexFold(q, "update", 0); i >= 0; i = indexFold(q, "update", i+1) {
+		j := i
+		for j > 0 && (q[j-1] == ' ' || q[j-1] == '\t' || q[j-1] == '\n' || q[j-1] == '\r') {
+			j--
+		}
+		if j < i && j >= 3 && indexFold(q[j-3:j], "for", 0) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// indexFold returns the index of the first lower-case ASCII word w in s
+// from from on, in any case, or -1, without allocating.
+func indexFold(s, w string, from int) int {
+	for i := from; i+len(w) <= len(s); i++ {
+		j := 0
+		for ; j < len(w); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != w[j] {
+				break
+			}
+		}
+		if j == len(w) {
+			return i
+		}
+	}
+	return -1
 }
 
 // done marks a parsed statement's locking reads and gives text queries of
@@ -137,7 +178,9 @@ func (lp lockingParser) done(ctx context.Context, stmt sqlparser.Statement, pars
 	if err != nil {
 		return stmt, parsed, rest, err
 	}
-	lp.markLocks(ctx, stmt)
+	if mayLock(parsed) {
+		lp.markLocks(ctx, stmt)
+	}
 	if lp.f != nil {
 		if inj := lp.f.injectText(parsed, stmt); inj != nil {
 			stmt = inj

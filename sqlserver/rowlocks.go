@@ -190,16 +190,17 @@ func (t *Transaction) releaseLocks() {
 // lockRow locks the row under key of the table (of database db) and
 // returns its version for the statement: the transaction's own, after
 // adopting the latest committed version on the first lock (see above),
-// and whether that adoption changed it.
+// and whether that adoption changed it, with the table's writer.
 //
-// A lock the transaction held already adopts nothing; the version is then
-// the one the transaction's statement reads (see rowIter.locked).
+// A lock the transaction held already adopts nothing and returns no
+// version or writer: the version is the one the transaction's statement
+// reads (see rowIter.locked).
 func (d *txDB) lockRow(ctx *sql.Context, db *Database, table string, key []byte, c lockClause) (v rowVersion, first, adopted bool, w *tableWriter, err error) {
 	first, err = d.lock(ctx, db.p, table, key, c)
-	if err != nil {
-		return rowVersion{}, false, false, nil, err
+	if err != nil || !first {
+		return rowVersion{}, first, false, nil, err
 	}
-	if w, err = d.writer(ctx, db, table); err != nil || !first {
+	if w, err = d.writer(ctx, db, table); err != nil {
 		return rowVersion{}, first, false, w, err
 	}
 	cur, err := rawGet(ctx, w.ed, key)
@@ -228,6 +229,9 @@ func (d *txDB) adopt(ctx *sql.Context, w *tableWriter, key []byte, cur rowVersio
 	_, _, latestRoot, err := d.st.snapshot(ctx, d.branch)
 	if err != nil {
 		return rowVersion{}, err
+	}
+	if latestRoot.Address() == d.base.Address() && len(d.bases) == 0 {
+		return cur, nil // nothing committed since the snapshot
 	}
 	_, latestAddr, inLatest, err := findTable(ctx, latestRoot, w.name)
 	if err != nil || !inLatest {
@@ -363,15 +367,31 @@ func copyBases(bases map[string]map[string]rowVersion) map[string]map[string]row
 // the values the statement computed from it are stale, and the statement
 // fails with a serialization failure instead of overwriting the change.
 func (e *editor) lockStored(ctx *sql.Context, vals []tables.Value, read bool) error {
+	key := e.storedKey(vals)
+	if key == nil {
+		return nil
+	}
+	return e.lockKey(ctx, key, read)
+}
+
+// storedKey returns the row key of stored values vals, or nil for a row
+// that takes no lock: of a temporary table, a read-only revision, a table
+// without a primary key, or with an auto-increment key still to be
+// assigned (no other session gets that value).
+func (e *editor) storedKey(vals []tables.Value) []byte {
 	if e.t.db.temp || e.d.readOnly || e.w.ed.Schema().Keyless() {
 		return nil
 	}
 	for _, p := range e.w.ed.Schema().PrimaryKey {
 		if vals[p].IsNull() {
-			return nil // an auto-increment key still to be assigned: no other session gets it
+			return nil
 		}
 	}
-	key := e.t.info.t.KeyOf(vals)
+	return e.t.info.t.KeyOf(vals)
+}
+
+// lockKey locks the row under key for writing (see lockStored).
+func (e *editor) lockKey(ctx *sql.Context, key []byte, read bool) error {
 	_, _, adopted, _, err := e.d.lockRow(ctx, e.t.db, e.t.name, key, lockWrite)
 	if err == nil && adopted && read {
 		return errSerialization("the row with key %s in table %q changed since this statement read it", tables.KeyText(key), e.t.name)
@@ -408,6 +428,12 @@ func (r *rowIter) locked(ctx *sql.Context) (vals []tables.Value, keep bool, err 
 		// reads the row as it was before its own writes (an UPDATE over
 		// a join meets a row once per match, and must see it unchanged),
 		// adopted version included.
+		if len(d.bases) == 0 {
+			return r.it.Row(), true, nil
+		}
+		if w, err = d.writer(ctx, db, r.t.name); err != nil {
+			return nil, false, err
+		}
 		if !w.adopted[string(key)] {
 			return r.it.Row(), true, nil
 		}

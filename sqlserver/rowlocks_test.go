@@ -581,3 +581,21 @@ func TestCommitRefusesSameValue(t *testing.T) {
 		t.Fatalf("two increments of a row to the same value merged: %v", err)
 	}
 }
+
+// TestMayLock: the text test that spares statements without a locking
+// clause the walk of their syntax tree never misses one.
+func TestMayLock(t *testing.T) {
+	for q, want := range map[string]bool{
+		"SELECT * FROM t WHERE id = 1 FOR UPDATE":            true,
+		"select * from t for\n\tupdate nowait":               true,
+		"SELECT * FROM t LOCK IN SHARE MODE":                 true,
+		"SELECT * FROM t FOR SHARE SKIP LOCKED":              true,
+		"UPDATE t SET v = 1 WHERE id = 1":                    false,
+		"INSERT INTO t VALUES (1) ON DUPLICATE KEY UPDATE v": false,
+		"SELECT 1": false,
+	} {
+		if got := mayLock(q); got != want {
+			t.Errorf("mayLock(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
