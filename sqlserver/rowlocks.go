@@ -164,7 +164,10 @@ func (d *txDB) lock(ctx *sql.Context, p *Provider, table string, key []byte, c l
 	case errors.Is(err, rowlock.ErrTimeout):
 		return false, errLockWaitTimeout()
 	case errors.Is(err, rowlock.ErrDeadlock):
+		// The transaction is over, as MySQL's is: the session's next
+		// statements autocommit (under autocommit) until a BEGIN.
 		tx.abort()
+		ctx.SetIgnoreAutoCommit(false)
 		return false, errDeadlock()
 	}
 	return false, err

@@ -539,10 +539,14 @@ func TestLockDeadlock(t *testing.T) {
 		t.Fatalf("the older transaction: %v", err)
 	}
 	cexec(t, old, "COMMIT")
-	cexec(t, young, "COMMIT") // nothing left to commit
 	rows := cint(t, old, "SELECT COUNT(*) FROM t WHERE v = 1")
 	if rows != 2 {
 		t.Fatalf("%d rows hold the older transaction's writes, want 2 (the younger's write rolled back)", rows)
+	}
+	// The younger's transaction is over: its next statement autocommits.
+	cexec(t, young, "UPDATE t SET v = 5 WHERE id = 1")
+	if v := cint(t, old, "SELECT v FROM t WHERE id = 1"); v != 5 {
+		t.Fatalf("after the deadlock, an UPDATE of the victim's session did not commit by itself: v = %d", v)
 	}
 }
 

@@ -114,6 +114,15 @@ func TestServerRetryAfterConflict(t *testing.T) {
 	if n, _ := mysqlErrNum(exec(c2, "COMMIT")); n != 1213 {
 		t.Fatalf("conflicting COMMIT: want error 1213, got %d", n)
 	}
+	// The failed COMMIT ended the transaction, as MySQL's does: the next
+	// statement autocommits.
+	if err := exec(c2, "UPDATE shop.t SET u = 1 WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	var u int
+	if err := c1.QueryRowContext(ctx, "SELECT u FROM shop.t WHERE id = 1").Scan(&u); err != nil || u != 1 {
+		t.Fatalf("after a failed COMMIT, an UPDATE did not commit by itself: u = %d, %v", u, err)
+	}
 	// The retry: BEGIN, read, write, COMMIT on the same connection.
 	for _, q := range []string{"BEGIN", "UPDATE shop.t SET v = v + 10 WHERE id = 1", "COMMIT"} {
 		if err := exec(c2, q); err != nil {

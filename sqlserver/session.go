@@ -146,12 +146,18 @@ func (s *Session) StartTransaction(ctx *sql.Context, c sql.TransactionCharacteri
 // CommitTransaction implements sql.TransactionSession: each database the
 // transaction changed gets its working set replaced (or merged into) with
 // one durable store commit.
-func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error {
+func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err error) {
 	t, ok := tx.(*Transaction)
 	if !ok {
 		return fmt.Errorf("verso: not a verso transaction: %T", tx)
 	}
 	defer func() {
+		if err != nil && ctx.GetTransaction() == tx {
+			// The engine keeps a transaction whose COMMIT failed open;
+			// MySQL's session is out of it (status flags, autocommit).
+			ctx.SetIgnoreAutoCommit(false)
+			ctx.SetTransaction(nil)
+		}
 		// Committed or not, the transaction is over: a failed COMMIT
 		// (a serialization failure) rolls it back, as MySQL's does, so
 		// that the client's retry starts from a fresh snapshot. Keeping
