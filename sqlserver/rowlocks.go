@@ -482,3 +482,21 @@ func (t *Table) readLock(ctx *sql.Context) *lockClause {
 	}
 	return &lockWrite
 }
+
+var _ sql.LifecycleAwareSession = (*Session)(nil)
+
+// CommandBegin implements sql.LifecycleAwareSession.
+func (s *Session) CommandBegin() error { return nil }
+
+// CommandEnd implements sql.LifecycleAwareSession.
+func (s *Session) CommandEnd() {}
+
+// SessionEnd implements sql.LifecycleAwareSession: a session that ends
+// (its client went away, or the server shuts down) rolls back its open
+// transaction and releases its row locks, which would otherwise keep
+// every other writer of its rows waiting.
+func (s *Session) SessionEnd() {
+	if t, ok := s.GetTransaction().(*Transaction); ok && t != nil {
+		t.abort()
+	}
+}

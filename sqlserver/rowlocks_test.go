@@ -603,3 +603,36 @@ func TestMayLock(t *testing.T) {
 		}
 	}
 }
+
+// TestLockReleasedOnDisconnect: a client that goes away inside a
+// transaction releases its row locks (its writes roll back), so a writer
+// waiting for them goes on at once.
+func TestLockReleasedOnDisconnect(t *testing.T) {
+	db := lockServer(t, 4)
+	mustDBExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
+	mustDBExec(t, db, "INSERT INTO t VALUES (1, 0)")
+	c := lockConns(t, db, 2)
+	a, b := c[0], c[1]
+	cexec(t, a, "BEGIN")
+	cexec(t, a, "UPDATE t SET v = 100 WHERE id = 1")
+	done := async(b, "UPDATE t SET v = v + 1 WHERE id = 1")
+	if !blocked(done, 200*time.Millisecond) {
+		t.Fatalf("no wait: %v", <-done)
+	}
+	// Close the connection under the transaction (database/sql would
+	// return it to the pool otherwise).
+	if err := a.Raw(func(dc any) error { return dc.(interface{ Close() error }).Close() }); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the waiting writer still waits after the lock holder's client went away")
+	}
+	if v := cint(t, b, "SELECT v FROM t WHERE id = 1"); v != 1 {
+		t.Fatalf("v = %d, want 1 (the gone transaction rolled back)", v)
+	}
+}
