@@ -11,15 +11,17 @@ import (
 // TestGroupCommit holds the database's commit lock while six sessions
 // commit: the first becomes the leader and waits; the other five queue
 // behind it and then go as one group, one store commit for them. The last
-// of the group takes the unique value an earlier one of the group took
-// (with another primary key: no row lock between them) and fails alone
-// with a serialization failure.
+// of the group deletes the row of a table without a primary key that an
+// earlier one of the group deleted (such rows take no locks) and fails
+// alone with a serialization failure.
 func TestGroupCommit(t *testing.T) {
 	p, cs, st := countingProvider(t)
 	env := newEnv(t, p)
 	setup := env.session("db")
 	env.exec(setup, "CREATE TABLE t (pk INT PRIMARY KEY, v INT, u INT UNIQUE)")
 	env.exec(setup, "INSERT INTO t VALUES (100, 0, 100)")
+	env.exec(setup, "CREATE TABLE bag (a INT)")
+	env.exec(setup, "INSERT INTO bag VALUES (1)")
 
 	// Six sessions with a transaction each, written but not committed.
 	sessions := make([]*testSession, 6)
@@ -28,8 +30,9 @@ func TestGroupCommit(t *testing.T) {
 		env.exec(ctx, "START TRANSACTION")
 		if i < 5 {
 			env.exec(ctx, fmt.Sprintf("INSERT INTO t VALUES (%d, %d, %d)", i, i, i))
-		} else {
-			env.exec(ctx, "INSERT INTO t VALUES (50, 5, 4)") // clashes with session 4
+		}
+		if i >= 4 {
+			env.exec(ctx, "DELETE FROM bag WHERE a = 1") // sessions 4 and 5 clash
 		}
 		sessions[i] = &testSession{ctx: ctx, done: make(chan error, 1)}
 	}

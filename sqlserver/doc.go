@@ -252,11 +252,14 @@
 //     both changed since the transaction's base of it is refused with a
 //     serialization failure (1213), whatever the values: that catches
 //     writers that take no row locks (procedures that rewrite a working
-//     set, such as dolt_reset, and unique keys that two transactions took
-//     with different primary keys, which are checked only there). Locking
+//     set, such as dolt_reset; rows of tables without a primary key; a
+//     schema change beside writes to the table). Values of unique indexes
+//     are locked as rows are: a second transaction that takes a value
+//     another holds waits, then gets 1062 if it was committed. Locking
 //     reads of a view lock the rows of its tables; locking clauses inside
 //     stored procedures and the bodies of triggers do not lock (the
-//     UPDATEs and DELETEs there do).
+//     UPDATEs and DELETEs there do). Foreign-key checks read the parent
+//     rows from the snapshot without locking them.
 //   - Auto-increment counters are shared by all sessions of a process (as
 //     MySQL's are), held in memory from the stored counter: values handed
 //     out and rolled back are not reused.

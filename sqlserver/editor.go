@@ -252,6 +252,9 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	if err := e.lockStored(ctx, vals, false); err != nil {
 		return err
 	}
+	if err := e.lockUnique(ctx, vals, e.storedKey(vals)); err != nil {
+		return err
+	}
 	e.w.dirty = true
 	e.w.ed.KeepZero(sql.LoadSqlMode(ctx).ModeEnabled(sql.NoAutoValueOnZero))
 	_, err = e.w.ed.Insert(ctx, vals)
@@ -275,10 +278,14 @@ func (e *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 		if err := e.lockKey(ctx, ok, true); err != nil {
 			return err
 		}
-		if nk := e.storedKey(nv); nk != nil && !bytes.Equal(nk, ok) {
+		nk := e.storedKey(nv)
+		if nk != nil && !bytes.Equal(nk, ok) {
 			if err := e.lockKey(ctx, nk, false); err != nil {
 				return err
 			}
+		}
+		if err := e.lockUnique(ctx, nv, nk); err != nil {
+			return err
 		}
 	}
 	e.w.dirty = true

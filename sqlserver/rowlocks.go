@@ -46,8 +46,10 @@ import (
 // and the working root changed since the transaction's base, whatever
 // the values (merge.go).
 //
-// Lock keys are (database, branch, table, primary key): rows of tables
-// without a primary key are not locked (their rows are a bag: concurrent
+// Lock keys are (database, branch, table, primary key), and (database,
+// branch, table, unique index, value) for the values of unique indexes a
+// row takes (lockUnique); rows of tables without a primary key are not
+// locked (their rows are a bag: concurrent
 // inserts add up, and a row deleted twice fails the second commit).
 // There are no gap or next-key locks: a locking read of a range locks the
 // rows it reads, not the gaps between them, so a row inserted into the
@@ -499,4 +501,83 @@ func (s *Session) SessionEnd() {
 	if t, ok := s.GetTransaction().(*Transaction); ok && t != nil {
 		t.abort()
 	}
+}
+
+// lockUnique locks, for writing, the values the row vals (stored under
+// key) takes in the table's unique indexes, as InnoDB locks a unique index
+// entry: a second transaction taking one waits for the first. On the first
+// lock of a value, the rows that hold it in the latest committed table or
+// in the transaction's view are locked (shared) and adopted, so that the
+// editor's unique check sees the latest: a value another transaction took
+// and committed is a duplicate (1062), one it freed is free.
+func (e *editor) lockUnique(ctx *sql.Context, vals []tables.Value, key []byte) error {
+	if key == nil {
+		return nil // a row that takes no locks (storedKey)
+	}
+	sch := e.w.ed.Schema()
+	for _, u := range e.t.info.t.UniqueKeys(vals) {
+		first, err := e.d.lock(ctx, e.t.db.p, e.t.name+"\x00unique\x00"+sch.Indexes[u.Index].Name, u.Prefix, lockWrite)
+		if err != nil {
+			return err
+		}
+		if !first {
+			continue
+		}
+		holders, err := e.uniqueHolders(ctx, u)
+		if err != nil {
+			return err
+		}
+		for _, rk := range holders {
+			if bytes.Equal(rk, key) {
+				continue
+			}
+			if _, _, _, _, err := e.d.lockRow(ctx, e.t.db, e.t.name, rk, lockClause{mode: rowlock.Shared, policy: rowlock.Wait}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// uniqueHolders returns the keys of the rows holding the unique value u in
+// the transaction's view of the table or in the latest committed table
+// (read only when something was committed since the snapshot).
+func (e *editor) uniqueHolders(ctx *sql.Context, u tables.UniqueKey) ([][]byte, error) {
+	d := e.d
+	own, err := e.w.ed.IndexRowKeys(ctx, u.Index, u.Prefix)
+	if err != nil {
+		return nil, err
+	}
+	_, _, latestRoot, err := d.st.snapshot(ctx, d.branch)
+	if err != nil {
+		return nil, err
+	}
+	if latestRoot.Address() == d.base.Address() && len(d.bases) == 0 {
+		return own, nil
+	}
+	_, addr, ok, err := findTable(ctx, latestRoot, e.t.name)
+	if err != nil || !ok {
+		return nil, err
+	}
+	latest, err := tables.Load(ctx, d.st.graph.NodeStore(), addr)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(tables.EncodeSchema(latest.Schema()), tables.EncodeSchema(e.w.ed.Schema())) {
+		return own, nil // the commit fails on the schema change
+	}
+	keys, err := latest.IndexRowKeys(ctx, u.Index, u.Prefix)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range own {
+		dup := false
+		for _, x := range keys {
+			dup = dup || bytes.Equal(x, k)
+		}
+		if !dup {
+			keys = append(keys, k)
+		}
+	}
+	return keys, nil
 }

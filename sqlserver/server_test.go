@@ -54,8 +54,8 @@ func TestServer(t *testing.T) {
 		t.Fatalf("select: %d, %v", qty, err)
 	}
 
-	// Conflicting transactions: two new rows with one unique name (no row
-	// lock between them): the second commit fails with 1213.
+	// Conflicting transactions: a new row, and a new index on the table
+	// (no row lock between them): the second commit fails with 1213.
 	tx1, err := c1.Begin()
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func TestServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustExec(tx2, "INSERT INTO items (id, name, qty) VALUES (10, 'plum', 0)")
-	mustExec(tx1, "INSERT INTO items (id, name, qty) VALUES (11, 'plum', 1)")
+	mustExec(tx1, "CREATE INDEX iq ON items (qty)")
 	mustExec(tx1, "UPDATE items SET qty = 9 WHERE id = 1")
 	if err := tx1.Commit(); err != nil {
 		t.Fatal(err)

@@ -65,7 +65,6 @@ func TestTransactionsMerge(t *testing.T) {
 
 func TestTransactionsConflict(t *testing.T) {
 	for _, c := range []struct{ name, q1, q2 string }{
-		{"same unique value", "INSERT INTO t VALUES (5, 1, 7)", "INSERT INTO t VALUES (6, 2, 7)"},
 		{"schema", "CREATE INDEX ku ON t (u, v)", "INSERT INTO t VALUES (7, 1, 8)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -108,11 +107,14 @@ func TestTransactionsWait(t *testing.T) {
 		{"same new key", "INSERT INTO t VALUES (5, 2, 6)", "INSERT INTO t VALUES (5, 1, 5)", true, true, "[5 2 6]"},
 		{"rolled back", "UPDATE t SET v = v + 100 WHERE id = 1", "UPDATE t SET v = v * 2 WHERE id = 1", false, false, "[1 20 1]"},
 		{"rolled back insert", "INSERT INTO t VALUES (5, 2, 6)", "INSERT INTO t VALUES (5, 1, 5)", false, false, "[5 1 5]"},
+		{"same unique value", "INSERT INTO t VALUES (5, 1, 7)", "INSERT INTO t VALUES (6, 2, 7)", true, true, "[5 1 7]"},
+		{"unique value freed", "UPDATE t SET u = 9 WHERE id = 1", "INSERT INTO t VALUES (5, 2, 1)", true, false, "[5 2 1]"},
+		{"unique value kept", "UPDATE t SET u = 9 WHERE id = 1", "INSERT INTO t VALUES (5, 2, 1)", false, true, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			env, s1, s2 := txSetup(t)
 			id := "1"
-			if strings.HasPrefix(c.first, "INSERT") {
+			if strings.HasPrefix(c.first, "INSERT") || strings.HasPrefix(c.second, "INSERT") {
 				id = "5"
 			}
 			env.exec(s1, "START TRANSACTION")

@@ -455,3 +455,14 @@ func pkValues(s *Schema, row []Value) []Value {
 func (e *Editor) GetRaw(ctx context.Context, key []byte) ([]byte, bool, error) {
 	return e.rows.get(ctx, key)
 }
+
+// IndexRowKeys returns the row keys of the entries of index i that begin
+// with prefix, pending edits included.
+func (e *Editor) IndexRowKeys(ctx context.Context, i int, prefix []byte) ([][]byte, error) {
+	var out [][]byte
+	err := e.indexes[i].scan(ctx, prefix, PrefixEnd(prefix), func(_, rowKey []byte) bool {
+		out = append(out, bytes.Clone(rowKey))
+		return true
+	})
+	return out, err
+}

@@ -229,3 +229,38 @@ func (t *Table) InIndexSpan(i int, row []Value, key, lo, hi []byte) bool {
 	ik, _ := t.c.indexKey(&t.schema.Indexes[i], row, key)
 	return (lo == nil || bytes.Compare(ik, lo) >= 0) && (hi == nil || bytes.Compare(ik, hi) < 0)
 }
+
+// UniqueKey is a row's entry prefix in a unique index: the index's
+// position in the schema and the encoded values.
+type UniqueKey struct {
+	Index  int
+	Prefix []byte
+}
+
+// UniqueKeys returns row's values in each unique index of the table, but
+// for the indexes where one of them is NULL (a unique index does not
+// compare those).
+func (t *Table) UniqueKeys(row []Value) []UniqueKey {
+	var out []UniqueKey
+	for i := range t.schema.Indexes {
+		ix := &t.schema.Indexes[i]
+		if !ix.Unique {
+			continue
+		}
+		if p, hasNull := t.c.indexPrefix(ix, row); !hasNull {
+			out = append(out, UniqueKey{Index: i, Prefix: p})
+		}
+	}
+	return out
+}
+
+// IndexRowKeys returns the row keys of the entries of index i that begin
+// with prefix.
+func (t *Table) IndexRowKeys(ctx context.Context, i int, prefix []byte) ([][]byte, error) {
+	var out [][]byte
+	it := t.indexes[i].IterRange(ctx, prefix, PrefixEnd(prefix), false)
+	for it.Next(ctx) {
+		out = append(out, bytes.Clone(it.Value()))
+	}
+	return out, it.Err()
+}
