@@ -3,7 +3,6 @@ package sqlserver
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 )
 
@@ -39,22 +38,7 @@ func BenchmarkSQLUpdate(b *testing.B) {
 func BenchmarkSQLUpdateConcurrent(b *testing.B) {
 	env, ctx := newFileEnv(b)
 	loadUpdateTable(env, ctx)
-	var next atomic.Int64
-	st, _ := env.p.state("db")
-	before := st.commits.writes.Load()
-	b.SetParallelism(4)
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		s := env.session("db")
-		for pb.Next() {
-			if _, err := env.query(s, fmt.Sprintf("UPDATE t SET c = c + 1 WHERE id = %d", next.Add(1)%10000)); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	b.ReportMetric(float64(st.commits.writes.Load()-before)/float64(b.N), "fsyncs/op")
+	benchConcurrent(b, env, func(n int64) string { return fmt.Sprintf("UPDATE t SET c = c + 1 WHERE id = %d", n%10000) })
 }
 
 // loadUpdateTable makes the table t of BenchmarkSQLUpdate in database db.

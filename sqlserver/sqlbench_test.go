@@ -114,6 +114,13 @@ func loadSysbenchTable(env *testEnv, ctx *sql.Context, rows int) {
 func BenchmarkSQLInsertConcurrent(b *testing.B) {
 	env, ctx := newFileEnv(b)
 	env.exec(ctx, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20))")
+	benchConcurrent(b, env, func(n int64) string { return fmt.Sprintf("INSERT INTO t VALUES (%d, 'x')", n) })
+}
+
+// benchConcurrent runs the statement q(n), n = 1, 2, ..., from four
+// sessions at once and reports the working-set writes (one fsync each on
+// a file store) per statement.
+func benchConcurrent(b *testing.B, env *testEnv, q func(n int64) string) {
 	var next atomic.Int64
 	st, _ := env.p.state("db")
 	before := st.commits.writes.Load()
@@ -123,7 +130,7 @@ func BenchmarkSQLInsertConcurrent(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		s := env.session("db")
 		for pb.Next() {
-			if _, err := env.query(s, fmt.Sprintf("INSERT INTO t VALUES (%d, 'x')", next.Add(1))); err != nil {
+			if _, err := env.query(s, q(next.Add(1))); err != nil {
 				b.Error(err)
 				return
 			}
