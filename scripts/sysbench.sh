@@ -85,7 +85,7 @@ if [ -n "$BEFORE" ]; then
   echo "== building and starting verso at $BEFORE on 127.0.0.1:$BEFORE_PORT (data in $WORK/before)" >&2
   git worktree add --detach "$WORK/before-src" "$BEFORE" >/dev/null 2>&1
   (cd "$WORK/before-src" && go build -o "$WORK/before-bin" ./cmd/verso)
-  "$WORK/before-bin" sql-server --data-dir "$WORK/before" --port "$BEFORE_PORT" >"$WORK/before.log" 2>&1 &
+  env -u VERSO_CPUPROFILE "$WORK/before-bin" sql-server --data-dir "$WORK/before" --port "$BEFORE_PORT" >"$WORK/before.log" 2>&1 &
   BEFORE_PID=$!
   wait_port before "$BEFORE_PORT"
 fi

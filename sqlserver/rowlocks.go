@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/internal/rowlock"
 	"github.com/verso-db/verso/tables"
 )
@@ -212,7 +213,7 @@ func (d *txDB) lockRow(ctx *sql.Context, db *Database, table string, key []byte,
 	if err != nil {
 		return rowVersion{}, first, false, w, err
 	}
-	v, err = d.adopt(ctx, w, key, cur)
+	v, err = d.adopt(ctx, db, w, key, cur)
 	return v, first, err == nil && !v.equal(cur), w, err
 }
 
@@ -229,7 +230,7 @@ func rawGet(ctx context.Context, ed *tables.Editor, key []byte) (rowVersion, err
 // table into the transaction, if it differs from the transaction's base
 // of the row, and returns the version the transaction now holds (cur is
 // its version before).
-func (d *txDB) adopt(ctx *sql.Context, w *tableWriter, key []byte, cur rowVersion) (rowVersion, error) {
+func (d *txDB) adopt(ctx *sql.Context, db *Database, w *tableWriter, key []byte, cur rowVersion) (rowVersion, error) {
 	name := strings.ToLower(w.name)
 	_, _, latestRoot, err := d.st.snapshot(ctx, d.branch)
 	if err != nil {
@@ -250,23 +251,31 @@ func (d *txDB) adopt(ctx *sql.Context, w *tableWriter, key []byte, cur rowVersio
 	if latestAddr == baseAddr && !hasBase {
 		return cur, nil // the table has not changed since the snapshot
 	}
-	ns := d.st.graph.NodeStore()
-	latest, err := tables.Load(ctx, ns, latestAddr)
+	// Table values through the provider's cache: under concurrent writers
+	// the latest table is new after each commit, but one load serves every
+	// session's locks until the next.
+	li, err := db.p.cache.get(ctx, db, w.name, latestAddr, chunks.Address{})
 	if err != nil {
 		return rowVersion{}, err
 	}
+	latest := li.t
 	lv, lok, err := latest.Rows().Get(ctx, key)
 	if err != nil {
 		return rowVersion{}, err
 	}
 	l := rowVersion{val: lv, ok: lok}
+	if !hasBase && l.equal(cur) {
+		// A first lock: the transaction has not written the row, so cur
+		// is its snapshot's version, and nobody changed it since.
+		return cur, nil
+	}
 	base := adopted
 	if !hasBase {
-		bt, err := tables.Load(ctx, ns, baseAddr)
+		bi, err := db.p.cache.get(ctx, db, w.name, baseAddr, chunks.Address{})
 		if err != nil {
 			return rowVersion{}, err
 		}
-		bv, bok, err := bt.Rows().Get(ctx, key)
+		bv, bok, err := bi.t.Rows().Get(ctx, key)
 		if err != nil {
 			return rowVersion{}, err
 		}
@@ -559,10 +568,11 @@ func (e *editor) uniqueHolders(ctx *sql.Context, u tables.UniqueKey) ([][]byte, 
 	if err != nil || !ok {
 		return nil, err
 	}
-	latest, err := tables.Load(ctx, d.st.graph.NodeStore(), addr)
+	li, err := e.t.db.p.cache.get(ctx, e.t.db, e.t.name, addr, chunks.Address{})
 	if err != nil {
 		return nil, err
 	}
+	latest := li.t
 	if !bytes.Equal(tables.EncodeSchema(latest.Schema()), tables.EncodeSchema(e.w.ed.Schema())) {
 		return own, nil // the commit fails on the schema change
 	}
