@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"sync"
 	"time"
@@ -26,6 +27,9 @@ type ServerConfig struct {
 	// MaxConnections caps the clients connected at once; one more gets
 	// MySQL's error 1040 (Too many connections). Zero means no limit.
 	MaxConnections int
+	// Logger receives the server's log: internal errors with their stack
+	// traces, statements stopped by a limit. Nil means slog.Default().
+	Logger *slog.Logger
 	// User and Password are the superuser's account, made at each start
 	// and never stored (User "" is "root"). Without a password the
 	// server listens only on a loopback address: NewServer refuses any
@@ -74,6 +78,9 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	}
 	if cfg.User == "" {
 		cfg.User = DefaultUser
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
 	}
 	if cfg.MaxConnections < 0 {
 		return nil, fmt.Errorf("sqlserver: max connections is %d; give 0 (no limit) or more", cfg.MaxConnections)
@@ -128,7 +135,7 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 		ConnReadTimeout:  cfg.ReadTimeout,
 		ConnWriteTimeout: cfg.WriteTimeout,
 	}, e, sql.NewContext, sessions, nil, func(h mysql.Handler) (mysql.Handler, error) {
-		return errorHandler{h}, nil
+		return errorHandler{Handler: h, log: cfg.Logger, dataDir: p.dataDir}, nil
 	})
 	if err != nil {
 		lim.Close()
