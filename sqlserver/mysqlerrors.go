@@ -56,6 +56,13 @@ func (h errorHandler) ComResetConnection(c *mysql.Conn) (err error) {
 	return h.Handler.ComResetConnection(c)
 }
 
+// ConnectionAuthenticated ends the handshake's deadline (limitListener)
+// of a client that logged in.
+func (h errorHandler) ConnectionAuthenticated(c *mysql.Conn) error {
+	endHandshake(c)
+	return h.Handler.ConnectionAuthenticated(c)
+}
+
 // finish, deferred by each command, turns a panic of the command into an
 // error and *errp into the error the client gets: MySQL's number and
 // SQLSTATE, no stack trace (logged instead) and no server path.

@@ -8,12 +8,14 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/netutil"
 )
 
 // ServerConfig configures a MySQL-protocol server over a Provider.
@@ -24,6 +26,10 @@ type ServerConfig struct {
 	// ReadTimeout and WriteTimeout bound each read from and write to a
 	// client connection; zero means DefaultConnTimeout.
 	ReadTimeout, WriteTimeout time.Duration
+	// ConnectTimeout bounds the handshake of a new connection, from
+	// accepting it to the end of authentication (MySQL's connect_timeout);
+	// zero means DefaultConnectTimeout.
+	ConnectTimeout time.Duration
 	// MaxConnections caps the clients connected at once; one more gets
 	// MySQL's error 1040 (Too many connections). Zero means no limit.
 	MaxConnections int
@@ -48,6 +54,10 @@ type ServerConfig struct {
 // DefaultConnTimeout is the connection read and write timeout when none is
 // configured: long enough for idle interactive clients.
 const DefaultConnTimeout = 8 * time.Hour
+
+// DefaultConnectTimeout is how long a new connection has for its
+// handshake when none is configured: MySQL's connect_timeout default.
+const DefaultConnectTimeout = 10 * time.Second
 
 // DefaultUser is the superuser's name when none is configured.
 const DefaultUser = "root"
@@ -78,6 +88,12 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	}
 	if cfg.User == "" {
 		cfg.User = DefaultUser
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = DefaultConnectTimeout
+	}
+	if cfg.ConnectTimeout < 0 {
+		return nil, fmt.Errorf("sqlserver: connect timeout is %v; give a positive duration (or 0 for the default, %v)", cfg.ConnectTimeout, DefaultConnectTimeout)
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -127,7 +143,7 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 			return s, err
 		}
 	}
-	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, conns: map[*limitConn]struct{}{}}
+	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, connectTimeout: cfg.ConnectTimeout, conns: map[*limitConn]struct{}{}}
 	s, err := server.NewServerWithHandler(server.Config{
 		Protocol:         "tcp",
 		Address:          ln.Addr().String(),
@@ -167,10 +183,20 @@ func isLoopback(a net.Addr) bool {
 
 // limitListener counts the connections it accepted that are still open,
 // turns away those beyond max with MySQL's error 1040 (instead of the bare
-// close of the protocol library), and can close them all at shutdown.
+// close of the protocol library), bounds each connection's handshake by
+// connectTimeout, and can close them all at shutdown.
+//
+// The handshake's bound is a deadline on the connection's reads and writes
+// from the moment it is accepted until errorHandler.ConnectionAuthenticated
+// ends it (endHandshake): the protocol library sets its read and write
+// timeouts (ReadTimeout, WriteTimeout: hours, for idle clients) before each
+// read and write, and limitConn holds them to the handshake's deadline
+// meanwhile. A socket that never completes a handshake is so closed after
+// connectTimeout, and its place is free for a real client.
 type limitListener struct {
 	net.Listener
-	max int
+	max            int
+	connectTimeout time.Duration
 
 	mu    sync.Mutex
 	conns map[*limitConn]struct{}
@@ -192,6 +218,9 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		lc := &limitConn{Conn: newPrepareConn(c), l: l}
 		l.conns[lc] = struct{}{}
 		l.mu.Unlock()
+		hs := time.Now().Add(l.connectTimeout)
+		lc.handshake.Store(hs.UnixNano())
+		lc.Conn.SetDeadline(hs)
 		return lc, nil
 	}
 }
@@ -238,6 +267,40 @@ type limitConn struct {
 	net.Conn
 	l    *limitListener
 	once sync.Once
+	// handshake is the deadline of the handshake (Unix nanoseconds) until
+	// it ends, then 0.
+	handshake atomic.Int64
+}
+
+// clamp returns deadline t held to the handshake's deadline, if the
+// handshake is not over.
+func (c *limitConn) clamp(t time.Time) time.Time {
+	if hs := c.handshake.Load(); hs != 0 && (t.IsZero() || t.UnixNano() > hs) {
+		return time.Unix(0, hs)
+	}
+	return t
+}
+
+func (c *limitConn) SetDeadline(t time.Time) error      { return c.Conn.SetDeadline(c.clamp(t)) }
+func (c *limitConn) SetReadDeadline(t time.Time) error  { return c.Conn.SetReadDeadline(c.clamp(t)) }
+func (c *limitConn) SetWriteDeadline(t time.Time) error { return c.Conn.SetWriteDeadline(c.clamp(t)) }
+
+// endHandshake lifts the handshake's deadline from the connection of c, a
+// client that has logged in.
+func endHandshake(c *mysql.Conn) {
+	nc := c.Conn
+	for {
+		switch x := nc.(type) {
+		case *limitConn:
+			x.handshake.Store(0)
+			x.Conn.SetDeadline(time.Time{})
+			return
+		case *netutil.ConnWithTimeouts:
+			nc = x.Conn
+		default:
+			return
+		}
+	}
 }
 
 func (c *limitConn) Close() error {
