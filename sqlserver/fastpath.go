@@ -85,9 +85,9 @@ const maxFastTemplates = 4096
 // sessions need for prepared statements).
 func newFastEngine(p *Provider) (*sqle.Engine, *fastPath) {
 	f := &fastPath{p: p, tmpls: map[string]*fastTemplate{}, texts: map[string]*fastTemplate{}}
-	a := analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
-		Builder: sql.BuilderOverrides{Parser: fastParser{Parser: sql.NewMysqlParser(), f: f}},
-	}).Build()
+	a := newServerAnalyzer(analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
+		Builder: sql.BuilderOverrides{Parser: fastParser{Parser: withRegexpParser(sql.NewMysqlParser()), f: f}},
+	}))
 	f.e = sqle.New(a, nil)
 	f.install()
 	return f.e, f

@@ -24,36 +24,46 @@ type errorHandler struct {
 	mysql.Handler
 	log     *slog.Logger
 	dataDir string // the server's data dir, "" for none
+	stmts   *statements
 }
 
 func (h errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
-	defer h.finish(c, query, &err)
+	ctx, st := h.stmts.begin(ctx, c, query)
+	defer h.finish(c, query, st, &err)
 	return h.Handler.ComQuery(ctx, c, query, callback)
 }
 
 func (h errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (rest string, err error) {
-	defer h.finish(c, query, &err)
+	ctx, st := h.stmts.begin(ctx, c, query)
+	defer h.finish(c, query, st, &err)
 	return h.Handler.ComMultiQuery(ctx, c, query, callback)
 }
 
 func (h errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) (f []*querypb.Field, err error) {
-	defer h.finish(c, query, &err)
+	defer h.finish(c, query, nil, &err)
 	return h.Handler.ComPrepare(ctx, c, query, prepare)
 }
 
 func (h errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (err error) {
-	defer h.finish(c, prepare.PrepareStmt, &err)
+	ctx, st := h.stmts.begin(ctx, c, prepare.PrepareStmt)
+	defer h.finish(c, prepare.PrepareStmt, st, &err)
 	return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
 }
 
 func (h errorHandler) ComInitDB(c *mysql.Conn, schemaName string) (err error) {
-	defer h.finish(c, "", &err)
+	defer h.finish(c, "", nil, &err)
 	return h.Handler.ComInitDB(c, schemaName)
 }
 
 func (h errorHandler) ComResetConnection(c *mysql.Conn) (err error) {
-	defer h.finish(c, "", &err)
+	defer h.finish(c, "", nil, &err)
 	return h.Handler.ComResetConnection(c)
+}
+
+// ConnectionClosed forgets the connection's session.
+func (h errorHandler) ConnectionClosed(c *mysql.Conn) {
+	h.stmts.removeSession(c.ConnectionID)
+	h.Handler.ConnectionClosed(c)
 }
 
 // ConnectionAuthenticated ends the handshake's deadline (limitListener)
@@ -64,11 +74,16 @@ func (h errorHandler) ConnectionAuthenticated(c *mysql.Conn) error {
 }
 
 // finish, deferred by each command, turns a panic of the command into an
-// error and *errp into the error the client gets: MySQL's number and
-// SQLSTATE, no stack trace (logged instead) and no server path.
-func (h errorHandler) finish(c *mysql.Conn, query string, errp *error) {
+// error, ends its statement st (if it runs one), and makes *errp the
+// error the client gets: the limit that stopped the statement, MySQL's
+// number and SQLSTATE, no stack trace (logged instead) and no server
+// path.
+func (h errorHandler) finish(c *mysql.Conn, query string, st *statement, errp *error) {
 	if r := recover(); r != nil {
 		*errp = recovered(r)
+	}
+	if st != nil {
+		*errp = h.stmts.end(st, *errp)
 	}
 	if *errp == nil {
 		return
@@ -147,9 +162,11 @@ var unknownErrors = []struct {
 	{regexp.MustCompile(`^table with name .* already exists$`), mysql.ERTableExists},                         // ErrTableAlreadyExists
 	{regexp.MustCompile(`^the view .* already exists$`), mysql.ERTableExists},                                // ErrExistingView
 	{regexp.MustCompile(`^Column ".*" already exists$`), mysql.ERDupFieldName},
-	{regexp.MustCompile(`^stored procedure ".*" does not exist$`), 1305}, // ErrStoredProcedureDoesNotExist: ER_SP_DOES_NOT_EXIST
-	{regexp.MustCompile(`^Operation [A-Z ]+ failed for `), 1396},         // ErrUserCreationFailure and kin: ER_CANNOT_USER
-	{regexp.MustCompile(`^no database selected`), mysql.ERNoDb},          // ErrNoDatabaseSelected
+	{regexp.MustCompile(`^stored procedure ".*" does not exist$`), 1305},              // ErrStoredProcedureDoesNotExist: ER_SP_DOES_NOT_EXIST
+	{regexp.MustCompile(`^Operation [A-Z ]+ failed for `), 1396},                      // ErrUserCreationFailure and kin: ER_CANNOT_USER
+	{regexp.MustCompile(`^no database selected`), mysql.ERNoDb},                       // ErrNoDatabaseSelected
+	{regexp.MustCompile(`^Timeout exceeded in regular expression match`), 3699},       // ER_REGEXP_TIME_OUT (regexp.go)
+	{regexp.MustCompile(`^Overflow in the regular expression backtrack stack`), 3698}, // ER_REGEXP_STACK_OVERFLOW
 }
 
 // vitessSyntax matches the parser's syntax errors: "syntax error at

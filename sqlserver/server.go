@@ -14,6 +14,7 @@ import (
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/netutil"
 )
@@ -113,7 +114,9 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	var e *sqle.Engine
 	var fast *fastPath
 	if cfg.NoFastPath {
-		e = sqle.NewDefault(p)
+		e = sqle.New(newServerAnalyzer(analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
+			Builder: sql.BuilderOverrides{Parser: withRegexpParser(sql.NewMysqlParser())},
+		})), nil)
 	} else {
 		e, fast = newFastEngine(p)
 	}
@@ -132,16 +135,15 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	udb.AddEphemeralSuperUser(ed, cfg.User, "%", cfg.Password)
 	ed.Close()
 
-	sessions := p.SessionBuilder()
-	if fast != nil {
-		inner := sessions
-		sessions = func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
-			s, err := inner(ctx, conn, addr)
-			if err == nil {
-				s.(*Session).fast = fast
-			}
-			return s, err
+	stmts := newStatements(cfg.Logger)
+	newSession := p.SessionBuilder()
+	sessions := func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
+		s, err := newSession(ctx, conn, addr)
+		if err == nil {
+			s.(*Session).fast = fast
+			stmts.addSession(conn.ConnectionID, s)
 		}
+		return s, err
 	}
 	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, connectTimeout: cfg.ConnectTimeout, conns: map[*limitConn]struct{}{}}
 	s, err := server.NewServerWithHandler(server.Config{
@@ -151,7 +153,7 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 		ConnReadTimeout:  cfg.ReadTimeout,
 		ConnWriteTimeout: cfg.WriteTimeout,
 	}, e, sql.NewContext, sessions, nil, func(h mysql.Handler) (mysql.Handler, error) {
-		return errorHandler{Handler: h, log: cfg.Logger, dataDir: p.dataDir}, nil
+		return errorHandler{Handler: h, log: cfg.Logger, dataDir: p.dataDir, stmts: stmts}, nil
 	})
 	if err != nil {
 		lim.Close()

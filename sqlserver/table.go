@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -141,10 +142,14 @@ type rowIter struct {
 	proj  *tables.Projection
 	sch   sql.Schema
 	width int
+	read  int // rows read, for the context checks
 }
 
 func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 	for {
+		if r.read++; r.read%scanCheck == 0 && ctx.Err() != nil {
+			return nil, context.Cause(ctx) // the statement was stopped (interrupt.go)
+		}
 		if r.it == nil {
 			if len(r.spans) == 0 {
 				return nil, io.EOF
