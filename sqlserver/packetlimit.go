@@ -157,6 +157,12 @@ func (f *builtString) Type(ctx *sql.Context) sql.Type   { return f.inner.Type(ct
 func (f *builtString) IsNullable(ctx *sql.Context) bool { return true }
 func (f *builtString) Children() []sql.Expression       { return f.args }
 
+func (f *builtString) DebugString(ctx *sql.Context) string { return sql.DebugString(ctx, f.inner) }
+
+func (f *builtString) Describe(ctx *sql.Context, options sql.DescribeOptions) string {
+	return sql.Describe(ctx, f.inner, options)
+}
+
 func (f *builtString) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
 	return sql.GetCoercibility(ctx, f.inner)
 }
@@ -199,6 +205,12 @@ type argSlot struct {
 
 func (a *argSlot) Eval(*sql.Context, sql.Row) (any, error) { return a.f.vals[a.i], nil }
 func (a *argSlot) Children() []sql.Expression              { return nil }
+
+func (a *argSlot) DebugString(ctx *sql.Context) string { return sql.DebugString(ctx, a.Expression) }
+
+func (a *argSlot) Describe(ctx *sql.Context, options sql.DescribeOptions) string {
+	return sql.Describe(ctx, a.Expression, options)
+}
 
 func (a *argSlot) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
 	return sql.GetCoercibility(ctx, a.Expression)
