@@ -34,6 +34,10 @@ type ServerConfig struct {
 	// MaxConnections caps the clients connected at once; one more gets
 	// MySQL's error 1040 (Too many connections). Zero means no limit.
 	MaxConnections int
+	// MaxQueryMemory is the per-statement memory limit, in bytes (see
+	// querymemory.go); zero means DefaultMaxQueryMemory, a negative value
+	// no limit.
+	MaxQueryMemory int64
 	// Logger receives the server's log: internal errors with their stack
 	// traces, statements stopped by a limit. Nil means slog.Default().
 	Logger *slog.Logger
@@ -73,7 +77,8 @@ type Server struct {
 	*server.Server
 	Engine *sqle.Engine
 	ln     *limitListener
-	fast   *fastPath // nil with ServerConfig.NoFastPath
+	fast   *fastPath    // nil with ServerConfig.NoFastPath
+	mem    *memoryWatch // nil without a memory limit
 }
 
 // NewServer returns a server over p listening on cfg.Address. Start it
@@ -135,7 +140,14 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	udb.AddEphemeralSuperUser(ed, cfg.User, "%", cfg.Password)
 	ed.Close()
 
-	stmts := newStatements(cfg.Logger)
+	var mem *memoryWatch
+	if cfg.MaxQueryMemory == 0 {
+		cfg.MaxQueryMemory = DefaultMaxQueryMemory
+	}
+	if cfg.MaxQueryMemory > 0 {
+		mem = newMemoryWatch(uint64(cfg.MaxQueryMemory), cfg.Logger)
+	}
+	stmts := newStatements(cfg.Logger, mem)
 	newSession := p.SessionBuilder()
 	sessions := func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
 		s, err := newSession(ctx, conn, addr)
@@ -158,9 +170,12 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	if err != nil {
 		lim.Close()
 		e.Close()
+		if mem != nil {
+			mem.close()
+		}
 		return nil, err
 	}
-	return &Server{Server: s, Engine: e, ln: lim, fast: fast}, nil
+	return &Server{Server: s, Engine: e, ln: lim, fast: fast, mem: mem}, nil
 }
 
 // Addr returns the address the server listens on.
@@ -172,8 +187,17 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 // their handlers to finish. It reports whether they all did. Committed
 // transactions are on disk already.
 func (s *Server) Shutdown(timeout time.Duration) bool {
-	s.Server.Close()
+	s.Close()
 	return s.ln.closeConns(timeout)
+}
+
+// Close stops the server from accepting clients (see Shutdown).
+func (s *Server) Close() error {
+	err := s.Server.Close()
+	if s.mem != nil {
+		s.mem.close()
+	}
+	return err
 }
 
 // isLoopback reports whether a listening address only accepts local

@@ -26,6 +26,7 @@ import (
 //     optimizer hint right after its SELECT (/*+ MAX_EXECUTION_TIME(1000)
 //     */, which wins over the variable), fails with MySQL's error 3024.
 //     0 is no limit. As in MySQL, other statements are not timed.
+//   - The per-statement memory limit (querymemory.go): error 3170.
 //
 // A statement that KILL QUERY or KILL stops fails with MySQL's 1317
 // (Query execution was interrupted). How soon a statement notices its
@@ -41,13 +42,14 @@ var (
 // statements.
 type statements struct {
 	log *slog.Logger
+	mem *memoryWatch // nil without a memory limit
 
 	mu       sync.Mutex
 	sessions map[uint32]sql.Session // by connection id
 }
 
-func newStatements(log *slog.Logger) *statements {
-	return &statements{log: log, sessions: map[uint32]sql.Session{}}
+func newStatements(log *slog.Logger, mem *memoryWatch) *statements {
+	return &statements{log: log, mem: mem, sessions: map[uint32]sql.Session{}}
 }
 
 // addSession and removeSession follow the sessions of connections.
@@ -71,6 +73,10 @@ type statement struct {
 	cancel context.CancelCauseFunc
 	timer  *time.Timer // max_execution_time's, or nil
 
+	// base is the lowest live heap seen while the statement ran (guarded
+	// by memoryWatch.mu).
+	base uint64
+
 	mu    sync.Mutex
 	cause *mysql.SQLError // why it was stopped, if it was
 }
@@ -83,6 +89,9 @@ func (ss *statements) begin(ctx context.Context, c *mysql.Conn, query string) (c
 	if d := ss.executionLimit(c.ConnectionID, query); d > 0 {
 		st.timer = time.AfterFunc(d, func() { st.stop(errMaxExecutionTime) })
 	}
+	if ss.mem != nil {
+		ss.mem.add(st)
+	}
 	return ctx, st
 }
 
@@ -92,6 +101,9 @@ func (ss *statements) begin(ctx context.Context, c *mysql.Conn, query string) (c
 func (ss *statements) end(st *statement, err error) error {
 	if st.timer != nil {
 		st.timer.Stop()
+	}
+	if ss.mem != nil {
+		ss.mem.remove(st)
 	}
 	st.cancel(nil)
 	if err == nil {
