@@ -109,11 +109,14 @@ commands:
                              [--data-dir D] [--user root] [--password P]
                              [--max-connections N] [--timeout 8h]
                              [--read-timeout D] [--write-timeout D]
+                             [--connect-timeout 10s] [--max-query-memory 1G]
             The config file (YAML, Dolt's names; flags override it):
               data_dir: D                  # relative to the file's folder
               user: {name: root, password: P}
               listener: {host: H, port: N, max_connections: N,
-                         read_timeout_millis: N, write_timeout_millis: N}
+                         read_timeout_millis: N, write_timeout_millis: N,
+                         connect_timeout_millis: N}
+              behavior: {max_query_memory: 1G}   # 0: no limit
             Without a password, only a loopback --host is allowed.
   status, add, commit, branch, checkout, merge, tag, reset
             Git-style versioning, as the SQL procedures dolt_add, ... with
