@@ -82,7 +82,9 @@ const maxFastTemplates = 4096
 
 // newFastEngine returns an engine over p whose parser gives text queries
 // of the fast path's shapes to the fast path, and the fast path (which
-// sessions need for prepared statements).
+// sessions need for prepared statements). Its parser and analyzer are the
+// server's (REGEXP operators rewritten, sorts interruptible: regexp.go,
+// interrupt.go).
 func newFastEngine(p *Provider) (*sqle.Engine, *fastPath) {
 	f := &fastPath{p: p, tmpls: map[string]*fastTemplate{}, texts: map[string]*fastTemplate{}}
 	a := newServerAnalyzer(analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
