@@ -67,9 +67,11 @@ func (h errorHandler) ConnectionClosed(c *mysql.Conn) {
 }
 
 // ConnectionAuthenticated ends the handshake's deadline (limitListener)
-// of a client that logged in.
-func (h errorHandler) ConnectionAuthenticated(c *mysql.Conn) error {
+// of a client that logged in; an error making its session reaches the
+// client as any other.
+func (h errorHandler) ConnectionAuthenticated(c *mysql.Conn) (err error) {
 	endHandshake(c)
+	defer h.finish(c, "", nil, &err)
 	return h.Handler.ConnectionAuthenticated(c)
 }
 
