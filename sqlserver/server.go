@@ -147,7 +147,7 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	if cfg.MaxQueryMemory > 0 {
 		mem = newMemoryWatch(uint64(cfg.MaxQueryMemory), cfg.Logger)
 	}
-	stmts := newStatements(cfg.Logger, mem)
+	stmts := newStatements(mem)
 	newSession := p.SessionBuilder()
 	sessions := func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
 		s, err := newSession(ctx, conn, addr)

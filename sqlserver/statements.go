@@ -2,7 +2,6 @@ package sqlserver
 
 import (
 	"context"
-	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
@@ -32,24 +31,27 @@ import (
 // (Query execution was interrupted). How soon a statement notices its
 // context is done is interrupt.go's concern.
 
-// Errors of stopped statements, with MySQL's numbers.
-var (
-	errQueryInterrupted = mysql.NewSQLError(1317, "70100", "Query execution was interrupted")
-	errMaxExecutionTime = mysql.NewSQLError(3024, "HY000", "Query execution was interrupted, maximum statement execution time exceeded")
-)
+// Errors of stopped statements, with MySQL's numbers (new values: the
+// protocol library may annotate them).
+func errQueryInterrupted() *mysql.SQLError {
+	return mysql.NewSQLError(1317, "70100", "Query execution was interrupted")
+}
+
+func errMaxExecutionTime() *mysql.SQLError {
+	return mysql.NewSQLError(3024, "HY000", "Query execution was interrupted, maximum statement execution time exceeded")
+}
 
 // statements tracks a server's sessions (for their limits) and running
 // statements.
 type statements struct {
-	log *slog.Logger
 	mem *memoryWatch // nil without a memory limit
 
 	mu       sync.Mutex
 	sessions map[uint32]sql.Session // by connection id
 }
 
-func newStatements(log *slog.Logger, mem *memoryWatch) *statements {
-	return &statements{log: log, mem: mem, sessions: map[uint32]sql.Session{}}
+func newStatements(mem *memoryWatch) *statements {
+	return &statements{mem: mem, sessions: map[uint32]sql.Session{}}
 }
 
 // addSession and removeSession follow the sessions of connections.
@@ -87,7 +89,7 @@ func (ss *statements) begin(ctx context.Context, c *mysql.Conn, query string) (c
 	ctx, cancel := context.WithCancelCause(ctx)
 	st := &statement{conn: c.ConnectionID, query: query, start: time.Now(), cancel: cancel}
 	if d := ss.executionLimit(c.ConnectionID, query); d > 0 {
-		st.timer = time.AfterFunc(d, func() { st.stop(errMaxExecutionTime) })
+		st.timer = time.AfterFunc(d, func() { st.stop(errMaxExecutionTime()) })
 	}
 	if ss.mem != nil {
 		ss.mem.add(st)
@@ -116,7 +118,7 @@ func (ss *statements) end(st *statement, err error) error {
 		return cause
 	}
 	if strings.Contains(err.Error(), context.Canceled.Error()) {
-		return errQueryInterrupted
+		return errQueryInterrupted()
 	}
 	return err
 }
