@@ -221,8 +221,10 @@ func TestServerRegexpTimeLimit(t *testing.T) {
 		t.Errorf("it took %v", took)
 	}
 	for q, want := range map[string]int{
-		"SELECT 'abc' REGEXP '^a.c$'":                             1,
-		"SELECT 'abc' NOT REGEXP 'b'":                             0,
+		"SELECT 'abc' REGEXP '^a.c$'": 1,
+		"SELECT 'abc' NOT REGEXP 'b'": 0,
+		"SELECT 'abc' RLIKE 'b'":      1,
+		"SELECT COUNT(*) FROM (SELECT 'abc' AS x UNION ALL SELECT 'xyz') t WHERE x REGEXP '^a' OR x NOT REGEXP 'y'": 1,
 		"SELECT REGEXP_LIKE('ABC', 'abc', 'i')":                   1,
 		"SELECT REGEXP_LIKE('ABC', 'abc', 'c')":                   0,
 		"SELECT REGEXP_INSTR('dog cat dog', 'dog', 2)":            9,
