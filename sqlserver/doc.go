@@ -45,7 +45,8 @@
 //     kept in the users file (users.go: a versioned, checksummed envelope
 //     around the engine's encoding, rewritten atomically with fsync, and
 //     verified by usersverify.go before the engine decodes it), a
-//     connection limit answered with MySQL's error 1040, and Shutdown.
+//     connection limit answered with MySQL's error 1040, the limits below
+//     (see "Limits"), and Shutdown.
 //     The status flags of the handshake and of every OK and EOF packet
 //     follow the session as MySQL's do (statusflags.go), since clients
 //     such as PyMySQL trust them: SERVER_STATUS_AUTOCOMMIT,
@@ -233,6 +234,60 @@
 // the other, and merged rows that break a unique key fail the merge and
 // change nothing; the error says what to change.
 //
+// # Limits
+//
+// What one client can take from the server, and what it sees when it
+// passes a bound:
+//
+//   - Errors (scrub.go): no error a client gets carries a Go stack trace or
+//     an absolute path of the server's machine. A panic in a statement,
+//     recovered by the engine or by the server, is 1105 "internal error
+//     in the server: <the panic>; the server log has the details", and the
+//     stack trace goes to ServerConfig.Logger (log/slog) with the
+//     statement. A path in a message becomes relative to the data dir, or
+//     ".../<name>" outside it, unless the statement itself names it.
+//   - Built values (packetlimit.go): REPEAT, LPAD, RPAD, SPACE, REPLACE,
+//     INSERT, CONCAT, CONCAT_WS and TO_BASE64 return NULL with warning 1301
+//     ("Result of repeat() was larger than max_allowed_packet (N) -
+//     truncated") instead of a value longer than the session's
+//     max_allowed_packet, as MySQL's do, without building it. The default
+//     is the engine's, 1 GiB (MySQL's is 64 MiB: SET GLOBAL
+//     max_allowed_packet = 67108864 to have it). Other functions (LOWER,
+//     HEX, JSON functions, GROUP_CONCAT past group_concat_max_len...) are
+//     not checked.
+//   - Memory (querymemory.go): a statement under which the server's live
+//     Go heap grows by more than ServerConfig.MaxQueryMemory (default
+//     1 GiB; --max-query-memory) is stopped with 3170 "Memory capacity of
+//     N bytes for 'max_query_memory' exceeded. ...". It is a watchdog, not
+//     an account: it sees growth at the end of each garbage collection, so
+//     a statement can pass the limit by up to about the limit again before
+//     it stops; concurrent statements share the growth (the youngest that
+//     saw it is stopped); memory outside Go's heap (ICU's) is not counted.
+//   - Time (statements.go, interrupt.go): KILL QUERY and KILL stop a
+//     running statement (it gets 1317 "Query execution was interrupted"),
+//     as does the client's disconnect; a SELECT stops with 3024 after
+//     @@max_execution_time milliseconds, or those of a MAX_EXECUTION_TIME(n)
+//     hint right after its SELECT. They reach REGEXP (ICU, which calls back
+//     every few thousand steps), sorts (each comparison), table scans
+//     (every 1024 rows) and the engine's own checks between rows; a loop of
+//     the engine that touches none of these (a recursive CTE's iterations,
+//     for one) ends only at its next check. As in
+//     MySQL, a REGEXP past regexp_time_limit steps (default 32: milliseconds
+//     of a pathological pattern) fails with 3699, past regexp_stack_limit
+//     with 3698 (regexp.go; Go's regexp in gms_pure_go builds has neither
+//     and needs neither: it matches in linear time).
+//   - Connections (server.go): a connection must complete its handshake
+//     within ServerConfig.ConnectTimeout (MySQL's connect_timeout, default
+//     10 s; --connect-timeout), or it is closed and its place under
+//     MaxConnections freed; the read and write timeouts (hours) apply only
+//     after the login. @@connect_timeout does not show or set it.
+//
+// REGEXP and sorts stop this way on the server's engines (NewServer):
+// REGEXP_LIKE and its kin by name come from the Provider in every engine,
+// but the REGEXP operators only the server's parser rewrites to them, and
+// the sorts' keys only the server's analyzer wraps; the memory limit,
+// max_execution_time and the error scrubbing are the server's too.
+//
 // # Caveats
 //
 //   - Isolation is InnoDB's REPEATABLE READ, without gap locks (rowlocks.go,
@@ -324,7 +379,8 @@
 //     one's (each server enforces its own, and @@secure_file_priv shows a
 //     session its server's).
 //   - Error messages are the engine's (for example "table not found: t"
-//     for 1146); only syntax errors use MySQL's wording.
+//     for 1146); only syntax errors and the errors of the limits above
+//     (1317, 3024, 3170, 3698, 3699) use MySQL's wording.
 //   - A point lookup on an all-integer primary key (WHERE id = 5) skips
 //     the engine's index costing (pointlookup.go); other filters are
 //     costed as usual.

@@ -82,7 +82,9 @@ const maxFastTemplates = 4096
 
 // newFastEngine returns an engine over p whose parser gives text queries
 // of the fast path's shapes to the fast path, and the fast path (which
-// sessions need for prepared statements).
+// sessions need for prepared statements). Its parser and analyzer are the
+// server's (REGEXP operators rewritten, sorts interruptible: regexp.go,
+// interrupt.go).
 func newFastEngine(p *Provider) (*sqle.Engine, *fastPath) {
 	f := &fastPath{p: p, tmpls: map[string]*fastTemplate{}, texts: map[string]*fastTemplate{}}
 	f.e = newEngine(p, f)
@@ -92,14 +94,15 @@ func newFastEngine(p *Provider) (*sqle.Engine, *fastPath) {
 
 // NewEngine returns an engine over p: go-mysql-server's, with verso's
 // parser (FOR SHARE and locking reads: lockplan.go; the privileges of
-// CREATE and DROP DATABASE: access.go).
+// CREATE and DROP DATABASE: access.go; interruptible REGEXP operators:
+// regexp_parse.go) and interruptible sorts (interrupt.go).
 func NewEngine(p *Provider) *sqle.Engine { return newEngine(p, nil) }
 
 // newEngine returns an engine over p, with the fast path f if not nil.
 func newEngine(p *Provider, f *fastPath) *sqle.Engine {
-	a := analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
-		Builder: sql.BuilderOverrides{Parser: lockingParser{Parser: accessParser{sql.NewMysqlParser()}, p: p, f: f}},
-	}).Build()
+	a := newServerAnalyzer(analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
+		Builder: sql.BuilderOverrides{Parser: lockingParser{Parser: accessParser{withRegexpParser(sql.NewMysqlParser())}, p: p, f: f}},
+	}))
 	return sqle.New(a, nil)
 }
 

@@ -2,6 +2,7 @@ package sqlserver
 
 import (
 	"context"
+	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,31 +18,95 @@ import (
 // falls back to 1105 (ER_UNKNOWN_ERROR) or HY000: a syntax error is 1064
 // (ER_PARSE_ERROR, 42000) with MySQL's message, an unknown column 1054
 // (42S22), and the SQLSTATE follows the number as in MySQL (1146 is
-// 42S02, 1062 is 23000, ...).
+// 42S02, 1062 is 23000, ...). It recovers panics, and keeps stack traces
+// and server paths from clients (scrub.go).
 type errorHandler struct {
 	mysql.Handler
+	log     *slog.Logger
+	dataDir string // the server's data dir, "" for none
+	stmts   *statements
 }
 
-func (h errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	return mysqlError(h.Handler.ComQuery(ctx, c, query, callback), query)
+func (h errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
+	ctx, st := h.stmts.begin(ctx, c, query)
+	defer h.finish(c, query, st, &err)
+	return h.Handler.ComQuery(ctx, c, query, callback)
 }
 
-func (h errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
-	rest, err := h.Handler.ComMultiQuery(ctx, c, query, callback)
-	return rest, mysqlError(err, query)
+func (h errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (rest string, err error) {
+	ctx, st := h.stmts.begin(ctx, c, query)
+	defer h.finish(c, query, st, &err)
+	return h.Handler.ComMultiQuery(ctx, c, query, callback)
 }
 
-func (h errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
-	f, err := h.Handler.ComPrepare(ctx, c, query, prepare)
-	return f, mysqlError(err, query)
+func (h errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) (f []*querypb.Field, err error) {
+	defer h.finish(c, query, nil, &err)
+	return h.Handler.ComPrepare(ctx, c, query, prepare)
 }
 
-func (h errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
-	return mysqlError(h.Handler.ComStmtExecute(ctx, c, prepare, callback), prepare.PrepareStmt)
+func (h errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (err error) {
+	ctx, st := h.stmts.begin(ctx, c, prepare.PrepareStmt)
+	defer h.finish(c, prepare.PrepareStmt, st, &err)
+	return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
 }
 
-func (h errorHandler) ComInitDB(c *mysql.Conn, schemaName string) error {
-	return mysqlError(h.Handler.ComInitDB(c, schemaName), "")
+func (h errorHandler) ComInitDB(c *mysql.Conn, schemaName string) (err error) {
+	defer h.finish(c, "", nil, &err)
+	return h.Handler.ComInitDB(c, schemaName)
+}
+
+func (h errorHandler) ComResetConnection(c *mysql.Conn) (err error) {
+	defer h.finish(c, "", nil, &err)
+	return h.Handler.ComResetConnection(c)
+}
+
+// ConnectionClosed forgets the connection's session.
+func (h errorHandler) ConnectionClosed(c *mysql.Conn) {
+	h.stmts.removeSession(c.ConnectionID)
+	h.Handler.ConnectionClosed(c)
+}
+
+// ConnectionAuthenticated ends the handshake's deadline (limitListener)
+// of a client that logged in; an error making its session reaches the
+// client as any other.
+func (h errorHandler) ConnectionAuthenticated(c *mysql.Conn) (err error) {
+	endHandshake(c)
+	defer h.finish(c, "", nil, &err)
+	return h.Handler.ConnectionAuthenticated(c)
+}
+
+// finish, deferred by each command, turns a panic of the command into an
+// error, ends its statement st (if it runs one), and makes *errp the
+// error the client gets: the limit that stopped the statement, MySQL's
+// number and SQLSTATE, no stack trace (logged instead) and no server
+// path.
+func (h errorHandler) finish(c *mysql.Conn, query string, st *statement, errp *error) {
+	if r := recover(); r != nil {
+		*errp = recovered(r)
+	}
+	if st != nil {
+		*errp = h.stmts.end(st, *errp)
+	}
+	if *errp == nil {
+		return
+	}
+	se, ok := mysqlError(sql.CastSQLError(*errp), query).(*mysql.SQLError)
+	if !ok {
+		return
+	}
+	out, trace := scrubError(se, query, h.dataDir)
+	if trace {
+		h.log.Error("internal error", "conn", c.ConnectionID, "query", truncate(query, 1000), "error", se.Message)
+	}
+	*errp = out
+}
+
+// truncate returns s cut to at most n bytes, marked when cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }
 
 // sqlStates is the SQLSTATE MySQL sends with each error number the engine
@@ -106,6 +171,8 @@ var unknownErrors = []struct {
 	{regexp.MustCompile(`^Variable '.*' is a read only variable$`), 1238},                                                    // ErrSystemVariableReadOnly: ER_INCORRECT_GLOBAL_LOCAL_VAR
 	{regexp.MustCompile(`^Variable '.*' is a GLOBAL variable and should be set with SET GLOBAL$`), 1229},                     // ErrSystemVariableGlobalOnly: ER_GLOBAL_VARIABLE
 	{regexp.MustCompile(`^The MySQL server is running with the --secure-file-priv option`), mysql.EROptionPreventsStatement}, // ErrSecureFilePriv
+	{regexp.MustCompile(`^Timeout exceeded in regular expression match`), 3699},                                              // ER_REGEXP_TIME_OUT (regexp.go)
+	{regexp.MustCompile(`^Overflow in the regular expression backtrack stack`), 3698},                                        // ER_REGEXP_STACK_OVERFLOW
 }
 
 // vitessSyntax matches the parser's syntax errors: "syntax error at
@@ -169,14 +236,19 @@ func parseError(msg, query string) error {
 
 // MySQLError returns err as the server sends it to a client: a
 // *mysql.SQLError with MySQL's error number, SQLSTATE and message (query
-// is the statement that failed, for the position of a syntax error).
+// is the statement that failed, for the position of a syntax error),
+// without a stack trace or absolute paths the query does not name (see
+// scrub.go; a path becomes ".../<name>" here, while the server writes
+// paths in its data dir relative to it).
 func MySQLError(err error, query string) *mysql.SQLError {
 	if err == nil {
 		return nil
 	}
 	err = mysqlError(sql.CastSQLError(err), query)
-	if se, ok := err.(*mysql.SQLError); ok {
-		return se
+	se, ok := err.(*mysql.SQLError)
+	if !ok {
+		se = mysql.NewSQLError(mysql.ERUnknownError, mysql.SSUnknownSQLState, "%v", err)
 	}
-	return mysql.NewSQLError(mysql.ERUnknownError, mysql.SSUnknownSQLState, "%v", err)
+	se, _ = scrubError(se, query, "")
+	return se
 }

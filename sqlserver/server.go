@@ -9,12 +9,14 @@ import (
 	"net"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/netutil"
 )
 
 // ServerConfig configures a MySQL-protocol server over a Provider.
@@ -25,9 +27,21 @@ type ServerConfig struct {
 	// ReadTimeout and WriteTimeout bound each read from and write to a
 	// client connection; zero means DefaultConnTimeout.
 	ReadTimeout, WriteTimeout time.Duration
+	// ConnectTimeout bounds the handshake of a new connection, from
+	// accepting it to the end of authentication (MySQL's connect_timeout);
+	// zero means DefaultConnectTimeout.
+	ConnectTimeout time.Duration
 	// MaxConnections caps the clients connected at once; one more gets
 	// MySQL's error 1040 (Too many connections). Zero means no limit.
 	MaxConnections int
+	// MaxQueryMemory is the per-statement memory limit, in bytes (see
+	// querymemory.go); zero means DefaultMaxQueryMemory, a negative value
+	// no limit.
+	MaxQueryMemory int64
+	// Logger receives the server's log: internal errors with their stack
+	// traces, statements stopped by a limit, a database of the data dir
+	// that could not be opened (damaged.go). Nil discards it.
+	Logger *slog.Logger
 	// User and Password are the superuser's account, made at each start
 	// and never stored (User "" is "root"). Without a password the
 	// server listens only on a loopback address: NewServer refuses any
@@ -44,9 +58,6 @@ type ServerConfig struct {
 	// folder that exists. @@secure_file_priv shows it; it cannot be set
 	// while the server runs.
 	SecureFilePriv string
-	// Logger receives the server's warnings (a database of the data dir
-	// that could not be opened, damaged.go); nil discards them.
-	Logger *slog.Logger
 	// NoFastPath runs every statement through the engine's planning,
 	// including the primary-key selects fastpath.go runs without it (for
 	// comparing the two).
@@ -56,6 +67,10 @@ type ServerConfig struct {
 // DefaultConnTimeout is the connection read and write timeout when none is
 // configured: long enough for idle interactive clients.
 const DefaultConnTimeout = 8 * time.Hour
+
+// DefaultConnectTimeout is how long a new connection has for its
+// handshake when none is configured: MySQL's connect_timeout default.
+const DefaultConnectTimeout = 10 * time.Second
 
 // DefaultUser is the superuser's name when none is configured.
 const DefaultUser = "root"
@@ -70,7 +85,8 @@ type Server struct {
 	*server.Server
 	Engine *sqle.Engine
 	ln     *limitListener
-	fast   *fastPath // nil with ServerConfig.NoFastPath
+	fast   *fastPath    // nil with ServerConfig.NoFastPath
+	mem    *memoryWatch // nil without a memory limit
 }
 
 // NewServer returns a server over p listening on cfg.Address. Start it
@@ -86,6 +102,12 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	}
 	if cfg.User == "" {
 		cfg.User = DefaultUser
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = DefaultConnectTimeout
+	}
+	if cfg.ConnectTimeout < 0 {
+		return nil, fmt.Errorf("sqlserver: connect timeout is %v; give a positive duration (or 0 for the default, %v)", cfg.ConnectTimeout, DefaultConnectTimeout)
 	}
 	if cfg.MaxConnections < 0 {
 		return nil, fmt.Errorf("sqlserver: max connections is %d; give 0 (no limit) or more", cfg.MaxConnections)
@@ -139,19 +161,28 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	udb.AddEphemeralSuperUser(ed, cfg.User, "%", cfg.Password)
 	ed.Close()
 
-	inner := p.SessionBuilder()
+	var mem *memoryWatch
+	if cfg.MaxQueryMemory == 0 {
+		cfg.MaxQueryMemory = DefaultMaxQueryMemory
+	}
+	if cfg.MaxQueryMemory > 0 {
+		mem = newMemoryWatch(uint64(cfg.MaxQueryMemory), cfg.Logger)
+	}
+	stmts := newStatements(mem)
+	newSession := p.SessionBuilder()
 	sessions := func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
-		s, err := inner(ctx, conn, addr)
+		s, err := newSession(ctx, conn, addr)
 		if err == nil {
 			s.(*Session).fast = fast
 			s.(*Session).access = access
 			// The connection's session, for its status flags
 			// (statusflags.go).
 			conn.ClientData = s
+			stmts.addSession(conn.ConnectionID, s)
 		}
 		return s, err
 	}
-	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, conns: map[*limitConn]struct{}{}}
+	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, connectTimeout: cfg.ConnectTimeout, conns: map[*limitConn]struct{}{}}
 	s, err := server.NewServerWithHandler(server.Config{
 		Protocol:         "tcp",
 		Address:          ln.Addr().String(),
@@ -159,14 +190,17 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 		ConnReadTimeout:  cfg.ReadTimeout,
 		ConnWriteTimeout: cfg.WriteTimeout,
 	}, e, sql.NewContext, sessions, nil, func(h mysql.Handler) (mysql.Handler, error) {
-		return errorHandler{statusHandler{h}}, nil
+		return errorHandler{Handler: statusHandler{h}, log: cfg.Logger, dataDir: p.dataDir, stmts: stmts}, nil
 	})
 	if err != nil {
 		lim.Close()
 		e.Close()
+		if mem != nil {
+			mem.close()
+		}
 		return nil, err
 	}
-	return &Server{Server: s, Engine: e, ln: lim, fast: fast}, nil
+	return &Server{Server: s, Engine: e, ln: lim, fast: fast, mem: mem}, nil
 }
 
 // Addr returns the address the server listens on.
@@ -178,8 +212,17 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 // their handlers to finish. It reports whether they all did. Committed
 // transactions are on disk already.
 func (s *Server) Shutdown(timeout time.Duration) bool {
-	s.Server.Close()
+	s.Close()
 	return s.ln.closeConns(timeout)
+}
+
+// Close stops the server from accepting clients (see Shutdown).
+func (s *Server) Close() error {
+	err := s.Server.Close()
+	if s.mem != nil {
+		s.mem.close()
+	}
+	return err
 }
 
 // isLoopback reports whether a listening address only accepts local
@@ -191,10 +234,20 @@ func isLoopback(a net.Addr) bool {
 
 // limitListener counts the connections it accepted that are still open,
 // turns away those beyond max with MySQL's error 1040 (instead of the bare
-// close of the protocol library), and can close them all at shutdown.
+// close of the protocol library), bounds each connection's handshake by
+// connectTimeout, and can close them all at shutdown.
+//
+// The handshake's bound is a deadline on the connection's reads and writes
+// from the moment it is accepted until errorHandler.ConnectionAuthenticated
+// ends it (endHandshake): the protocol library sets its read and write
+// timeouts (ReadTimeout, WriteTimeout: hours, for idle clients) before each
+// read and write, and limitConn holds them to the handshake's deadline
+// meanwhile. A socket that never completes a handshake is so closed after
+// connectTimeout, and its place is free for a real client.
 type limitListener struct {
 	net.Listener
-	max int
+	max            int
+	connectTimeout time.Duration
 
 	mu    sync.Mutex
 	conns map[*limitConn]struct{}
@@ -216,6 +269,9 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		lc := &limitConn{Conn: newPrepareConn(c), l: l}
 		l.conns[lc] = struct{}{}
 		l.mu.Unlock()
+		hs := time.Now().Add(l.connectTimeout)
+		lc.handshake.Store(hs.UnixNano())
+		lc.Conn.SetDeadline(hs)
 		return lc, nil
 	}
 }
@@ -262,6 +318,40 @@ type limitConn struct {
 	net.Conn
 	l    *limitListener
 	once sync.Once
+	// handshake is the deadline of the handshake (Unix nanoseconds) until
+	// it ends, then 0.
+	handshake atomic.Int64
+}
+
+// clamp returns deadline t held to the handshake's deadline, if the
+// handshake is not over.
+func (c *limitConn) clamp(t time.Time) time.Time {
+	if hs := c.handshake.Load(); hs != 0 && (t.IsZero() || t.UnixNano() > hs) {
+		return time.Unix(0, hs)
+	}
+	return t
+}
+
+func (c *limitConn) SetDeadline(t time.Time) error      { return c.Conn.SetDeadline(c.clamp(t)) }
+func (c *limitConn) SetReadDeadline(t time.Time) error  { return c.Conn.SetReadDeadline(c.clamp(t)) }
+func (c *limitConn) SetWriteDeadline(t time.Time) error { return c.Conn.SetWriteDeadline(c.clamp(t)) }
+
+// endHandshake lifts the handshake's deadline from the connection of c, a
+// client that has logged in.
+func endHandshake(c *mysql.Conn) {
+	nc := c.Conn
+	for {
+		switch x := nc.(type) {
+		case *limitConn:
+			x.handshake.Store(0)
+			x.Conn.SetDeadline(time.Time{})
+			return
+		case *netutil.ConnWithTimeouts:
+			nc = x.Conn
+		default:
+			return
+		}
+	}
 }
 
 func (c *limitConn) Close() error {

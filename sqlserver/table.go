@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -150,10 +151,14 @@ type rowIter struct {
 	// decided at the first row (lockplan.go).
 	lock    *lockClause
 	started bool
+	read    int // rows read, for the context checks
 }
 
 func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 	for {
+		if r.read++; r.read%scanCheck == 0 && ctx.Err() != nil {
+			return nil, context.Cause(ctx) // the statement was stopped (interrupt.go)
+		}
 		if r.it == nil {
 			if len(r.spans) == 0 {
 				return nil, io.EOF

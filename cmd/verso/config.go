@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +29,8 @@ type serverConfig struct {
 	// SecureFilePriv is sqlserver.ServerConfig's: "" for the default
 	// folder, NULL, or a folder.
 	SecureFilePriv string
+	ConnectTimeout time.Duration
+	MaxQueryMemory int64 // bytes; 0: no limit
 }
 
 // configFile is the YAML layout of the config file: the subset of Dolt's
@@ -43,6 +47,9 @@ type serverConfig struct {
 //	  max_connections: 100   # 0: no limit
 //	  read_timeout_millis: 28800000
 //	  write_timeout_millis: 28800000
+//	  connect_timeout_millis: 10000  # verso's own: the handshake's bound
+//	behavior:
+//	  max_query_memory: 1G   # verso's own: bytes, or with K, M, G; 0: no limit
 //	secure_file_priv: files  # or NULL (or empty); relative to the config file's folder
 //
 // secure_file_priv is MySQL's name (Dolt has no such key). Every key is
@@ -56,12 +63,16 @@ type configFile struct {
 		Password *string `yaml:"password"`
 	} `yaml:"user"`
 	Listener struct {
-		Host               *string `yaml:"host"`
-		Port               *int    `yaml:"port"`
-		MaxConnections     *int    `yaml:"max_connections"`
-		ReadTimeoutMillis  *int64  `yaml:"read_timeout_millis"`
-		WriteTimeoutMillis *int64  `yaml:"write_timeout_millis"`
+		Host                 *string `yaml:"host"`
+		Port                 *int    `yaml:"port"`
+		MaxConnections       *int    `yaml:"max_connections"`
+		ReadTimeoutMillis    *int64  `yaml:"read_timeout_millis"`
+		WriteTimeoutMillis   *int64  `yaml:"write_timeout_millis"`
+		ConnectTimeoutMillis *int64  `yaml:"connect_timeout_millis"`
 	} `yaml:"listener"`
+	Behavior struct {
+		MaxQueryMemory *string `yaml:"max_query_memory"`
+	} `yaml:"behavior"`
 }
 
 // readConfigFile applies the settings of the config file at path to c.
@@ -134,5 +145,36 @@ func readConfigFile(path string, c *serverConfig) error {
 		}
 		c.WriteTimeout = time.Duration(*l.WriteTimeoutMillis) * time.Millisecond
 	}
+	if l.ConnectTimeoutMillis != nil {
+		if *l.ConnectTimeoutMillis <= 0 {
+			return fmt.Errorf("config file %s: listener.connect_timeout_millis is %d; it must be positive", path, *l.ConnectTimeoutMillis)
+		}
+		c.ConnectTimeout = time.Duration(*l.ConnectTimeoutMillis) * time.Millisecond
+	}
+	if m := f.Behavior.MaxQueryMemory; m != nil {
+		n, err := parseByteSize(*m)
+		if err != nil {
+			return fmt.Errorf("config file %s: behavior.max_query_memory: %v", path, err)
+		}
+		c.MaxQueryMemory = n
+	}
 	return nil
+}
+
+// parseByteSize parses a size in bytes: a number, with K, M, G or T for
+// 1024, 1024², ... (MySQL's option suffixes; "KiB", "MB" and the like are
+// the same), as in 1G or 512M.
+func parseByteSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	mult := int64(1)
+	if k := strings.IndexAny(t, "KMGT"); k >= 0 && k == len(t)-1 {
+		mult = int64(1) << (10 * (strings.IndexByte("KMGT", t[k]) + 1))
+		t = strings.TrimSpace(t[:k])
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("%q is not a size; give bytes, or a number with K, M or G (1024-based), as in 1G; 0 for no limit", s)
+	}
+	return n * mult, nil
 }

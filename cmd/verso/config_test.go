@@ -29,6 +29,9 @@ listener:
   max_connections: 7
   read_timeout_millis: 1500
   write_timeout_millis: 2500
+  connect_timeout_millis: 3000
+behavior:
+  max_query_memory: 512M
 secure_file_priv: files
 `)
 	var c serverConfig
@@ -37,7 +40,7 @@ secure_file_priv: files
 	}
 	want := serverConfig{Host: "0.0.0.0", Port: 3307, DataDir: filepath.Join(dir, "data"), User: "admin", Password: "pw",
 		MaxConnections: 7, ReadTimeout: 1500 * time.Millisecond, WriteTimeout: 2500 * time.Millisecond,
-		SecureFilePriv: filepath.Join(dir, "files")}
+		SecureFilePriv: filepath.Join(dir, "files"), ConnectTimeout: 3 * time.Second, MaxQueryMemory: 512 << 20}
 	if c != want {
 		t.Fatalf("got %+v, want %+v", c, want)
 	}
@@ -45,6 +48,8 @@ secure_file_priv: files
 		{"listener:\n  prot: 1\n", "field prot not found"},
 		{"listener:\n  port: 70000\n", "between 0 and 65535"},
 		{"listener:\n  max_connections: -1\n", "must not be negative"},
+		{"listener:\n  connect_timeout_millis: 0\n", "must be positive"},
+		{"behavior:\n  max_query_memory: lots\n", "is not a size"},
 		{"user: [", "config file"},
 		{"secure_file_priv: ''\n", "secure_file_priv is empty"},
 		{"secure_file_priv: [a]\n", "a folder or NULL"},
@@ -61,6 +66,22 @@ secure_file_priv: files
 	write("")
 	if err := readConfigFile(path, &serverConfig{}); err != nil {
 		t.Fatalf("empty file: %v", err)
+	}
+}
+
+func TestParseByteSize(t *testing.T) {
+	for in, want := range map[string]int64{
+		"0": 0, "65536": 65536, "1K": 1024, "512M": 512 << 20, "1G": 1 << 30, "2g": 2 << 30,
+		"1GiB": 1 << 30, "64MB": 64 << 20, " 3 M ": 3 << 20, "1T": 1 << 40,
+	} {
+		if got, err := parseByteSize(in); err != nil || got != want {
+			t.Errorf("%q: %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "lots", "-1", "1X", "1.5G", "99999999999T"} {
+		if _, err := parseByteSize(in); err == nil {
+			t.Errorf("%q: no error", in)
+		}
 	}
 }
 
@@ -112,5 +133,22 @@ func TestSQLServerConfig(t *testing.T) {
 	code := serveSQL("", []string{"--data-dir", filepath.Join(dir, "data"), "--host", "0.0.0.0", "--port", "0"}, &out, &errOut, stop)
 	if code != 1 || !strings.Contains(errOut.String(), "no password") || !strings.Contains(errOut.String(), "--password") {
 		t.Fatalf("0.0.0.0 without a password: exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// TestSQLServerBadLimits: the limits' flags refuse values they cannot use.
+func TestSQLServerBadLimits(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--max-query-memory", "lots"}, "--max-query-memory: \"lots\" is not a size"},
+		{[]string{"--connect-timeout", "0s"}, "--connect-timeout must be positive"},
+	} {
+		var out, errOut bytes.Buffer
+		code := serveSQL(t.TempDir(), append(tc.args, "--port", "0"), &out, &errOut, make(chan os.Signal))
+		if code != 2 || !strings.Contains(errOut.String(), tc.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut.String(), tc.msg)
+		}
 	}
 }

@@ -112,11 +112,14 @@ commands:
                              [--max-connections N] [--timeout 8h]
                              [--read-timeout D] [--write-timeout D]
                              [--secure-file-priv DIR|NULL]
+                             [--connect-timeout 10s] [--max-query-memory 1G]
             The config file (YAML, Dolt's names; flags override it):
               data_dir: D                  # relative to the file's folder
               user: {name: root, password: P}
               listener: {host: H, port: N, max_connections: N,
-                         read_timeout_millis: N, write_timeout_millis: N}
+                         read_timeout_millis: N, write_timeout_millis: N,
+                         connect_timeout_millis: N}
+              behavior: {max_query_memory: 1G}   # 0: no limit
               secure_file_priv: DIR        # or NULL; MySQL's name
             Without a password, only a loopback --host is allowed.
             LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE need the FILE

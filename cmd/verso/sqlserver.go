@@ -46,6 +46,8 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	readTimeout := fs.Duration("read-timeout", sqlserver.DefaultConnTimeout, "read timeout of client connections (overrides --timeout)")
 	writeTimeout := fs.Duration("write-timeout", sqlserver.DefaultConnTimeout, "write timeout of client connections (overrides --timeout)")
 	secureFilePriv := fs.String("secure-file-priv", "", "the folder LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE may reach, or NULL to disable them (default: .verso-files of the data dir)")
+	connectTimeout := fs.Duration("connect-timeout", sqlserver.DefaultConnectTimeout, "how long a new connection has to complete its handshake (MySQL's connect_timeout)")
+	maxQueryMemory := fs.String("max-query-memory", "1G", "the memory one statement may take: bytes, or a number with K, M or G (0: no limit)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -54,7 +56,8 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		return 2
 	}
 	cfg := serverConfig{Host: "127.0.0.1", Port: 3306, User: sqlserver.DefaultUser,
-		ReadTimeout: sqlserver.DefaultConnTimeout, WriteTimeout: sqlserver.DefaultConnTimeout}
+		ReadTimeout: sqlserver.DefaultConnTimeout, WriteTimeout: sqlserver.DefaultConnTimeout,
+		ConnectTimeout: sqlserver.DefaultConnectTimeout, MaxQueryMemory: sqlserver.DefaultMaxQueryMemory}
 	if *configPath != "" {
 		if err := readConfigFile(joinDir(dir, *configPath), &cfg); err != nil {
 			fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
@@ -96,8 +99,23 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 			cfg.SecureFilePriv = joinDir(dir, cfg.SecureFilePriv)
 		}
 	}
+	if set["connect-timeout"] {
+		cfg.ConnectTimeout = *connectTimeout
+	}
+	if set["max-query-memory"] {
+		n, err := parseByteSize(*maxQueryMemory)
+		if err != nil {
+			fmt.Fprintf(stderr, "verso sql-server: --max-query-memory: %v\n", err)
+			return 2
+		}
+		cfg.MaxQueryMemory = n
+	}
 	if cfg.MaxConnections < 0 || cfg.Port < 0 || cfg.Port > 65535 || cfg.ReadTimeout < 0 || cfg.WriteTimeout < 0 {
 		fmt.Fprintln(stderr, "verso sql-server: --port must be 0 to 65535, and --max-connections and the timeouts must not be negative")
+		return 2
+	}
+	if cfg.ConnectTimeout <= 0 {
+		fmt.Fprintln(stderr, "verso sql-server: --connect-timeout must be positive")
 		return 2
 	}
 	p, serving, usersFile, filesDir, err := openProvider(dir, cfg.DataDir)
@@ -116,7 +134,9 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		Address:        net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)),
 		ReadTimeout:    cfg.ReadTimeout,
 		WriteTimeout:   cfg.WriteTimeout,
+		ConnectTimeout: cfg.ConnectTimeout,
 		MaxConnections: cfg.MaxConnections,
+		MaxQueryMemory: queryMemoryLimit(cfg.MaxQueryMemory),
 		User:           cfg.User,
 		Password:       cfg.Password,
 		UsersFile:      usersFile,
@@ -160,6 +180,15 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		}
 		return 0
 	}
+}
+
+// queryMemoryLimit is the server's MaxQueryMemory for the setting n,
+// where 0 means no limit.
+func queryMemoryLimit(n int64) int64 {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // shutdownTimeout is how long a stopping server waits for the handlers of
