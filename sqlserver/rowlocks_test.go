@@ -636,3 +636,35 @@ func TestLockReleasedOnDisconnect(t *testing.T) {
 		t.Fatalf("v = %d, want 1 (the gone transaction rolled back)", v)
 	}
 }
+
+// TestLockWaitKilled: KILL QUERY ends a statement waiting for a row lock
+// at once, with MySQL's 1317; the transaction holding the lock goes on.
+func TestLockWaitKilled(t *testing.T) {
+	db := lockServer(t, 4)
+	mustDBExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
+	mustDBExec(t, db, "INSERT INTO t VALUES (1, 0)")
+	c := lockConns(t, db, 3)
+	a, b, k := c[0], c[1], c[2]
+	cexec(t, a, "BEGIN")
+	cexec(t, a, "UPDATE t SET v = 1 WHERE id = 1")
+	id := cint(t, b, "SELECT CONNECTION_ID()")
+	done := async(b, "UPDATE t SET v = 2 WHERE id = 1")
+	if !blocked(done, 200*time.Millisecond) {
+		t.Fatalf("no wait: %v", <-done)
+	}
+	start := time.Now()
+	cexec(t, k, fmt.Sprintf("KILL QUERY %d", id))
+	select {
+	case err := <-done:
+		wantErrNum(t, err, 1317)
+	case <-time.After(5 * time.Second):
+		t.Fatal("KILL QUERY did not end a lock wait")
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("the lock wait ended %v after KILL QUERY", d)
+	}
+	cexec(t, a, "COMMIT")
+	if v := cint(t, k, "SELECT v FROM t WHERE id = 1"); v != 1 {
+		t.Fatalf("v = %d, want 1", v)
+	}
+}
