@@ -19,7 +19,11 @@
 #   VERSO_CPUPROFILE=/tmp/verso.prof (profile the verso server)
 #   BEFORE=<git revision>: also build verso at that revision (a temporary
 #   worktree) and run it on BEFORE_PORT=3409 beside the others, for
-#   before/after figures in one run; COMMITS=0 skips the commit throughput
+#   before/after figures in one run (the two alternate which runs first);
+#   COMMITS=0 skips the commit throughput
+# Before each run the script waits (up to 20 s) for the CPUs to be idle, so
+# that one server's background work (compaction after writes) does not fall
+# into the next one's run.
 # Both servers write durably: MariaDB with its defaults
 # (innodb_flush_log_at_trx_commit=1), verso with one fsync per COMMIT.
 set -euo pipefail
@@ -133,13 +137,30 @@ else
   echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 fi
 ratio() { awk -v v="$1" -v m="$2" 'BEGIN { if (m+0 > 0 && v+0 > 0) printf "%.2fx", v/m; else print "-" }'; }
+# settle waits (at most 20 s) until the CPUs are idle: a server's background
+# work after a write run (compaction) must not run into the next server's
+# run on a machine of two cores.
+settle() {
+  for _ in $(seq 1 20); do
+    read -r _ a b c d _ < /proc/stat; t1=$((a+b+c+d)); i1=$d
+    sleep 1
+    read -r _ a b c d _ < /proc/stat; t2=$((a+b+c+d)); i2=$d
+    [ $(( (i2-i1) * 100 / (t2-t1 > 0 ? t2-t1 : 1) )) -ge 90 ] && return 0
+  done
+}
+n=0
 for test in $TESTS; do
   for th in $THREADS; do
-    read -r mq mp < <(run mariadb "$MARIADB_PORT" "$test" "$th")
-    if [ -n "$BEFORE" ]; then
-      read -r bq bp < <(run before "$BEFORE_PORT" "$test" "$th")
+    settle; read -r mq mp < <(run mariadb "$MARIADB_PORT" "$test" "$th")
+    # The two versos alternate which goes first.
+    n=$((n + 1))
+    if [ -n "$BEFORE" ] && [ $((n % 2)) = 1 ]; then
+      settle; read -r bq bp < <(run before "$BEFORE_PORT" "$test" "$th")
     fi
-    read -r vq vp < <(run verso "$VERSO_PORT" "$test" "$th")
+    settle; read -r vq vp < <(run verso "$VERSO_PORT" "$test" "$th")
+    if [ -n "$BEFORE" ] && [ $((n % 2)) = 0 ]; then
+      settle; read -r bq bp < <(run before "$BEFORE_PORT" "$test" "$th")
+    fi
     if [ -n "$BEFORE" ]; then
       echo "| $test | $th | $mq | $mp | $bq | $bp | $vq | $vp | $(ratio "$bq" "$mq") | $(ratio "$vq" "$mq") |"
     else
