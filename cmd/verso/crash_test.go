@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -225,6 +226,94 @@ func checkAcked(t *testing.T, db *sql.DB, acked map[int]bool) {
 	for id := range acked {
 		if !have[id] {
 			t.Fatalf("acknowledged row %d is missing after the crash (%d rows acknowledged, %d present)", id, len(acked), len(have))
+		}
+	}
+}
+
+// TestCrashDuringLockedIncrements: four clients increment two counter rows
+// (`n = n + 1`, so each waits for the others' row locks) while the server
+// process is killed with SIGKILL, three rounds; after each restart every
+// counter holds at least the increments acknowledged to the clients and at
+// most those plus the ones in flight at the kill (one per client).
+func TestCrashDuringLockedIncrements(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	dataDir := t.TempDir()
+	var acked, tried [2]int64
+	for round := 0; round < 3; round++ {
+		cmd, addr := startChildServer(t, dataDir)
+		db, err := sql.Open("mysql", "root@tcp("+addr+")/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if round == 0 {
+			for _, q := range []string{"CREATE DATABASE crash", "CREATE TABLE crash.c (id INT PRIMARY KEY, n INT NOT NULL)", "INSERT INTO crash.c VALUES (0, 0), (1, 0)"} {
+				if _, err := db.Exec(q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+		}
+		checkCounters(t, db, acked, tried)
+		var mu sync.Mutex
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for w := 0; w < 4; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					id := (w + i) % 2
+					mu.Lock()
+					tried[id]++
+					mu.Unlock()
+					if _, err := db.Exec("UPDATE crash.c SET n = n + 1 WHERE id = ?", id); err != nil {
+						return // the server is gone
+					}
+					mu.Lock()
+					acked[id]++
+					mu.Unlock()
+				}
+			}()
+		}
+		time.Sleep(400 * time.Millisecond)
+		if err := cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		close(stop)
+		wg.Wait()
+		if acked[0]+acked[1] == 0 {
+			t.Fatalf("round %d: no increment was acknowledged before the kill", round)
+		}
+		t.Logf("round %d: %d and %d increments acknowledged in all, %d and %d tried", round, acked[0], acked[1], tried[0], tried[1])
+		db.Close()
+	}
+	_, addr := startChildServer(t, dataDir)
+	db, err := sql.Open("mysql", "root@tcp("+addr+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	checkCounters(t, db, acked, tried)
+}
+
+// checkCounters fails the test unless each counter of crash.c holds at
+// least its acknowledged increments and at most the tried ones.
+func checkCounters(t *testing.T, db *sql.DB, acked, tried [2]int64) {
+	t.Helper()
+	for id := range 2 {
+		var n int64
+		if err := db.QueryRow("SELECT n FROM crash.c WHERE id = ?", id).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n < acked[id] || n > tried[id] {
+			t.Fatalf("counter %d is %d after the crash: %d increments were acknowledged and %d tried", id, n, acked[id], tried[id])
 		}
 	}
 }
