@@ -313,6 +313,17 @@ func transfer(ctx context.Context, conn *sql.Conn, a, b int, amt int64) error {
 	return tx.Commit()
 }
 
+// lockTable starts a server whose database db has the table t (id INT
+// PRIMARY KEY, v INT NOT NULL) holding rows (VALUES syntax), and returns a
+// pool and n connections of it, each its own session.
+func lockTable(t *testing.T, rows string, n int) (*sql.DB, []*sql.Conn) {
+	t.Helper()
+	db := lockServer(t, n+2)
+	mustDBExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
+	mustDBExec(t, db, "INSERT INTO t VALUES "+rows)
+	return db, lockConns(t, db, n)
+}
+
 // lockConns returns n connections of db, each its own session.
 func lockConns(t *testing.T, db *sql.DB, n int) []*sql.Conn {
 	t.Helper()
@@ -375,10 +386,7 @@ func wantErrNum(t *testing.T, err error, num uint16) {
 // row until COMMIT, which then sees the first's value; the writer of
 // another row does not wait; plain reads keep the snapshot.
 func TestLockForUpdate(t *testing.T) {
-	db := lockServer(t, 4)
-	mustDBExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
-	mustDBExec(t, db, "INSERT INTO t VALUES (1, 0), (2, 0)")
-	c := lockConns(t, db, 3)
+	db, c := lockTable(t, "(1, 0), (2, 0)", 3)
 	a, b, r := c[0], c[1], c[2]
 
 	cexec(t, r, "BEGIN")
@@ -487,10 +495,7 @@ func TestLockNowaitSkipLocked(t *testing.T) {
 // TestLockWaitTimeout: a wait longer than innodb_lock_wait_timeout fails
 // the statement with 1205; the transaction and its earlier writes stay.
 func TestLockWaitTimeout(t *testing.T) {
-	db := lockServer(t, 4)
-	mustDBExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
-	mustDBExec(t, db, "INSERT INTO t VALUES (1, 0), (2, 0)")
-	c := lockConns(t, db, 2)
+	_, c := lockTable(t, "(1, 0), (2, 0)", 2)
 	a, b := c[0], c[1]
 	if v := cint(t, b, "SELECT @@innodb_lock_wait_timeout"); v != 50 {
 		t.Fatalf("innodb_lock_wait_timeout defaults to %d, want MySQL's 50", v)
@@ -520,10 +525,7 @@ func TestLockWaitTimeout(t *testing.T) {
 // orders: the younger gets 1213 and is rolled back whole (its first write
 // gone), the older goes on.
 func TestLockDeadlock(t *testing.T) {
-	db := lockServer(t, 4)
-	mustDBExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
-	mustDBExec(t, db, "INSERT INTO t VALUES (1, 0), (2, 0)")
-	c := lockConns(t, db, 2)
+	_, c := lockTable(t, "(1, 0), (2, 0)", 2)
 	old, young := c[0], c[1]
 	cexec(t, old, "BEGIN")
 	cexec(t, old, "UPDATE t SET v = 1 WHERE id = 1")
@@ -608,10 +610,7 @@ func TestMayLock(t *testing.T) {
 // transaction releases its row locks (its writes roll back), so a writer
 // waiting for them goes on at once.
 func TestLockReleasedOnDisconnect(t *testing.T) {
-	db := lockServer(t, 4)
-	mustDBExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
-	mustDBExec(t, db, "INSERT INTO t VALUES (1, 0)")
-	c := lockConns(t, db, 2)
+	_, c := lockTable(t, "(1, 0)", 2)
 	a, b := c[0], c[1]
 	cexec(t, a, "BEGIN")
 	cexec(t, a, "UPDATE t SET v = 100 WHERE id = 1")
@@ -640,10 +639,7 @@ func TestLockReleasedOnDisconnect(t *testing.T) {
 // TestLockWaitKilled: KILL QUERY ends a statement waiting for a row lock
 // at once, with MySQL's 1317; the transaction holding the lock goes on.
 func TestLockWaitKilled(t *testing.T) {
-	db := lockServer(t, 4)
-	mustDBExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
-	mustDBExec(t, db, "INSERT INTO t VALUES (1, 0)")
-	c := lockConns(t, db, 3)
+	_, c := lockTable(t, "(1, 0)", 3)
 	a, b, k := c[0], c[1], c[2]
 	cexec(t, a, "BEGIN")
 	cexec(t, a, "UPDATE t SET v = 1 WHERE id = 1")

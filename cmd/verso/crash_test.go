@@ -53,6 +53,20 @@ func startChildServer(t *testing.T, dataDir string) (*exec.Cmd, string) {
 	}
 }
 
+// restarted starts a server process on dataDir again (after a crash) and
+// returns a pool of root connections to database db of it ("" for none),
+// closed when the test ends.
+func restarted(t *testing.T, dataDir, db string) *sql.DB {
+	t.Helper()
+	_, addr := startChildServer(t, dataDir)
+	c, err := sql.Open("mysql", "root@tcp("+addr+")/"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 // TestCrashAfterCommit: a verso sql-server process killed with SIGKILL
 // right after acknowledging a COMMIT (and an autocommit INSERT) still has
 // those rows when restarted, round after round.
@@ -100,12 +114,7 @@ func TestCrashAfterCommit(t *testing.T) {
 		cmd.Wait()
 		db.Close()
 	}
-	_, addr := startChildServer(t, dataDir)
-	db, err := sql.Open("mysql", "root@tcp("+addr+")/crash")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := restarted(t, dataDir, "crash")
 	rows, err := db.Query("SELECT id, v FROM t ORDER BY id")
 	if err != nil {
 		t.Fatal(err)
@@ -198,12 +207,7 @@ func TestCrashDuringConcurrentCommits(t *testing.T) {
 		t.Logf("round %d: %d inserts acknowledged before the kill", round, n)
 		db.Close()
 	}
-	_, addr := startChildServer(t, dataDir)
-	db, err := sql.Open("mysql", "root@tcp("+addr+")/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := restarted(t, dataDir, "")
 	checkAcked(t, db, acked)
 }
 
@@ -294,12 +298,7 @@ func TestCrashDuringLockedIncrements(t *testing.T) {
 		t.Logf("round %d: %d and %d increments acknowledged in all, %d and %d tried", round, acked[0], acked[1], tried[0], tried[1])
 		db.Close()
 	}
-	_, addr := startChildServer(t, dataDir)
-	db, err := sql.Open("mysql", "root@tcp("+addr+")/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := restarted(t, dataDir, "")
 	checkCounters(t, db, acked, tried)
 }
 
