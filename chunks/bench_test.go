@@ -8,7 +8,6 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 )
 
@@ -127,7 +126,7 @@ func BenchmarkCommitBatch(b *testing.B) {
 			if err := w.Flush(); err != nil {
 				b.Fatal(err)
 			}
-			if err := syscall.Fdatasync(int(f.Fd())); err != nil {
+			if err := datasync(f); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -179,7 +178,7 @@ func BenchmarkCommitSingle(b *testing.B) {
 			if _, err := f.Write(c); err != nil {
 				b.Fatal(err)
 			}
-			if err := syscall.Fdatasync(int(f.Fd())); err != nil {
+			if err := datasync(f); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 )
 
 // Compact moves the committed chunks of the journal into a new table file
@@ -153,7 +152,7 @@ func (s *FileStore) buildTable(path string, frozen []*journal, merged []*table) 
 	var maps []src
 	defer func() {
 		for _, m := range maps {
-			_ = syscall.Munmap(m.data)
+			_ = unmapFile(m.data)
 		}
 	}()
 	type ent struct {

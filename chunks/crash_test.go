@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -143,7 +142,7 @@ func TestCrashKill(t *testing.T) {
 			t.Fatalf("child %d printed nothing; stderr: %s", i, stderr.String())
 		}
 		time.Sleep(time.Duration(r.Intn(400)) * time.Millisecond)
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		if err := cmd.Process.Kill(); err != nil {
 			t.Fatal(err)
 		}
 		last := first

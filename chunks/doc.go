@@ -65,6 +65,13 @@
 //   - After a failed write or sync the store refuses further writes
 //     (ErrFailed): what reached the disk is unknown. Reopen it; recovery
 //     restores the last durable commit.
+//   - Platform code sits in sys_*.go: on Linux a commit syncs with
+//     fdatasync and big writes start their write-back early
+//     (sync_file_range); on macOS with F_FULLFSYNC (fsync leaves data in
+//     the drive's cache); on other Unix systems with fsync. Unix locks the
+//     folder with flock and maps table files and journals; Windows locks
+//     with LockFileEx, syncs with FlushFileBuffers and reads those files
+//     into memory instead of mapping them (more memory, slower to open).
 //   - Table files are memory-mapped: a table file truncated by another
 //     program while the store is open makes reads fault. Leave the folder to
 //     the store.

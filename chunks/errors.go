@@ -26,6 +26,10 @@ var (
 	// failed: the store cannot know what reached the disk, so it refuses
 	// further writes until it is reopened.
 	ErrFailed = errors.New("chunks: an earlier write failed; close and reopen the store")
+
+	// errLockHeld is lockFile's answer when another holds the lock (the
+	// platform's own error differs per OS).
+	errLockHeld = errors.New("chunks: lock held")
 )
 
 // IsCorrupt reports whether err marks damaged stored bytes.

@@ -9,9 +9,6 @@ import (
 	"regexp"
 	"sync"
 	"sync/atomic"
-	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // Options tune a FileStore. The zero value is the default.
@@ -105,9 +102,9 @@ func lockFolder(dir string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("chunks: open lock file: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, errLockHeld) {
 			return nil, fmt.Errorf("%w: %s is open for writing elsewhere; close that store (or stop that process) first", ErrLocked, dir)
 		}
 		return nil, fmt.Errorf("chunks: lock %s: %w", path, err)
@@ -214,7 +211,7 @@ func (s *FileStore) openJournal(n uint64, last bool) (*journal, error) {
 	res, err := replayJournal(path, data)
 	size := int64(len(data))
 	if data != nil {
-		_ = syscall.Munmap(data)
+		_ = unmapFile(data)
 	}
 	if err != nil {
 		f.Close()
@@ -386,7 +383,7 @@ func (s *FileStore) flush(a *journal, commit bool) error {
 		// Start writing the batch back to the disk now, so the sync at the
 		// commit finds less to do: disk and CPU work overlap in big commits.
 		// It is a hint; durability still comes from the commit's sync.
-		_ = unix.SyncFileRange(int(a.f.Fd()), a.written, int64(len(a.buf)), unix.SYNC_FILE_RANGE_WRITE)
+		writeBackHint(a.f, a.written, int64(len(a.buf)))
 	}
 	s.mu.Lock()
 	a.written += int64(len(a.buf))
@@ -442,7 +439,7 @@ func (s *FileStore) commitLocked(newRoot, expected Address) (int64, error) {
 	if err := s.flush(a, true); err != nil {
 		return 0, err
 	}
-	if err := syscall.Fdatasync(int(a.f.Fd())); err != nil {
+	if err := datasync(a.f); err != nil {
 		return 0, s.fail(fmt.Errorf("journal %s: sync: %w", a.path, err))
 	}
 	s.mu.Lock()

@@ -3,7 +3,6 @@ package chunks
 import (
 	"fmt"
 	"os"
-	"syscall"
 )
 
 // journalLoc is where a chunk record lies in a journal.
@@ -122,7 +121,7 @@ func replayJournal(path string, b []byte) (replayResult, error) {
 }
 
 // mapFile maps a whole file read-only; the caller unmaps it with
-// syscall.Munmap when the slice is non-empty.
+// unmapFile when the slice is non-empty.
 func mapFile(f *os.File) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
@@ -131,5 +130,5 @@ func mapFile(f *os.File) ([]byte, error) {
 	if st.Size() == 0 {
 		return nil, nil
 	}
-	return syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	return mapFileData(f, st.Size())
 }

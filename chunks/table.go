@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"syscall"
 
 	"github.com/zeebo/xxh3"
 )
@@ -276,12 +275,12 @@ func openTable(path string, num uint64) (*table, error) {
 	}
 	var data []byte
 	if err == nil {
-		data, err = syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+		data, err = mapFileData(f, st.Size())
 	}
 	var ti tableIndex
 	if err == nil {
 		if ti, err = parseTable(data); err != nil {
-			_ = syscall.Munmap(data)
+			_ = unmapFile(data)
 		}
 	}
 	if err != nil {
@@ -312,7 +311,7 @@ func (t *table) close() error {
 	if t.data == nil {
 		return nil
 	}
-	err := errors.Join(syscall.Munmap(t.data), t.f.Close())
+	err := errors.Join(unmapFile(t.data), t.f.Close())
 	t.data, t.index = nil, nil
 	return err
 }

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/prolly"
@@ -149,15 +147,4 @@ func BenchmarkReadInterleaved(b *testing.B) {
 			b.ReportMetric(float64(got)/(cpuTime()-cpu0).Seconds(), "events/cpu-s")
 		})
 	}
-}
-
-// cpuTime returns the CPU time the process used so far (user and system,
-// every thread): on a shared machine, events per CPU second compare
-// variants better than events per wall second.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
