@@ -52,7 +52,7 @@ type commitReq struct {
 // commit makes the transaction's writes to d durable in its branch's
 // working set (see above).
 func (d *txDB) commit(ctx *sql.Context) error {
-	if d.root.Address() == d.base.Address() {
+	if d.unchanged() {
 		return nil
 	}
 	if d.readOnly {

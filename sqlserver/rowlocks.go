@@ -591,3 +591,12 @@ func (e *editor) uniqueHolders(ctx *sql.Context, u tables.UniqueKey) ([][]byte, 
 	}
 	return keys, nil
 }
+
+// unchanged reports whether the transaction has nothing to write to d's
+// working set. A root equal to its base is not enough when rows were
+// adopted: a transaction that adopted a row another one changed and then
+// changed it back (two opposite transfers of one amount) has its base's
+// root, but must still write its version over the other's.
+func (d *txDB) unchanged() bool {
+	return d.root.Address() == d.base.Address() && len(d.bases) == 0
+}

@@ -284,3 +284,21 @@ func TestKeylessMerge(t *testing.T) {
 	env.check(s3, "SELECT a, b, count(*) FROM k GROUP BY a, b ORDER BY a", "[1 x 4] [3 z 1]")
 	env.check(s3, "SELECT count(*) FROM k WHERE b = 'x'", "[4]")
 }
+
+// TestTransactionBackToItsSnapshot: a transaction that adopts rows another
+// committed and changes them back to its snapshot's versions (two opposite
+// transfers of one amount) ends with its snapshot's root, and must still
+// commit: TestLockBank found such a transfer acknowledged and lost.
+func TestTransactionBackToItsSnapshot(t *testing.T) {
+	env, s1, s2 := txSetup(t)
+	env.exec(s1, "START TRANSACTION")
+	env.check(s1, "SELECT v FROM t WHERE id = 1", "[10]") // the snapshot
+	env.exec(s2, "START TRANSACTION")
+	env.exec(s2, "UPDATE t SET v = v - 5 WHERE id = 2")
+	env.exec(s2, "UPDATE t SET v = v + 5 WHERE id = 1")
+	env.exec(s2, "COMMIT")
+	env.exec(s1, "UPDATE t SET v = v - 5 WHERE id = 1")
+	env.exec(s1, "UPDATE t SET v = v + 5 WHERE id = 2")
+	env.exec(s1, "COMMIT")
+	env.check(env.session("db"), "SELECT id, v FROM t ORDER BY id", "[1 10] [2 20]")
+}

@@ -175,10 +175,10 @@ func (d *txDB) updateBranch(ctx *sql.Context, fn func(s *branchState) (*branchCh
 // pendingWorking returns the working root the branch would have if the
 // transaction committed now over the working set ws.
 func (d *txDB) pendingWorking(ctx context.Context, ws commitgraph.WorkingSet) (commitgraph.RootValue, error) {
-	if d.root.Address() == d.base.Address() {
+	if d.unchanged() {
 		return d.st.graph.OpenRoot(ctx, ws.Working)
 	}
-	if ws.Working == d.start.Working {
+	if ws.Working == d.start.Working && len(d.bases) == 0 {
 		return d.root, nil
 	}
 	cur, err := d.st.graph.OpenRoot(ctx, ws.Working)
