@@ -329,12 +329,7 @@ func lockConns(t *testing.T, db *sql.DB, n int) []*sql.Conn {
 	t.Helper()
 	out := make([]*sql.Conn, n)
 	for i := range out {
-		c, err := db.Conn(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		out[i] = c
+		out[i] = conn(t, db)
 	}
 	return out
 }
@@ -355,18 +350,8 @@ func cint(t *testing.T, c *sql.Conn, q string, args ...any) int64 {
 	return n
 }
 
-// async runs q on c in the background; the result arrives on the channel.
-func async(c *sql.Conn, q string, args ...any) chan error {
-	done := make(chan error, 1)
-	go func() {
-		_, err := c.ExecContext(context.Background(), q, args...)
-		done <- err
-	}()
-	return done
-}
-
-// blocked reports whether done stays empty for d.
-func blocked(done chan error, d time.Duration) bool {
+// blocked reports whether done (of runAsync) stays empty for d.
+func blocked(done <-chan error, d time.Duration) bool {
 	select {
 	case <-done:
 		return false
@@ -397,7 +382,7 @@ func TestLockForUpdate(t *testing.T) {
 	if v := cint(t, a, "SELECT v FROM t WHERE id = 1 FOR UPDATE"); v != 0 {
 		t.Fatalf("v = %d", v)
 	}
-	done := async(b, "UPDATE t SET v = v + 1 WHERE id = 1")
+	done := runAsync(t.Context(), b, "UPDATE t SET v = v + 1 WHERE id = 1")
 	if !blocked(done, 300*time.Millisecond) {
 		t.Fatalf("a second writer of a row locked FOR UPDATE did not wait: %v", <-done)
 	}
@@ -478,7 +463,7 @@ func TestLockNowaitSkipLocked(t *testing.T) {
 	cexec(t, b, "BEGIN")
 	cexec(t, a, "SELECT * FROM q WHERE id = 1 LOCK IN SHARE MODE")
 	cexec(t, b, "SELECT * FROM q WHERE id = 1 FOR SHARE")
-	done := async(w, "UPDATE q SET job = 'x' WHERE id = 1")
+	done := runAsync(t.Context(), w, "UPDATE q SET job = 'x' WHERE id = 1")
 	if !blocked(done, 300*time.Millisecond) {
 		t.Fatalf("a writer of a row held FOR SHARE did not wait: %v", <-done)
 	}
@@ -531,7 +516,7 @@ func TestLockDeadlock(t *testing.T) {
 	cexec(t, old, "UPDATE t SET v = 1 WHERE id = 1")
 	cexec(t, young, "BEGIN")
 	cexec(t, young, "UPDATE t SET v = 2 WHERE id = 2")
-	done := async(old, "UPDATE t SET v = 1 WHERE id = 2")
+	done := runAsync(t.Context(), old, "UPDATE t SET v = 1 WHERE id = 2")
 	if !blocked(done, 200*time.Millisecond) {
 		t.Fatalf("no wait: %v", <-done)
 	}
@@ -614,7 +599,7 @@ func TestLockReleasedOnDisconnect(t *testing.T) {
 	a, b := c[0], c[1]
 	cexec(t, a, "BEGIN")
 	cexec(t, a, "UPDATE t SET v = 100 WHERE id = 1")
-	done := async(b, "UPDATE t SET v = v + 1 WHERE id = 1")
+	done := runAsync(t.Context(), b, "UPDATE t SET v = v + 1 WHERE id = 1")
 	if !blocked(done, 200*time.Millisecond) {
 		t.Fatalf("no wait: %v", <-done)
 	}
@@ -623,13 +608,8 @@ func TestLockReleasedOnDisconnect(t *testing.T) {
 	if err := a.Raw(func(dc any) error { return dc.(interface{ Close() error }).Close() }); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the waiting writer still waits after the lock holder's client went away")
+	if err := waitErr(t, done, 10*time.Second, "the writer waiting for a client that went away"); err != nil {
+		t.Fatal(err)
 	}
 	if v := cint(t, b, "SELECT v FROM t WHERE id = 1"); v != 1 {
 		t.Fatalf("v = %d, want 1 (the gone transaction rolled back)", v)
@@ -644,18 +624,13 @@ func TestLockWaitKilled(t *testing.T) {
 	cexec(t, a, "BEGIN")
 	cexec(t, a, "UPDATE t SET v = 1 WHERE id = 1")
 	id := cint(t, b, "SELECT CONNECTION_ID()")
-	done := async(b, "UPDATE t SET v = 2 WHERE id = 1")
+	done := runAsync(t.Context(), b, "UPDATE t SET v = 2 WHERE id = 1")
 	if !blocked(done, 200*time.Millisecond) {
 		t.Fatalf("no wait: %v", <-done)
 	}
 	start := time.Now()
 	cexec(t, k, fmt.Sprintf("KILL QUERY %d", id))
-	select {
-	case err := <-done:
-		wantErrNum(t, err, 1317)
-	case <-time.After(5 * time.Second):
-		t.Fatal("KILL QUERY did not end a lock wait")
-	}
+	wantErrNum(t, waitErr(t, done, 5*time.Second, "a lock wait after KILL QUERY"), 1317)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("the lock wait ended %v after KILL QUERY", d)
 	}

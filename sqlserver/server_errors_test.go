@@ -14,11 +14,7 @@ func TestServerErrors(t *testing.T) {
 	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
 	db := connect(t, s, "root", "", "")
 	ctx := t.Context()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := conn(t, db)
 	for _, q := range []string{
 		"CREATE DATABASE shop",
 		"USE shop",
@@ -85,16 +81,7 @@ func TestServerRetryAfterConflict(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c1, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c1.Close()
-	c2, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
+	c1, c2 := conn(t, db), conn(t, db)
 	exec := func(c interface {
 		ExecContext(context.Context, string, ...any) (sql.Result, error)
 	}, q string) error {

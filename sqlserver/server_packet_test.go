@@ -34,11 +34,7 @@ func TestServerMaxAllowedPacket(t *testing.T) {
 	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
 	db := connect(t, s, "root", "", "")
 	ctx := t.Context()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := conn(t, db)
 	check := func(q, fn string, limit int) {
 		t.Helper()
 		var v sql.NullString

@@ -53,18 +53,36 @@ func startChildServer(t *testing.T, dataDir string) (*exec.Cmd, string) {
 	}
 }
 
-// restarted starts a server process on dataDir again (after a crash) and
-// returns a pool of root connections to database db of it ("" for none),
-// closed when the test ends.
-func restarted(t *testing.T, dataDir, db string) *sql.DB {
+// openChild starts a server process on dataDir and returns it with a pool
+// of root connections to its database db ("" for none), closed when the
+// test ends.
+func openChild(t *testing.T, dataDir, db string) (*exec.Cmd, *sql.DB) {
 	t.Helper()
-	_, addr := startChildServer(t, dataDir)
+	cmd, addr := startChildServer(t, dataDir)
 	c, err := sql.Open("mysql", "root@tcp("+addr+")/"+db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
+	return cmd, c
+}
+
+// restarted starts a server process on dataDir again (after a crash) and
+// returns a pool of connections to database db of it (see openChild).
+func restarted(t *testing.T, dataDir, db string) *sql.DB {
+	t.Helper()
+	_, c := openChild(t, dataDir, db)
 	return c
+}
+
+// mustExec runs each statement on db, failing the test at the first error.
+func mustExec(t *testing.T, db *sql.DB, qs ...string) {
+	t.Helper()
+	for _, q := range qs {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 }
 
 // TestCrashAfterCommit: a verso sql-server process killed with SIGKILL
@@ -77,17 +95,9 @@ func TestCrashAfterCommit(t *testing.T) {
 	dataDir := t.TempDir()
 	const rounds = 5
 	for round := 0; round < rounds; round++ {
-		cmd, addr := startChildServer(t, dataDir)
-		db, err := sql.Open("mysql", "root@tcp("+addr+")/")
-		if err != nil {
-			t.Fatal(err)
-		}
+		cmd, db := openChild(t, dataDir, "")
 		if round == 0 {
-			for _, q := range []string{"CREATE DATABASE crash", "CREATE TABLE crash.t (id INT PRIMARY KEY, v VARCHAR(20))"} {
-				if _, err := db.Exec(q); err != nil {
-					t.Fatalf("%s: %v", q, err)
-				}
-			}
+			mustExec(t, db, "CREATE DATABASE crash", "CREATE TABLE crash.t (id INT PRIMARY KEY, v VARCHAR(20))")
 		}
 		// Every row acknowledged in earlier rounds is there.
 		var n int
@@ -152,17 +162,9 @@ func TestCrashDuringConcurrentCommits(t *testing.T) {
 	dataDir := t.TempDir()
 	acked := map[int]bool{}
 	for round := 0; round < 3; round++ {
-		cmd, addr := startChildServer(t, dataDir)
-		db, err := sql.Open("mysql", "root@tcp("+addr+")/")
-		if err != nil {
-			t.Fatal(err)
-		}
+		cmd, db := openChild(t, dataDir, "")
 		if round == 0 {
-			for _, q := range []string{"CREATE DATABASE crash", "CREATE TABLE crash.t (id INT PRIMARY KEY, w INT)"} {
-				if _, err := db.Exec(q); err != nil {
-					t.Fatalf("%s: %v", q, err)
-				}
-			}
+			mustExec(t, db, "CREATE DATABASE crash", "CREATE TABLE crash.t (id INT PRIMARY KEY, w INT)")
 		}
 		checkAcked(t, db, acked)
 		type ack struct{ id int }
@@ -246,17 +248,9 @@ func TestCrashDuringLockedIncrements(t *testing.T) {
 	dataDir := t.TempDir()
 	var acked, tried [2]int64
 	for round := 0; round < 3; round++ {
-		cmd, addr := startChildServer(t, dataDir)
-		db, err := sql.Open("mysql", "root@tcp("+addr+")/")
-		if err != nil {
-			t.Fatal(err)
-		}
+		cmd, db := openChild(t, dataDir, "")
 		if round == 0 {
-			for _, q := range []string{"CREATE DATABASE crash", "CREATE TABLE crash.c (id INT PRIMARY KEY, n INT NOT NULL)", "INSERT INTO crash.c VALUES (0, 0), (1, 0)"} {
-				if _, err := db.Exec(q); err != nil {
-					t.Fatalf("%s: %v", q, err)
-				}
-			}
+			mustExec(t, db, "CREATE DATABASE crash", "CREATE TABLE crash.c (id INT PRIMARY KEY, n INT NOT NULL)", "INSERT INTO crash.c VALUES (0, 0), (1, 0)")
 		}
 		checkCounters(t, db, acked, tried)
 		var mu sync.Mutex
