@@ -20,7 +20,7 @@ const (
 	NameByID       = "events/by-id"
 	NameStreams    = "events/streams"
 	// NamePrefix begins every name above.
-	NamePrefix = "events/"
+	NamePrefix = commitgraph.EventsPrefix
 )
 
 // Names lists the root-value names of the log's maps.

@@ -16,7 +16,7 @@ import (
 // MySQL's do with lower_case_table_names=1 semantics for matching). Other
 // prefixes of the root value are left to other kinds of objects (the event
 // log, views, ...).
-const tablePrefix = "tables/"
+const tablePrefix = commitgraph.TablePrefix
 
 // Database is a verso database as the engine sees it. It holds no state of
 // its own: every call reads the session transaction's view of the database

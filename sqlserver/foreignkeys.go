@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/prolly"
 	"github.com/verso-db/verso/tables"
 )
@@ -16,7 +17,7 @@ import (
 // "foreignkeys/<name>", kind "foreignkey", with one field: the engine's
 // sql.ForeignKeyConstraint as JSON (its exported field names are the
 // format). The engine enforces them; storage keeps them.
-const fkPrefix = "foreignkeys/"
+const fkPrefix = commitgraph.ForeignKeyPrefix
 
 var (
 	_ sql.ForeignKeyTable  = (*Table)(nil)

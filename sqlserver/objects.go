@@ -29,9 +29,9 @@ import (
 //	           modified (Timestamps)
 //	  foreignkey: see foreignkeys.go
 const (
-	viewPrefix      = "views/"
-	triggerPrefix   = "triggers/"
-	procedurePrefix = "procedures/"
+	viewPrefix      = commitgraph.ViewPrefix
+	triggerPrefix   = commitgraph.TriggerPrefix
+	procedurePrefix = commitgraph.ProcedurePrefix
 	objectMagic     = "VRSOOBJ"
 	objectVersion   = 1
 )

@@ -15,7 +15,7 @@ import (
 // default collation) are an object (objects.go) named "tableopts/<table>",
 // kind "tableopts", fields: comment, collation name (strings). A table with
 // no comment and the default collation has none.
-const tableOptsPrefix = "tableopts/"
+const tableOptsPrefix = commitgraph.TableOptsPrefix
 
 var tableOptsKinds = []prolly.Kind{prolly.KindString, prolly.KindString}
 

@@ -190,7 +190,7 @@ func (d *txDB) pendingWorking(ctx context.Context, ws commitgraph.WorkingSet) (c
 
 // conflictsPrefix begins the root value entries of a table's merge
 // conflicts (written by dolt_merge): conflicts/<table>...
-const conflictsPrefix = "conflicts/"
+const conflictsPrefix = commitgraph.ConflictsPrefix
 
 // conflictedTables returns the tables with merge conflicts in root.
 func conflictedTables(ctx context.Context, root commitgraph.RootValue) ([]string, error) {

@@ -18,9 +18,9 @@ import (
 // entry "tables/t" (its options "tableopts/t"), the event log and its
 // indexes are entries under "events/".
 const (
-	TablePrefix     = "tables/"
-	TableOptsPrefix = "tableopts/"
-	EventsPrefix    = "events/"
+	TablePrefix     = commitgraph.TablePrefix
+	TableOptsPrefix = commitgraph.TableOptsPrefix
+	EventsPrefix    = commitgraph.EventsPrefix
 	// EventsTable is the table_name dolt_diff gives a change to the event
 	// log.
 	EventsTable = "dolt_events"

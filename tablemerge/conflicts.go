@@ -46,7 +46,7 @@ import (
 
 const (
 	// ConflictsPrefix begins the root value name of a table's conflicts.
-	ConflictsPrefix = "conflicts/"
+	ConflictsPrefix = commitgraph.ConflictsPrefix
 
 	conflictMagic   = "VCONFLT\n"
 	conflictVersion = 1

@@ -14,11 +14,10 @@ import (
 	"github.com/verso-db/verso/tables"
 )
 
-// Root value names this package knows (the SQL layer writes them; see
-// sqlserver's doc).
+// Root value names this package knows (commitgraph/rootnames.go).
 const (
-	TablePrefix     = "tables/"
-	TableOptsPrefix = "tableopts/"
+	TablePrefix     = commitgraph.TablePrefix
+	TableOptsPrefix = commitgraph.TableOptsPrefix
 )
 
 // Options tune a merge.

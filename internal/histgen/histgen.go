@@ -179,7 +179,7 @@ func (gn *gen) rootOf(branch string) (commitgraph.RootValue, error) {
 }
 
 func (gn *gen) table(root commitgraph.RootValue) (*tables.Table, error) {
-	a, ok, err := root.Get(gn.ctx, "tables/"+Table)
+	a, ok, err := root.Get(gn.ctx, commitgraph.TablePrefix+Table)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -282,7 +282,7 @@ func (gn *gen) edit(root commitgraph.RootValue, onMain bool) (commitgraph.RootVa
 	if err != nil {
 		return root, err
 	}
-	edits := []commitgraph.RootEdit{{Name: "tables/" + Table, Addr: addr}}
+	edits := []commitgraph.RootEdit{{Name: commitgraph.TablePrefix + Table, Addr: addr}}
 	if gn.o.EventsEvery > 0 && gn.n%gn.o.EventsEvery == 0 {
 		ea, err := gn.g.Store().Put(gn.ctx, []byte(fmt.Sprintf("event log stand-in %d", gn.n)))
 		if err != nil {
@@ -388,7 +388,7 @@ func (gn *gen) merged(ours, theirs, base commitgraph.RootValue) (commitgraph.Roo
 	if err != nil {
 		return ours, err
 	}
-	edits := []commitgraph.RootEdit{{Name: "tables/" + Table, Addr: addr}}
+	edits := []commitgraph.RootEdit{{Name: commitgraph.TablePrefix + Table, Addr: addr}}
 	if ea, ok, err := theirs.Get(gn.ctx, "events/log"); err != nil {
 		return ours, err
 	} else if ok {
