@@ -7,6 +7,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/tables"
 )
@@ -128,7 +129,7 @@ func (r *rewriter) Close(ctx *sql.Context) error {
 	if err != nil {
 		return err
 	}
-	exact, _, ok, err := findTable(ctx, d.root, r.into.name)
+	exact, _, ok, err := verso.FindTable(ctx, d.Root(), r.into.name)
 	if err != nil {
 		return err
 	}
@@ -226,7 +227,7 @@ func (t *Table) current(ctx *sql.Context) (*tables.Table, error) {
 	if err := d.flushAll(ctx); err != nil {
 		return nil, err
 	}
-	exact, addr, ok, err := findTable(ctx, d.root, t.name)
+	exact, addr, ok, err := verso.FindTable(ctx, d.Root(), t.name)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/tablemerge"
 	"github.com/verso-db/verso/tables"
 )
@@ -79,7 +80,7 @@ func (db *Database) conflictRows(ctx *sql.Context) ([]sql.Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	list, err := tablemerge.ListConflicts(ctx, db.st.graph.NodeStore(), d.root)
+	list, err := tablemerge.ListConflicts(ctx, db.st.graph.NodeStore(), d.Root())
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +118,7 @@ func (db *Database) mergeStatusRows(ctx *sql.Context) ([]sql.Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	ts, err := conflictedTables(ctx, d.root)
+	ts, err := verso.ConflictedTables(ctx, d.Root())
 	if err != nil {
 		return nil, err
 	}
@@ -150,13 +151,13 @@ func (db *Database) openConflictsTable(ctx *sql.Context, table string) (sql.Tabl
 	if err != nil {
 		return nil, false, err
 	}
-	exact, addr, ok, err := findTable(ctx, d.root, table)
+	exact, addr, ok, err := verso.FindTable(ctx, d.Root(), table)
 	if err != nil || !ok {
 		return nil, false, err
 	}
 	ns := db.st.graph.NodeStore()
 	var cs *tablemerge.ConflictSet
-	if caddr, ok, err := d.root.Get(ctx, tablemerge.ConflictsPrefix+exact); err != nil {
+	if caddr, ok, err := d.Root().Get(ctx, tablemerge.ConflictsPrefix+exact); err != nil {
 		return nil, false, err
 	} else if ok {
 		if cs, err = tablemerge.LoadConflictSet(ctx, ns, caddr); err != nil {
@@ -168,7 +169,7 @@ func (db *Database) openConflictsTable(ctx *sql.Context, table string) (sql.Tabl
 			ps, err := engineSchema(ctx, db.name, exact, cs.Schema)
 			return &ps.Schema, err
 		}
-		t, err := db.openTable(ctx, d.root, exact, addr)
+		t, err := db.openTable(ctx, d.Root(), exact, addr)
 		if err != nil {
 			return nil, err
 		}
@@ -210,7 +211,7 @@ func (t *conflictsTable) conflictSet(ctx *sql.Context) (*txDB, *tablemerge.Confl
 	if err != nil {
 		return nil, nil, err
 	}
-	addr, ok, err := d.root.Get(ctx, tablemerge.ConflictsPrefix+t.table)
+	addr, ok, err := d.Root().Get(ctx, tablemerge.ConflictsPrefix+t.table)
 	if err != nil || !ok {
 		return d, nil, err
 	}
@@ -321,7 +322,7 @@ func (c *conflictDeleter) apply(ctx *sql.Context) error {
 	if err != nil {
 		return err
 	}
-	if d.readOnly {
+	if d.ReadOnly() {
 		return fmt.Errorf("%s: database %s is a read-only revision", c.t.name, c.t.db.name)
 	}
 	if cs == nil {
@@ -332,11 +333,11 @@ func (c *conflictDeleter) apply(ctx *sql.Context) error {
 	if err != nil {
 		return err
 	}
-	root, err := tablemerge.SetConflicts(ctx, d.root, c.t.table, ncs)
+	root, err := tablemerge.SetConflicts(ctx, d.Root(), c.t.table, ncs)
 	if err != nil {
 		return err
 	}
-	d.root = root
+	d.SetRoot(root)
 	c.keys = nil
 	return nil
 }
@@ -374,7 +375,7 @@ func doltConflictsResolve(ctx *sql.Context, args ...string) (sql.RowIter, error)
 	if err := d.flushAll(ctx); err != nil {
 		return nil, err
 	}
-	have, err := conflictedTables(ctx, d.root)
+	have, err := verso.ConflictedTables(ctx, d.Root())
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +392,7 @@ func doltConflictsResolve(ctx *sql.Context, args ...string) (sql.RowIter, error)
 			}
 		}
 		if found == "" {
-			if _, _, ok, err := findTable(ctx, d.root, n); err != nil {
+			if _, _, ok, err := verso.FindTable(ctx, d.Root(), n); err != nil {
 				return nil, err
 			} else if !ok {
 				return nil, fmt.Errorf("dolt_conflicts_resolve: no table %q; SHOW TABLES lists the tables", n)
@@ -400,13 +401,13 @@ func doltConflictsResolve(ctx *sql.Context, args ...string) (sql.RowIter, error)
 		}
 		names = append(names, found)
 	}
-	root := d.root
+	root := d.Root()
 	for _, n := range names {
 		if root, err = tablemerge.ResolveConflicts(ctx, db.st.graph.NodeStore(), root, n, side); err != nil {
 			return nil, fmt.Errorf("dolt_conflicts_resolve: %w", err)
 		}
 		delete(d.writers, strings.ToLower(n))
 	}
-	d.root = root
+	d.SetRoot(root)
 	return statusRow(0), nil
 }

@@ -1,11 +1,11 @@
 package sqlserver
 
 import (
-	"context"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/tables"
@@ -51,15 +51,15 @@ func (db *Database) autoIncKey(table string) string {
 }
 
 func (db *Database) nextAutoIncrement(table string, stored, given uint64) uint64 {
-	return db.st.nextAutoIncrement(db.autoIncKey(table), stored, given)
+	return db.st.db.NextAutoIncrement(db.autoIncKey(table), stored, given)
 }
 
 func (db *Database) peekAutoIncrement(table string, stored uint64) uint64 {
-	return db.st.peekAutoIncrement(db.autoIncKey(table), stored)
+	return db.st.db.PeekAutoIncrement(db.autoIncKey(table), stored)
 }
 
 func (db *Database) setAutoIncrement(table string, n uint64) {
-	db.st.setAutoIncrement(db.autoIncKey(table), n)
+	db.st.db.SetAutoIncrement(db.autoIncKey(table), n)
 }
 
 var (
@@ -78,26 +78,6 @@ func (db *Database) IsReadOnly() bool { return db.rev != nil }
 
 // Name implements sql.Nameable.
 func (db *Database) Name() string { return db.name }
-
-// findTable returns the exact name and address of the table named name
-// (case-insensitively) in root.
-func findTable(ctx context.Context, root commitgraph.RootValue, name string) (string, chunks.Address, bool, error) {
-	addr, ok, err := root.Get(ctx, tablePrefix+name)
-	if err != nil || ok {
-		return name, addr, ok, err
-	}
-	ents, err := root.Entries(ctx, tablePrefix)
-	if err != nil {
-		return "", chunks.Address{}, false, err
-	}
-	for _, e := range ents {
-		n := strings.TrimPrefix(e.Name, tablePrefix)
-		if strings.EqualFold(n, name) {
-			return n, e.Addr, true, nil
-		}
-	}
-	return "", chunks.Address{}, false, nil
-}
 
 // GetTableInsensitive implements sql.Database.
 func (db *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
@@ -118,11 +98,11 @@ func (db *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Tabl
 	if err != nil {
 		return nil, false, err
 	}
-	exact, addr, ok, err := findTable(ctx, d.root, name)
+	exact, addr, ok, err := verso.FindTable(ctx, d.Root(), name)
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	t, err := db.openTable(ctx, d.root, exact, addr)
+	t, err := db.openTable(ctx, d.Root(), exact, addr)
 	if err != nil {
 		return nil, false, err
 	}
@@ -149,7 +129,7 @@ func (db *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	ents, err := d.root.Entries(ctx, tablePrefix)
+	ents, err := d.Root().Entries(ctx, tablePrefix)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +147,7 @@ func (db *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKe
 	if err != nil {
 		return err
 	}
-	if _, _, ok, err := findTable(ctx, d.root, name); err != nil {
+	if _, _, ok, err := verso.FindTable(ctx, d.Root(), name); err != nil {
 		return err
 	} else if ok {
 		return sql.ErrTableAlreadyExists.New(name)
@@ -187,8 +167,12 @@ func (db *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKe
 	if err != nil {
 		return err
 	}
-	d.root, err = d.root.Edit(ctx, edit)
-	return err
+	root, err := d.Root().Edit(ctx, edit)
+	if err != nil {
+		return err
+	}
+	d.SetRoot(root)
+	return nil
 }
 
 var _ sql.IndexedTableCreator = (*Database)(nil)
@@ -216,19 +200,19 @@ func (db *Database) DropTable(ctx *sql.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	exact, _, ok, err := findTable(ctx, d.root, name)
+	exact, _, ok, err := verso.FindTable(ctx, d.Root(), name)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return sql.ErrTableNotFound.New(name)
 	}
-	root, err := d.root.Edit(ctx, commitgraph.RootEdit{Name: tablePrefix + exact, Delete: true},
+	root, err := d.Root().Edit(ctx, commitgraph.RootEdit{Name: tablePrefix + exact, Delete: true},
 		commitgraph.RootEdit{Name: tableOptsPrefix + exact, Delete: true})
 	if err != nil {
 		return err
 	}
-	d.root = root
+	d.SetRoot(root)
 	delete(d.writers, strings.ToLower(exact))
 	db.setAutoIncrement(exact, 0)
 	return nil
@@ -243,14 +227,14 @@ func (db *Database) RenameTable(ctx *sql.Context, oldName, newName string) error
 	if err := d.flushAll(ctx); err != nil {
 		return err
 	}
-	exact, addr, ok, err := findTable(ctx, d.root, oldName)
+	exact, addr, ok, err := verso.FindTable(ctx, d.Root(), oldName)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return sql.ErrTableNotFound.New(oldName)
 	}
-	if _, _, taken, err := findTable(ctx, d.root, newName); err != nil {
+	if _, _, taken, err := verso.FindTable(ctx, d.Root(), newName); err != nil {
 		return err
 	} else if taken && !strings.EqualFold(oldName, newName) {
 		return sql.ErrTableAlreadyExists.New(newName)
@@ -259,17 +243,17 @@ func (db *Database) RenameTable(ctx *sql.Context, oldName, newName string) error
 		{Name: tablePrefix + exact, Delete: true},
 		{Name: tablePrefix + newName, Addr: addr},
 	}
-	if opts, ok, err := d.root.Get(ctx, tableOptsPrefix+exact); err != nil {
+	if opts, ok, err := d.Root().Get(ctx, tableOptsPrefix+exact); err != nil {
 		return err
 	} else if ok {
 		edits = append(edits, commitgraph.RootEdit{Name: tableOptsPrefix + exact, Delete: true},
 			commitgraph.RootEdit{Name: tableOptsPrefix + newName, Addr: opts})
 	}
-	root, err := d.root.Edit(ctx, edits...)
+	root, err := d.Root().Edit(ctx, edits...)
 	if err != nil {
 		return err
 	}
-	d.root = root
+	d.SetRoot(root)
 	delete(d.writers, strings.ToLower(exact))
 	db.setAutoIncrement(exact, 0)
 	db.setAutoIncrement(newName, 0)
@@ -282,11 +266,11 @@ func (d *txDB) putTable(ctx *sql.Context, name string, t *tables.Table) error {
 	if err != nil {
 		return err
 	}
-	root, err := d.root.Edit(ctx, commitgraph.RootEdit{Name: tablePrefix + name, Addr: addr})
+	root, err := d.Root().Edit(ctx, commitgraph.RootEdit{Name: tablePrefix + name, Addr: addr})
 	if err != nil {
 		return err
 	}
-	d.root = root
+	d.SetRoot(root)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/tables"
 )
@@ -32,7 +33,7 @@ type tableWriter struct {
 // writer returns the transaction's writer for the table name, starting
 // from the table as the transaction's root holds it.
 func (d *txDB) writer(ctx *sql.Context, st *Database, name string) (*tableWriter, error) {
-	exact, addr, ok, err := findTable(ctx, d.root, name)
+	exact, addr, ok, err := verso.FindTable(ctx, d.Root(), name)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +134,7 @@ func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter { return t.openEditor(c
 // (lockplan.go).
 func (t *Table) openEditor(ctx *sql.Context, target bool) *editor {
 	e := t.editor(ctx)
-	if e.err == nil && !t.db.temp && !e.d.readOnly {
+	if e.err == nil && !t.db.temp && !e.d.ReadOnly() {
 		k := strings.ToLower(t.name)
 		if e.d.editing == nil {
 			e.d.editing, e.d.targets = map[string]int{}, map[string]int{}

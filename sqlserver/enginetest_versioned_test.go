@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/memory"
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 )
@@ -145,13 +146,13 @@ func (h versionedHarness) SnapshotTable(vdb sql.VersionedDatabase, name string, 
 	if err != nil {
 		return err
 	}
-	return d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
-		c, err := db.st.graph.WriteCommit(context.Background(), s.working.Address(), []chunks.Address{s.head.Addr},
+	return d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
+		c, err := db.st.graph.WriteCommit(context.Background(), s.Working.Address(), []chunks.Address{s.Head.Addr},
 			commitgraph.Meta{Author: commitgraph.Signature{Name: "harness", Email: "harness@localhost"}, Time: at, Message: "snapshot " + label})
 		if err != nil {
 			return nil, err
 		}
-		return &branchChange{head: c.Addr, working: s.working, staged: s.working}, nil
+		return &verso.BranchChange{Head: c.Addr, Working: s.Working, Staged: s.Working}, nil
 	})
 }
 

@@ -96,7 +96,7 @@ func (s logSource) log(ctx *sql.Context) (eventindex.Log, error) {
 	if err != nil {
 		return eventindex.Log{}, err
 	}
-	return eventindex.LoadLog(ctx, ns, d.root)
+	return eventindex.LoadLog(ctx, ns, d.Root())
 }
 
 // Column types of the event tables. Names compare binary, as the index

@@ -16,7 +16,7 @@ func (s logSource) writeEvents(ctx *sql.Context, fn func(*eventindex.Batch) erro
 	if err != nil {
 		return err
 	}
-	l, err := eventindex.LoadLog(ctx, s.db.st.graph.NodeStore(), d.root)
+	l, err := eventindex.LoadLog(ctx, s.db.st.graph.NodeStore(), d.Root())
 	if err != nil {
 		return err
 	}
@@ -33,11 +33,11 @@ func storeBatch(ctx *sql.Context, d *txDB, b *eventindex.Batch) error {
 	if err != nil {
 		return err
 	}
-	root, err := nl.Store(ctx, d.root)
+	root, err := nl.Store(ctx, d.Root())
 	if err != nil {
 		return err
 	}
-	d.root = root
+	d.SetRoot(root)
 	return nil
 }
 
@@ -82,7 +82,7 @@ func (ins *eventInserter) Insert(ctx *sql.Context, row sql.Row) error {
 		if err != nil {
 			return err
 		}
-		l, err := eventindex.LoadLog(ctx, ins.t.src.db.st.graph.NodeStore(), d.root)
+		l, err := eventindex.LoadLog(ctx, ins.t.src.db.st.graph.NodeStore(), d.Root())
 		if err != nil {
 			return err
 		}
@@ -209,7 +209,7 @@ func (e *refusedEditor) StatementBegin(ctx *sql.Context) {
 	if err != nil {
 		return
 	}
-	l, err := eventindex.LoadLog(ctx, e.src.db.st.graph.NodeStore(), d.root)
+	l, err := eventindex.LoadLog(ctx, e.src.db.st.graph.NodeStore(), d.Root())
 	if err != nil {
 		return
 	}
@@ -231,11 +231,12 @@ func (e *refusedEditor) restore(ctx *sql.Context) error {
 	if e.before == nil {
 		return nil
 	}
-	root, err := e.before.Store(ctx, e.d.root)
+	root, err := e.before.Store(ctx, e.d.Root())
 	if err != nil {
 		return err
 	}
-	e.d.root, e.before = root, nil
+	e.d.SetRoot(root)
+	e.before = nil
 	return nil
 }
 

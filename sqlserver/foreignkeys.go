@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/prolly"
 	"github.com/verso-db/verso/tables"
@@ -134,14 +135,14 @@ func (e *fkEditor) current(ctx *sql.Context) (*Table, error) {
 	if err := e.d.flush(ctx, e.w); err != nil {
 		return nil, err
 	}
-	exact, addr, ok, err := findTable(ctx, e.d.root, e.t.name)
+	exact, addr, ok, err := verso.FindTable(ctx, e.d.Root(), e.t.name)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, sql.ErrTableNotFound.New(e.t.name)
 	}
-	return e.t.db.openTable(ctx, e.d.root, exact, addr)
+	return e.t.db.openTable(ctx, e.d.Root(), exact, addr)
 }
 
 func (e *fkEditor) GetIndexes(ctx *sql.Context) ([]sql.Index, error) { return e.t.GetIndexes(ctx) }

@@ -1,34 +1,17 @@
 package sqlserver
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
-	"github.com/verso-db/verso/chunks"
-	"github.com/verso-db/verso/commitgraph"
-	"github.com/verso-db/verso/eventindex"
-	"github.com/verso-db/verso/prolly"
-	"github.com/verso-db/verso/tables"
+	"github.com/verso-db/verso"
 )
 
-// Concurrent transactions merge at commit: the committing transaction's
-// changes (from its snapshot, base, to its root, theirs) are applied to the
-// working root as it is now (ours). A table changed on one side only is
-// taken from that side (commitgraph.MergeRoots). A table both changed gets
-// the committing transaction's row changes replayed on the current table
-// through a tables.Editor, so indexes, unique keys and the auto-increment
-// counter stay right. A row that both changed since the transaction's base
-// of it (whatever the values: two increments that wrote the same number
-// are still two), a unique key that both took, or a schema change on
-// either side is a conflict, reported as a serialization failure that the
-// client can retry. The base of a row the transaction locked is the
-// version it adopted then (bases, rowlocks.go), so the rows it locked
-// never conflict with the transactions it waited for.
+// Transactions merge at commit in the engine (verso.Txn.Commit); its
+// conflicts come back as verso.SerializationError, which the SQL layer
+// reports as the engine's serialization failure.
 
 // errSerialization returns the engine's serialization failure
 // (ER_LOCK_DEADLOCK, 1213), as Dolt reports a transaction that conflicts
@@ -37,256 +20,13 @@ func errSerialization(format string, args ...any) error {
 	return sql.ErrLockDeadlock.New("this transaction conflicts with a committed transaction from another client: " + fmt.Sprintf(format, args...))
 }
 
-// mergeRoots merges theirs (the committing transaction) into ours; bases
-// holds the versions of rows the transaction adopted, per table (lower-case
-// name) and key.
-func mergeRoots(ctx context.Context, st *dbState, base, ours, theirs commitgraph.RootValue, bases map[string]map[string]rowVersion) (commitgraph.RootValue, error) {
-	// The resolver's error is returned as is: MergeRoots wraps it, and the
-	// engine recognizes a serialization failure only unwrapped.
-	var failed error
-	events := false // both changed the event log: mergeEvents below
-	merged := map[string]bool{}
-	out, err := commitgraph.MergeRoots(ctx, base, ours, theirs, func(ctx context.Context, c commitgraph.RootConflict) (addr chunks.Address, keep bool, err error) {
-		defer func() { failed = err }()
-		name, isTable := strings.CutPrefix(c.Name, tablePrefix)
-		switch {
-		case strings.HasPrefix(c.Name, eventindex.NamePrefix):
-			events = true
-			return c.Ours, c.InOurs, nil
-		case !isTable:
-			return chunks.Address{}, false, errSerialization("both changed %q", c.Name)
-		case !c.InBase:
-			return chunks.Address{}, false, errSerialization("both created table %q", name)
-		case !c.InOurs || !c.InTheirs:
-			return chunks.Address{}, false, errSerialization("table %q was dropped on one side and changed on the other", name)
-		}
-		merged[strings.ToLower(name)] = true
-		addr, err = mergeTable(ctx, st, name, c.Base, c.Ours, c.Theirs, bases[strings.ToLower(name)])
-		return addr, err == nil, err
-	})
-	if err != nil && failed != nil {
-		return out, failed
+// engineError returns an error of the engine as the SQL layer reports it:
+// a serialization failure as ER_LOCK_DEADLOCK (1213), which clients
+// retry; anything else as is.
+func engineError(err error) error {
+	var se *verso.SerializationError
+	if errors.As(err, &se) {
+		return sql.ErrLockDeadlock.New(se.Error())
 	}
-	if err != nil {
-		return out, err
-	}
-	// MergeRoots takes a table that both sides changed to the same value
-	// as is, and a table only ours changed from ours: the first may hide
-	// rows both wrote, the second rows the transaction adopted and then
-	// changed back to its snapshot's version. Both go through mergeTable.
-	if out, err = mergeUnmerged(ctx, st, base, ours, theirs, out, merged, bases); err != nil {
-		return out, err
-	}
-	if events {
-		return mergeEvents(ctx, st, base, ours, theirs, out)
-	}
-	return out, nil
-}
-
-// mergeUnmerged merges the tables MergeRoots did not give to mergeTable
-// that still need it (see mergeRoots) into out.
-func mergeUnmerged(ctx context.Context, st *dbState, base, ours, theirs, out commitgraph.RootValue, merged map[string]bool, bases map[string]map[string]rowVersion) (commitgraph.RootValue, error) {
-	var edits []commitgraph.RootEdit
-	check := func(name string) error {
-		if merged[strings.ToLower(name)] {
-			return nil
-		}
-		merged[strings.ToLower(name)] = true
-		b, inB, err := base.Get(ctx, tablePrefix+name)
-		if err != nil {
-			return err
-		}
-		o, inO, err := ours.Get(ctx, tablePrefix+name)
-		if err != nil {
-			return err
-		}
-		t, inT, err := theirs.Get(ctx, tablePrefix+name)
-		if err != nil {
-			return err
-		}
-		if !inB || !inO || !inT || o == b || (t == b && len(bases[strings.ToLower(name)]) == 0) {
-			return nil
-		}
-		addr, err := mergeTable(ctx, st, name, b, o, t, bases[strings.ToLower(name)])
-		if err != nil {
-			return err
-		}
-		edits = append(edits, commitgraph.RootEdit{Name: tablePrefix + name, Addr: addr})
-		return nil
-	}
-	// Tables both changed alike: in both diffs with equal results.
-	ourChanges := map[string]chunks.Address{}
-	if err := base.Diff(ctx, ours, func(c commitgraph.RootChange) error {
-		if n, ok := strings.CutPrefix(c.Name, tablePrefix); ok && c.InTo {
-			ourChanges[n] = c.To
-		}
-		return nil
-	}); err != nil {
-		return out, err
-	}
-	if err := base.Diff(ctx, theirs, func(c commitgraph.RootChange) error {
-		if n, ok := strings.CutPrefix(c.Name, tablePrefix); ok && c.InTo && ourChanges[n] == c.To {
-			return check(n)
-		}
-		return nil
-	}); err != nil {
-		return out, err
-	}
-	for name := range bases {
-		exact, _, ok, err := findTable(ctx, theirs, name)
-		if err != nil {
-			return out, err
-		}
-		if ok {
-			if err := check(exact); err != nil {
-				return out, err
-			}
-		}
-	}
-	if len(edits) == 0 {
-		return out, nil
-	}
-	return out.Edit(ctx, edits...)
-}
-
-// mergeTable replays the row changes from base to theirs on ours; bases
-// holds the versions of rows the transaction adopted, by key.
-func mergeTable(ctx context.Context, st *dbState, name string, base, ours, theirs chunks.Address, bases map[string]rowVersion) (chunks.Address, error) {
-	ns := st.graph.NodeStore()
-	bt, err := tables.Load(ctx, ns, base)
-	if err != nil {
-		return chunks.Address{}, err
-	}
-	ot, err := tables.Load(ctx, ns, ours)
-	if err != nil {
-		return chunks.Address{}, err
-	}
-	tt, err := tables.Load(ctx, ns, theirs)
-	if err != nil {
-		return chunks.Address{}, err
-	}
-	bs := tables.EncodeSchema(bt.Schema())
-	if !bytes.Equal(bs, tables.EncodeSchema(ot.Schema())) || !bytes.Equal(bs, tables.EncodeSchema(tt.Schema())) {
-		return chunks.Address{}, errSerialization("the schema of table %q changed", name)
-	}
-	keyless := bt.Schema().Keyless()
-	ed := ot.Edit()
-	ed.KeepZero(true) // rows keep the values their transaction gave them
-	ed.SetAutoIncrement(tt.AutoIncrement())
-	fail := func(err error) (chunks.Address, error) {
-		var dup *tables.DuplicateKeyError
-		if errors.As(err, &dup) {
-			return chunks.Address{}, errSerialization("both wrote key %s of index %s in table %q", dup.Key, dup.Index, name)
-		}
-		if errors.Is(err, tables.ErrRowNotFound) {
-			return chunks.Address{}, errSerialization("both changed a row of table %q", name)
-		}
-		return chunks.Address{}, err
-	}
-	seen := 0 // adopted rows met in the diff
-	d := prolly.NewDiffer(bt.Rows(), tt.Rows())
-	for d.Next(ctx) {
-		df := d.Diff()
-		if keyless {
-			err = mergeKeyless(ctx, ed, bt, tt, df)
-		} else {
-			from := rowVersion{val: df.From, ok: df.From != nil}
-			if v, ok := bases[string(df.Key)]; ok {
-				from = v
-				seen++
-			}
-			err = mergeRow(ctx, name, ed, ot, tt, df.Key, from, rowVersion{val: df.To, ok: df.To != nil})
-		}
-		if err != nil {
-			return fail(err)
-		}
-	}
-	if err := d.Err(); err != nil {
-		return chunks.Address{}, err
-	}
-	if seen < len(bases) {
-		// Rows adopted and changed back to the snapshot's version are in
-		// no diff of base and theirs.
-		for k, from := range bases {
-			key := []byte(k)
-			bv, inB, err := bt.Rows().Get(ctx, key)
-			if err != nil {
-				return chunks.Address{}, err
-			}
-			tv, inT, err := tt.Rows().Get(ctx, key)
-			if err != nil {
-				return chunks.Address{}, err
-			}
-			if inB != inT || !bytes.Equal(bv, tv) {
-				continue // in the diff
-			}
-			if err := mergeRow(ctx, name, ed, ot, tt, key, from, rowVersion{val: tv, ok: inT}); err != nil {
-				return fail(err)
-			}
-		}
-	}
-	mt, err := ed.Table(ctx)
-	if err != nil {
-		return chunks.Address{}, err
-	}
-	return mt.Write(ctx)
-}
-
-// mergeRow applies the committing transaction's change of the row under
-// key, from version from (its base of the row) to version to, to ours.
-func mergeRow(ctx context.Context, name string, ed *tables.Editor, ot, tt *tables.Table, key []byte, from, to rowVersion) error {
-	if from.equal(to) {
-		return nil // the row was only adopted
-	}
-	cv, inOurs, err := ot.Rows().Get(ctx, key)
-	if err != nil {
-		return err
-	}
-	if !from.equal(rowVersion{val: cv, ok: inOurs}) {
-		return errSerialization("both changed the row with key %s in table %q", tables.KeyText(key), name)
-	}
-	var old, row []tables.Value
-	if from.ok {
-		if old, err = ot.Decode(ctx, key, cv); err != nil {
-			return err
-		}
-	}
-	if to.ok {
-		if row, err = tt.Decode(ctx, key, to.val); err != nil {
-			return err
-		}
-	}
-	switch {
-	case !from.ok:
-		_, err = ed.Insert(ctx, row)
-		return err
-	case !to.ok:
-		return ed.Delete(ctx, old)
-	default:
-		return ed.Update(ctx, old, row)
-	}
-}
-
-// mergeKeyless applies the change in the number of copies of one row of a
-// keyless table: rows are a bag, so both sides' inserts add up.
-func mergeKeyless(ctx context.Context, ed *tables.Editor, bt, tt *tables.Table, df prolly.Diff) error {
-	n0, row0, err := bt.Copies(ctx, df.Key)
-	if err != nil {
-		return err
-	}
-	n1, row1, err := tt.Copies(ctx, df.Key)
-	if err != nil {
-		return err
-	}
-	for ; n1 > n0; n0++ {
-		if _, err := ed.Insert(ctx, row1); err != nil {
-			return err
-		}
-	}
-	for ; n0 > n1; n0-- {
-		if err := ed.Delete(ctx, row0); err != nil {
-			return err
-		}
-	}
-	return nil
+	return err
 }

@@ -103,11 +103,11 @@ func (db *Database) putObject(ctx *sql.Context, prefix, name string, chunk []byt
 	if err != nil {
 		return err
 	}
-	root, err := d.root.Edit(ctx, commitgraph.RootEdit{Name: prefix + name, Addr: addr})
+	root, err := d.Root().Edit(ctx, commitgraph.RootEdit{Name: prefix + name, Addr: addr})
 	if err != nil {
 		return err
 	}
-	d.root = root
+	d.SetRoot(root)
 	return nil
 }
 
@@ -118,15 +118,15 @@ func (db *Database) dropObject(ctx *sql.Context, prefix, name string) (bool, err
 	if err != nil {
 		return false, err
 	}
-	e, ok, err := findObject(ctx, d.root, prefix, name)
+	e, ok, err := findObject(ctx, d.Root(), prefix, name)
 	if err != nil || !ok {
 		return false, err
 	}
-	root, err := d.root.Edit(ctx, commitgraph.RootEdit{Name: e.Name, Delete: true})
+	root, err := d.Root().Edit(ctx, commitgraph.RootEdit{Name: e.Name, Delete: true})
 	if err != nil {
 		return false, err
 	}
-	d.root = root
+	d.SetRoot(root)
 	return true, nil
 }
 
@@ -138,12 +138,12 @@ func (db *Database) objects(ctx *sql.Context, prefix, kind string, kinds []proll
 	}
 	var ents []commitgraph.RootEntry
 	if name != "" {
-		e, ok, err := findObject(ctx, d.root, prefix, name)
+		e, ok, err := findObject(ctx, d.Root(), prefix, name)
 		if err != nil || !ok {
 			return nil, err
 		}
 		ents = []commitgraph.RootEntry{e}
-	} else if ents, err = d.root.Entries(ctx, prefix); err != nil {
+	} else if ents, err = d.Root().Entries(ctx, prefix); err != nil {
 		return nil, err
 	}
 	var out []object

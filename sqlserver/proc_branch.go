@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
 )
 
@@ -214,7 +215,7 @@ func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 			if err != nil {
 				return nil, err
 			}
-			w, err := d.pendingWorking(ctx, cur)
+			w, err := d.PendingWorking(ctx, cur)
 			if err != nil {
 				return nil, err
 			}
@@ -258,7 +259,7 @@ func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
+	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
 		if from != nil {
 			// Tables of another revision replace both the staged and the
 			// working tables, as git checkout <rev> -- <file> does.
@@ -266,37 +267,37 @@ func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 			if err != nil {
 				return nil, err
 			}
-			staged, err := copyItems(ctx, src, s.staged, tables, "dolt_checkout")
+			staged, err := verso.CopyItems(ctx, src, s.Staged, tables, "dolt_checkout")
 			if err != nil {
 				return nil, err
 			}
-			w, err := copyItems(ctx, src, s.working, tables, "dolt_checkout")
+			w, err := verso.CopyItems(ctx, src, s.Working, tables, "dolt_checkout")
 			if err != nil {
 				return nil, err
 			}
-			return &branchChange{working: w, staged: staged, merge: s.ws.Merge}, nil
+			return &verso.BranchChange{Working: w, Staged: staged, Merge: s.WS.Merge}, nil
 		}
-		items, err := itemEntries(ctx, s.working)
+		items, err := verso.ItemEntries(ctx, s.Working)
 		if err != nil {
 			return nil, err
 		}
-		staged, err := itemEntries(ctx, s.staged)
+		staged, err := verso.ItemEntries(ctx, s.Staged)
 		if err != nil {
 			return nil, err
 		}
 		for _, t := range tables {
-			if findItem(items, t) == "" && findItem(staged, t) == "" {
+			if verso.FindItem(items, t) == "" && verso.FindItem(staged, t) == "" {
 				if len(tables) == 1 {
 					return nil, fmt.Errorf("dolt_checkout: no branch or table named %q; list the branches with SELECT name FROM dolt_branches, or create one with dolt_checkout('-b', '%s')", t, t)
 				}
 				return nil, fmt.Errorf("dolt_checkout: no table named %q; SHOW TABLES lists the tables", t)
 			}
 		}
-		w, err := copyItems(ctx, s.staged, s.working, tables, "dolt_checkout")
+		w, err := verso.CopyItems(ctx, s.Staged, s.Working, tables, "dolt_checkout")
 		if err != nil {
 			return nil, err
 		}
-		return &branchChange{working: w, staged: s.staged, merge: s.ws.Merge}, nil
+		return &verso.BranchChange{Working: w, Staged: s.Staged, Merge: s.WS.Merge}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -384,7 +385,7 @@ func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	var target *commitgraph.Commit
 	tables := a.pos
 	if len(a.pos) > 0 && a.afterDashes != 0 {
-		c, rerr := g.Resolve(ctx, a.pos[0], d.branch)
+		c, rerr := g.Resolve(ctx, a.pos[0], d.Branch())
 		switch {
 		case rerr == nil:
 			target, tables = c, a.pos[1:]
@@ -398,12 +399,12 @@ func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if target != nil && len(tables) > 0 {
 		return nil, errors.New("dolt_reset: resetting tables to another commit is not supported; give a ref or tables")
 	}
-	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
-		ch := &branchChange{working: s.working, staged: s.staged, merge: s.ws.Merge}
-		to := s.head
+	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
+		ch := &verso.BranchChange{Working: s.Working, Staged: s.Staged, Merge: s.WS.Merge}
+		to := s.Head
 		if target != nil {
 			to = target
-			ch.head = to.Addr
+			ch.Head = to.Addr
 		}
 		toRt, err := g.OpenRoot(ctx, to.Root)
 		if err != nil {
@@ -417,15 +418,15 @@ func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 			if err != nil {
 				return nil, err
 			}
-			ch.working, ch.staged, ch.merge = w, toRt, nil
+			ch.Working, ch.Staged, ch.Merge = w, toRt, nil
 		case len(tables) > 0:
-			if ch.staged, err = copyItems(ctx, s.headRt, s.staged, tables, "dolt_reset"); err != nil {
+			if ch.Staged, err = verso.CopyItems(ctx, s.HeadRoot, s.Staged, tables, "dolt_reset"); err != nil {
 				return nil, err
 			}
 		case a.has("soft") && target != nil:
 			// the head moves; staged and working stay
 		default:
-			ch.staged = toRt
+			ch.Staged = toRt
 		}
 		return ch, nil
 	})
@@ -437,14 +438,14 @@ func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 
 // keepUntracked returns to with the items of s's working root that are
 // neither staged, nor in HEAD, nor in to.
-func keepUntracked(ctx *sql.Context, s *branchState, to commitgraph.RootValue) (commitgraph.RootValue, error) {
-	working, err := itemEntries(ctx, s.working)
+func keepUntracked(ctx *sql.Context, s *verso.BranchState, to commitgraph.RootValue) (commitgraph.RootValue, error) {
+	working, err := verso.ItemEntries(ctx, s.Working)
 	if err != nil {
 		return to, err
 	}
 	var others []map[string][]commitgraph.RootEntry
-	for _, r := range []commitgraph.RootValue{s.staged, s.headRt, to} {
-		items, err := itemEntries(ctx, r)
+	for _, r := range []commitgraph.RootValue{s.Staged, s.HeadRoot, to} {
+		items, err := verso.ItemEntries(ctx, r)
 		if err != nil {
 			return to, err
 		}
@@ -452,12 +453,12 @@ func keepUntracked(ctx *sql.Context, s *branchState, to commitgraph.RootValue) (
 	}
 	var untracked []string
 	for name := range working {
-		if name == schemasItem {
+		if name == verso.SchemasItem {
 			continue
 		}
 		tracked := false
 		for _, o := range others {
-			if findItem(o, name) != "" {
+			if verso.FindItem(o, name) != "" {
 				tracked = true
 			}
 		}
@@ -468,5 +469,5 @@ func keepUntracked(ctx *sql.Context, s *branchState, to commitgraph.RootValue) (
 	if len(untracked) == 0 {
 		return to, nil
 	}
-	return copyItems(ctx, s.working, to, untracked, "dolt_reset")
+	return verso.CopyItems(ctx, s.Working, to, untracked, "dolt_reset")
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
-	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
 )
 
@@ -48,18 +48,18 @@ func doltAdd(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
+	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
 		var staged commitgraph.RootValue
 		var err error
 		if all {
-			staged, err = stageAll(ctx, s.working)
+			staged, err = verso.StageAll(ctx, s.Working)
 		} else {
-			staged, err = copyItems(ctx, s.working, s.staged, names, "dolt_add")
+			staged, err = verso.CopyItems(ctx, s.Working, s.Staged, names, "dolt_add")
 		}
 		if err != nil {
 			return nil, err
 		}
-		return &branchChange{working: s.working, staged: staged, merge: s.ws.Merge}, nil
+		return &verso.BranchChange{Working: s.Working, Staged: staged, Merge: s.WS.Merge}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -122,53 +122,27 @@ func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	var made *commitgraph.Commit
-	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
-		staged := s.staged
-		var err error
-		switch {
-		case a.has("ALL"):
-			staged, err = stageAll(ctx, s.working)
-		case a.has("all"):
-			staged, err = stageTracked(ctx, s.staged, s.working)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if ts, err := conflictedTables(ctx, s.working); err != nil {
-			return nil, err
-		} else if len(ts) > 0 {
-			return nil, errConflicts(ts)
-		}
-		parents := []chunks.Address{s.head.Addr}
-		m := meta
-		if a.has("amend") {
-			parents = s.head.Parents
-			if !a.has("message") {
-				m.Message = s.head.Meta.Message
-			}
-		}
-		if s.ws.Merge != nil {
-			parents = append(parents, s.ws.Merge.Commit)
-		}
-		if len(parents) == 0 {
-			return nil, errors.New("dolt_commit --amend: HEAD is the root commit, which cannot be amended")
-		}
-		if staged.Address() == s.headRt.Address() && s.ws.Merge == nil && !a.has("amend") {
-			switch {
-			case a.has("skip-empty"):
-				return nil, nil
-			case !a.has("allow-empty"):
-				return nil, errors.New("nothing to commit: no changes are staged; stage them with dolt_add (or commit with '-a' or '-A'), or give '--allow-empty'")
-			}
-		}
-		if made, err = d.st.graph.WriteCommit(ctx, staged.Address(), parents, m); err != nil {
-			return nil, err
-		}
-		return &branchChange{head: made.Addr, working: s.working, staged: staged}, nil
-	})
-	if err != nil {
+	if err := d.flushAll(ctx); err != nil {
 		return nil, err
+	}
+	made, err := d.CommitChanges(ctx, verso.CommitOptions{
+		Message: a.vals["message"], Author: meta.Author, Time: meta.Time,
+		StageAll: a.has("ALL"), StageTracked: a.has("all"),
+		AllowEmpty: a.has("allow-empty"), SkipEmpty: a.has("skip-empty"), Amend: a.has("amend"),
+	})
+	d.writers = map[string]*tableWriter{}
+	switch {
+	case errors.Is(err, verso.ErrNothingToCommit):
+		return nil, errors.New("nothing to commit: no changes are staged; stage them with dolt_add (or commit with '-a' or '-A'), or give '--allow-empty'")
+	case errors.Is(err, verso.ErrUnresolvedConflicts):
+		ts, _ := verso.ConflictedTables(ctx, d.Root())
+		return nil, errConflicts(ts)
+	case errors.Is(err, verso.ErrReadOnly):
+		return nil, fmt.Errorf("verso: %s is a read-only revision", d.Branch())
+	case errors.Is(err, verso.ErrAmendRoot):
+		return nil, errors.New("dolt_commit --amend: HEAD is the root commit, which cannot be amended")
+	case err != nil:
+		return nil, engineError(err)
 	}
 	if made == nil {
 		return sql.RowsToRowIter(sql.Row{nil}), nil

@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/tablemerge"
@@ -88,33 +89,33 @@ var errMergeActive = errors.New("merging is not possible because you have not co
 // uncommitted changes, as Dolt does: the merge result would mix with them.
 // Untracked tables (new in the working root, not staged) are no such
 // change: it returns them, for carryUntracked to carry over the merge.
-func checkClean(ctx *sql.Context, proc string, s *branchState) (untracked []string, err error) {
-	if s.ws.Merge != nil {
+func checkClean(ctx *sql.Context, proc string, s *verso.BranchState) (untracked []string, err error) {
+	if s.WS.Merge != nil {
 		return nil, errMergeActive
 	}
-	if ts, err := conflictedTables(ctx, s.working); err != nil {
+	if ts, err := verso.ConflictedTables(ctx, s.Working); err != nil {
 		return nil, err
 	} else if len(ts) > 0 {
 		return nil, fmt.Errorf("%s: the working set has unresolved conflicts in %s; resolve them and commit, or discard them with dolt_reset('--hard')", proc, strings.Join(ts, ", "))
 	}
-	staged, err := changedItems(ctx, s.headRt, s.staged)
+	staged, err := verso.ChangedItems(ctx, s.HeadRoot, s.Staged)
 	if err != nil {
 		return nil, err
 	}
-	working, err := changedItems(ctx, s.headRt, s.working)
+	working, err := verso.ChangedItems(ctx, s.HeadRoot, s.Working)
 	if err != nil {
 		return nil, err
 	}
 	names := map[string]bool{}
 	for _, c := range staged {
-		names[c.name] = true
+		names[c.Name] = true
 	}
 	for _, c := range working {
-		if c.isTable && !c.inFrom && !names[c.name] {
-			untracked = append(untracked, c.name)
+		if c.IsTable && !c.InFrom && !names[c.Name] {
+			untracked = append(untracked, c.Name)
 			continue
 		}
-		names[c.name] = true
+		names[c.Name] = true
 	}
 	if len(names) == 0 {
 		return untracked, nil
@@ -130,25 +131,25 @@ func checkClean(ctx *sql.Context, proc string, s *branchState) (untracked []stri
 // carryUntracked carries the untracked tables of the working root into the
 // working root ch leaves, unless the merge brings a table of one of their
 // names, which it refuses.
-func carryUntracked(ctx *sql.Context, proc string, s *branchState, untracked []string, ch *branchChange) (*branchChange, error) {
+func carryUntracked(ctx *sql.Context, proc string, s *verso.BranchState, untracked []string, ch *verso.BranchChange) (*verso.BranchChange, error) {
 	if ch == nil || len(untracked) == 0 {
 		return ch, nil
 	}
-	items, err := itemEntries(ctx, ch.working)
+	items, err := verso.ItemEntries(ctx, ch.Working)
 	if err != nil {
 		return nil, err
 	}
 	for _, n := range untracked {
-		if findItem(items, n) != "" {
+		if verso.FindItem(items, n) != "" {
 			return nil, fmt.Errorf("%s: the merge would overwrite the untracked table %s of the working set; commit it (dolt_add, dolt_commit) or drop it first", proc, n)
 		}
 	}
-	w, err := copyItems(ctx, s.working, ch.working, untracked, proc)
+	w, err := verso.CopyItems(ctx, s.Working, ch.Working, untracked, proc)
 	if err != nil {
 		return nil, err
 	}
 	c := *ch
-	c.working = w
+	c.Working = w
 	return &c, nil
 }
 
@@ -248,8 +249,8 @@ func mergeError(proc string, err error) error {
 // conflictState returns the change that leaves a merge with conflicts in
 // the working set: the merged root (with conflicts) as working, and as
 // staged the merged root with each conflicted table as staged had it.
-func conflictState(ctx *sql.Context, s *branchState, res *tablemerge.Result, merge *commitgraph.MergeState) (*branchChange, error) {
-	clean, err := withoutConflicts(ctx, res.Root)
+func conflictState(ctx *sql.Context, s *verso.BranchState, res *tablemerge.Result, merge *commitgraph.MergeState) (*verso.BranchChange, error) {
+	clean, err := verso.WithoutConflicts(ctx, res.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -257,11 +258,11 @@ func conflictState(ctx *sql.Context, s *branchState, res *tablemerge.Result, mer
 	for i, c := range res.Conflicts {
 		names[i] = c.Table
 	}
-	staged, err := copyItems(ctx, s.staged, clean, names, "merge")
+	staged, err := verso.CopyItems(ctx, s.Staged, clean, names, "merge")
 	if err != nil {
 		return nil, err
 	}
-	return &branchChange{working: res.Root, staged: staged, merge: merge}, nil
+	return &verso.BranchChange{Working: res.Root, Staged: staged, Merge: merge}, nil
 }
 
 func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
@@ -277,15 +278,15 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		if len(a.pos) > 0 {
 			return nil, errors.New("dolt_merge: --abort takes no branch")
 		}
-		err := d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
-			if s.ws.Merge == nil {
+		err := d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
+			if s.WS.Merge == nil {
 				return nil, errors.New("dolt_merge: there is no merge to abort")
 			}
-			pre, err := d.st.graph.OpenRoot(ctx, s.ws.Merge.PreMergeWorking)
+			pre, err := d.st.graph.OpenRoot(ctx, s.WS.Merge.PreMergeWorking)
 			if err != nil {
 				return nil, err
 			}
-			return &branchChange{working: pre, staged: s.headRt}, nil
+			return &verso.BranchChange{Working: pre, Staged: s.HeadRoot}, nil
 		})
 		if err != nil {
 			return nil, err
@@ -308,7 +309,7 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	}
 	var out sql.Row
 	merge := doltMergeChange(ctx, d, a, a.pos[0], meta, &out)
-	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
+	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
 		untracked, err := checkClean(ctx, "dolt_merge", s)
 		if err != nil {
 			return nil, err
@@ -327,16 +328,16 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 
 // doltMergeChange is dolt_merge's change of a clean branch: out is its
 // result row.
-func doltMergeChange(ctx *sql.Context, d *txDB, a *procArgs, spec string, meta commitgraph.Meta, out *sql.Row) func(s *branchState) (*branchChange, error) {
+func doltMergeChange(ctx *sql.Context, d *txDB, a *procArgs, spec string, meta commitgraph.Meta, out *sql.Row) func(s *verso.BranchState) (*verso.BranchChange, error) {
 	g := d.st.graph
-	return func(s *branchState) (*branchChange, error) {
-		theirs, err := g.Resolve(ctx, spec, d.branch)
+	return func(s *verso.BranchState) (*verso.BranchChange, error) {
+		theirs, err := g.Resolve(ctx, spec, d.Branch())
 		if err != nil {
 			return nil, fmt.Errorf("dolt_merge: %w", err)
 		}
-		base, err := g.MergeBase(ctx, s.head.Addr, theirs.Addr)
+		base, err := g.MergeBase(ctx, s.Head.Addr, theirs.Addr)
 		if err != nil {
-			return nil, fmt.Errorf("dolt_merge: %s and %s: %w", d.branch, spec, err)
+			return nil, fmt.Errorf("dolt_merge: %s and %s: %w", d.Branch(), spec, err)
 		}
 		theirsRoot, err := g.OpenRoot(ctx, theirs.Root)
 		if err != nil {
@@ -344,28 +345,28 @@ func doltMergeChange(ctx *sql.Context, d *txDB, a *procArgs, spec string, meta c
 		}
 		switch {
 		case base.Addr == theirs.Addr:
-			*out = sql.Row{s.head.Addr.String(), int64(0), int64(0), msgUpToDate}
+			*out = sql.Row{s.Head.Addr.String(), int64(0), int64(0), msgUpToDate}
 			return nil, nil
-		case base.Addr == s.head.Addr && a.has("squash"):
+		case base.Addr == s.Head.Addr && a.has("squash"):
 			*out = sql.Row{"", int64(0), int64(0), msgMergeOK}
-			return &branchChange{working: theirsRoot, staged: theirsRoot}, nil
-		case base.Addr == s.head.Addr && !a.has("no-ff"):
+			return &verso.BranchChange{Working: theirsRoot, Staged: theirsRoot}, nil
+		case base.Addr == s.Head.Addr && !a.has("no-ff"):
 			*out = sql.Row{theirs.Addr.String(), int64(1), int64(0), msgMergeOK}
-			return &branchChange{head: theirs.Addr, working: theirsRoot, staged: theirsRoot}, nil
+			return &verso.BranchChange{Head: theirs.Addr, Working: theirsRoot, Staged: theirsRoot}, nil
 		case a.has("ff-only"):
-			return nil, fmt.Errorf("dolt_merge: not possible to fast-forward %s to %s (the branches have diverged), aborting; merge without --ff-only", d.branch, spec)
+			return nil, fmt.Errorf("dolt_merge: not possible to fast-forward %s to %s (the branches have diverged), aborting; merge without --ff-only", d.Branch(), spec)
 		}
 		baseRoot, err := g.OpenRoot(ctx, base.Root)
 		if err != nil {
 			return nil, err
 		}
-		res, err := tablemerge.Merge(ctx, g.NodeStore(), baseRoot, s.headRt, theirsRoot, mergeOptions(ctx, theirs.Addr))
+		res, err := tablemerge.Merge(ctx, g.NodeStore(), baseRoot, s.HeadRoot, theirsRoot, mergeOptions(ctx, theirs.Addr))
 		if err != nil {
 			return nil, mergeError("dolt_merge", err)
 		}
 		var merge *commitgraph.MergeState
 		if !a.has("squash") {
-			merge = &commitgraph.MergeState{Commit: theirs.Addr, PreMergeWorking: s.working.Address()}
+			merge = &commitgraph.MergeState{Commit: theirs.Addr, PreMergeWorking: s.Working.Address()}
 		}
 		if res.HasConflicts() {
 			*out = sql.Row{"", int64(0), int64(1), msgConflicts}
@@ -373,19 +374,19 @@ func doltMergeChange(ctx *sql.Context, d *txDB, a *procArgs, spec string, meta c
 		}
 		if a.has("no-commit") || a.has("squash") {
 			*out = sql.Row{"", int64(0), int64(0), msgMergeOK}
-			return &branchChange{working: res.Root, staged: res.Root, merge: merge}, nil
+			return &verso.BranchChange{Working: res.Root, Staged: res.Root, Merge: merge}, nil
 		}
 		m := meta
 		m.Message = a.vals["message"]
 		if !a.has("message") {
-			m.Message = fmt.Sprintf("Merge branch '%s' into %s", spec, d.branch)
+			m.Message = fmt.Sprintf("Merge branch '%s' into %s", spec, d.Branch())
 		}
-		c, err := g.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.head.Addr, theirs.Addr}, m)
+		c, err := g.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.Head.Addr, theirs.Addr}, m)
 		if err != nil {
 			return nil, err
 		}
 		*out = sql.Row{c.Addr.String(), int64(0), int64(0), msgMergeOK}
-		return &branchChange{head: c.Addr, working: res.Root, staged: res.Root}, nil
+		return &verso.BranchChange{Head: c.Addr, Working: res.Root, Staged: res.Root}, nil
 	}
 }
 
@@ -405,16 +406,16 @@ func doltCherryPick(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, err
 	}
 	if a.has("abort") {
-		err := d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
-			if ts, err := conflictedTables(ctx, s.working); err != nil {
+		err := d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
+			if ts, err := verso.ConflictedTables(ctx, s.Working); err != nil {
 				return nil, err
 			} else if len(ts) == 0 {
 				return nil, errors.New("dolt_cherry_pick: there is no cherry-pick with conflicts to abort")
 			}
-			if s.ws.Merge != nil {
+			if s.WS.Merge != nil {
 				return nil, errors.New("dolt_cherry_pick: the conflicts are a merge's; abort it with dolt_merge('--abort')")
 			}
-			return &branchChange{working: s.headRt, staged: s.headRt}, nil
+			return &verso.BranchChange{Working: s.HeadRoot, Staged: s.HeadRoot}, nil
 		})
 		if err != nil {
 			return nil, err
@@ -425,7 +426,7 @@ func doltCherryPick(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, errors.New("dolt_cherry_pick: name one commit to cherry-pick, for example dolt_cherry_pick('feature~1')")
 	}
 	var out sql.Row
-	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
+	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
 		untracked, err := checkClean(ctx, "dolt_cherry_pick", s)
 		if err != nil {
 			return nil, err
@@ -444,7 +445,7 @@ func doltCherryPick(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 
 // cherryPickChange is dolt_cherry_pick's change of a clean branch: out is
 // its result row.
-func cherryPickChange(ctx *sql.Context, d *txDB, s *branchState, a *procArgs, out *sql.Row) (*branchChange, error) {
+func cherryPickChange(ctx *sql.Context, d *txDB, s *verso.BranchState, a *procArgs, out *sql.Row) (*verso.BranchChange, error) {
 	res, c, err := applyCommit(ctx, d, s, "dolt_cherry_pick", a.pos[0], false)
 	if err != nil {
 		return nil, err
@@ -453,20 +454,20 @@ func cherryPickChange(ctx *sql.Context, d *txDB, s *branchState, a *procArgs, ou
 		*out = sql.Row{"", int64(len(res.Conflicts)), int64(0), int64(0)}
 		return conflictState(ctx, s, res, nil)
 	}
-	if res.Root.Address() == s.headRt.Address() && !a.has("allow-empty") {
-		return nil, fmt.Errorf("dolt_cherry_pick: the changes of %s are already on %s; nothing to commit (give '--allow-empty' to commit anyway)", a.pos[0], d.branch)
+	if res.Root.Address() == s.HeadRoot.Address() && !a.has("allow-empty") {
+		return nil, fmt.Errorf("dolt_cherry_pick: the changes of %s are already on %s; nothing to commit (give '--allow-empty' to commit anyway)", a.pos[0], d.Branch())
 	}
 	m := c.Meta // the commit's author and message; made now, by us
 	m.Time, m.Committer = time.Time{}, commitgraph.Signature{}
 	if me := identity(ctx); me != m.Author {
 		m.Committer = me
 	}
-	made, err := d.st.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.head.Addr}, m)
+	made, err := d.st.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.Head.Addr}, m)
 	if err != nil {
 		return nil, err
 	}
 	*out = sql.Row{made.Addr.String(), int64(0), int64(0), int64(0)}
-	return &branchChange{head: made.Addr, working: res.Root, staged: res.Root}, nil
+	return &verso.BranchChange{Head: made.Addr, Working: res.Root, Staged: res.Root}, nil
 }
 
 var revertSpec = optSpec{proc: "dolt_revert", opts: map[string]bool{"author": true}}
@@ -493,7 +494,7 @@ func doltRevert(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, err
 	}
 	var made *commitgraph.Commit
-	err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
+	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
 		untracked, err := checkClean(ctx, "dolt_revert", s)
 		if err != nil {
 			return nil, err
@@ -510,10 +511,10 @@ func doltRevert(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 			return nil, fmt.Errorf("dolt_revert: reverting %s conflicts with later changes to %s; nothing was changed: revert those rows by hand and commit", a.pos[0], strings.Join(names, ", "))
 		}
 		msg := fmt.Sprintf("Revert %q", c.Meta.Message)
-		if made, err = d.st.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.head.Addr}, commitgraph.Meta{Author: author, Message: msg}); err != nil {
+		if made, err = d.st.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.Head.Addr}, commitgraph.Meta{Author: author, Message: msg}); err != nil {
 			return nil, err
 		}
-		return carryUntracked(ctx, "dolt_revert", s, untracked, &branchChange{head: made.Addr, working: res.Root, staged: res.Root})
+		return carryUntracked(ctx, "dolt_revert", s, untracked, &verso.BranchChange{Head: made.Addr, Working: res.Root, Staged: res.Root})
 	})
 	if err != nil {
 		return nil, err
@@ -524,9 +525,9 @@ func doltRevert(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 // applyCommit merges the changes of the commit spec names (from its first
 // parent to it; reversed for a revert) into the branch's head root. The
 // caller has checked the branch is clean (checkClean).
-func applyCommit(ctx *sql.Context, d *txDB, s *branchState, proc, spec string, revert bool) (*tablemerge.Result, *commitgraph.Commit, error) {
+func applyCommit(ctx *sql.Context, d *txDB, s *verso.BranchState, proc, spec string, revert bool) (*tablemerge.Result, *commitgraph.Commit, error) {
 	g := d.st.graph
-	c, err := g.Resolve(ctx, spec, d.branch)
+	c, err := g.Resolve(ctx, spec, d.Branch())
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", proc, err)
 	}
@@ -551,7 +552,7 @@ func applyCommit(ctx *sql.Context, d *txDB, s *branchState, proc, spec string, r
 	if revert {
 		from, to = to, from
 	}
-	res, err := tablemerge.Merge(ctx, g.NodeStore(), from, s.headRt, to, mergeOptions(ctx, c.Addr))
+	res, err := tablemerge.Merge(ctx, g.NodeStore(), from, s.HeadRoot, to, mergeOptions(ctx, c.Addr))
 	if err != nil {
 		return nil, nil, mergeError(proc, err)
 	}

@@ -2,11 +2,12 @@ package sqlserver
 
 import (
 	"fmt"
-	"github.com/dolthub/go-mysql-server/sql"
 	"math/rand"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso/internal/mergemodel"
 	"github.com/verso-db/verso/internal/testseed"

@@ -1,7 +1,6 @@
 package sqlserver
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,22 +10,10 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/internal/rowlock"
-)
-
-// The layout of a database folder, shared with cmd/verso:
-//
-//	<dir>/.verso/          the database
-//	<dir>/.verso/chunks/   the chunk store (chunks.FileStore)
-//	<dir>/.verso/HEAD      the default branch's name and a newline
-//
-// A data dir holds database folders; the folder's name is the database's.
-const (
-	repoDir  = ".verso"
-	storeDir = "chunks"
-	headFile = "HEAD"
 )
 
 // Provider is the engine's catalog of verso databases: the database folders
@@ -58,83 +45,21 @@ var (
 	_ sql.CollatedDatabaseProvider = (*Provider)(nil)
 )
 
-// dbState is one open database.
+// dbState is one open database of the provider: the engine's DB, with
+// its immutable properties at hand.
 type dbState struct {
+	db     *verso.DB
 	name   string
 	dir    string // the database folder; "" in memory
 	store  chunks.Store
 	graph  *commitgraph.DB
 	branch string // the branch sessions use: HEAD of the folder, or main
-	// commitMu serializes transaction commits to this database's working
-	// sets, so that concurrent commits merge one after another instead of
-	// retrying each other's compare-and-swaps.
-	commitMu sync.Mutex
-	// commits queues transaction commits into groups (commit.go).
-	commits commitQueue
-
-	// autoInc holds, per table (lower-case name), the next auto-increment
-	// value handed out to any session, as MySQL keeps one counter per table
-	// across transactions: concurrent inserts get distinct values (and do
-	// not conflict at commit). Values handed out and rolled back are not
-	// reused. It starts from the stored counter of the table.
-	autoIncMu sync.Mutex
-	autoInc   map[string]uint64
-
-	// snapshots caches, per branch, the working set and its opened root
-	// as of a store root: a transaction's snapshot is a function of the
-	// store root, so transactions that start while it has not moved share
-	// one read of the refs and working set (most autocommit statements).
-	snapMu    sync.Mutex
-	snapshots map[string]snapshot
 }
 
-// snapshot is a branch's working set and root as of a store root.
-type snapshot struct {
-	storeRoot chunks.Address
-	refs      *commitgraph.Snapshot
-	ws        commitgraph.WorkingSet
-	root      commitgraph.RootValue
-}
-
-// nextAutoIncrement returns the value for an auto-increment insert into
-// table: given (non-zero), or the next of the shared counter, which moves
-// past it. stored is the counter the session's table value holds.
-func (st *dbState) nextAutoIncrement(table string, stored, given uint64) uint64 {
-	st.autoIncMu.Lock()
-	defer st.autoIncMu.Unlock()
-	if st.autoInc == nil {
-		st.autoInc = map[string]uint64{}
-	}
-	k := strings.ToLower(table)
-	next := max(st.autoInc[k], stored, 1)
-	if given > 0 {
-		st.autoInc[k] = max(next, given+1)
-		return given
-	}
-	st.autoInc[k] = next + 1
-	return next
-}
-
-// peekAutoIncrement returns the next value nextAutoIncrement would hand out.
-func (st *dbState) peekAutoIncrement(table string, stored uint64) uint64 {
-	st.autoIncMu.Lock()
-	defer st.autoIncMu.Unlock()
-	return max(st.autoInc[strings.ToLower(table)], stored, 1)
-}
-
-// setAutoIncrement resets the shared counter of table (ALTER TABLE ...
-// AUTO_INCREMENT, DROP TABLE, RENAME TABLE).
-func (st *dbState) setAutoIncrement(table string, n uint64) {
-	st.autoIncMu.Lock()
-	defer st.autoIncMu.Unlock()
-	if n == 0 {
-		delete(st.autoInc, strings.ToLower(table))
-		return
-	}
-	if st.autoInc == nil {
-		st.autoInc = map[string]uint64{}
-	}
-	st.autoInc[strings.ToLower(table)] = n
+// newState returns the provider's state of db.
+func newState(db *verso.DB) *dbState {
+	registerDBVars(db.Name())
+	return &dbState{db: db, name: db.Name(), dir: db.Dir(), store: db.Store(), graph: db.Graph(), branch: db.DefaultBranch()}
 }
 
 // NewMemoryProvider returns a provider whose databases live in memory
@@ -163,7 +88,7 @@ func NewProvider(dataDir string) (*Provider, error) {
 			continue
 		}
 		dir := filepath.Join(abs, e.Name())
-		if fi, err := os.Stat(filepath.Join(dir, repoDir, storeDir)); err != nil || !fi.IsDir() {
+		if !verso.IsDatabase(dir) {
 			continue
 		}
 		if err := p.AddDatabaseDir(e.Name(), dir); err != nil {
@@ -198,41 +123,14 @@ func (p *Provider) AddDatabaseDir(name, dir string) error {
 }
 
 func openDir(name, dir string) (*dbState, error) {
-	cs, err := chunks.OpenFileStore(filepath.Join(dir, repoDir, storeDir), chunks.Options{})
+	db, err := verso.Open(dir, verso.Options{Name: name})
 	if err != nil {
-		return nil, fmt.Errorf("opening database %q: %w", name, err)
+		return nil, err
 	}
-	registerDBVars(name)
-	st := &dbState{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: commitgraph.DefaultBranch}
-	if b, err := os.ReadFile(filepath.Join(dir, repoDir, headFile)); err == nil {
-		if h := strings.TrimSpace(string(b)); h != "" {
-			st.branch = h
-		}
-	}
-	ok, err := st.graph.Initialized(context.Background())
-	if err == nil && !ok {
-		_, err = st.graph.Init(context.Background(), st.branch, initMeta())
-	}
-	if err != nil {
-		st.close()
-		return nil, fmt.Errorf("opening database %q: %w", name, err)
-	}
-	return st, nil
+	return newState(db), nil
 }
 
-func initMeta() commitgraph.Meta {
-	return commitgraph.Meta{
-		Author:  commitgraph.Signature{Name: "verso", Email: "verso@localhost"},
-		Message: "Initialize data repository",
-	}
-}
-
-func (st *dbState) close() error {
-	if c, ok := st.store.(interface{ Close() error }); ok {
-		return c.Close()
-	}
-	return nil
-}
+func (st *dbState) close() error { return st.db.Close() }
 
 // Close closes every database's store.
 func (p *Provider) Close() error {
@@ -323,29 +221,22 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	}
 	var st *dbState
 	if p.dataDir == "" {
-		cs := chunks.NewMemoryStore()
-		registerDBVars(name)
-		st = &dbState{name: name, store: cs, graph: commitgraph.New(cs), branch: commitgraph.DefaultBranch}
-		if _, err := st.graph.Init(ctx, st.branch, initMeta()); err != nil {
+		db, err := verso.OpenMemory(name, verso.Options{})
+		if err != nil {
 			return err
 		}
+		st = newState(db)
 	} else {
 		dir := filepath.Join(p.dataDir, name)
 		if _, err := os.Stat(dir); err == nil {
 			return sql.ErrDatabaseExists.New(name)
 		}
-		if err := os.MkdirAll(filepath.Join(dir, repoDir), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, repoDir, headFile), []byte(commitgraph.DefaultBranch+"\n"), 0o644); err != nil {
+		db, err := verso.Init(dir, verso.Options{Name: name})
+		if err != nil {
 			os.RemoveAll(dir)
 			return err
 		}
-		var err error
-		if st, err = openDir(name, dir); err != nil {
-			os.RemoveAll(dir)
-			return err
-		}
+		st = newState(db)
 	}
 	p.dbs[strings.ToLower(name)] = st
 	return nil

@@ -6,6 +6,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
 )
 
@@ -125,7 +126,7 @@ func (db *Database) statusRows(ctx *sql.Context) ([]sql.Row, error) {
 	if err := d.flushAll(ctx); err != nil {
 		return nil, err
 	}
-	working, err := d.pendingWorking(ctx, ws)
+	working, err := d.PendingWorking(ctx, ws)
 	if err != nil {
 		return nil, err
 	}
@@ -142,22 +143,22 @@ func (db *Database) statusRows(ctx *sql.Context) ([]sql.Row, error) {
 		from, to commitgraph.RootValue
 		staged   bool
 	}{{headRt, staged, true}, {staged, working, false}} {
-		changes, err := changedItems(ctx, pair.from, pair.to)
+		changes, err := verso.ChangedItems(ctx, pair.from, pair.to)
 		if err != nil {
 			return nil, err
 		}
 		for _, c := range changes {
 			status := "modified"
 			switch {
-			case !c.inFrom:
+			case !c.InFrom:
 				status = "new table"
-			case !c.inTo:
+			case !c.InTo:
 				status = "deleted"
 			}
-			rows = append(rows, sql.Row{c.name, pair.staged, status})
+			rows = append(rows, sql.Row{c.Name, pair.staged, status})
 		}
 	}
-	conflicts, err := conflictedTables(ctx, working)
+	conflicts, err := verso.ConflictedTables(ctx, working)
 	if err != nil {
 		return nil, err
 	}

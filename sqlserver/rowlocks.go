@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/internal/rowlock"
 	"github.com/verso-db/verso/tables"
@@ -81,20 +82,15 @@ func (p *Provider) lockManager() *rowlock.Manager {
 }
 
 // rowVersion is a row's stored value, or its absence.
-type rowVersion struct {
-	val []byte
-	ok  bool
-}
-
-func (v rowVersion) equal(o rowVersion) bool { return v.ok == o.ok && bytes.Equal(v.val, o.val) }
+type rowVersion = verso.RowVersion
 
 // lockKey is the lock manager's key of a row of a table of d.
 func (d *txDB) lockKey(table string, key []byte) rowlock.Key {
 	var b strings.Builder
-	b.Grow(len(d.st.name) + len(d.branch) + len(table) + len(key) + 3)
+	b.Grow(len(d.st.name) + len(d.Branch()) + len(table) + len(key) + 3)
 	b.WriteString(d.st.name)
 	b.WriteByte(0)
-	b.WriteString(d.branch)
+	b.WriteString(d.Branch())
 	b.WriteByte(0)
 	b.WriteString(strings.ToLower(table))
 	b.WriteByte(0)
@@ -214,7 +210,7 @@ func (d *txDB) lockRow(ctx *sql.Context, db *Database, table string, key []byte,
 		return rowVersion{}, first, false, w, err
 	}
 	v, err = d.adopt(ctx, db, w, key, cur)
-	return v, first, err == nil && !v.equal(cur), w, err
+	return v, first, err == nil && !v.Equal(cur), w, err
 }
 
 // rawGet returns the editor's version of the row under key.
@@ -223,7 +219,7 @@ func rawGet(ctx context.Context, ed *tables.Editor, key []byte) (rowVersion, err
 	if err != nil {
 		return rowVersion{}, err
 	}
-	return rowVersion{val: v, ok: ok}, nil
+	return rowVersion{Val: v, OK: ok}, nil
 }
 
 // adopt brings the latest committed version of the row under key of w's
@@ -232,22 +228,22 @@ func rawGet(ctx context.Context, ed *tables.Editor, key []byte) (rowVersion, err
 // its version before).
 func (d *txDB) adopt(ctx *sql.Context, db *Database, w *tableWriter, key []byte, cur rowVersion) (rowVersion, error) {
 	name := strings.ToLower(w.name)
-	_, _, latestRoot, err := d.st.snapshot(ctx, d.branch)
+	_, _, latestRoot, err := d.st.db.Snapshot(ctx, d.Branch())
 	if err != nil {
 		return rowVersion{}, err
 	}
-	if latestRoot.Address() == d.base.Address() && len(d.bases) == 0 {
+	if latestRoot.Address() == d.Base().Address() && !d.HasAdopted() {
 		return cur, nil // nothing committed since the snapshot
 	}
-	_, latestAddr, inLatest, err := findTable(ctx, latestRoot, w.name)
+	_, latestAddr, inLatest, err := verso.FindTable(ctx, latestRoot, w.name)
 	if err != nil || !inLatest {
 		return cur, err // dropped meanwhile: the commit fails on it
 	}
-	_, baseAddr, inBase, err := findTable(ctx, d.base, w.name)
+	_, baseAddr, inBase, err := verso.FindTable(ctx, d.Base(), w.name)
 	if err != nil || !inBase {
 		return cur, err // created by this transaction, or concurrently: no rows to adopt
 	}
-	adopted, hasBase := d.bases[name][string(key)]
+	adopted, hasBase := d.Adopted(name, string(key))
 	if latestAddr == baseAddr && !hasBase {
 		return cur, nil // the table has not changed since the snapshot
 	}
@@ -263,8 +259,8 @@ func (d *txDB) adopt(ctx *sql.Context, db *Database, w *tableWriter, key []byte,
 	if err != nil {
 		return rowVersion{}, err
 	}
-	l := rowVersion{val: lv, ok: lok}
-	if !hasBase && l.equal(cur) {
+	l := rowVersion{Val: lv, OK: lok}
+	if !hasBase && l.Equal(cur) {
 		// A first lock: the transaction has not written the row, so cur
 		// is its snapshot's version, and nobody changed it since.
 		return cur, nil
@@ -279,12 +275,12 @@ func (d *txDB) adopt(ctx *sql.Context, db *Database, w *tableWriter, key []byte,
 		if err != nil {
 			return rowVersion{}, err
 		}
-		base = rowVersion{val: bv, ok: bok}
+		base = rowVersion{Val: bv, OK: bok}
 	}
-	if l.equal(base) {
+	if l.Equal(base) {
 		return cur, nil
 	}
-	if !cur.equal(base) {
+	if !cur.Equal(base) {
 		return rowVersion{}, errSerialization("the row with key %s in table %q was changed by a writer that takes no row locks", tables.KeyText(key), w.name)
 	}
 	if !bytes.Equal(tables.EncodeSchema(latest.Schema()), tables.EncodeSchema(w.ed.Schema())) {
@@ -298,14 +294,8 @@ func (d *txDB) adopt(ctx *sql.Context, db *Database, w *tableWriter, key []byte,
 		return rowVersion{}, err
 	}
 	w.dirty = true
-	if d.bases == nil {
-		d.bases = map[string]map[string]rowVersion{}
-	}
-	if d.bases[name] == nil {
-		d.bases[name] = map[string]rowVersion{}
-	}
 	k := string(key)
-	d.bases[name][k] = rowVersion{val: bytes.Clone(l.val), ok: l.ok}
+	d.Adopt(name, k, l)
 	if w.adopted == nil {
 		w.adopted = map[string]bool{}
 	}
@@ -325,24 +315,24 @@ func (d *txDB) adopt(ctx *sql.Context, db *Database, w *tableWriter, key []byte,
 func applyVersion(ctx context.Context, ed *tables.Editor, t *tables.Table, key []byte, from, to rowVersion) error {
 	var old, row []tables.Value
 	var err error
-	if from.ok {
-		if old, err = t.Decode(ctx, key, from.val); err != nil {
+	if from.OK {
+		if old, err = t.Decode(ctx, key, from.Val); err != nil {
 			return err
 		}
 	}
-	if to.ok {
-		if row, err = t.Decode(ctx, key, to.val); err != nil {
+	if to.OK {
+		if row, err = t.Decode(ctx, key, to.Val); err != nil {
 			return err
 		}
 	}
 	ed.KeepZero(true) // the row keeps the values it was stored with
 	switch {
-	case from.ok && to.ok:
+	case from.OK && to.OK:
 		return ed.Update(ctx, old, row)
-	case to.ok:
+	case to.OK:
 		_, err = ed.Insert(ctx, row)
 		return err
-	case from.ok:
+	case from.OK:
 		return ed.Delete(ctx, old)
 	}
 	return nil
@@ -351,27 +341,8 @@ func applyVersion(ctx context.Context, ed *tables.Editor, t *tables.Table, key [
 // dropAdopted forgets the rows w adopted since its statement began (the
 // statement's edits, adoptions included, were rolled back).
 func (d *txDB) dropAdopted(w *tableWriter) {
-	m := d.bases[strings.ToLower(w.name)]
-	for k := range w.adopted {
-		delete(m, k)
-	}
+	d.Unadopt(strings.ToLower(w.name), w.adopted)
 	w.adopted = nil
-}
-
-// copyBases returns a copy of a txDB's adopted bases, for a savepoint.
-func copyBases(bases map[string]map[string]rowVersion) map[string]map[string]rowVersion {
-	if len(bases) == 0 {
-		return nil
-	}
-	out := make(map[string]map[string]rowVersion, len(bases))
-	for t, m := range bases {
-		c := make(map[string]rowVersion, len(m))
-		for k, v := range m {
-			c[k] = v
-		}
-		out[t] = c
-	}
-	return out
 }
 
 // lockStored locks the row of a table with a primary key whose stored
@@ -393,7 +364,7 @@ func (e *editor) lockStored(ctx *sql.Context, vals []tables.Value, read bool) er
 // without a primary key, or with an auto-increment key still to be
 // assigned (no other session gets that value).
 func (e *editor) storedKey(vals []tables.Value) []byte {
-	if e.t.db.temp || e.d.readOnly || e.w.ed.Schema().Keyless() {
+	if e.t.db.temp || e.d.ReadOnly() || e.w.ed.Schema().Keyless() {
 		return nil
 	}
 	for _, p := range e.w.ed.Schema().PrimaryKey {
@@ -426,7 +397,7 @@ func (r *rowIter) locked(ctx *sql.Context) (vals []tables.Value, keep bool, err 
 	if err != nil {
 		return nil, false, err
 	}
-	if d.readOnly {
+	if d.ReadOnly() {
 		return r.it.Row(), true, nil
 	}
 	key := bytes.Clone(r.it.Key())
@@ -442,7 +413,7 @@ func (r *rowIter) locked(ctx *sql.Context) (vals []tables.Value, keep bool, err 
 		// reads the row as it was before its own writes (an UPDATE over
 		// a join meets a row once per match, and must see it unchanged),
 		// adopted version included.
-		if len(d.bases) == 0 {
+		if !d.HasAdopted() {
 			return r.it.Row(), true, nil
 		}
 		if w, err = d.writer(ctx, db, r.t.name); err != nil {
@@ -451,15 +422,15 @@ func (r *rowIter) locked(ctx *sql.Context) (vals []tables.Value, keep bool, err 
 		if !w.adopted[string(key)] {
 			return r.it.Row(), true, nil
 		}
-		v = d.bases[strings.ToLower(w.name)][string(key)]
+		v, _ = d.Adopted(strings.ToLower(w.name), string(key))
 	}
 	switch {
-	case !v.ok:
+	case !v.OK:
 		return nil, false, nil
-	case bytes.Equal(v.val, r.it.Value()):
+	case bytes.Equal(v.Val, r.it.Value()):
 		return r.it.Row(), true, nil
 	}
-	full, err := r.tbl.Decode(ctx, key, v.val)
+	full, err := r.tbl.Decode(ctx, key, v.Val)
 	if err != nil {
 		return nil, false, err
 	}
@@ -557,14 +528,14 @@ func (e *editor) uniqueHolders(ctx *sql.Context, u tables.UniqueKey) ([][]byte, 
 	if err != nil {
 		return nil, err
 	}
-	_, _, latestRoot, err := d.st.snapshot(ctx, d.branch)
+	_, _, latestRoot, err := d.st.db.Snapshot(ctx, d.Branch())
 	if err != nil {
 		return nil, err
 	}
-	if latestRoot.Address() == d.base.Address() && len(d.bases) == 0 {
+	if latestRoot.Address() == d.Base().Address() && !d.HasAdopted() {
 		return own, nil
 	}
-	_, addr, ok, err := findTable(ctx, latestRoot, e.t.name)
+	_, addr, ok, err := verso.FindTable(ctx, latestRoot, e.t.name)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -590,13 +561,4 @@ func (e *editor) uniqueHolders(ctx *sql.Context, u tables.UniqueKey) ([][]byte, 
 		}
 	}
 	return keys, nil
-}
-
-// unchanged reports whether the transaction has nothing to write to d's
-// working set. A root equal to its base is not enough when rows were
-// adopted: a transaction that adopted a row another one changed and then
-// changed it back (two opposite transfers of one amount) has its base's
-// root, but must still write its version over the other's.
-func (d *txDB) unchanged() bool {
-	return d.root.Address() == d.base.Address() && len(d.bases) == 0
 }

@@ -3,6 +3,7 @@ package sqlserver
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -11,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	gsql "github.com/dolthub/go-mysql-server/sql"
-
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/internal/testseed"
 )
 
@@ -558,17 +558,15 @@ func TestCommitRefusesSameValue(t *testing.T) {
 	if err := d.flushAll(a); err != nil {
 		t.Fatal(err)
 	}
-	base, root := d.base, d.root
-	env.exec(a, "ROLLBACK")
+	env.exec(a, "ROLLBACK") // d keeps its snapshot and writes
 	b := env.session("db")
 	env.exec(b, "UPDATE c SET n = n + 1 WHERE id = 0") // the same value, 1
-	_, ws, cur, err := d.st.snapshot(b, d.branch)
+	_, ws, _, err := d.st.db.Snapshot(b, d.Branch())
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = ws
-	_, err = mergeRoots(b, d.st, base, cur, root, nil)
-	if err == nil || !gsql.ErrLockDeadlock.Is(err) {
+	_, err = d.PendingWorking(b, ws) // its commit's merge
+	if !errors.Is(err, verso.ErrSerialization) {
 		t.Fatalf("two increments of a row to the same value merged: %v", err)
 	}
 }

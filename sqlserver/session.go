@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/internal/rowlock"
@@ -86,7 +87,7 @@ type Transaction struct {
 type savepoint struct {
 	name  string
 	roots map[txKey]chunks.Address
-	bases map[txKey]map[string]map[string]rowVersion // txDB.bases
+	bases map[txKey]verso.Adopted // each txDB's adopted rows
 }
 
 // savepoint returns the position of the savepoint name, or -1.
@@ -113,29 +114,21 @@ type txKey struct {
 	commit chunks.Address // a read-only revision: the commit read
 }
 
-// txDB is a transaction's view of one database.
+// txDB is a transaction's view of one database: the engine's transaction
+// on one branch (or at one commit) with the SQL layer's pending writes.
 type txDB struct {
-	st      *dbState
-	branch  string
-	start   commitgraph.WorkingSet // the working set at the snapshot
-	refs    *refsSnapshot          // the refs it was read from (systables.go)
-	base    commitgraph.RootValue  // its working root
-	root    commitgraph.RootValue  // base plus the transaction's writes
+	*verso.Txn
+	st   *dbState
+	refs *refsSnapshot // the refs it was read from (systables.go)
+	// writers holds the pending writes of each table (editor.go), by
+	// lower-case name.
 	writers map[string]*tableWriter
-	// bases holds, per table (lower-case name) and row key, the version
-	// of a row the transaction adopted as its base when it first locked
-	// it (rowlocks.go): its commit replays its change of the row from
-	// there.
-	bases map[string]map[string]rowVersion
 	// targets counts, per table (lower-case name), the updaters and
 	// deleters of the running statement: their reads lock (lockplan.go).
 	targets map[string]int
 	// editing counts, per table, the running statement's editors of any
 	// kind (the statement flushes their writes when it ends).
 	editing map[string]int
-	// readOnly marks a revision at a commit (a tag, a hash, AS OF): it
-	// cannot be written.
-	readOnly bool
 }
 
 // StartTransaction implements sql.TransactionSession.
@@ -171,8 +164,8 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 		if err := d.flushAll(ctx); err != nil {
 			return err
 		}
-		if err := d.commit(ctx); err != nil {
-			return err
+		if err := d.Commit(ctx); err != nil {
+			return engineError(err)
 		}
 	}
 	return nil
@@ -192,13 +185,13 @@ func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
 func (s *Session) CreateSavepoint(ctx *sql.Context, tx sql.Transaction, name string) error {
 	t := tx.(*Transaction)
 	roots := map[txKey]chunks.Address{}
-	bases := map[txKey]map[string]map[string]rowVersion{}
+	bases := map[txKey]verso.Adopted{}
 	for k, d := range t.dbs {
 		if err := d.flushAll(ctx); err != nil {
 			return err
 		}
-		roots[k] = d.root.Address()
-		bases[k] = copyBases(d.bases)
+		roots[k] = d.Root().Address()
+		bases[k] = d.SaveAdopted()
 	}
 	if i := t.savepoint(name); i >= 0 {
 		t.savepoints = append(t.savepoints[:i], t.savepoints[i+1:]...)
@@ -220,17 +213,17 @@ func (s *Session) RollbackToSavepoint(ctx *sql.Context, tx sql.Transaction, name
 	for k, d := range t.dbs {
 		addr, ok := roots[k]
 		if !ok {
-			addr = d.base.Address()
+			addr = d.Base().Address()
 		}
 		r, err := d.st.graph.OpenRoot(ctx, addr)
 		if err != nil {
 			return err
 		}
-		d.root = r
+		d.SetRoot(r)
 		d.writers = map[string]*tableWriter{}
 		// Rows adopted since stay locked; their adopted versions are
 		// gone with the writes, so a later lock adopts them again.
-		d.bases = copyBases(bases[k]) // the savepoint stays usable
+		d.RestoreAdopted(bases[k]) // the savepoint stays usable
 	}
 	return nil
 }
@@ -276,11 +269,11 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	if d, ok := tx.dbs[key]; ok {
 		return d, nil
 	}
-	refs, ws, root, err := st.snapshot(ctx, branch)
+	t, err := st.db.Begin(ctx, branch)
 	if err != nil {
 		return nil, err
 	}
-	d := &txDB{st: st, branch: branch, start: ws, refs: &refsSnapshot{refs, ws}, base: root, root: root, writers: map[string]*tableWriter{}}
+	d := &txDB{Txn: t, st: st, refs: &refsSnapshot{t.Refs(), t.Start()}, writers: map[string]*tableWriter{}}
 	tx.dbs[key] = d
 	return d, nil
 }
@@ -296,48 +289,11 @@ func txRevision(ctx *sql.Context, st *dbState, c *commitgraph.Commit) (*txDB, er
 	if d, ok := tx.dbs[key]; ok {
 		return d, nil
 	}
-	root, err := st.graph.OpenRoot(ctx, c.Root)
+	t, err := st.db.BeginAt(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	ws := commitgraph.WorkingSet{Working: c.Root, Staged: c.Root}
-	d := &txDB{st: st, branch: c.Addr.String(), start: ws, base: root, root: root, writers: map[string]*tableWriter{}, readOnly: true}
+	d := &txDB{Txn: t, st: st, writers: map[string]*tableWriter{}}
 	tx.dbs[key] = d
 	return d, nil
-}
-
-// snapshot returns the working set of branch and its opened working root,
-// from the cache while the store's root has not moved.
-func (st *dbState) snapshot(ctx *sql.Context, branch string) (*commitgraph.Snapshot, commitgraph.WorkingSet, commitgraph.RootValue, error) {
-	storeRoot, err := st.store.Root(ctx)
-	if err != nil {
-		return nil, commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
-	}
-	st.snapMu.Lock()
-	s, ok := st.snapshots[branch]
-	st.snapMu.Unlock()
-	if ok && s.storeRoot == storeRoot {
-		return s.refs, s.ws, s.root, nil
-	}
-	refs, err := st.graph.Snapshot(ctx)
-	if err != nil {
-		return nil, commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
-	}
-	ws, err := refs.WorkingSet(ctx, branch)
-	if err != nil {
-		return nil, commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
-	}
-	root, err := st.graph.OpenRoot(ctx, ws.Working)
-	if err != nil {
-		return nil, commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
-	}
-	// The refs snapshot is immutable and names the store root it was read
-	// at, so it and what was read from it can be cached under that root.
-	st.snapMu.Lock()
-	if st.snapshots == nil {
-		st.snapshots = map[string]snapshot{}
-	}
-	st.snapshots[branch] = snapshot{storeRoot: refs.Root(), refs: refs, ws: ws, root: root}
-	st.snapMu.Unlock()
-	return refs, ws, root, nil
 }

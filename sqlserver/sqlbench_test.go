@@ -123,7 +123,7 @@ func BenchmarkSQLInsertConcurrent(b *testing.B) {
 func benchConcurrent(b *testing.B, env *testEnv, q func(n int64) string) {
 	var next atomic.Int64
 	st, _ := env.p.state("db")
-	before := st.commits.writes.Load()
+	before := st.db.CommitWrites()
 	b.SetParallelism(4)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -136,7 +136,7 @@ func benchConcurrent(b *testing.B, env *testEnv, q func(n int64) string) {
 			}
 		}
 	})
-	b.ReportMetric(float64(st.commits.writes.Load()-before)/float64(b.N), "fsyncs/op")
+	b.ReportMetric(float64(st.db.CommitWrites()-before)/float64(b.N), "fsyncs/op")
 }
 
 // newFileEnv returns an engine over a provider of file-backed databases

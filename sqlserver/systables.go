@@ -45,15 +45,15 @@ func (db *Database) systemView(ctx *sql.Context) (*systables.View, error) {
 	if err := d.flushAll(ctx); err != nil {
 		return nil, err
 	}
-	if d.refs == nil || !d.refs.ws.Equal(d.start) {
+	if d.refs == nil || !d.refs.ws.Equal(d.Start()) {
 		refs, err := db.st.graph.Snapshot(ctx)
 		if err != nil {
 			return nil, err
 		}
-		d.refs = &refsSnapshot{refs: refs, ws: d.start}
+		d.refs = &refsSnapshot{refs: refs, ws: d.Start()}
 	}
 	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: d.refs.refs, Branch: db.branch,
-		Working: d.root, Tables: tableReader{db}, Events: &eventFormat}, nil
+		Working: d.Root(), Tables: tableReader{db}, Events: &eventFormat}, nil
 }
 
 // eventFormat is how the diffs of the event log (dolt_diff(...,

@@ -123,7 +123,7 @@ func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}
 		if err := d.flushAll(ctx); err != nil {
 			return nil, err
 		}
-		return d.root.Address().String(), nil
+		return d.Root().Address().String(), nil
 	default: // _staged
 		ws, err := st.graph.WorkingSet(ctx, branch)
 		if err != nil {

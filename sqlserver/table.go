@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/tables"
 )
@@ -342,7 +343,7 @@ func (t *Table) alterSchema(ctx *sql.Context, change func(*tables.Schema) error)
 	if err := d.flushAll(ctx); err != nil {
 		return err
 	}
-	exact, addr, ok, err := findTable(ctx, d.root, t.name)
+	exact, addr, ok, err := verso.FindTable(ctx, d.Root(), t.name)
 	if err != nil {
 		return err
 	}
@@ -393,11 +394,11 @@ func (t *Table) alterSchema(ctx *sql.Context, change func(*tables.Schema) error)
 // a schema change: the engine keeps using t within the statement (CREATE
 // TABLE adds index after index to the same table object).
 func (t *Table) refresh(ctx *sql.Context, d *txDB, exact string) {
-	_, addr, ok, err := findTable(ctx, d.root, exact)
+	_, addr, ok, err := verso.FindTable(ctx, d.Root(), exact)
 	if err != nil || !ok {
 		return
 	}
-	opts, _, err := d.root.Get(ctx, tableOptsPrefix+exact)
+	opts, _, err := d.Root().Get(ctx, tableOptsPrefix+exact)
 	if err != nil {
 		return
 	}
@@ -434,7 +435,7 @@ func (t *Table) Truncate(ctx *sql.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	exact, _, _, err := findTable(ctx, d.root, t.name)
+	exact, _, _, err := verso.FindTable(ctx, d.Root(), t.name)
 	if err != nil {
 		return 0, err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/prolly"
@@ -65,7 +66,7 @@ func (t *Table) setOptions(ctx *sql.Context, comment string, c sql.CollationID) 
 	if err != nil {
 		return err
 	}
-	exact, _, ok, err := findTable(ctx, d.root, t.name)
+	exact, _, ok, err := verso.FindTable(ctx, d.Root(), t.name)
 	if err != nil {
 		return err
 	}
@@ -76,9 +77,11 @@ func (t *Table) setOptions(ctx *sql.Context, comment string, c sql.CollationID) 
 	if err != nil {
 		return err
 	}
-	if d.root, err = d.root.Edit(ctx, edit); err != nil {
+	root, err := d.Root().Edit(ctx, edit)
+	if err != nil {
 		return err
 	}
+	d.SetRoot(root)
 	t.refresh(ctx, d, exact)
 	return nil
 }

@@ -5,8 +5,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
-	"github.com/verso-db/verso/chunks"
-	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso"
 )
 
 // Temporary tables (CREATE TEMPORARY TABLE) belong to one session: they
@@ -31,11 +30,11 @@ func tempState(ctx *sql.Context, db string, create bool) *dbState {
 	if st, ok := sess.temp[k]; ok || !create {
 		return st
 	}
-	cs := chunks.NewMemoryStore()
-	st := &dbState{name: db, store: cs, graph: commitgraph.New(cs), branch: commitgraph.DefaultBranch}
-	if _, err := st.graph.Init(ctx, st.branch, initMeta()); err != nil {
+	vdb, err := verso.OpenMemory(db, verso.Options{})
+	if err != nil {
 		return nil
 	}
+	st := &dbState{db: vdb, name: db, store: vdb.Store(), graph: vdb.Graph(), branch: vdb.DefaultBranch()}
 	if sess.temp == nil {
 		sess.temp = map[string]*dbState{}
 	}

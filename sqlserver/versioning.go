@@ -1,14 +1,13 @@
 package sqlserver
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
-	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
 )
 
@@ -96,116 +95,21 @@ func (db *Database) writableBranch() (string, error) {
 	return db.branch, nil
 }
 
-// branchState is a branch as a procedure sees it: its head and working set
-// as stored, and the working root with the calling transaction's writes.
-type branchState struct {
-	head    *commitgraph.Commit
-	ws      commitgraph.WorkingSet
-	headRt  commitgraph.RootValue
-	working commitgraph.RootValue
-	staged  commitgraph.RootValue
-}
-
-// branchChange is what a procedure does to a branch: a new head (zero to
-// keep it) and new roots.
-type branchChange struct {
-	head    chunks.Address
-	working commitgraph.RootValue
-	staged  commitgraph.RootValue
-	merge   *commitgraph.MergeState
-}
-
-// maxBranchRetries bounds the retries of a procedure against writers of
-// the same store outside this process's serialization.
-const maxBranchRetries = 100
-
-// updateBranch runs fn on the branch's state and writes its change (nil:
-// none) with one compare-and-swap. The transaction's own writes are folded
-// into the working root first; after the update the transaction continues
-// from the new working root.
-func (d *txDB) updateBranch(ctx *sql.Context, fn func(s *branchState) (*branchChange, error)) error {
-	if d.readOnly {
-		return fmt.Errorf("verso: %s is a read-only revision", d.branch)
+// updateBranch runs fn on the branch's state and writes its change (see
+// verso.Txn.UpdateBranch), after folding the transaction's pending writes
+// into its root.
+func (d *txDB) updateBranch(ctx *sql.Context, fn func(s *verso.BranchState) (*verso.BranchChange, error)) error {
+	if d.ReadOnly() {
+		return fmt.Errorf("verso: %s is a read-only revision", d.Branch())
 	}
 	if err := d.flushAll(ctx); err != nil {
 		return err
 	}
-	d.st.commitMu.Lock()
-	defer d.st.commitMu.Unlock()
-	for attempt := 0; ; attempt++ {
-		head, ws, err := d.st.graph.BranchState(ctx, d.branch)
-		if err != nil {
-			return err
-		}
-		s := &branchState{head: head, ws: ws}
-		if s.working, err = d.pendingWorking(ctx, ws); err != nil {
-			return err
-		}
-		if s.staged, err = d.st.graph.OpenRoot(ctx, ws.Staged); err != nil {
-			return err
-		}
-		if s.headRt, err = d.st.graph.OpenRoot(ctx, head.Root); err != nil {
-			return err
-		}
-		ch, err := fn(s)
-		if err != nil || ch == nil {
-			return err
-		}
-		next := commitgraph.WorkingSet{Working: ch.working.Address(), Staged: ch.staged.Address(), Merge: ch.merge}
-		newHead := head.Addr
-		if !ch.head.IsEmpty() {
-			newHead = ch.head
-		}
-		err = d.st.graph.UpdateBranch(ctx, d.branch, commitgraph.BranchUpdate{
-			ExpectedHead: head.Addr, ExpectedWorkingSet: ws, Head: newHead, WorkingSet: next,
-		})
-		if (errors.Is(err, commitgraph.ErrWorkingSetMoved) || errors.Is(err, commitgraph.ErrBranchMoved)) && attempt < maxBranchRetries {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		d.start, d.base, d.root = next, ch.working, ch.working
-		d.writers = map[string]*tableWriter{}
-		d.bases = nil // the new base holds the rows adopted
-		return nil
+	if err := d.UpdateBranch(ctx, fn); err != nil {
+		return engineError(err)
 	}
-}
-
-// pendingWorking returns the working root the branch would have if the
-// transaction committed now over the working set ws.
-func (d *txDB) pendingWorking(ctx context.Context, ws commitgraph.WorkingSet) (commitgraph.RootValue, error) {
-	if d.unchanged() {
-		return d.st.graph.OpenRoot(ctx, ws.Working)
-	}
-	if ws.Working == d.start.Working && len(d.bases) == 0 {
-		return d.root, nil
-	}
-	cur, err := d.st.graph.OpenRoot(ctx, ws.Working)
-	if err != nil {
-		return commitgraph.RootValue{}, err
-	}
-	return mergeRoots(ctx, d.st, d.base, cur, d.root, d.bases)
-}
-
-// conflictsPrefix begins the root value entries of a table's merge
-// conflicts (written by dolt_merge): conflicts/<table>...
-const conflictsPrefix = commitgraph.ConflictsPrefix
-
-// conflictedTables returns the tables with merge conflicts in root.
-func conflictedTables(ctx context.Context, root commitgraph.RootValue) ([]string, error) {
-	ents, err := root.Entries(ctx, conflictsPrefix)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range ents {
-		t, _, _ := strings.Cut(strings.TrimPrefix(e.Name, conflictsPrefix), "/")
-		if len(out) == 0 || out[len(out)-1] != t {
-			out = append(out, t)
-		}
-	}
-	return out, nil
+	d.writers = map[string]*tableWriter{}
+	return nil
 }
 
 // errConflicts is the error of a commit refused for unresolved conflicts.

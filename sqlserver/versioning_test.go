@@ -14,6 +14,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 )
@@ -139,12 +140,12 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			err = d.updateBranch(ctx, func(s *branchState) (*branchChange, error) {
-				w, err := s.working.Edit(ctx, commitgraph.RootEdit{Name: conflictsPrefix + table, Addr: s.working.Address()})
+			err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
+				w, err := s.Working.Edit(ctx, commitgraph.RootEdit{Name: commitgraph.ConflictsPrefix + table, Addr: s.Working.Address()})
 				if err != nil {
 					return nil, err
 				}
-				return &branchChange{working: w, staged: s.staged}, nil
+				return &verso.BranchChange{Working: w, Staged: s.Staged}, nil
 			})
 			if err != nil {
 				return nil, err
@@ -359,12 +360,11 @@ func (s *countingStore) Commit(ctx context.Context, newRoot, expected chunks.Add
 func countingProvider(t *testing.T) (*Provider, *countingStore, *dbState) {
 	p := NewMemoryProvider()
 	cs := &countingStore{Store: chunks.NewMemoryStore()}
-	g := commitgraph.New(cs)
-	if _, err := g.Init(context.Background(), "main", initMeta()); err != nil {
+	db, err := verso.OpenStore("db", cs, verso.Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	registerDBVars("db")
-	st := &dbState{name: "db", store: cs, graph: g, branch: "main"}
+	st := newState(db)
 	p.dbs["db"] = st
 	return p, cs, st
 }

@@ -79,6 +79,9 @@ func (e *Editor) KeepZero(on bool) { e.keepZero = on }
 
 // Get returns the row with primary-key values pk, pending edits included.
 func (e *Editor) Get(ctx context.Context, pk []Value) ([]Value, bool, error) {
+	if err := e.t.checkPK(pk); err != nil {
+		return nil, false, err
+	}
 	key := e.t.KeyPrefix(pk)
 	val, ok, err := e.rows.get(ctx, key)
 	if err != nil || !ok {

@@ -196,7 +196,22 @@ func (t *Table) IndexPrefix(i int, vals []Value) []byte {
 
 // Get returns the row with the primary-key values pk.
 func (t *Table) Get(ctx context.Context, pk []Value) ([]Value, bool, error) {
+	if err := t.checkPK(pk); err != nil {
+		return nil, false, err
+	}
 	return t.GetByKey(ctx, t.KeyPrefix(pk))
+}
+
+// checkPK returns ErrRowShape unless pk holds one value per primary-key
+// column (a keyless table has none: its rows are found by their values).
+func (t *Table) checkPK(pk []Value) error {
+	if n := len(t.schema.PrimaryKey); n == 0 || len(pk) != n {
+		if n == 0 {
+			return fmt.Errorf("%w: the table has no primary key to look a row up by", ErrRowShape)
+		}
+		return fmt.Errorf("%w: %d primary-key values for a key of %d columns", ErrRowShape, len(pk), n)
+	}
+	return nil
 }
 
 // GetByKey returns the row stored under the row map key.

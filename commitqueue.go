@@ -1,4 +1,4 @@
-package sqlserver
+package verso
 
 import (
 	"context"
@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-
-	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso/commitgraph"
 )
@@ -42,24 +40,27 @@ type commitQueue struct {
 
 // commitReq is one transaction's commit in a queue.
 type commitReq struct {
-	ctx  *sql.Context
-	d    *txDB
+	ctx  context.Context
+	t    *Txn
 	err  error
 	lead bool          // promoted to leader of the next group
 	wake chan struct{} // closed when done, or when promoted
 }
 
-// commit makes the transaction's writes to d durable in its branch's
-// working set (see above).
-func (d *txDB) commit(ctx *sql.Context) error {
-	if d.unchanged() {
+// Commit makes the transaction's writes durable in its branch's working
+// set (see above) and returns once they are on disk. A conflict with a
+// transaction that committed first fails with a SerializationError and
+// writes nothing. After a commit the transaction goes on from the working
+// root it made.
+func (t *Txn) Commit(ctx context.Context) error {
+	if t.Unchanged() {
 		return nil
 	}
-	if d.readOnly {
-		return fmt.Errorf("cannot write to %s of database %s: it is a read-only revision (a tag or a commit); USE a branch to make changes", d.branch, d.st.name)
+	if t.readOnly {
+		return fmt.Errorf("%w: cannot write to %s of database %s: it is a revision at a commit (a tag, a hash or a time); use a branch to make changes", ErrReadOnly, t.branch, t.db.name)
 	}
-	q := &d.st.commits
-	r := &commitReq{ctx: ctx, d: d, wake: make(chan struct{})}
+	q := &t.db.commits
+	r := &commitReq{ctx: ctx, t: t, wake: make(chan struct{})}
 	q.mu.Lock()
 	q.waiting = append(q.waiting, r)
 	if q.leading {
@@ -75,7 +76,7 @@ func (d *txDB) commit(ctx *sql.Context) error {
 	q.waiting = nil
 	q.mu.Unlock()
 
-	d.st.commitGroup(ctx, group)
+	t.db.commitGroup(ctx, group)
 
 	q.mu.Lock()
 	if len(q.waiting) > 0 {
@@ -96,30 +97,30 @@ func (d *txDB) commit(ctx *sql.Context) error {
 
 // commitGroup commits the group's transactions, branch by branch, and sets
 // each one's err.
-func (st *dbState) commitGroup(ctx *sql.Context, group []*commitReq) {
-	st.commitMu.Lock()
-	defer st.commitMu.Unlock()
+func (db *DB) commitGroup(ctx context.Context, group []*commitReq) {
+	db.commitMu.Lock()
+	defer db.commitMu.Unlock()
 	// The leader's client may go away; the others still want their
 	// commits.
 	bg := context.WithoutCancel(ctx)
 	var branches []string
 	byBranch := map[string][]*commitReq{}
 	for _, r := range group {
-		if _, ok := byBranch[r.d.branch]; !ok {
-			branches = append(branches, r.d.branch)
+		if _, ok := byBranch[r.t.branch]; !ok {
+			branches = append(branches, r.t.branch)
 		}
-		byBranch[r.d.branch] = append(byBranch[r.d.branch], r)
+		byBranch[r.t.branch] = append(byBranch[r.t.branch], r)
 	}
 	for _, b := range branches {
-		st.commitBranch(bg, b, byBranch[b])
+		db.commitBranch(bg, b, byBranch[b])
 	}
 }
 
 // commitBranch commits reqs, transactions on branch, with one update of
 // its working set.
-func (st *dbState) commitBranch(ctx context.Context, branch string, reqs []*commitReq) {
+func (db *DB) commitBranch(ctx context.Context, branch string, reqs []*commitReq) {
 	for {
-		ws, err := st.graph.WorkingSet(ctx, branch)
+		ws, err := db.graph.WorkingSet(ctx, branch)
 		if err != nil {
 			for _, r := range reqs {
 				r.err = err
@@ -131,7 +132,7 @@ func (st *dbState) commitBranch(ctx context.Context, branch string, reqs []*comm
 		var merged []*commitReq
 		for _, r := range reqs {
 			r.err = nil
-			rt, err := r.d.pendingWorking(r.ctx, next)
+			rt, err := r.t.PendingWorking(r.ctx, next)
 			if err != nil {
 				r.err = err
 				continue
@@ -145,20 +146,20 @@ func (st *dbState) commitBranch(ctx context.Context, branch string, reqs []*comm
 		if next == ws {
 			// Nothing to write (rows only locked and adopted).
 			for _, r := range merged {
-				r.d.start, r.d.base, r.d.root, r.d.bases = next, root, root, nil
+				r.t.continueFrom(next, root)
 			}
 			return
 		}
-		err = st.graph.UpdateWorkingSet(ctx, branch, ws, next)
+		err = db.graph.UpdateWorkingSet(ctx, branch, ws, next)
 		if errors.Is(err, commitgraph.ErrWorkingSetMoved) {
 			continue // another writer of this store (not a session of ours)
 		}
 		if err == nil {
-			st.commits.writes.Add(1)
+			db.commits.writes.Add(1)
 		}
 		for _, r := range merged {
 			if r.err = err; err == nil {
-				r.d.start, r.d.base, r.d.root, r.d.bases = next, root, root, nil
+				r.t.continueFrom(next, root)
 			}
 		}
 		return

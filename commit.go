@@ -1,0 +1,147 @@
+package verso
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+)
+
+// CommitOptions say what a commit to a branch's history takes (as
+// dolt_commit's flags do).
+type CommitOptions struct {
+	Message string
+	Author  commitgraph.Signature // who; required
+	// Time is the commit's time; zero for now.
+	Time time.Time
+	// StageAll stages every change of the working root first, new tables
+	// included (dolt_commit -A); StageTracked stages the changes of
+	// tables the staged root has (-a).
+	StageAll, StageTracked bool
+	// AllowEmpty makes a commit even when nothing is staged; SkipEmpty
+	// makes none then, without an error. Without either, nothing staged
+	// is ErrNothingToCommit.
+	AllowEmpty, SkipEmpty bool
+	// Amend replaces the branch's head commit (keeping its message unless
+	// Message is given).
+	Amend bool
+}
+
+var (
+	// ErrNothingToCommit is returned by CommitChanges when nothing is
+	// staged.
+	ErrNothingToCommit = errors.New("nothing to commit: no changes are staged; stage them (CommitOptions.StageAll or StageTracked, or dolt_add), or allow an empty commit")
+	// ErrUnresolvedConflicts is returned by CommitChanges while the
+	// working root holds merge conflicts.
+	ErrUnresolvedConflicts = errors.New("cannot commit: unresolved merge conflicts")
+	// ErrAmendRoot is returned by CommitChanges asked to amend the root
+	// commit, which has no parent to commit onto.
+	ErrAmendRoot = errors.New("the branch's head is the root commit, which cannot be amended")
+)
+
+// CommitChanges writes the transaction's writes into its branch's working
+// set and commits the staged root (after staging, as opts say) as the
+// branch's new head, in one durable step. It returns the commit, or nil
+// when SkipEmpty found nothing to commit.
+func (t *Txn) CommitChanges(ctx context.Context, opts CommitOptions) (*commitgraph.Commit, error) {
+	if opts.Author.Name == "" || opts.Author.Email == "" {
+		return nil, errors.New("verso: a commit needs an author's name and email (CommitOptions.Author)")
+	}
+	if opts.Message == "" && !opts.Amend {
+		return nil, errors.New("verso: a commit needs a message")
+	}
+	if opts.AllowEmpty && opts.SkipEmpty {
+		return nil, errors.New("verso: AllowEmpty and SkipEmpty contradict each other; give one")
+	}
+	var made *commitgraph.Commit
+	err := t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
+		made = nil
+		staged := s.Staged
+		var err error
+		switch {
+		case opts.StageAll:
+			staged, err = StageAll(ctx, s.Working)
+		case opts.StageTracked:
+			staged, err = StageTracked(ctx, s.Staged, s.Working)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if ts, err := ConflictedTables(ctx, s.Working); err != nil {
+			return nil, err
+		} else if len(ts) > 0 {
+			return nil, fmt.Errorf("%w in %s", ErrUnresolvedConflicts, strings.Join(ts, ", "))
+		}
+		parents := []chunks.Address{s.Head.Addr}
+		m := commitgraph.Meta{Author: opts.Author, Message: opts.Message, Time: opts.Time}
+		if opts.Amend {
+			parents = s.Head.Parents
+			if opts.Message == "" {
+				m.Message = s.Head.Meta.Message
+			}
+		}
+		if s.WS.Merge != nil {
+			parents = append(parents, s.WS.Merge.Commit)
+		}
+		if len(parents) == 0 {
+			return nil, ErrAmendRoot
+		}
+		if staged.Address() == s.HeadRoot.Address() && s.WS.Merge == nil && !opts.Amend {
+			switch {
+			case opts.SkipEmpty:
+				return nil, nil
+			case !opts.AllowEmpty:
+				return nil, ErrNothingToCommit
+			}
+		}
+		if made, err = t.db.graph.WriteCommit(ctx, staged.Address(), parents, m); err != nil {
+			return nil, err
+		}
+		return &BranchChange{Head: made.Addr, Working: s.Working, Staged: staged}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return made, nil
+}
+
+// Log returns up to n commits (all if n <= 0) of the history of the
+// revision rev (a branch, a tag, a hash, "main~2"; "" for the default
+// branch), newest first, in the order of their heights.
+func (db *DB) Log(ctx context.Context, rev string, n int) ([]*commitgraph.Commit, error) {
+	if rev == "" {
+		rev = db.DefaultBranch()
+	}
+	c, err := db.graph.Resolve(ctx, rev, db.DefaultBranch())
+	if err != nil {
+		return nil, err
+	}
+	it := db.graph.Log(ctx, c.Addr)
+	var out []*commitgraph.Commit
+	for (n <= 0 || len(out) < n) && it.Next(ctx) {
+		out = append(out, it.Commit())
+	}
+	return out, it.Err()
+}
+
+// CreateBranch makes the branch name at the revision from ("" for the
+// default branch's head), with a working set equal to that commit.
+func (db *DB) CreateBranch(ctx context.Context, name, from string) error {
+	if from == "" {
+		from = db.DefaultBranch()
+	}
+	c, err := db.graph.Resolve(ctx, from, db.DefaultBranch())
+	if err != nil {
+		return err
+	}
+	return db.graph.CreateBranch(ctx, name, c.Addr)
+}
+
+// Branches returns the database's branches, sorted by name.
+func (db *DB) Branches(ctx context.Context) ([]commitgraph.Branch, error) {
+	return db.graph.Branches(ctx)
+}

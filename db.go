@@ -1,0 +1,193 @@
+package verso
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+)
+
+// Options tune Open, Init and OpenMemory. The zero value is ready to use.
+type Options struct {
+	// Name is the database's name (the SQL database's); by default the
+	// base name of its folder.
+	Name string
+	// DefaultBranch is the first branch of a new database (Init,
+	// OpenMemory); main if empty.
+	DefaultBranch string
+}
+
+// DB is one open database: its chunk store, commit graph and the state its
+// transactions share (the queue of group commits, auto-increment counters,
+// the cache of branch snapshots). It is safe for concurrent use.
+type DB struct {
+	name  string
+	dir   string // the folder holding .verso; "" in memory
+	store chunks.Store
+	graph *commitgraph.DB
+
+	mu     sync.RWMutex
+	branch string // the default branch (.verso/HEAD)
+
+	// commitMu serializes the updates of this database's working sets by
+	// transaction commits and branch procedures, so that concurrent
+	// commits merge one after another instead of retrying each other's
+	// compare-and-swaps.
+	commitMu sync.Mutex
+	// commits queues transaction commits into groups (commitqueue.go).
+	commits commitQueue
+
+	// autoInc holds, per table (lower-case name), the next auto-increment
+	// value handed out to any transaction, as MySQL keeps one counter per
+	// table across transactions: concurrent inserts get distinct values
+	// (and do not conflict at commit). Values handed out and rolled back
+	// are not reused. It starts from the stored counter of the table.
+	autoIncMu sync.Mutex
+	autoInc   map[string]uint64
+
+	// snapshots caches, per branch, the working set and its opened root
+	// as of a store root: a transaction's snapshot is a function of the
+	// store root, so transactions that start while it has not moved share
+	// one read of the refs and working set (most autocommit statements).
+	snapMu    sync.Mutex
+	snapshots map[string]snapshot
+}
+
+// snapshot is a branch's working set and root as of a store root.
+type snapshot struct {
+	storeRoot chunks.Address
+	refs      *commitgraph.Snapshot
+	ws        commitgraph.WorkingSet
+	root      commitgraph.RootValue
+}
+
+// newDB opens the commit graph of cs, giving a store without refs its
+// first commit on branch.
+func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB, error) {
+	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch}
+	ctx := context.Background()
+	ok, err := db.graph.Initialized(ctx)
+	if err == nil && !ok {
+		_, err = db.graph.Init(ctx, branch, initMeta())
+	}
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close closes the database's store. Transactions of the database must be
+// over.
+func (db *DB) Close() error {
+	if c, ok := db.store.(interface{ Close() error }); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// Name returns the database's name.
+func (db *DB) Name() string { return db.name }
+
+// Dir returns the folder that holds the database's .verso, or "" for a
+// database in memory.
+func (db *DB) Dir() string { return db.dir }
+
+// DefaultBranch returns the database's default branch (.verso/HEAD).
+func (db *DB) DefaultBranch() string {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.branch
+}
+
+// Graph returns the database's commit graph, for the layers that read
+// commits and root values directly (the SQL layer's system tables).
+func (db *DB) Graph() *commitgraph.DB { return db.graph }
+
+// Store returns the database's chunk store.
+func (db *DB) Store() chunks.Store { return db.store }
+
+// CommitWrites returns how many working-set updates transaction commits
+// made (one store commit, so one fsync on disk, each): with group commit,
+// fewer than the commits acknowledged.
+func (db *DB) CommitWrites() int64 { return db.commits.writes.Load() }
+
+// NextAutoIncrement returns the value for an auto-increment insert into
+// table: given (non-zero), or the next of the shared counter, which moves
+// past it. stored is the counter the caller's table value holds.
+func (db *DB) NextAutoIncrement(table string, stored, given uint64) uint64 {
+	db.autoIncMu.Lock()
+	defer db.autoIncMu.Unlock()
+	if db.autoInc == nil {
+		db.autoInc = map[string]uint64{}
+	}
+	k := strings.ToLower(table)
+	next := max(db.autoInc[k], stored, 1)
+	if given > 0 {
+		db.autoInc[k] = max(next, given+1)
+		return given
+	}
+	db.autoInc[k] = next + 1
+	return next
+}
+
+// PeekAutoIncrement returns the next value NextAutoIncrement would hand
+// out.
+func (db *DB) PeekAutoIncrement(table string, stored uint64) uint64 {
+	db.autoIncMu.Lock()
+	defer db.autoIncMu.Unlock()
+	return max(db.autoInc[strings.ToLower(table)], stored, 1)
+}
+
+// SetAutoIncrement resets the shared counter of table (ALTER TABLE ...
+// AUTO_INCREMENT, DROP TABLE, RENAME TABLE); 0 forgets it.
+func (db *DB) SetAutoIncrement(table string, n uint64) {
+	db.autoIncMu.Lock()
+	defer db.autoIncMu.Unlock()
+	if n == 0 {
+		delete(db.autoInc, strings.ToLower(table))
+		return
+	}
+	if db.autoInc == nil {
+		db.autoInc = map[string]uint64{}
+	}
+	db.autoInc[strings.ToLower(table)] = n
+}
+
+// Snapshot returns the refs, the working set of branch and its opened
+// working root as they are now, from a cache while the store's root has
+// not moved.
+func (db *DB) Snapshot(ctx context.Context, branch string) (*commitgraph.Snapshot, commitgraph.WorkingSet, commitgraph.RootValue, error) {
+	storeRoot, err := db.store.Root(ctx)
+	if err != nil {
+		return nil, commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
+	}
+	db.snapMu.Lock()
+	s, ok := db.snapshots[branch]
+	db.snapMu.Unlock()
+	if ok && s.storeRoot == storeRoot {
+		return s.refs, s.ws, s.root, nil
+	}
+	refs, err := db.graph.Snapshot(ctx)
+	if err != nil {
+		return nil, commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
+	}
+	ws, err := refs.WorkingSet(ctx, branch)
+	if err != nil {
+		return nil, commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
+	}
+	root, err := db.graph.OpenRoot(ctx, ws.Working)
+	if err != nil {
+		return nil, commitgraph.WorkingSet{}, commitgraph.RootValue{}, err
+	}
+	// The refs snapshot is immutable and names the store root it was read
+	// at, so it and what was read from it can be cached under that root.
+	db.snapMu.Lock()
+	if db.snapshots == nil {
+		db.snapshots = map[string]snapshot{}
+	}
+	db.snapshots[branch] = snapshot{storeRoot: refs.Root(), refs: refs, ws: ws, root: root}
+	db.snapMu.Unlock()
+	return refs, ws, root, nil
+}

@@ -1,0 +1,230 @@
+package verso
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+)
+
+// Items: what dolt_add, dolt_reset, dolt_checkout and dolt_status call a
+// table. A root value entry belongs to one item:
+//
+//	tables/<t>, tableopts/<t>         the table t
+//	views/, triggers/, procedures/    dolt_schemas (as Dolt keeps them)
+//	conflicts/<t>/...                 the table t's conflicts (not staged)
+//	any other name                    itself (foreign keys, the event log)
+const SchemasItem = "dolt_schemas"
+
+// ItemOf returns the item a root value entry belongs to.
+func ItemOf(name string) string {
+	switch {
+	case strings.HasPrefix(name, commitgraph.TablePrefix):
+		return strings.TrimPrefix(name, commitgraph.TablePrefix)
+	case strings.HasPrefix(name, commitgraph.TableOptsPrefix):
+		return strings.TrimPrefix(name, commitgraph.TableOptsPrefix)
+	case strings.HasPrefix(name, commitgraph.ViewPrefix), strings.HasPrefix(name, commitgraph.TriggerPrefix), strings.HasPrefix(name, commitgraph.ProcedurePrefix):
+		return SchemasItem
+	}
+	return name
+}
+
+// ItemChange is an item that differs between two roots.
+type ItemChange struct {
+	Name           string
+	InFrom, InTo   bool // the item has entries in the from / to root
+	IsTable        bool // one of its entries is a table's
+	FromAll, ToAll []commitgraph.RootEntry
+}
+
+// ChangedItems returns the items that differ from one root to another,
+// sorted by name, without conflicts (see ConflictedTables).
+func ChangedItems(ctx context.Context, from, to commitgraph.RootValue) ([]ItemChange, error) {
+	names := map[string]bool{}
+	err := from.Diff(ctx, to, func(c commitgraph.RootChange) error {
+		if !strings.HasPrefix(c.Name, commitgraph.ConflictsPrefix) {
+			names[ItemOf(c.Name)] = true
+		}
+		return nil
+	})
+	if err != nil || len(names) == 0 {
+		return nil, err
+	}
+	fromItems, err := ItemEntries(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	toItems, err := ItemEntries(ctx, to)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ItemChange, 0, len(names))
+	for n := range names {
+		c := ItemChange{Name: n, FromAll: fromItems[n], ToAll: toItems[n]}
+		c.InFrom, c.InTo = len(c.FromAll) > 0, len(c.ToAll) > 0
+		c.IsTable = hasTableEntry(c.FromAll) || hasTableEntry(c.ToAll)
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+func hasTableEntry(es []commitgraph.RootEntry) bool {
+	for _, e := range es {
+		if strings.HasPrefix(e.Name, commitgraph.TablePrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// ItemEntries groups root's entries (conflicts aside) by item.
+func ItemEntries(ctx context.Context, root commitgraph.RootValue) (map[string][]commitgraph.RootEntry, error) {
+	ents, err := root.Entries(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]commitgraph.RootEntry{}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name, commitgraph.ConflictsPrefix) {
+			continue
+		}
+		n := ItemOf(e.Name)
+		out[n] = append(out[n], e)
+	}
+	return out, nil
+}
+
+// FindItem returns the item of root named name, ignoring case, or "".
+func FindItem(items map[string][]commitgraph.RootEntry, name string) string {
+	if _, ok := items[name]; ok {
+		return name
+	}
+	for n := range items {
+		if strings.EqualFold(n, name) {
+			return n
+		}
+	}
+	return ""
+}
+
+// CopyItems returns dst with the named items as src has them (an item src
+// lacks is removed from dst). Names are matched without case; a name in
+// neither root is an error naming what and where.
+func CopyItems(ctx context.Context, src, dst commitgraph.RootValue, names []string, what string) (commitgraph.RootValue, error) {
+	srcItems, err := ItemEntries(ctx, src)
+	if err != nil {
+		return dst, err
+	}
+	dstItems, err := ItemEntries(ctx, dst)
+	if err != nil {
+		return dst, err
+	}
+	var edits []commitgraph.RootEdit
+	for _, name := range names {
+		s, d := FindItem(srcItems, name), FindItem(dstItems, name)
+		if s == "" && d == "" {
+			return dst, fmt.Errorf("%s: no table %q; SHOW TABLES lists the tables", what, name)
+		}
+		for _, e := range dstItems[d] {
+			edits = append(edits, commitgraph.RootEdit{Name: e.Name, Delete: true})
+		}
+		for _, e := range srcItems[s] {
+			edits = append(edits, commitgraph.RootEdit{Name: e.Name, Addr: e.Addr})
+		}
+	}
+	return dst.Edit(ctx, DedupEdits(edits)...)
+}
+
+// DedupEdits keeps the last edit of each name.
+func DedupEdits(edits []commitgraph.RootEdit) []commitgraph.RootEdit {
+	last := map[string]int{}
+	for i, e := range edits {
+		last[e.Name] = i
+	}
+	out := edits[:0:0]
+	for i, e := range edits {
+		if last[e.Name] == i {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// WithoutConflicts returns root without its conflicts entries.
+func WithoutConflicts(ctx context.Context, root commitgraph.RootValue) (commitgraph.RootValue, error) {
+	ents, err := root.Entries(ctx, commitgraph.ConflictsPrefix)
+	if err != nil || len(ents) == 0 {
+		return root, err
+	}
+	edits := make([]commitgraph.RootEdit, len(ents))
+	for i, e := range ents {
+		edits[i] = commitgraph.RootEdit{Name: e.Name, Delete: true}
+	}
+	return root.Edit(ctx, edits...)
+}
+
+// StageAll returns the staged root after "dolt_add -A": the working root,
+// without its conflicts.
+func StageAll(ctx context.Context, working commitgraph.RootValue) (commitgraph.RootValue, error) {
+	return WithoutConflicts(ctx, working)
+}
+
+// StageTracked returns staged with every item that changed from staged to
+// working and exists in staged ("dolt_commit -a": modified and deleted
+// tables, not new ones).
+func StageTracked(ctx context.Context, staged, working commitgraph.RootValue) (commitgraph.RootValue, error) {
+	changes, err := ChangedItems(ctx, staged, working)
+	if err != nil {
+		return staged, err
+	}
+	var names []string
+	for _, c := range changes {
+		if c.InFrom {
+			names = append(names, c.Name)
+		}
+	}
+	if len(names) == 0 {
+		return staged, nil
+	}
+	return CopyItems(ctx, working, staged, names, "dolt_commit -a")
+}
+
+// ConflictedTables returns the tables with merge conflicts in root.
+func ConflictedTables(ctx context.Context, root commitgraph.RootValue) ([]string, error) {
+	ents, err := root.Entries(ctx, commitgraph.ConflictsPrefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		t, _, _ := strings.Cut(strings.TrimPrefix(e.Name, commitgraph.ConflictsPrefix), "/")
+		if len(out) == 0 || out[len(out)-1] != t {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// FindTable returns the exact name and address of the table named name
+// (case-insensitively) in root.
+func FindTable(ctx context.Context, root commitgraph.RootValue, name string) (string, chunks.Address, bool, error) {
+	addr, ok, err := root.Get(ctx, commitgraph.TablePrefix+name)
+	if err != nil || ok {
+		return name, addr, ok, err
+	}
+	ents, err := root.Entries(ctx, commitgraph.TablePrefix)
+	if err != nil {
+		return "", chunks.Address{}, false, err
+	}
+	for _, e := range ents {
+		n := strings.TrimPrefix(e.Name, commitgraph.TablePrefix)
+		if strings.EqualFold(n, name) {
+			return n, e.Addr, true, nil
+		}
+	}
+	return "", chunks.Address{}, false, nil
+}
