@@ -1,0 +1,50 @@
+// Package verso is the engine of a versioned database: every change to its
+// data is a commit in a content-addressed graph, as in Git, with branches,
+// merges, diffs and time travel over tables and an event log. The SQL
+// server (package sqlserver) and the command-line program are layers on
+// top of this package; a Go program can use it directly, without SQL.
+//
+// # Opening a database
+//
+// A database is a folder holding .verso/ (layout.go). Init makes one with
+// a first commit on main; Open opens it; OpenMemory keeps one in memory;
+// OpenStore puts one over a chunk store of the caller's making:
+//
+//	db, err := verso.Init("/srv/shop", verso.Options{})
+//	...
+//	defer db.Close()
+//
+// # Transactions
+//
+// Each branch has a working set, as in Dolt: a working root (what
+// transactions change) and a staged root (what the next commit takes). A
+// Txn (Begin) reads a snapshot of its branch's working root and writes new
+// roots from there; Commit merges them into the working root as it is then,
+// row by row, and makes the result durable with one store commit shared by
+// the commits that arrive together (group commit). Two transactions that
+// changed one row conflict: the second's Commit fails with a
+// SerializationError (errors.Is(err, ErrSerialization)) and writes nothing.
+//
+// Tables are read and written by primary key with Txn.CreateTable, Get,
+// Insert, Put and Delete, in the typed values of package tables (prolly's
+// Int, String, ...).
+//
+// # History
+//
+// Txn.CommitChanges stages (as CommitOptions say) and commits the staged
+// root as the branch's new head. DB.Log lists a revision's history,
+// DB.CreateBranch and DB.Branches manage branches; the commit graph itself
+// is DB.Graph (package commitgraph: revisions such as main~2, tags, merge
+// bases).
+//
+// # Caveats
+//
+//   - The typed table API takes no row locks (the SQL layer's transactions
+//     do): two transactions writing one row meet at Commit, and the second
+//     fails with a SerializationError, to be retried.
+//   - A Txn is not safe for concurrent use; a DB is.
+//   - Only one process may open a database folder at a time.
+//   - Branch merges, cherry-picks, reverts, checkout and reset, diffs and
+//     the event log are reached through the SQL layer for now; they move
+//     here next, with the rest of Dolt's procedures.
+package verso
