@@ -32,11 +32,12 @@
 //     deletes, replaces, TRUNCATE, auto-increment, checks, ALTER TABLE (by
 //     rewriting the table) and index lookups (Index) that run as prolly
 //     key-range scans.
-//   - Session and Transaction: a transaction reads a snapshot of each
-//     database (the working root when it first touches it); its writes build
-//     a new root, and lock their rows (rowlocks.go); COMMIT (or the end of an
-//     autocommit statement) writes it to the branch's working set, merging
-//     row by row with transactions that committed meanwhile (commit.go,
+//   - Session and Transaction: a transaction holds one verso.Txn per
+//     database and branch it touches (the engine's: a snapshot of the
+//     working root, merged at commit with group commit), with the SQL
+//     layer's pending writes per statement (editor.go) and row locks
+//     (rowlocks.go); COMMIT (or the end of an autocommit statement)
+//     flushes the writes and commits each Txn (verso's commitqueue.go and
 //     merge.go), then releases the locks.
 //   - Server: the MySQL-protocol server over a Provider (server.go): the
 //     superuser of ServerConfig (made at each start, never stored; without
@@ -119,7 +120,7 @@
 // the identity commits record (else Provider.SetCommitter's, else the SQL
 // user).
 //
-// What dolt_add and dolt_status call a table (staging.go): the entries
+// What dolt_add and dolt_status call a table (the engine's staging.go): the entries
 // tables/<t> and tableopts/<t>; views, triggers and stored procedures are
 // the one item dolt_schemas; other entries (foreign keys, the event log)
 // are items under their own root value names.

@@ -183,7 +183,7 @@ func (t *Table) PeekNextAutoIncrementValue(ctx *sql.Context) (uint64, error) {
 
 // GetNextAutoIncrementValue implements sql.AutoIncrementTable: the value
 // for an insert of insertVal into the auto-increment column, from the
-// table's counter shared by every session (see dbState.autoInc).
+// table's counter shared by every session (verso.DB.NextAutoIncrement).
 func (t *Table) GetNextAutoIncrementValue(ctx *sql.Context, insertVal any) (uint64, error) {
 	e := t.editor(ctx)
 	if e.err != nil {

@@ -20,7 +20,7 @@ import (
 // dolt_append_events, dolt_stream_metadata and dolt_delete_stream
 // (events_procs.go), the table functions dolt_read_all and
 // dolt_read_stream (events_funcs.go), and the merge of two transactions'
-// appends at commit (events_merge.go).
+// appends at commit (the engine's merge.go).
 //
 // Every read loads the log from a root value: the session transaction's
 // root (its own appends included) or a fixed one (eventTableAt, for AS OF).
