@@ -24,7 +24,9 @@ func (s *countingStore) Commit(ctx context.Context, newRoot, expected chunks.Add
 	return s.Store.Commit(ctx, newRoot, expected)
 }
 
-func intCol(name string) tables.Column { return tables.Column{Name: name, Type: "int", Kind: prolly.KindInt, Nullable: true} }
+func intCol(name string) tables.Column {
+	return tables.Column{Name: name, Type: "int", Kind: prolly.KindInt, Nullable: true}
+}
 
 // TestGroupCommit holds the database's commit lock while six transactions
 // commit: the first becomes the leader and waits; the other five queue
