@@ -15,3 +15,8 @@ func checkWritten(ctx context.Context, m Map, what string) (Map, error) {
 	}
 	return m, nil
 }
+
+// InvariantsEnabled reports whether this build runs the expensive
+// self-checks (-tags invariants). Tests that count node reads consult it:
+// the checks read what they verify.
+const InvariantsEnabled = invariantsEnabled

@@ -13,6 +13,9 @@ import (
 // reads a few nodes of its maps, not the table: the diffs skip every
 // subtree both sides share.
 func TestMergeCostFollowsChanges(t *testing.T) {
+	if prolly.InvariantsEnabled {
+		t.Skip("counts node loads, and the invariant checks (-tags invariants) load every node written; the run without the tag measures it")
+	}
 	small, smallNodes := mergeLoads(t, 5000)
 	large, largeNodes := mergeLoads(t, 40000)
 	if large > 2*small || large*5 > largeNodes {
