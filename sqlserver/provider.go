@@ -50,6 +50,8 @@ type Provider struct {
 	// (rowlocks.go), made on first use.
 	locksOnce sync.Once
 	locks     *rowlock.Manager
+	// log is the log of its sessions (logging.go).
+	log sessionLog
 }
 
 var (
