@@ -19,7 +19,7 @@
 //
 // A FileStore folder holds:
 //
-//	LOCK            an exclusive flock(2): one open store per folder
+//	LOCK            an exclusive flock(2): one writer per folder
 //	MANIFEST        the names of the files below and the root (manifest.go)
 //	NNNNNN.journal  append-only records: chunks, and a root record ending
 //	                each commit (record.go)
@@ -47,6 +47,15 @@
 // Readers are not blocked while the table is written. Files that no manifest
 // names, left by a crash, are removed on open.
 //
+// A read-only open (Options.ReadOnly, readonly.go) takes no lock, so it
+// works while another process writes the store: it reads the manifest and
+// the files it names, the active journal up to its last whole root record,
+// and is a snapshot of that commit. It never writes to the folder (no
+// torn tail cut, no leftover removed) and refuses Put, Commit and Compact
+// with ErrReadOnly. If the writer's compaction removes a file between the
+// reads of the manifest and of the file, the open reads the manifest again
+// and starts over.
+//
 // Every chunk read from disk is checked against a checksum that covers its
 // address (xxh3 of the record); a mismatch is an error wrapping ErrCorrupt,
 // never wrong data. FileStore.Check reads everything and verifies each
@@ -72,6 +81,20 @@
 //     folder with flock and maps table files and journals; Windows locks
 //     with LockFileEx, syncs with FlushFileBuffers and reads those files
 //     into memory instead of mapping them (more memory, slower to open).
+//   - A read-only store is a snapshot: commits made after it opened are
+//     not seen (reopen it to see them). It may see a commit a moment
+//     before the writer's Commit returns (the root record is written, the
+//     sync not done): one that the writer's process then dies without
+//     acknowledging, which its next open keeps as well; only a crash of
+//     the machine before the sync can drop it. It holds no file open: on
+//     Unix its table files and journals stay mapped (so files the writer
+//     removes stay readable), on Windows they are read into memory, through
+//     handles opened with FILE_SHARE_DELETE so that the writer can replace
+//     the manifest and remove files meanwhile. On Windows versions whose
+//     DeleteFile keeps a removed file's name until its last handle closes,
+//     a writer that opens the store during a reader's open may find such a
+//     file among its leftovers and fail to remove it; open the writer
+//     again.
 //   - Table files are memory-mapped: a table file truncated by another
 //     program while the store is open makes reads fault. Leave the folder to
 //     the store.

@@ -22,6 +22,9 @@ var (
 	// ErrVersion is returned for a file written in a format version this
 	// build does not read: open it with the verso release that wrote it.
 	ErrVersion = errors.New("chunks: unsupported format version")
+	// ErrReadOnly is returned by Put, Commit and Compact of a store opened
+	// with Options.ReadOnly.
+	ErrReadOnly = errors.New("chunks: store is open read-only")
 	// ErrFailed is returned by every write after a write or sync to disk
 	// failed: the store cannot know what reached the disk, so it refuses
 	// further writes until it is reopened.

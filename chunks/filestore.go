@@ -23,6 +23,11 @@ type Options struct {
 	// MaxTables is the number of table files past which a compaction merges
 	// them all into one. Zero means 8.
 	MaxTables int
+	// ReadOnly opens a snapshot of the store's last commit without its
+	// lock, for reading while another process writes (readonly.go): it
+	// never writes to the folder, and Put, Commit and Compact fail with
+	// ErrReadOnly. The store must exist.
+	ReadOnly bool
 }
 
 const (
@@ -38,10 +43,11 @@ const (
 // commit appends to and syncs once, immutable table files that compaction
 // builds from the journal, and a manifest naming them. See doc.go.
 type FileStore struct {
-	dir   string
-	opts  Options
-	codec Codec
-	lock  *os.File
+	dir      string
+	opts     Options
+	codec    Codec
+	lock     *os.File // nil when readOnly
+	readOnly bool     // Options.ReadOnly (readonly.go)
 
 	compactMu sync.Mutex // one compaction at a time
 	wmu       sync.Mutex // one writer at a time: Put, Commit, rotation
@@ -68,7 +74,11 @@ var storeFileName = regexp.MustCompile(`^([0-9]+)\.(journal|table)$`)
 // OpenFileStore opens the store in dir, creating the folder and an empty
 // store if there is none. It takes an exclusive lock on the folder: a second
 // open, from this process or another, fails with ErrLocked until Close.
+// With opts.ReadOnly it takes no lock and creates nothing (readonly.go).
 func OpenFileStore(dir string, opts Options) (*FileStore, error) {
+	if opts.ReadOnly {
+		return openReadOnly(dir, opts)
+	}
 	if opts.CompactAt == 0 {
 		opts.CompactAt = defaultCompactAt
 	}
@@ -327,6 +337,9 @@ func (s *FileStore) writable() error {
 	if s.closed {
 		return ErrClosed
 	}
+	if s.readOnly {
+		return fmt.Errorf("%w: %s", ErrReadOnly, s.dir)
+	}
 	if s.failed != nil {
 		return fmt.Errorf("%w: %v", ErrFailed, s.failed)
 	}
@@ -489,14 +502,22 @@ func (s *FileStore) Close() error {
 	if p := s.bgErr.Load(); p != nil {
 		err = errors.Join(fmt.Errorf("chunks: background compaction: %w", *p), err)
 	}
-	return errors.Join(err, s.lock.Close())
+	if s.lock != nil {
+		err = errors.Join(err, s.lock.Close())
+	}
+	return err
 }
 
 // closeFiles closes every journal and unmaps every table.
 func (s *FileStore) closeFiles() error {
 	var err error
 	for _, j := range s.journals {
-		err = errors.Join(err, j.f.Close())
+		if j.f != nil {
+			err = errors.Join(err, j.f.Close())
+		}
+		if j.data != nil {
+			err = errors.Join(err, unmapFile(j.data))
+		}
 	}
 	for _, t := range s.tables {
 		err = errors.Join(err, t.close())

@@ -1,6 +1,7 @@
 package chunks
 
 import (
+	"errors"
 	"fmt"
 	"os"
 )
@@ -17,7 +18,10 @@ type journalLoc struct {
 type journal struct {
 	num  uint64
 	path string
-	f    *os.File
+	f    *os.File // nil in a read-only store
+	// data is the journal's mapping (or bytes, on Windows) in a read-only
+	// store (readonly.go), read instead of f; nil otherwise.
+	data []byte
 
 	index     map[Address]journalLoc // committed chunks, and pending ones if active
 	written   int64                  // bytes on file; records past it are in buf
@@ -35,6 +39,10 @@ func (j *journal) readRecord(loc journalLoc) ([]byte, error) {
 	b := make([]byte, loc.size)
 	if loc.off >= j.written {
 		copy(b, j.buf[loc.off-j.written:])
+		return b, nil
+	}
+	if j.data != nil {
+		copy(b, j.data[loc.off:])
 		return b, nil
 	}
 	if _, err := j.f.ReadAt(b, loc.off); err != nil {
@@ -69,6 +77,10 @@ func decodeJournalChunk(path string, addr Address, loc journalLoc, b []byte) ([]
 	return data, nil
 }
 
+// errDamageBeforeRoot marks replayJournal's error for damage with a valid
+// root record after it.
+var errDamageBeforeRoot = errors.New("damaged record")
+
 // replayResult is what replaying a journal's bytes found.
 type replayResult struct {
 	index     map[Address]journalLoc // committed chunks
@@ -99,7 +111,7 @@ func replayJournal(path string, b []byte) (replayResult, error) {
 		if err != nil {
 			for y := off + 1; y+rootRecordSize <= int64(len(b)); y++ {
 				if isRootRecordAt(b[y:]) {
-					return res, fmt.Errorf("journal %s: damaged record at offset %d with a committed root record after it at offset %d: %w; the store will not drop committed data: restore the file from a copy", path, off, y, err)
+					return res, fmt.Errorf("journal %s: %w at offset %d with a committed root record after it at offset %d: %w; the store will not drop committed data: restore the file from a copy", path, errDamageBeforeRoot, off, y, err)
 				}
 			}
 			return res, nil // torn tail

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -120,15 +121,31 @@ func tableFileName(n uint64) string   { return fmt.Sprintf("%06d.table", n) }
 // readManifest reads dir's manifest; it returns an error wrapping
 // os.ErrNotExist when there is none.
 func readManifest(dir string) (manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, manifestName))
+	_, m, err := readManifestShared(dir)
+	return m, err
+}
+
+// readManifestShared reads dir's manifest and returns its bytes too. It
+// opens the file so that a writer may rename another over it meanwhile
+// (openShared).
+func readManifestShared(dir string) ([]byte, manifest, error) {
+	path := filepath.Join(dir, manifestName)
+	f, err := openShared(path)
 	if err != nil {
-		return manifest{}, err
+		return nil, manifest{}, err
+	}
+	b, err := io.ReadAll(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, manifest{}, err
 	}
 	m, err := decodeManifest(b)
 	if err != nil {
-		return manifest{}, fmt.Errorf("%s: %w", filepath.Join(dir, manifestName), err)
+		return nil, manifest{}, fmt.Errorf("%s: %w", path, err)
 	}
-	return m, nil
+	return b, m, nil
 }
 
 // writeManifest replaces dir's manifest atomically and durably.

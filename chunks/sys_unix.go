@@ -22,6 +22,10 @@ func lockFile(f *os.File) error {
 	return err
 }
 
+// openShared opens path for reading. (On Unix a writer can always rename
+// over and remove a file that a reader has open.)
+func openShared(path string) (*os.File, error) { return os.Open(path) }
+
 // mapFileData maps the whole of f (of size bytes, > 0) read-only;
 // unmapFile releases it.
 func mapFileData(f *os.File, size int64) ([]byte, error) {

@@ -23,6 +23,24 @@ func lockFile(f *os.File) error {
 	return err
 }
 
+// openShared opens path for reading with FILE_SHARE_DELETE beside the
+// read and write sharing that os.Open allows, so that a writer of the
+// store (another process) can rename a file over it and remove it while
+// a read-only store reads it (readonly.go).
+func openShared(path string) (*os.File, error) {
+	p, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	h, err := windows.CreateFile(p, windows.GENERIC_READ,
+		windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE,
+		nil, windows.OPEN_EXISTING, windows.FILE_ATTRIBUTE_NORMAL, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(h), path), nil
+}
+
 // mapFileData reads the whole of f (of size bytes).
 func mapFileData(f *os.File, size int64) ([]byte, error) {
 	data := make([]byte, size)

@@ -259,13 +259,13 @@ func checkTableRecord(addr Address, off int64, rec []byte) (Codec, []byte, error
 type table struct {
 	num  uint64
 	path string
-	f    *os.File
+	f    *os.File // nil in a read-only store
 	tableIndex
 }
 
 // openTable maps and validates the table file at path.
 func openTable(path string, num uint64) (*table, error) {
-	f, err := os.Open(path)
+	f, err := openShared(path)
 	if err != nil {
 		return nil, err
 	}
@@ -290,11 +290,14 @@ func openTable(path string, num uint64) (*table, error) {
 	return &table{num: num, path: path, f: f, tableIndex: ti}, nil
 }
 
-// read returns the chunk of entry i, read with pread and checked.
+// read returns the chunk of entry i, read with pread (from the mapping in
+// a read-only store, which keeps no file open) and checked.
 func (t *table) read(i int) ([]byte, error) {
 	addr, off, size := t.entry(i)
 	rec := make([]byte, size)
-	if _, err := t.f.ReadAt(rec, off); err != nil {
+	if t.f == nil {
+		copy(rec, t.data[off:])
+	} else if _, err := t.f.ReadAt(rec, off); err != nil {
 		return nil, fmt.Errorf("table file %s: read at offset %d: %w", t.path, off, err)
 	}
 	codec, stored, err := checkTableRecord(addr, off, rec)
@@ -311,7 +314,10 @@ func (t *table) close() error {
 	if t.data == nil {
 		return nil
 	}
-	err := errors.Join(unmapFile(t.data), t.f.Close())
+	err := unmapFile(t.data)
+	if t.f != nil {
+		err = errors.Join(err, t.f.Close())
+	}
 	t.data, t.index = nil, nil
 	return err
 }

@@ -289,6 +289,20 @@
 // the sorts' keys only the server's analyzer wraps; the memory limit,
 // max_execution_time and the error scrubbing are the server's too.
 //
+// # Logging
+//
+// The package is quiet unless given a *slog.Logger (logging.go):
+// ServerConfig.Logger for a server, Provider.SetLogger for the sessions
+// of embedded engines (NewEngine). A server logs internal errors (with
+// the stack trace its client does not see) at Error, damaged databases
+// and statements stopped by the memory limit at Warn, and each
+// connection (opened, logged in, aborted, closed) and statement (query,
+// duration, MySQL's error number and message) at Debug. What the engine
+// logs through a session's logrus logger (ctx.GetLogger()) is forwarded
+// to the same slog logger at the matching level (logrus's Trace is
+// LevelTrace); engine lines that repeat the server's own, or concern one
+// client's connection or statement, are demoted (see demoted).
+//
 // # Caveats
 //
 //   - Isolation is InnoDB's REPEATABLE READ, without gap locks (rowlocks.go,
@@ -379,6 +393,14 @@
 //     process-wide: with several servers in one process it shows the last
 //     one's (each server enforces its own, and @@secure_file_priv shows a
 //     session its server's).
+//   - The engine and its protocol library also log through logrus's
+//     standard logger (logrus.StandardLogger(): the engine's connection
+//     lines, "Server ready", handshake errors, an invalid DECIMAL in a
+//     CAST), which by default writes lines of Info and above to stderr.
+//     The package never changes that logger, which is the program's: route
+//     it into the program's log with ForwardLogrus(logrus.StandardLogger(),
+//     logger) (cmd/verso does), or silence it with
+//     logrus.SetOutput(io.Discard).
 //   - Error messages are the engine's (for example "table not found: t"
 //     for 1146); only syntax errors and the errors of the limits above
 //     (1317, 3024, 3170, 3698, 3699) use MySQL's wording.

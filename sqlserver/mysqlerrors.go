@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
@@ -60,10 +61,23 @@ func (h errorHandler) ComResetConnection(c *mysql.Conn) (err error) {
 	return h.Handler.ComResetConnection(c)
 }
 
+// NewConnection logs the connection.
+func (h errorHandler) NewConnection(c *mysql.Conn) {
+	h.log.Debug("connection opened", "conn", c.ConnectionID, "remote", c.RemoteAddr().String())
+	h.Handler.NewConnection(c)
+}
+
+// ConnectionAborted logs why a connection's handshake failed.
+func (h errorHandler) ConnectionAborted(c *mysql.Conn, reason string) error {
+	h.log.Debug("connection aborted", "conn", c.ConnectionID, "reason", reason)
+	return h.Handler.ConnectionAborted(c, reason)
+}
+
 // ConnectionClosed forgets the connection's session.
 func (h errorHandler) ConnectionClosed(c *mysql.Conn) {
 	h.stmts.removeSession(c.ConnectionID)
 	h.Handler.ConnectionClosed(c)
+	h.log.Debug("connection closed", "conn", c.ConnectionID)
 }
 
 // ConnectionAuthenticated ends the handshake's deadline (limitListener)
@@ -72,6 +86,7 @@ func (h errorHandler) ConnectionClosed(c *mysql.Conn) {
 func (h errorHandler) ConnectionAuthenticated(c *mysql.Conn) (err error) {
 	endHandshake(c)
 	defer h.finish(c, "", nil, &err)
+	h.log.Debug("logged in", "conn", c.ConnectionID, "user", c.User)
 	return h.Handler.ConnectionAuthenticated(c)
 }
 
@@ -88,17 +103,51 @@ func (h errorHandler) finish(c *mysql.Conn, query string, st *statement, errp *e
 		*errp = h.stmts.end(st, *errp)
 	}
 	if *errp == nil {
+		h.logCommand(c, query, st, nil)
 		return
 	}
 	se, ok := mysqlError(sql.CastSQLError(*errp), query).(*mysql.SQLError)
 	if !ok {
+		h.logCommand(c, query, st, *errp)
 		return
 	}
+	h.logCommand(c, query, st, se)
 	out, trace := scrubError(se, query, h.dataDir)
 	if trace {
 		h.log.Error("internal error", "conn", c.ConnectionID, "query", truncate(query, 1000), "error", se.Message)
 	}
 	*errp = out
+}
+
+// logCommand logs a client's command at Debug: a statement (st) with its
+// duration, a statement prepared, or another command that failed. A
+// failure is the client's concern: its error is logged with MySQL's
+// number and the first line of its message, unscrubbed (a panic's stack
+// trace goes to Error, in finish).
+func (h errorHandler) logCommand(c *mysql.Conn, query string, st *statement, err error) {
+	if (query == "" && err == nil) || !h.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	attrs := []any{"conn", c.ConnectionID}
+	msg := "command failed"
+	if query != "" {
+		attrs = append(attrs, "query", truncate(query, 1000))
+		msg = "prepared"
+		if st != nil {
+			msg = "statement"
+			attrs = append(attrs, "duration", time.Since(st.start).Round(time.Microsecond))
+		}
+	}
+	if err != nil {
+		text := err.Error()
+		if se, ok := err.(*mysql.SQLError); ok {
+			text = se.Message
+			attrs = append(attrs, "errno", se.Num)
+		}
+		first, _, _ := strings.Cut(text, "\n")
+		attrs = append(attrs, "error", first)
+	}
+	h.log.Debug(msg, attrs...)
 }
 
 // truncate returns s cut to at most n bytes, marked when cut.

@@ -37,6 +37,8 @@ type Provider struct {
 	// (rowlocks.go), made on first use.
 	locksOnce sync.Once
 	locks     *rowlock.Manager
+	// log is the log of its sessions (logging.go).
+	log sessionLog
 }
 
 var (

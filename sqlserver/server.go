@@ -17,6 +17,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/netutil"
+	"github.com/sirupsen/logrus"
 )
 
 // ServerConfig configures a MySQL-protocol server over a Provider.
@@ -38,9 +39,12 @@ type ServerConfig struct {
 	// querymemory.go); zero means DefaultMaxQueryMemory, a negative value
 	// no limit.
 	MaxQueryMemory int64
-	// Logger receives the server's log: internal errors with their stack
-	// traces, statements stopped by a limit, a database of the data dir
-	// that could not be opened (damaged.go). Nil discards it.
+	// Logger receives the server's log (see logging.go): internal errors
+	// with their stack traces at Error, statements stopped by a limit and
+	// databases of the data dir that could not be opened (damaged.go) at
+	// Warn, connections and statements at Debug, and what the engine logs
+	// for its sessions. Nil uses the Provider's (Provider.SetLogger),
+	// which discards it by default.
 	Logger *slog.Logger
 	// User and Password are the superuser's account, made at each start
 	// and never stored (User "" is "root"). Without a password the
@@ -122,8 +126,9 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 			ErrNoPassword, ln.Addr(), cfg.User)
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
+		cfg.Logger = p.logger()
 	}
+	sessionLog := logrusToSlog(cfg.Logger)
 	logDamaged(cfg.Logger, p)
 	def := ""
 	if p.dataDir != "" {
@@ -173,6 +178,7 @@ func NewServer(p *Provider, cfg ServerConfig) (*Server, error) {
 	sessions := func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
 		s, err := newSession(ctx, conn, addr)
 		if err == nil {
+			s.SetLogger(logrus.NewEntry(sessionLog))
 			s.(*Session).fast = fast
 			s.(*Session).access = access
 			// The connection's session, for its status flags

@@ -39,8 +39,10 @@ var (
 	_ sql.TransactionSession = (*Session)(nil)
 )
 
-// NewSession returns a session over base reading p's databases.
+// NewSession returns a session over base reading p's databases, logging
+// to p's logger (SetLogger).
 func (p *Provider) NewSession(base *sql.BaseSession) *Session {
+	base.SetLogger(p.sessionEntry())
 	return &Session{BaseSession: base, p: p}
 }
 

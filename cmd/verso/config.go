@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/verso-db/verso/sqlserver"
 )
 
 // serverConfig holds the settings of verso sql-server, from its config
@@ -31,6 +34,7 @@ type serverConfig struct {
 	SecureFilePriv string
 	ConnectTimeout time.Duration
 	MaxQueryMemory int64 // bytes; 0: no limit
+	LogLevel       slog.Level
 }
 
 // configFile is the YAML layout of the config file: the subset of Dolt's
@@ -51,12 +55,14 @@ type serverConfig struct {
 //	behavior:
 //	  max_query_memory: 1G   # verso's own: bytes, or with K, M, G; 0: no limit
 //	secure_file_priv: files  # or NULL (or empty); relative to the config file's folder
+//	log_level: info          # debug, info, warn or error (Dolt's also: trace, warning)
 //
 // secure_file_priv is MySQL's name (Dolt has no such key). Every key is
 // optional. An unknown key is an error, so a misspelt
 // setting is not silently ignored.
 type configFile struct {
 	DataDir        *string   `yaml:"data_dir"`
+	LogLevel       *string   `yaml:"log_level"`
 	SecureFilePriv yaml.Node `yaml:"secure_file_priv"` // a node: YAML reads NULL as null
 	User           struct {
 		Name     *string `yaml:"name"`
@@ -151,6 +157,13 @@ func readConfigFile(path string, c *serverConfig) error {
 		}
 		c.ConnectTimeout = time.Duration(*l.ConnectTimeoutMillis) * time.Millisecond
 	}
+	if f.LogLevel != nil {
+		lv, err := parseLogLevel(*f.LogLevel)
+		if err != nil {
+			return fmt.Errorf("config file %s: log_level: %v", path, err)
+		}
+		c.LogLevel = lv
+	}
 	if m := f.Behavior.MaxQueryMemory; m != nil {
 		n, err := parseByteSize(*m)
 		if err != nil {
@@ -159,6 +172,24 @@ func readConfigFile(path string, c *serverConfig) error {
 		c.MaxQueryMemory = n
 	}
 	return nil
+}
+
+// parseLogLevel parses a log level: debug, info, warn or error, or
+// Dolt's trace and warning (any case).
+func parseLogLevel(s string) (slog.Level, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "trace":
+		return sqlserver.LevelTrace, nil
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info":
+		return slog.LevelInfo, nil
+	case "warn", "warning":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	}
+	return 0, fmt.Errorf("%q is not a log level; give debug, info, warn or error", s)
 }
 
 // parseByteSize parses a size in bytes: a number, with K, M, G or T for

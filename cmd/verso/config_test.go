@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"database/sql"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +34,7 @@ listener:
 behavior:
   max_query_memory: 512M
 secure_file_priv: files
+log_level: debug
 `)
 	var c serverConfig
 	if err := readConfigFile(path, &c); err != nil {
@@ -40,7 +42,8 @@ secure_file_priv: files
 	}
 	want := serverConfig{Host: "0.0.0.0", Port: 3307, DataDir: filepath.Join(dir, "data"), User: "admin", Password: "pw",
 		MaxConnections: 7, ReadTimeout: 1500 * time.Millisecond, WriteTimeout: 2500 * time.Millisecond,
-		SecureFilePriv: filepath.Join(dir, "files"), ConnectTimeout: 3 * time.Second, MaxQueryMemory: 512 << 20}
+		SecureFilePriv: filepath.Join(dir, "files"), ConnectTimeout: 3 * time.Second, MaxQueryMemory: 512 << 20,
+		LogLevel: slog.LevelDebug}
 	if c != want {
 		t.Fatalf("got %+v, want %+v", c, want)
 	}
@@ -53,6 +56,7 @@ secure_file_priv: files
 		{"user: [", "config file"},
 		{"secure_file_priv: ''\n", "secure_file_priv is empty"},
 		{"secure_file_priv: [a]\n", "a folder or NULL"},
+		{"log_level: loud\n", "log_level: \"loud\" is not a log level"},
 	} {
 		write(tc.text)
 		if err := readConfigFile(path, &serverConfig{}); err == nil || !strings.Contains(err.Error(), tc.msg) {
@@ -144,6 +148,7 @@ func TestSQLServerBadLimits(t *testing.T) {
 	}{
 		{[]string{"--max-query-memory", "lots"}, "--max-query-memory: \"lots\" is not a size"},
 		{[]string{"--connect-timeout", "0s"}, "--connect-timeout must be positive"},
+		{[]string{"--log-level", "loud"}, "--log-level: \"loud\" is not a log level"},
 	} {
 		var out, errOut bytes.Buffer
 		code := serveSQL(t.TempDir(), append(tc.args, "--port", "0"), &out, &errOut, make(chan os.Signal))

@@ -19,8 +19,12 @@
 // with Dolt's key names (config.go); it keeps accounts and grants in
 // .verso-users of the data dir, or .verso/users of a database served alone
 // (sqlserver's users file), and makes the secure_file_priv folder
-// .verso-files there (.verso/files). A damaged database of the data dir
-// is logged on stderr and left out; the others are served. sql runs the engine in process (sql.go) and
+// .verso-files there (.verso/files). Its log goes to stderr through
+// log/slog at --log-level (config key log_level; default info: the
+// start, the stop, warnings such as a damaged database of the data dir,
+// which is left out while the others are served, and internal errors;
+// debug adds every connection and statement), with the engine's logrus
+// lines routed into it. sql runs the engine in process (sql.go) and
 // needs the database's store to itself: stop a server using it first.
 // Tests: testdata/mysqlclient/*.sql run through the real mysql client
 // (mysqlclient_test.go); crash_test.go kills a server process with
@@ -39,10 +43,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime/debug"
 
+	"github.com/sirupsen/logrus"
+
 	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/sqlserver"
 )
 
 // version is the release of this build; release builds set it with
@@ -51,6 +59,11 @@ import (
 var version = ""
 
 func main() {
+	// The engine logs a few lines through logrus's standard logger (an
+	// invalid DECIMAL in a CAST, say): in the commands' own format on
+	// stderr, warnings and errors only. sql-server routes it into its log
+	// at its --log-level.
+	sqlserver.ForwardLogrus(logrus.StandardLogger(), slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -113,6 +126,7 @@ commands:
                              [--read-timeout D] [--write-timeout D]
                              [--secure-file-priv DIR|NULL]
                              [--connect-timeout 10s] [--max-query-memory 1G]
+                             [--log-level debug|info|warn|error]
             The config file (YAML, Dolt's names; flags override it):
               data_dir: D                  # relative to the file's folder
               user: {name: root, password: P}
@@ -121,6 +135,7 @@ commands:
                          connect_timeout_millis: N}
               behavior: {max_query_memory: 1G}   # 0: no limit
               secure_file_priv: DIR        # or NULL; MySQL's name
+              log_level: info              # debug: every connection and statement
             Without a password, only a loopback --host is allowed.
             LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE need the FILE
             privilege and reach only the folder of --secure-file-priv

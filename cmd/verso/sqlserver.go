@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sirupsen/logrus"
+
 	"github.com/verso-db/verso/sqlserver"
 )
 
@@ -48,6 +50,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	secureFilePriv := fs.String("secure-file-priv", "", "the folder LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE may reach, or NULL to disable them (default: .verso-files of the data dir)")
 	connectTimeout := fs.Duration("connect-timeout", sqlserver.DefaultConnectTimeout, "how long a new connection has to complete its handshake (MySQL's connect_timeout)")
 	maxQueryMemory := fs.String("max-query-memory", "1G", "the memory one statement may take: bytes, or a number with K, M or G (0: no limit)")
+	logLevel := fs.String("log-level", "info", "what the log on stderr shows: debug (every connection and statement), info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -110,6 +113,14 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		}
 		cfg.MaxQueryMemory = n
 	}
+	if set["log-level"] {
+		lv, err := parseLogLevel(*logLevel)
+		if err != nil {
+			fmt.Fprintf(stderr, "verso sql-server: --log-level: %v\n", err)
+			return 2
+		}
+		cfg.LogLevel = lv
+	}
 	if cfg.MaxConnections < 0 || cfg.Port < 0 || cfg.Port > 65535 || cfg.ReadTimeout < 0 || cfg.WriteTimeout < 0 {
 		fmt.Fprintln(stderr, "verso sql-server: --port must be 0 to 65535, and --max-connections and the timeouts must not be negative")
 		return 2
@@ -118,6 +129,12 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		fmt.Fprintln(stderr, "verso sql-server: --connect-timeout must be positive")
 		return 2
 	}
+	// The server's log, on stderr. The engine and its protocol library
+	// also log through logrus's standard logger (connection lines,
+	// handshake errors): this program routes it into the same log, at the
+	// same levels (the library never touches it).
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	defer sqlserver.ForwardLogrus(logrus.StandardLogger(), logger)()
 	p, serving, usersFile, filesDir, err := openProvider(dir, cfg.DataDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
@@ -141,8 +158,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		Password:       cfg.Password,
 		UsersFile:      usersFile,
 		SecureFilePriv: cmp.Or(cfg.SecureFilePriv, filesDir),
-		// Warnings (a damaged database not served) go to stderr.
-		Logger: slog.New(slog.NewTextHandler(stderr, nil)),
+		Logger:         logger,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
@@ -163,19 +179,21 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		defer pprof.StopCPUProfile()
 	}
 	fmt.Fprintf(stdout, "verso sql-server listening on %s\nserving %s\n", s.Addr(), serving)
+	logger.Info("verso sql-server listening", "addr", s.Addr(), "data_dir", servedDir(dir, cfg.DataDir), "version", moduleVersion())
 	done := make(chan error, 1)
 	go func() { done <- s.Start() }()
 	select {
 	case <-stop:
 		fmt.Fprintln(stdout, "verso sql-server: shutting down")
+		logger.Info("shutting down")
 		if !s.Shutdown(shutdownTimeout) {
-			fmt.Fprintf(stderr, "verso sql-server: some connections were still busy after %v; closing the databases anyway\n", shutdownTimeout)
+			logger.Warn("some connections were still busy at shutdown; closing the databases anyway", "waited", shutdownTimeout)
 		}
 		<-done
 		return 0
 	case err := <-done:
 		if err != nil {
-			fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
+			logger.Error("the server stopped", "error", err)
 			return 1
 		}
 		return 0
@@ -242,6 +260,19 @@ func openDatabases(dir, dataDir string) (p *sqlserver.Provider, serving, usersFi
 	// A database served alone keeps the server's files in its .verso
 	// folder, as it does the users file.
 	return p, "the database " + filepath.Base(root) + " in " + root, filepath.Join(root, repoDir, "users"), filepath.Join(root, repoDir, "files"), nil
+}
+
+// servedDir is the folder openProvider serves: the data dir, the
+// database's folder, or the current one.
+func servedDir(dir, dataDir string) string {
+	if dataDir != "" {
+		return dataDir
+	}
+	if root, err := findRepoRoot(dir); err == nil {
+		return root
+	}
+	abs, _ := filepath.Abs(cmp.Or(dir, "."))
+	return abs
 }
 
 // usersFileName is the file of a data dir holding the accounts and grants

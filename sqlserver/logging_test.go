@@ -1,0 +1,301 @@
+package sqlserver
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/sirupsen/logrus"
+)
+
+// records is a slog.Handler that keeps what it is given, from the level
+// it is made with.
+type records struct {
+	level slog.Level
+	mu    sync.Mutex
+	recs  []record
+}
+
+// record is a log record kept by records: its level, message and
+// attributes printed as key=value.
+type record struct {
+	level slog.Level
+	msg   string
+	attrs map[string]string
+}
+
+func (r *records) Enabled(_ context.Context, l slog.Level) bool { return l >= r.level }
+
+func (r *records) Handle(_ context.Context, rec slog.Record) error {
+	kept := record{level: rec.Level, msg: rec.Message, attrs: map[string]string{}}
+	rec.Attrs(func(a slog.Attr) bool {
+		kept.attrs[a.Key] = a.Value.String()
+		return true
+	})
+	r.mu.Lock()
+	r.recs = append(r.recs, kept)
+	r.mu.Unlock()
+	return nil
+}
+
+func (r *records) WithAttrs([]slog.Attr) slog.Handler {
+	panic("records: WithAttrs is not used by the package")
+}
+func (r *records) WithGroup(string) slog.Handler {
+	panic("records: WithGroup is not used by the package")
+}
+
+// find returns the records whose message is msg.
+func (r *records) find(msg string) []record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []record
+	for _, rec := range r.recs {
+		if rec.msg == msg {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+func (r *records) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b strings.Builder
+	for _, rec := range r.recs {
+		fmt.Fprintf(&b, "%v %q %v\n", rec.level, rec.msg, rec.attrs)
+	}
+	return b.String()
+}
+
+// captureOutput runs f with os.Stdout and os.Stderr redirected to pipes,
+// and logrus's standard logger writing to that stderr at its most verbose
+// (a host program that logs everything: the standard logger's output is
+// the stderr of when it was made, so it must be pointed at the pipe), and
+// returns what was written.
+func captureOutput(t *testing.T, f func()) string {
+	t.Helper()
+	var out bytes.Buffer
+	var wg sync.WaitGroup
+	pipe := func() (*os.File, *os.File) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b, _ := io.ReadAll(r)
+			r.Close()
+			out.Write(b) // one writer at a time: the other waits in ReadAll
+		}()
+		return r, w
+	}
+	_, stdout := pipe()
+	_, stderr := pipe()
+	oldOut, oldErr := os.Stdout, os.Stderr
+	std := logrus.StandardLogger()
+	oldStd, oldLevel := std.Out, std.GetLevel()
+	os.Stdout, os.Stderr = stdout, stderr
+	std.SetOutput(stderr)
+	std.SetLevel(logrus.TraceLevel)
+	func() {
+		defer func() {
+			os.Stdout, os.Stderr = oldOut, oldErr
+			std.SetOutput(oldStd)
+			std.SetLevel(oldLevel)
+		}()
+		f()
+	}()
+	stdout.Close()
+	stderr.Close()
+	wg.Wait()
+	return out.String()
+}
+
+// engineStatements run through an embedded engine: they make the engine
+// log through its sessions (transactions' trace lines), and the last one
+// fails.
+var engineStatements = []string{
+	"CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))",
+	"BEGIN",
+	"INSERT INTO t VALUES (1, 'one')",
+	"COMMIT",
+	"SELECT * FROM t WHERE id = 1",
+	"SELECT * FROM missing",
+}
+
+func runEngineStatements(t *testing.T, env *testEnv) {
+	t.Helper()
+	ctx := setupDB(env)
+	for i, q := range engineStatements {
+		_, err := env.query(ctx, q)
+		if last := i == len(engineStatements)-1; (err != nil) != last {
+			t.Fatalf("%s: error %v", q, err)
+		}
+	}
+}
+
+// TestEngineQuiet: an embedded engine writes nothing to stdout or
+// stderr, even when the host program's logrus logs everything.
+func TestEngineQuiet(t *testing.T) {
+	out := captureOutput(t, func() {
+		runEngineStatements(t, newMemoryEnv(t))
+	})
+	if out != "" {
+		t.Errorf("an embedded engine wrote to stdout or stderr:\n%s", out)
+	}
+}
+
+// TestEngineLogger: with Provider.SetLogger, what the engine logs for
+// its sessions arrives there, at the slog level of its logrus level, with
+// the session's database; and only from the logger's level up.
+func TestEngineLogger(t *testing.T) {
+	var recs records
+	recs.level = LevelTrace
+	p := NewMemoryProvider()
+	p.SetLogger(slog.New(&recs))
+	out := captureOutput(t, func() {
+		runEngineStatements(t, newEnv(t, p))
+	})
+	if out != "" {
+		t.Errorf("an embedded engine with a logger wrote to stdout or stderr:\n%s", out)
+	}
+	begun := recs.find("beginning new transaction")
+	if len(begun) == 0 {
+		t.Fatalf("no engine trace line reached the logger:\n%s", &recs)
+	}
+	if r := begun[len(begun)-1]; r.level != LevelTrace || r.attrs["db"] != "db" {
+		t.Errorf("the engine's trace line arrived as %v %v; want level %v and db=db", r.level, r.attrs, LevelTrace)
+	}
+
+	info := records{level: slog.LevelInfo}
+	p = NewMemoryProvider()
+	p.SetLogger(slog.New(&info))
+	runEngineStatements(t, newEnv(t, p))
+	if s := info.String(); s != "" {
+		t.Errorf("a logger at Info got the engine's lines of a healthy run:\n%s", s)
+	}
+	if lv := p.log.get().lr.GetLevel(); lv != logrus.InfoLevel {
+		t.Errorf("the sessions' logrus level is %v under a logger at Info; want info (so the engine skips formatting trace lines)", lv)
+	}
+}
+
+// TestLogrusLevels: logrus entries arrive at the matching slog level, or
+// that of the demoted table, with their fields (the connection's as
+// conn, an error as its message) and without the engine's time fields.
+func TestLogrusLevels(t *testing.T) {
+	recs := records{level: LevelTrace}
+	lr := logrusToSlog(slog.New(&recs))
+	e := lr.WithField(sql.ConnectionIdLogField, uint32(7)).WithField(sql.QueryTimeLogKey, "a time")
+	e.Trace("t")
+	e.Debug("d")
+	e.Info("i")
+	e.Warn("w")
+	e.WithError(fmt.Errorf("boom")).Error("e")
+	e.Info("NewConnection")
+	e.Error("unable to prepare query: syntax error")
+	e.Warn("error running query")
+	for _, tc := range []struct {
+		msg   string
+		level slog.Level
+	}{
+		{"t", LevelTrace}, {"d", slog.LevelDebug}, {"i", slog.LevelInfo}, {"w", slog.LevelWarn}, {"e", slog.LevelError},
+		{"NewConnection", LevelTrace},
+		{"unable to prepare query: syntax error", slog.LevelDebug},
+		{"error running query", LevelTrace},
+	} {
+		got := recs.find(tc.msg)
+		if len(got) != 1 || got[0].level != tc.level || got[0].attrs["conn"] != "7" {
+			t.Errorf("%q: got %+v; want one record at %v with conn=7", tc.msg, got, tc.level)
+			continue
+		}
+		if _, ok := got[0].attrs[sql.QueryTimeLogKey]; ok {
+			t.Errorf("%q kept the engine's time field: %v", tc.msg, got[0].attrs)
+		}
+	}
+	if got := recs.find("e"); len(got) == 1 && got[0].attrs["error"] != "boom" {
+		t.Errorf("an entry's error arrived as %v; want error=boom", got[0].attrs)
+	}
+
+	// Without a logger nothing is formatted: the level stops all but
+	// panics.
+	if lv := logrusToSlog(slog.New(slog.DiscardHandler)).GetLevel(); lv != logrus.PanicLevel {
+		t.Errorf("the logrus level of a discarding logger is %v; want panic", lv)
+	}
+}
+
+// TestForwardLogrus: a logrus logger routed into slog writes nothing
+// itself, and restore gives it back its output.
+func TestForwardLogrus(t *testing.T) {
+	var buf bytes.Buffer
+	lr := logrus.New()
+	lr.SetOutput(&buf)
+	recs := records{level: slog.LevelInfo}
+	restore := ForwardLogrus(lr, slog.New(&recs))
+	lr.Info("routed")
+	lr.Info("ConnectionClosed")
+	restore()
+	lr.Info("after")
+	if got := recs.find("routed"); len(got) != 1 || got[0].level != slog.LevelInfo {
+		t.Errorf("routed: %+v", got)
+	}
+	if len(recs.find("ConnectionClosed")) != 0 || len(recs.find("after")) != 0 {
+		t.Errorf("the logger got a demoted line or one after restore:\n%s", &recs)
+	}
+	if s := buf.String(); strings.Contains(s, "routed") || !strings.Contains(s, "after") {
+		t.Errorf("the logrus output: %q; want only the line after restore", s)
+	}
+}
+
+// TestServerLog: a server logs each connection and statement at Debug
+// (a failed one with its error number), and nothing above Debug for a
+// healthy session with a client's error.
+func TestServerLog(t *testing.T) {
+	recs := records{level: slog.LevelDebug}
+	s, stop := startTestServer(t, t.TempDir(), ServerConfig{Logger: slog.New(&recs)})
+	db := connect(t, s, "root", "", "")
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec("SELECT 1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("SELECT * FROM nowhere.t"); err == nil {
+		t.Fatal("a query of a missing database succeeded")
+	}
+	db.Close()
+	stop()
+	for _, msg := range []string{"connection opened", "logged in", "statement", "connection closed"} {
+		got := recs.find(msg)
+		if len(got) == 0 {
+			t.Errorf("no %q line:\n%s", msg, &recs)
+			continue
+		}
+		for _, r := range got {
+			if r.level != slog.LevelDebug || r.attrs["conn"] == "" {
+				t.Errorf("%q at %v with %v; want Debug with conn", msg, r.level, r.attrs)
+			}
+		}
+	}
+	var ok, failed bool
+	for _, r := range recs.find("statement") {
+		ok = ok || r.attrs["query"] == "SELECT 1" && r.attrs["duration"] != "" && r.attrs["error"] == ""
+		failed = failed || r.attrs["query"] == "SELECT * FROM nowhere.t" && r.attrs["errno"] == "1049" && r.attrs["error"] != ""
+	}
+	if !ok || !failed {
+		t.Errorf("the statement lines lack SELECT 1 with its duration or the failed one with errno 1049:\n%s", &recs)
+	}
+	recs.mu.Lock()
+	defer recs.mu.Unlock()
+	for _, r := range recs.recs {
+		if r.level > slog.LevelDebug {
+			t.Errorf("a healthy session logged %v %q %v", r.level, r.msg, r.attrs)
+		}
+	}
+}
