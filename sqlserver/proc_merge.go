@@ -3,9 +3,7 @@ package sqlserver
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
@@ -14,7 +12,6 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/verso-db/verso"
-	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/tablemerge"
 	"github.com/verso-db/verso/tables"
@@ -85,74 +82,6 @@ const (
 // progress.
 var errMergeActive = errors.New("merging is not possible because you have not committed an active merge; commit it (dolt_add, then dolt_commit) or abort it with dolt_merge('--abort')")
 
-// checkClean refuses a merge, cherry-pick or revert on a branch with
-// uncommitted changes, as Dolt does: the merge result would mix with them.
-// Untracked tables (new in the working root, not staged) are no such
-// change: it returns them, for carryUntracked to carry over the merge.
-func checkClean(ctx *sql.Context, proc string, s *verso.BranchState) (untracked []string, err error) {
-	if s.WS.Merge != nil {
-		return nil, errMergeActive
-	}
-	if ts, err := verso.ConflictedTables(ctx, s.Working); err != nil {
-		return nil, err
-	} else if len(ts) > 0 {
-		return nil, fmt.Errorf("%s: the working set has unresolved conflicts in %s; resolve them and commit, or discard them with dolt_reset('--hard')", proc, strings.Join(ts, ", "))
-	}
-	staged, err := verso.ChangedItems(ctx, s.HeadRoot, s.Staged)
-	if err != nil {
-		return nil, err
-	}
-	working, err := verso.ChangedItems(ctx, s.HeadRoot, s.Working)
-	if err != nil {
-		return nil, err
-	}
-	names := map[string]bool{}
-	for _, c := range staged {
-		names[c.Name] = true
-	}
-	for _, c := range working {
-		if c.IsTable && !c.InFrom && !names[c.Name] {
-			untracked = append(untracked, c.Name)
-			continue
-		}
-		names[c.Name] = true
-	}
-	if len(names) == 0 {
-		return untracked, nil
-	}
-	list := make([]string, 0, len(names))
-	for n := range names {
-		list = append(list, n)
-	}
-	sort.Strings(list)
-	return nil, fmt.Errorf("%s: cannot merge with uncommitted changes (in %s); commit them (dolt_commit('-Am', ...)) or discard them (dolt_reset('--hard')) first", proc, strings.Join(list, ", "))
-}
-
-// carryUntracked carries the untracked tables of the working root into the
-// working root ch leaves, unless the merge brings a table of one of their
-// names, which it refuses.
-func carryUntracked(ctx *sql.Context, proc string, s *verso.BranchState, untracked []string, ch *verso.BranchChange) (*verso.BranchChange, error) {
-	if ch == nil || len(untracked) == 0 {
-		return ch, nil
-	}
-	items, err := verso.ItemEntries(ctx, ch.Working)
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range untracked {
-		if verso.FindItem(items, n) != "" {
-			return nil, fmt.Errorf("%s: the merge would overwrite the untracked table %s of the working set; commit it (dolt_add, dolt_commit) or drop it first", proc, n)
-		}
-	}
-	w, err := verso.CopyItems(ctx, s.Working, ch.Working, untracked, proc)
-	if err != nil {
-		return nil, err
-	}
-	c := *ch
-	c.Working = w
-	return &c, nil
-}
-
 // constantExpr evaluates an SQL expression made of literals and operators
 // only (no functions, columns or subqueries, which need a catalog and a
 // row).
@@ -196,11 +125,6 @@ func constantExpr(ctx *sql.Context, text string) (v any, ok bool) {
 	return v, err == nil
 }
 
-// mergeOptions are the tablemerge options of a merge of theirs.
-func mergeOptions(ctx *sql.Context, theirs chunks.Address) tablemerge.Options {
-	return tablemerge.Options{Theirs: theirs, Default: columnDefault(ctx)}
-}
-
 // columnDefault evaluates the default of a column added on one side of a
 // merge for the other side's rows: any default without functions or
 // column references (literals of every type, arithmetic), and
@@ -237,32 +161,27 @@ func columnDefault(ctx *sql.Context) tablemerge.DefaultFunc {
 	}
 }
 
-// mergeError turns tablemerge's refusals into messages naming the
-// procedure; other errors pass as they are.
+// mergeError says what the engine's refusal of a merge, cherry-pick or
+// revert means in terms of the procedures, naming proc; other errors pass
+// with proc's name.
 func mergeError(proc string, err error) error {
-	if tablemerge.IsMergeError(err) {
+	var unc *verso.UncommittedError
+	var clash *verso.UntrackedClashError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, verso.ErrMergeActive):
+		return errMergeActive
+	case errors.As(err, &unc) && unc.Conflicts:
+		return fmt.Errorf("%s: the working set has unresolved conflicts in %s; resolve them and commit, or discard them with dolt_reset('--hard')", proc, strings.Join(unc.Tables, ", "))
+	case errors.As(err, &unc):
+		return fmt.Errorf("%s: cannot merge with uncommitted changes (in %s); commit them (dolt_commit('-Am', ...)) or discard them (dolt_reset('--hard')) first", proc, strings.Join(unc.Tables, ", "))
+	case errors.As(err, &clash):
+		return fmt.Errorf("%s: the merge would overwrite the untracked table %s of the working set; commit it (dolt_add, dolt_commit) or drop it first", proc, clash.Table)
+	case tablemerge.IsMergeError(err), errors.Is(err, commitgraph.ErrBadRevision), errors.Is(err, commitgraph.ErrNoSuchAncestor):
 		return fmt.Errorf("%s: %w", proc, err)
 	}
-	return err
-}
-
-// conflictState returns the change that leaves a merge with conflicts in
-// the working set: the merged root (with conflicts) as working, and as
-// staged the merged root with each conflicted table as staged had it.
-func conflictState(ctx *sql.Context, s *verso.BranchState, res *tablemerge.Result, merge *commitgraph.MergeState) (*verso.BranchChange, error) {
-	clean, err := verso.WithoutConflicts(ctx, res.Root)
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, len(res.Conflicts))
-	for i, c := range res.Conflicts {
-		names[i] = c.Table
-	}
-	staged, err := verso.CopyItems(ctx, s.Staged, clean, names, "merge")
-	if err != nil {
-		return nil, err
-	}
-	return &verso.BranchChange{Working: res.Root, Staged: staged, Merge: merge}, nil
+	return engineError(err)
 }
 
 func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
@@ -278,16 +197,10 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		if len(a.pos) > 0 {
 			return nil, errors.New("dolt_merge: --abort takes no branch")
 		}
-		err := d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
-			if s.WS.Merge == nil {
-				return nil, errors.New("dolt_merge: there is no merge to abort")
-			}
-			pre, err := d.st.graph.OpenRoot(ctx, s.WS.Merge.PreMergeWorking)
-			if err != nil {
-				return nil, err
-			}
-			return &verso.BranchChange{Working: pre, Staged: s.HeadRoot}, nil
-		})
+		err := d.updateBranchWith(ctx, func() error { return d.AbortMerge(ctx) })
+		if errors.Is(err, verso.ErrNoMerge) {
+			return nil, errors.New("dolt_merge: there is no merge to abort")
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -301,93 +214,36 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	case a.has("squash") && a.has("no-ff"):
 		return nil, errors.New("dolt_merge: --squash and --no-ff contradict each other; give one")
 	}
-	meta := commitgraph.Meta{Author: identity(ctx)}
+	opts := verso.MergeOptions{
+		Author: identity(ctx), Message: a.vals["message"],
+		NoFF: a.has("no-ff"), FFOnly: a.has("ff-only"), Squash: a.has("squash"), NoCommit: a.has("no-commit"),
+		Default: columnDefault(ctx),
+	}
 	if a.has("author") {
-		if meta.Author, err = parseAuthor(a.vals["author"]); err != nil {
+		if opts.Author, err = parseAuthor(a.vals["author"]); err != nil {
 			return nil, err
 		}
 	}
-	var out sql.Row
-	merge := doltMergeChange(ctx, d, a, a.pos[0], meta, &out)
-	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
-		untracked, err := checkClean(ctx, "dolt_merge", s)
-		if err != nil {
-			return nil, err
-		}
-		ch, err := merge(s)
-		if err != nil {
-			return nil, err
-		}
-		return carryUntracked(ctx, "dolt_merge", s, untracked, ch)
+	var res *verso.MergeResult
+	err = d.updateBranchWith(ctx, func() (err error) {
+		res, err = d.Merge(ctx, a.pos[0], opts)
+		return err
 	})
-	if err != nil {
-		return nil, err
+	switch {
+	case errors.Is(err, verso.ErrNotFastForward):
+		return nil, fmt.Errorf("dolt_merge: not possible to fast-forward %s to %s (the branches have diverged), aborting; merge without --ff-only", d.Branch(), a.pos[0])
+	case err != nil:
+		return nil, mergeError("dolt_merge", err)
+	case res.UpToDate:
+		return sql.RowsToRowIter(sql.Row{res.Commit.Addr.String(), int64(0), int64(0), msgUpToDate}), nil
+	case len(res.Conflicts) > 0:
+		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(1), msgConflicts}), nil
+	case res.FastForward:
+		return sql.RowsToRowIter(sql.Row{res.Commit.Addr.String(), int64(1), int64(0), msgMergeOK}), nil
+	case res.Commit == nil:
+		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(0), msgMergeOK}), nil
 	}
-	return sql.RowsToRowIter(out), nil
-}
-
-// doltMergeChange is dolt_merge's change of a clean branch: out is its
-// result row.
-func doltMergeChange(ctx *sql.Context, d *txDB, a *procArgs, spec string, meta commitgraph.Meta, out *sql.Row) func(s *verso.BranchState) (*verso.BranchChange, error) {
-	g := d.st.graph
-	return func(s *verso.BranchState) (*verso.BranchChange, error) {
-		theirs, err := g.Resolve(ctx, spec, d.Branch())
-		if err != nil {
-			return nil, fmt.Errorf("dolt_merge: %w", err)
-		}
-		base, err := g.MergeBase(ctx, s.Head.Addr, theirs.Addr)
-		if err != nil {
-			return nil, fmt.Errorf("dolt_merge: %s and %s: %w", d.Branch(), spec, err)
-		}
-		theirsRoot, err := g.OpenRoot(ctx, theirs.Root)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case base.Addr == theirs.Addr:
-			*out = sql.Row{s.Head.Addr.String(), int64(0), int64(0), msgUpToDate}
-			return nil, nil
-		case base.Addr == s.Head.Addr && a.has("squash"):
-			*out = sql.Row{"", int64(0), int64(0), msgMergeOK}
-			return &verso.BranchChange{Working: theirsRoot, Staged: theirsRoot}, nil
-		case base.Addr == s.Head.Addr && !a.has("no-ff"):
-			*out = sql.Row{theirs.Addr.String(), int64(1), int64(0), msgMergeOK}
-			return &verso.BranchChange{Head: theirs.Addr, Working: theirsRoot, Staged: theirsRoot}, nil
-		case a.has("ff-only"):
-			return nil, fmt.Errorf("dolt_merge: not possible to fast-forward %s to %s (the branches have diverged), aborting; merge without --ff-only", d.Branch(), spec)
-		}
-		baseRoot, err := g.OpenRoot(ctx, base.Root)
-		if err != nil {
-			return nil, err
-		}
-		res, err := tablemerge.Merge(ctx, g.NodeStore(), baseRoot, s.HeadRoot, theirsRoot, mergeOptions(ctx, theirs.Addr))
-		if err != nil {
-			return nil, mergeError("dolt_merge", err)
-		}
-		var merge *commitgraph.MergeState
-		if !a.has("squash") {
-			merge = &commitgraph.MergeState{Commit: theirs.Addr, PreMergeWorking: s.Working.Address()}
-		}
-		if res.HasConflicts() {
-			*out = sql.Row{"", int64(0), int64(1), msgConflicts}
-			return conflictState(ctx, s, res, merge)
-		}
-		if a.has("no-commit") || a.has("squash") {
-			*out = sql.Row{"", int64(0), int64(0), msgMergeOK}
-			return &verso.BranchChange{Working: res.Root, Staged: res.Root, Merge: merge}, nil
-		}
-		m := meta
-		m.Message = a.vals["message"]
-		if !a.has("message") {
-			m.Message = fmt.Sprintf("Merge branch '%s' into %s", spec, d.Branch())
-		}
-		c, err := g.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.Head.Addr, theirs.Addr}, m)
-		if err != nil {
-			return nil, err
-		}
-		*out = sql.Row{c.Addr.String(), int64(0), int64(0), msgMergeOK}
-		return &verso.BranchChange{Head: c.Addr, Working: res.Root, Staged: res.Root}, nil
-	}
+	return sql.RowsToRowIter(sql.Row{res.Commit.Addr.String(), int64(0), int64(0), msgMergeOK}), nil
 }
 
 var pickSpec = optSpec{proc: "dolt_cherry_pick", opts: map[string]bool{"abort": false, "allow-empty": false}}
@@ -406,18 +262,13 @@ func doltCherryPick(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, err
 	}
 	if a.has("abort") {
-		err := d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
-			if ts, err := verso.ConflictedTables(ctx, s.Working); err != nil {
-				return nil, err
-			} else if len(ts) == 0 {
-				return nil, errors.New("dolt_cherry_pick: there is no cherry-pick with conflicts to abort")
-			}
-			if s.WS.Merge != nil {
-				return nil, errors.New("dolt_cherry_pick: the conflicts are a merge's; abort it with dolt_merge('--abort')")
-			}
-			return &verso.BranchChange{Working: s.HeadRoot, Staged: s.HeadRoot}, nil
-		})
-		if err != nil {
+		err := d.updateBranchWith(ctx, func() error { return d.AbortCherryPick(ctx) })
+		switch {
+		case errors.Is(err, verso.ErrNoCherryPick):
+			return nil, errors.New("dolt_cherry_pick: there is no cherry-pick with conflicts to abort")
+		case errors.Is(err, verso.ErrConflictsOfMerge):
+			return nil, errors.New("dolt_cherry_pick: the conflicts are a merge's; abort it with dolt_merge('--abort')")
+		case err != nil:
 			return nil, err
 		}
 		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(0), int64(0)}), nil
@@ -425,49 +276,35 @@ func doltCherryPick(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if len(a.pos) != 1 {
 		return nil, errors.New("dolt_cherry_pick: name one commit to cherry-pick, for example dolt_cherry_pick('feature~1')")
 	}
-	var out sql.Row
-	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
-		untracked, err := checkClean(ctx, "dolt_cherry_pick", s)
-		if err != nil {
-			return nil, err
-		}
-		ch, err := cherryPickChange(ctx, d, s, a, &out)
-		if err != nil {
-			return nil, err
-		}
-		return carryUntracked(ctx, "dolt_cherry_pick", s, untracked, ch)
+	var res *verso.MergeResult
+	err = d.updateBranchWith(ctx, func() (err error) {
+		res, err = d.CherryPick(ctx, a.pos[0], verso.CherryPickOptions{Committer: identity(ctx), AllowEmpty: a.has("allow-empty"), Default: columnDefault(ctx)})
+		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, applyError("dolt_cherry_pick", a.pos[0], d.Branch(), err)
 	}
-	return sql.RowsToRowIter(out), nil
+	if len(res.Conflicts) > 0 {
+		return sql.RowsToRowIter(sql.Row{"", int64(len(res.Conflicts)), int64(0), int64(0)}), nil
+	}
+	return sql.RowsToRowIter(sql.Row{res.Commit.Addr.String(), int64(0), int64(0), int64(0)}), nil
 }
 
-// cherryPickChange is dolt_cherry_pick's change of a clean branch: out is
-// its result row.
-func cherryPickChange(ctx *sql.Context, d *txDB, s *verso.BranchState, a *procArgs, out *sql.Row) (*verso.BranchChange, error) {
-	res, c, err := applyCommit(ctx, d, s, "dolt_cherry_pick", a.pos[0], false)
-	if err != nil {
-		return nil, err
+// applyError says what the engine's refusal of a cherry-pick or revert of
+// spec on branch means, naming proc.
+func applyError(proc, spec, branch string, err error) error {
+	var rc *verso.RevertConflictError
+	switch {
+	case errors.Is(err, verso.ErrAlreadyApplied):
+		return fmt.Errorf("%s: the changes of %s are already on %s; nothing to commit (give '--allow-empty' to commit anyway)", proc, spec, branch)
+	case errors.Is(err, verso.ErrRootCommit):
+		return fmt.Errorf("%s: %s is the root commit, which has no parent to compare with", proc, spec)
+	case errors.Is(err, verso.ErrMergeCommit):
+		return fmt.Errorf("%s: %s is a merge commit; only commits with one parent are supported", proc, spec)
+	case errors.As(err, &rc):
+		return fmt.Errorf("%s: reverting %s conflicts with later changes to %s; nothing was changed: revert those rows by hand and commit", proc, spec, strings.Join(rc.Tables, ", "))
 	}
-	if res.HasConflicts() {
-		*out = sql.Row{"", int64(len(res.Conflicts)), int64(0), int64(0)}
-		return conflictState(ctx, s, res, nil)
-	}
-	if res.Root.Address() == s.HeadRoot.Address() && !a.has("allow-empty") {
-		return nil, fmt.Errorf("dolt_cherry_pick: the changes of %s are already on %s; nothing to commit (give '--allow-empty' to commit anyway)", a.pos[0], d.Branch())
-	}
-	m := c.Meta // the commit's author and message; made now, by us
-	m.Time, m.Committer = time.Time{}, commitgraph.Signature{}
-	if me := identity(ctx); me != m.Author {
-		m.Committer = me
-	}
-	made, err := d.st.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.Head.Addr}, m)
-	if err != nil {
-		return nil, err
-	}
-	*out = sql.Row{made.Addr.String(), int64(0), int64(0), int64(0)}
-	return &verso.BranchChange{Head: made.Addr, Working: res.Root, Staged: res.Root}, nil
+	return mergeError(proc, err)
 }
 
 var revertSpec = optSpec{proc: "dolt_revert", opts: map[string]bool{"author": true}}
@@ -493,68 +330,13 @@ func doltRevert(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	var made *commitgraph.Commit
-	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
-		untracked, err := checkClean(ctx, "dolt_revert", s)
-		if err != nil {
-			return nil, err
-		}
-		res, c, err := applyCommit(ctx, d, s, "dolt_revert", a.pos[0], true)
-		if err != nil {
-			return nil, err
-		}
-		if res.HasConflicts() {
-			names := make([]string, len(res.Conflicts))
-			for i, t := range res.Conflicts {
-				names[i] = t.Table
-			}
-			return nil, fmt.Errorf("dolt_revert: reverting %s conflicts with later changes to %s; nothing was changed: revert those rows by hand and commit", a.pos[0], strings.Join(names, ", "))
-		}
-		msg := fmt.Sprintf("Revert %q", c.Meta.Message)
-		if made, err = d.st.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.Head.Addr}, commitgraph.Meta{Author: author, Message: msg}); err != nil {
-			return nil, err
-		}
-		return carryUntracked(ctx, "dolt_revert", s, untracked, &verso.BranchChange{Head: made.Addr, Working: res.Root, Staged: res.Root})
+	var made *verso.Commit
+	err = d.updateBranchWith(ctx, func() (err error) {
+		made, err = d.Revert(ctx, a.pos[0], author, columnDefault(ctx))
+		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, applyError("dolt_revert", a.pos[0], d.Branch(), err)
 	}
 	return sql.RowsToRowIter(sql.Row{made.Addr.String()}), nil
-}
-
-// applyCommit merges the changes of the commit spec names (from its first
-// parent to it; reversed for a revert) into the branch's head root. The
-// caller has checked the branch is clean (checkClean).
-func applyCommit(ctx *sql.Context, d *txDB, s *verso.BranchState, proc, spec string, revert bool) (*tablemerge.Result, *commitgraph.Commit, error) {
-	g := d.st.graph
-	c, err := g.Resolve(ctx, spec, d.Branch())
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", proc, err)
-	}
-	switch {
-	case len(c.Parents) == 0:
-		return nil, nil, fmt.Errorf("%s: %s is the root commit, which has no parent to compare with", proc, spec)
-	case len(c.Parents) > 1:
-		return nil, nil, fmt.Errorf("%s: %s is a merge commit; only commits with one parent are supported", proc, spec)
-	}
-	parent, err := g.ReadCommit(ctx, c.Parents[0])
-	if err != nil {
-		return nil, nil, err
-	}
-	from, err := g.OpenRoot(ctx, parent.Root)
-	if err != nil {
-		return nil, nil, err
-	}
-	to, err := g.OpenRoot(ctx, c.Root)
-	if err != nil {
-		return nil, nil, err
-	}
-	if revert {
-		from, to = to, from
-	}
-	res, err := tablemerge.Merge(ctx, g.NodeStore(), from, s.HeadRoot, to, mergeOptions(ctx, c.Addr))
-	if err != nil {
-		return nil, nil, mergeError(proc, err)
-	}
-	return res, c, nil
 }

@@ -95,6 +95,21 @@ func (db *Database) writableBranch() (string, error) {
 	return db.branch, nil
 }
 
+// updateBranchWith runs op, an engine operation on the transaction's
+// branch (verso.Txn.Merge, ...), after folding the transaction's pending
+// writes into its root.
+func (d *txDB) updateBranchWith(ctx *sql.Context, op func() error) error {
+	if d.ReadOnly() {
+		return fmt.Errorf("verso: %s is a read-only revision", d.Branch())
+	}
+	if err := d.flushAll(ctx); err != nil {
+		return err
+	}
+	err := op()
+	d.writers = map[string]*tableWriter{}
+	return err
+}
+
 // updateBranch runs fn on the branch's state and writes its change (see
 // verso.Txn.UpdateBranch), after folding the transaction's pending writes
 // into its root.
