@@ -401,13 +401,13 @@ func doltConflictsResolve(ctx *sql.Context, args ...string) (sql.RowIter, error)
 		}
 		names = append(names, found)
 	}
-	root := d.Root()
+	before := d.Root() // all the tables or none
 	for _, n := range names {
-		if root, err = tablemerge.ResolveConflicts(ctx, db.st.graph.NodeStore(), root, n, side); err != nil {
+		if err := d.ResolveConflicts(ctx, n, side); err != nil {
+			d.SetRoot(before)
 			return nil, fmt.Errorf("dolt_conflicts_resolve: %w", err)
 		}
 		delete(d.writers, strings.ToLower(n))
 	}
-	d.SetRoot(root)
 	return statusRow(0), nil
 }
