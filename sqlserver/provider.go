@@ -52,6 +52,8 @@ type Provider struct {
 	locks     *rowlock.Manager
 	// log is the log of its sessions (logging.go).
 	log sessionLog
+	// readOnly opens the data dir's stores read-only (readonly.go).
+	readOnly bool
 }
 
 var (
@@ -150,12 +152,14 @@ func NewMemoryProvider() *Provider {
 // names.go). CREATE DATABASE makes new folders there. A database that
 // cannot be opened is kept aside (Damaged, damaged.go) and the others are
 // served; one whose store another process holds open fails NewProvider.
-func NewProvider(dataDir string) (*Provider, error) {
+func NewProvider(dataDir string) (*Provider, error) { return newProvider(dataDir, false) }
+
+func newProvider(dataDir string, readOnly bool) (*Provider, error) {
 	abs, err := filepath.Abs(dataDir)
 	if err != nil {
 		return nil, err
 	}
-	p := &Provider{dataDir: abs, dbs: map[string]*dbState{}, cache: newTableCache()}
+	p := &Provider{dataDir: abs, dbs: map[string]*dbState{}, cache: newTableCache(), readOnly: readOnly}
 	ents, err := os.ReadDir(abs)
 	if err != nil {
 		return nil, err
@@ -185,7 +189,11 @@ func NewProvider(dataDir string) (*Provider, error) {
 // AddDatabaseDir opens the database in the folder dir (which holds .verso)
 // under name.
 func (p *Provider) AddDatabaseDir(name, dir string) error {
-	st, err := openDir(name, dir)
+	return p.addDatabaseDir(name, dir, p.readOnly)
+}
+
+func (p *Provider) addDatabaseDir(name, dir string, readOnly bool) error {
+	st, err := openDir(name, dir, readOnly)
 	if err != nil {
 		return err
 	}
@@ -199,8 +207,8 @@ func (p *Provider) AddDatabaseDir(name, dir string) error {
 	return nil
 }
 
-func openDir(name, dir string) (*dbState, error) {
-	cs, err := chunks.OpenFileStore(filepath.Join(dir, repoDir, storeDir), chunks.Options{})
+func openDir(name, dir string, readOnly bool) (*dbState, error) {
+	cs, err := chunks.OpenFileStore(filepath.Join(dir, repoDir, storeDir), chunks.Options{ReadOnly: readOnly})
 	if err != nil {
 		return nil, fmt.Errorf("opening database %q: %w", name, err)
 	}
@@ -212,7 +220,9 @@ func openDir(name, dir string) (*dbState, error) {
 		}
 	}
 	ok, err := st.graph.Initialized(context.Background())
-	if err == nil && !ok {
+	if err == nil && !ok && readOnly {
+		err = errUninitialized
+	} else if err == nil && !ok {
 		_, err = st.graph.Init(context.Background(), st.branch, initMeta())
 	}
 	if err != nil {
@@ -318,6 +328,9 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	if err := checkDatabaseName(name); err != nil {
 		return err
 	}
+	if p.readOnly {
+		return errReadOnlyProvider
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, ok := p.dbs[strings.ToLower(name)]; ok {
@@ -344,7 +357,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 			return err
 		}
 		var err error
-		if st, err = openDir(name, dir); err != nil {
+		if st, err = openDir(name, dir, false); err != nil {
 			os.RemoveAll(dir)
 			return err
 		}
@@ -364,6 +377,9 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 			return p.clientError(d)
 		}
 		return sql.ErrDatabaseNotFound.New(name)
+	}
+	if st.readOnly() {
+		return errReadOnlyDatabase(st.name)
 	}
 	delete(p.dbs, strings.ToLower(name))
 	err := st.close()
