@@ -2,6 +2,7 @@ package verso
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -17,6 +18,10 @@ type Options struct {
 	// DefaultBranch is the first branch of a new database (Init,
 	// OpenMemory); main if empty.
 	DefaultBranch string
+	// ReadOnly opens the database to read a snapshot of it, without the
+	// writer's lock, while another process may hold it (chunks.Options
+	// ReadOnly): every write fails with chunks.ErrReadOnly.
+	ReadOnly bool
 }
 
 // DB is one open database: its chunk store, commit graph and the state its
@@ -69,7 +74,10 @@ func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB,
 	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch}
 	ctx := context.Background()
 	ok, err := db.graph.Initialized(ctx)
-	if err == nil && !ok {
+	switch {
+	case err == nil && !ok && opts.ReadOnly:
+		err = fmt.Errorf("%w, and a read-only open does not make one", commitgraph.ErrNotInitialized)
+	case err == nil && !ok:
 		_, err = db.graph.Init(ctx, branch, initMeta())
 	}
 	if err != nil {

@@ -101,7 +101,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	if _, err := os.Stat(filepath.Join(abs, RepoDir)); err != nil {
 		return nil, fmt.Errorf("%w in %s (run verso init)", ErrNoDatabase, abs)
 	}
-	cs, err := chunks.OpenFileStore(filepath.Join(abs, RepoDir, storeDir), chunks.Options{})
+	cs, err := chunks.OpenFileStore(filepath.Join(abs, RepoDir, storeDir), chunks.Options{ReadOnly: opts.ReadOnly})
 	if err != nil {
 		return nil, fmt.Errorf("opening database %q: %w", name, err)
 	}

@@ -73,8 +73,9 @@ var (
 var _ sql.ReadOnlyDatabase = (*Database)(nil)
 
 // IsReadOnly implements sql.ReadOnlyDatabase: a revision at a tag or a
-// commit cannot be written.
-func (db *Database) IsReadOnly() bool { return db.rev != nil }
+// commit cannot be written, nor a database opened read-only
+// (readonly.go).
+func (db *Database) IsReadOnly() bool { return db.rev != nil || db.st.readOnly() }
 
 // Name implements sql.Nameable.
 func (db *Database) Name() string { return db.name }

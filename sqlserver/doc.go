@@ -21,7 +21,11 @@
 //     DROP DATABASE) fails with MySQL's 1194 (ER_CRASHED_ON_USAGE) saying
 //     it is damaged, what is wrong (paths relative to the data dir) and
 //     to restore it; its folder is left alone. A store that another
-//     process holds open still fails NewProvider (damaged.go). NewMemoryProvider keeps databases in memory.
+//     process holds open still fails NewProvider (damaged.go).
+//     NewReadOnlyProvider and AddDatabaseDirReadOnly open stores
+//     read-only instead (readonly.go: chunks.Options.ReadOnly, no lock, a
+//     snapshot), for reading while a server writes; writes are refused.
+//     NewMemoryProvider keeps databases in memory.
 //     The name "db/branch" is a revision database: db on the working set of
 //     another branch (USE `db/feature`); "db/<tag>", "db/<hash>" and
 //     "db/main~2" are read-only revision databases at a commit.

@@ -82,8 +82,11 @@ func (r *records) String() string {
 // returns what was written.
 func captureOutput(t *testing.T, f func()) string {
 	t.Helper()
-	var out bytes.Buffer
-	var wg sync.WaitGroup
+	var (
+		mu  sync.Mutex
+		out bytes.Buffer
+		wg  sync.WaitGroup
+	)
 	pipe := func() (*os.File, *os.File) {
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -94,7 +97,9 @@ func captureOutput(t *testing.T, f func()) string {
 			defer wg.Done()
 			b, _ := io.ReadAll(r)
 			r.Close()
-			out.Write(b) // one writer at a time: the other waits in ReadAll
+			mu.Lock()
+			out.Write(b)
+			mu.Unlock()
 		}()
 		return r, w
 	}

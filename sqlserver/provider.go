@@ -39,6 +39,8 @@ type Provider struct {
 	locks     *rowlock.Manager
 	// log is the log of its sessions (logging.go).
 	log sessionLog
+	// readOnly opens the data dir's stores read-only (readonly.go).
+	readOnly bool
 }
 
 var (
@@ -75,12 +77,14 @@ func NewMemoryProvider() *Provider {
 // names.go). CREATE DATABASE makes new folders there. A database that
 // cannot be opened is kept aside (Damaged, damaged.go) and the others are
 // served; one whose store another process holds open fails NewProvider.
-func NewProvider(dataDir string) (*Provider, error) {
+func NewProvider(dataDir string) (*Provider, error) { return newProvider(dataDir, false) }
+
+func newProvider(dataDir string, readOnly bool) (*Provider, error) {
 	abs, err := filepath.Abs(dataDir)
 	if err != nil {
 		return nil, err
 	}
-	p := &Provider{dataDir: abs, dbs: map[string]*dbState{}, cache: newTableCache()}
+	p := &Provider{dataDir: abs, dbs: map[string]*dbState{}, cache: newTableCache(), readOnly: readOnly}
 	ents, err := os.ReadDir(abs)
 	if err != nil {
 		return nil, err
@@ -110,7 +114,11 @@ func NewProvider(dataDir string) (*Provider, error) {
 // AddDatabaseDir opens the database in the folder dir (which holds .verso)
 // under name.
 func (p *Provider) AddDatabaseDir(name, dir string) error {
-	st, err := openDir(name, dir)
+	return p.addDatabaseDir(name, dir, p.readOnly)
+}
+
+func (p *Provider) addDatabaseDir(name, dir string, readOnly bool) error {
+	st, err := openDir(name, dir, readOnly)
 	if err != nil {
 		return err
 	}
@@ -124,8 +132,8 @@ func (p *Provider) AddDatabaseDir(name, dir string) error {
 	return nil
 }
 
-func openDir(name, dir string) (*dbState, error) {
-	db, err := verso.Open(dir, verso.Options{Name: name})
+func openDir(name, dir string, readOnly bool) (*dbState, error) {
+	db, err := verso.Open(dir, verso.Options{Name: name, ReadOnly: readOnly})
 	if err != nil {
 		return nil, err
 	}
@@ -216,6 +224,9 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	if err := checkDatabaseName(name); err != nil {
 		return err
 	}
+	if p.readOnly {
+		return errReadOnlyProvider
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, ok := p.dbs[strings.ToLower(name)]; ok {
@@ -255,6 +266,9 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 			return p.clientError(d)
 		}
 		return sql.ErrDatabaseNotFound.New(name)
+	}
+	if st.readOnly() {
+		return errReadOnlyDatabase(st.name)
 	}
 	delete(p.dbs, strings.ToLower(name))
 	err := st.close()

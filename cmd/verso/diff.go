@@ -29,7 +29,8 @@ import (
 // revision names a table. The rows come from dolt_diff('from', 'to', 't'),
 // whose cost follows the size of the change. The event log is the table
 // dolt_events: its rows are the events added (+), removed (-, retention's
-// removals included) and renumbered (< >, after a merge).
+// removals included) and renumbered (< >, after a merge). The database is
+// opened read-only, so diff works while a server holds it.
 func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -49,7 +50,7 @@ func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 	name := filepath.Base(root)
 	p := sqlserver.NewMemoryProvider()
 	defer p.Close()
-	if err := p.AddDatabaseDir(name, root); err != nil {
+	if err := p.AddDatabaseDirReadOnly(name, root); err != nil {
 		fmt.Fprintf(stderr, "verso diff: %v\n", err)
 		return 1
 	}

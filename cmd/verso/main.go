@@ -24,8 +24,17 @@
 // start, the stop, warnings such as a damaged database of the data dir,
 // which is left out while the others are served, and internal errors;
 // debug adds every connection and statement), with the engine's logrus
-// lines routed into it. sql runs the engine in process (sql.go) and
-// needs the database's store to itself: stop a server using it first.
+// lines routed into it. sql runs the engine in process (sql.go).
+//
+// Only one process writes a database: a server holds its store's lock.
+// The commands that read (log, diff, status, branch and tag without
+// arguments) open the store read-only, which needs no lock: a snapshot of
+// its last commit, readable while a server writes. sql opens it for
+// writing, and read-only when another process holds it: queries work,
+// a statement that writes fails with MySQL's 1290 saying to run it
+// through the server. The other commands write, and say to run their
+// procedure through the server (or to stop it) when one holds the
+// database.
 // Tests: testdata/mysqlclient/*.sql run through the real mysql client
 // (mysqlclient_test.go); crash_test.go kills a server process with
 // SIGKILL after acknowledged commits.

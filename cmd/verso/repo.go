@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -43,7 +44,10 @@ type repo struct {
 	branch string // the current branch
 }
 
-// findRepo opens the database in dir or its nearest parent that has one.
+// findRepo opens the database in dir or its nearest parent that has one,
+// read-only: for commands that only read (a snapshot, which a server
+// writing the database meanwhile does not stop; see chunks' read-only
+// open).
 func findRepo(dir string) (*repo, error) {
 	if dir == "" {
 		dir = "."
@@ -54,7 +58,7 @@ func findRepo(dir string) (*repo, error) {
 	}
 	for d := abs; ; d = filepath.Dir(d) {
 		if fi, err := os.Stat(filepath.Join(d, repoDir, storeDir)); err == nil && fi.IsDir() {
-			return openRepo(d)
+			return openRepoWith(d, chunks.Options{ReadOnly: true})
 		}
 		if filepath.Dir(d) == d {
 			return nil, fmt.Errorf("no verso database in %s or any parent folder (run verso init)", abs)
@@ -62,8 +66,11 @@ func findRepo(dir string) (*repo, error) {
 	}
 }
 
-func openRepo(root string) (*repo, error) {
-	cs, err := chunks.OpenFileStore(filepath.Join(root, repoDir, storeDir), chunks.Options{})
+// openRepo opens the database in root for writing.
+func openRepo(root string) (*repo, error) { return openRepoWith(root, chunks.Options{}) }
+
+func openRepoWith(root string, opts chunks.Options) (*repo, error) {
+	cs, err := chunks.OpenFileStore(filepath.Join(root, repoDir, storeDir), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +84,16 @@ func openRepo(root string) (*repo, error) {
 }
 
 func (r *repo) Close() error { return r.store.Close() }
+
+// heldElsewhere explains a store's ErrLocked to a command that writes:
+// another process, most likely a running verso sql-server, holds the
+// database for writing, and what to run through it instead (sqlForm).
+func heldElsewhere(err error, sqlForm string) error {
+	if !errors.Is(err, chunks.ErrLocked) {
+		return err
+	}
+	return fmt.Errorf("another process (a running verso sql-server?) holds the database for writing; run %s through that server, or stop it first (%w)", sqlForm, err)
+}
 
 // identity returns the author: flags, then environment, then the login.
 func identity(name, email string) commitgraph.Signature {

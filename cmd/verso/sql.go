@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/sqlserver"
 )
 
@@ -27,6 +29,11 @@ import (
 // (-r table), or as CSV or JSON. The first failing statement stops the
 // script: its error goes to stderr, in the mysql client's form, and the
 // exit code is 1.
+//
+// When another process (a running verso sql-server) holds a database for
+// writing, the databases are opened read-only instead: a snapshot that
+// queries read, while a statement that writes fails with MySQL's 1290
+// saying to run it through that server.
 func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sql", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -65,6 +72,11 @@ func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		*dataDir = joinDir(dir, *dataDir)
 	}
 	p, _, _, _, err := openProvider(dir, *dataDir)
+	readOnly := false
+	if errors.Is(err, chunks.ErrLocked) {
+		p, _, _, _, err = openDatabases(dir, *dataDir, true)
+		readOnly = true
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql: %v\n", err)
 		return 1
@@ -98,17 +110,25 @@ func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 			return nil // USE and the like
 		}
 		return print(out, ctx, sch, rows)
-	}, func(line int, err *mysql.SQLError) {
+	}, func(line int, err error, stmt string) {
 		out.Flush()
-		fmt.Fprintf(stderr, "ERROR %d (%s) at line %d: %s\n", err.Num, err.State, line, err.Message)
+		se := mysqlClientError(err, stmt)
+		if readOnly && sqlserver.IsReadOnlyError(err) {
+			se = mysql.NewSQLError(mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, "%s", heldMessage)
+		}
+		fmt.Fprintf(stderr, "ERROR %d (%s) at line %d: %s\n", se.Num, se.State, line, se.Message)
 	})
 	return code
 }
 
+// heldMessage is the error of a statement that writes while another
+// process holds the database (runSQL).
+const heldMessage = "another process (a running verso sql-server?) holds the database for writing, so verso sql opened it read-only: run this statement through that server, or stop it first"
+
 // runScript runs the statements of script one after another, passing each
 // result to emit; on the first error it calls fail with the statement's
-// line and the error as the server would send it, and returns 1.
-func runScript(ctx *sql.Context, e *sqle.Engine, script string, emit func(sql.Schema, []sql.Row) error, fail func(int, *mysql.SQLError)) int {
+// line, the error and the statement, and returns 1.
+func runScript(ctx *sql.Context, e *sqle.Engine, script string, emit func(sql.Schema, []sql.Row) error, fail func(line int, err error, stmt string)) int {
 	parser := sql.NewMysqlParser()
 	off := 0 // where the rest of the script starts in script
 	for {
@@ -121,7 +141,7 @@ func runScript(ctx *sql.Context, e *sqle.Engine, script string, emit func(sql.Sc
 		stmt, parsed, remainder, err := parser.ParseWithOptions(ctx, rest, ';', true, sql.LoadSqlMode(ctx).ParserOptions())
 		if err != nil {
 			stmtText, _, _ := strings.Cut(rest, ";")
-			fail(line, mysqlClientError(err, stmtText))
+			fail(line, err, stmtText)
 			return 1
 		}
 		if stmt == nil {
@@ -136,7 +156,7 @@ func runScript(ctx *sql.Context, e *sqle.Engine, script string, emit func(sql.Sc
 			err = emit(sch, rows)
 		}
 		if err != nil {
-			fail(line, mysqlClientError(err, parsed))
+			fail(line, err, parsed)
 			return 1
 		}
 		if remainder == "" {

@@ -220,21 +220,29 @@ const shutdownTimeout = 10 * time.Second
 // is created. filesDir is the default folder of secure_file_priv where it
 // is not the data dir's (sqlserver.DefaultFilesDir), else "".
 func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving, usersFile, filesDir string, err error) {
-	p, serving, usersFile, filesDir, err = openDatabases(dir, dataDir)
+	p, serving, usersFile, filesDir, err = openDatabases(dir, dataDir, false)
 	if err == nil {
 		setCommitter(p)
 	}
 	return p, serving, usersFile, filesDir, err
 }
 
-// openDatabases is openProvider without the committer.
-func openDatabases(dir, dataDir string) (p *sqlserver.Provider, serving, usersFile, filesDir string, err error) {
+// openDatabases is openProvider without the committer; with readOnly
+// every database is opened read-only (sqlserver.NewReadOnlyProvider) and
+// nothing is created.
+func openDatabases(dir, dataDir string, readOnly bool) (p *sqlserver.Provider, serving, usersFile, filesDir string, err error) {
+	newProvider := sqlserver.NewProvider
+	if readOnly {
+		newProvider = sqlserver.NewReadOnlyProvider
+	}
 	if dataDir != "" {
 		d := dataDir // resolved against dir by the caller
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, "", "", "", fmt.Errorf("create the data dir: %w", err)
+		if !readOnly {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return nil, "", "", "", fmt.Errorf("create the data dir: %w", err)
+			}
 		}
-		p, err := sqlserver.NewProvider(d)
+		p, err := newProvider(d)
 		return p, "the databases in " + d, filepath.Join(d, usersFileName), "", err
 	}
 	root, err := findRepoRoot(dir)
@@ -243,13 +251,13 @@ func openDatabases(dir, dataDir string) (p *sqlserver.Provider, serving, usersFi
 			dir = "."
 		}
 		abs, _ := filepath.Abs(dir)
-		p, err := sqlserver.NewProvider(dir)
+		p, err := newProvider(dir)
 		return p, "the databases in " + abs + " (CREATE DATABASE makes one here)", filepath.Join(abs, usersFileName), "", err
 	}
 	if err != nil {
 		return nil, "", "", "", err
 	}
-	p, err = sqlserver.NewProvider(root)
+	p, err = newProvider(root)
 	if err != nil {
 		return nil, "", "", "", err
 	}

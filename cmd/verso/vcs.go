@@ -21,7 +21,9 @@ import (
 // and SQL share one implementation and one set of messages. Arguments pass
 // through unchanged: verso commit -am "msg" is CALL dolt_commit('-am',
 // 'msg'). The session's branch is the one .verso/HEAD names; checkout
-// writes the new one there.
+// writes the new one there. The commands that only read (status, and
+// branch and tag without arguments) open the database read-only, so they
+// work while a server holds it; the others need it to themselves.
 
 // local is an engine over the database of the current folder.
 type local struct {
@@ -32,14 +34,19 @@ type local struct {
 	ctx  *sql.Context
 }
 
-func openLocal(dir string) (*local, error) {
+// openLocal opens the local database, read-only or for writing.
+func openLocal(dir string, readOnly bool) (*local, error) {
 	root, err := findRepoRoot(dir)
 	if err != nil {
 		return nil, err
 	}
 	p := sqlserver.NewMemoryProvider()
 	name := filepath.Base(root)
-	if err := p.AddDatabaseDir(name, root); err != nil {
+	add := p.AddDatabaseDir
+	if readOnly {
+		add = p.AddDatabaseDirReadOnly
+	}
+	if err := add(name, root); err != nil {
 		return nil, err
 	}
 	p.SetCommitter(identity("", ""))
@@ -78,11 +85,22 @@ func quoteString(s string) string {
 	return "'" + r.Replace(s) + "'"
 }
 
-// withLocal runs fn over the local database, printing its error.
+// withLocal runs fn over the local database, printing its error. The
+// command writes: it needs the database's store to itself.
 func withLocal(cmd, dir string, stderr io.Writer, fn func(l *local) error) int {
-	l, err := openLocal(dir)
+	return runLocal(cmd, dir, false, stderr, fn)
+}
+
+// readLocal is withLocal for a command that only reads: it opens the
+// database read-only.
+func readLocal(cmd, dir string, stderr io.Writer, fn func(l *local) error) int {
+	return runLocal(cmd, dir, true, stderr, fn)
+}
+
+func runLocal(cmd, dir string, readOnly bool, stderr io.Writer, fn func(l *local) error) int {
+	l, err := openLocal(dir, readOnly)
 	if err != nil {
-		fmt.Fprintf(stderr, "verso %s: %v\n", cmd, err)
+		fmt.Fprintf(stderr, "verso %s: %v\n", cmd, heldElsewhere(err, "CALL dolt_"+cmd+"(...)"))
 		return 1
 	}
 	err = fn(l)
@@ -189,7 +207,7 @@ func runStatus(dir string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "verso status: takes no arguments")
 		return 2
 	}
-	return withLocal("status", dir, stderr, func(l *local) error {
+	return readLocal("status", dir, stderr, func(l *local) error {
 		b, err := l.query("SELECT active_branch()")
 		if err != nil {
 			return err
@@ -223,7 +241,7 @@ func runStatus(dir string, args []string, stdout, stderr io.Writer) int {
 
 func runBranch(dir string, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || (len(args) == 1 && (args[0] == "-a" || args[0] == "--list")) {
-		return withLocal("branch", dir, stderr, func(l *local) error {
+		return readLocal("branch", dir, stderr, func(l *local) error {
 			rows, err := l.query("SELECT name, name = active_branch() FROM dolt_branches ORDER BY name")
 			if err != nil {
 				return err
@@ -243,7 +261,7 @@ func runBranch(dir string, args []string, stdout, stderr io.Writer) int {
 
 func runTag(dir string, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return withLocal("tag", dir, stderr, func(l *local) error {
+		return readLocal("tag", dir, stderr, func(l *local) error {
 			rows, err := l.query("SELECT tag_name FROM dolt_tags ORDER BY tag_name")
 			if err != nil {
 				return err

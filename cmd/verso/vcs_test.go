@@ -16,7 +16,7 @@ import (
 // sqlIn runs statements over the database in dir, as verso sql would.
 func sqlIn(t *testing.T, dir string, stmts ...string) {
 	t.Helper()
-	l, err := openLocal(dir)
+	l, err := openLocal(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}

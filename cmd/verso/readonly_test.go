@@ -1,0 +1,71 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReadCommandsBesideServer: while a verso sql-server process holds a
+// database, log, status, branch, diff and sql with a query read it (a
+// snapshot, opened read-only), each run seeing the commits made through
+// the server before it; a write through verso sql fails with MySQL's 1290
+// saying to run it through the server, and a versioning command that
+// writes says the same of its procedure.
+func TestReadCommandsBesideServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server process")
+	}
+	data := t.TempDir()
+	shop := filepath.Join(data, "shop")
+	runOK(t, "init", "--name", "T", "--email", "t@x", shop)
+	_, db := openChild(t, data, "shop")
+	mustExec(t, db,
+		"CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))",
+		"INSERT INTO t VALUES (1, 'one')",
+		"CALL dolt_commit('-Am', 'add t')",
+		"INSERT INTO t VALUES (2, 'two')")
+
+	if out := runOK(t, "-C", shop, "log", "--oneline"); !strings.Contains(out, "add t") || !strings.Contains(out, "Initialize data repository") {
+		t.Errorf("verso log beside the server:\n%s", out)
+	}
+	if out := runOK(t, "-C", shop, "status"); !strings.Contains(out, "On branch main") || !strings.Contains(out, "modified:   t") {
+		t.Errorf("verso status beside the server:\n%s", out)
+	}
+	if out := runOK(t, "-C", shop, "branch"); out != "* main\n" {
+		t.Errorf("verso branch beside the server: %q", out)
+	}
+	if out := runOK(t, "-C", shop, "diff"); !strings.Contains(out, "two") {
+		t.Errorf("verso diff beside the server:\n%s", out)
+	}
+	if out := runOK(t, "-C", shop, "sql", "-r", "csv", "-q", "SELECT id, v FROM t ORDER BY id"); out != "id,v\n1,one\n2,two\n" {
+		t.Errorf("verso sql SELECT beside the server: %q", out)
+	}
+
+	// Each run opens a new snapshot: a commit made through the server
+	// since shows.
+	mustExec(t, db, "CALL dolt_commit('-am', 'add two')")
+	if out := runOK(t, "-C", shop, "log", "--oneline", "-n", "1"); !strings.Contains(out, "add two") {
+		t.Errorf("verso log after a commit through the server: %q", out)
+	}
+
+	for _, q := range []string{"INSERT INTO t VALUES (3, 'three')", "CALL dolt_commit('--allow-empty', '-m', 'x')", "CREATE TABLE u (id INT PRIMARY KEY)"} {
+		msg := runFail(t, 1, "-C", shop, "sql", "-q", q)
+		if !strings.Contains(msg, "ERROR 1290 (HY000) at line 1") || !strings.Contains(msg, "run this statement through that server") {
+			t.Errorf("verso sql %q beside the server: %q", q, msg)
+		}
+	}
+	if msg := runFail(t, 1, "-C", shop, "commit", "--allow-empty", "-m", "x"); !strings.Contains(msg, "holds the database for writing; run CALL dolt_commit(...) through that server") {
+		t.Errorf("verso commit beside the server: %q", msg)
+	}
+
+	// The server is unharmed and the refused writes left nothing.
+	var n int
+	if err := db.QueryRow("SELECT COUNT(*) FROM t").Scan(&n); err != nil || n != 2 {
+		t.Fatalf("rows through the server: %d, %v", n, err)
+	}
+	mustExec(t, db, "INSERT INTO t VALUES (3, 'three')", "CALL dolt_commit('-am', 'add three')")
+	if out := runOK(t, "-C", shop, "log", "--oneline", "-n", "1"); !strings.Contains(out, "add three") {
+		t.Errorf("verso log after more commits: %q", out)
+	}
+}
