@@ -30,14 +30,11 @@ func mergeEvents(ctx context.Context, st *dbState, base, ours, theirs, merged co
 	return l.Store(ctx, merged)
 }
 
-// The event log's entries (events/...) merge as one log in dolt_merge,
-// dolt_cherry_pick and dolt_revert: theirs' new events follow ours'
-// (renumbered), and both branches changing one stream fails the merge.
-func init() {
-	tablemerge.RegisterPrefixMerger(eventindex.NamePrefix, mergeBranchEvents)
-}
-
-// mergeBranchEvents is the tablemerge.PrefixMerger of the event log.
+// mergeBranchEvents is the tablemerge.PrefixMerger of the event log
+// (mergeOptions passes it for events/...): its entries merge as one log in
+// dolt_merge, dolt_cherry_pick and dolt_revert, theirs' new events
+// following ours' (renumbered), and both branches changing one stream
+// fails the merge.
 func mergeBranchEvents(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs, merged commitgraph.RootValue) (commitgraph.RootValue, error) {
 	l, err := mergeLogs(ctx, ns, base, ours, theirs)
 	if errors.Is(err, eventindex.ErrMergeConflict) {
@@ -48,6 +45,8 @@ func mergeBranchEvents(ctx context.Context, ns *prolly.NodeStore, base, ours, th
 	}
 	return l.Store(ctx, merged)
 }
+
+var _ tablemerge.PrefixMerger = mergeBranchEvents
 
 // mergeLogs merges the event logs of three root values (eventindex.Merge).
 func mergeLogs(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitgraph.RootValue) (eventindex.Log, error) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/eventindex"
 	"github.com/verso-db/verso/tablemerge"
 	"github.com/verso-db/verso/tables"
 )
@@ -195,9 +196,14 @@ func constantExpr(ctx *sql.Context, text string) (v any, ok bool) {
 	return v, err == nil
 }
 
-// mergeOptions are the tablemerge options of a merge of theirs.
+// mergeOptions are the tablemerge options of a merge of theirs: the event
+// log's entries go to mergeBranchEvents.
 func mergeOptions(ctx *sql.Context, theirs chunks.Address) tablemerge.Options {
-	return tablemerge.Options{Theirs: theirs, Default: columnDefault(ctx)}
+	return tablemerge.Options{
+		Theirs:        theirs,
+		Default:       columnDefault(ctx),
+		PrefixMergers: map[string]tablemerge.PrefixMerger{eventindex.NamePrefix: mergeBranchEvents},
+	}
 }
 
 // columnDefault evaluates the default of a column added on one side of a

@@ -343,13 +343,9 @@ func TestMergePrefixMerger(t *testing.T) {
 	base := f.root(map[string]any{"events/log": "0", "events/idx": "0"})
 	ours := f.root(map[string]any{"events/log": "1o", "events/idx": "1o"})
 	theirs := f.root(map[string]any{"events/log": "1t", "events/idx": "1t"})
-	_, err := f.merge(base, ours, theirs)
-	if !errors.Is(err, ErrObjectConflict) {
-		t.Fatalf("without a merger: %v, want ErrObjectConflict", err)
-	}
 	calls := 0
 	want := f.root(map[string]any{"events/log": "merged", "events/idx": "merged"})
-	res, err := Merge(f.ctx, f.ns, base, ours, theirs, Options{Mergers: map[string]PrefixMerger{
+	res, err := Merge(f.ctx, f.ns, base, ours, theirs, Options{PrefixMergers: map[string]PrefixMerger{
 		"events/": func(ctx context.Context, ns *prolly.NodeStore, b, o, th, merged commitgraph.RootValue) (commitgraph.RootValue, error) {
 			calls++
 			if b.Address() != base.Address() || o.Address() != ours.Address() || th.Address() != theirs.Address() {
@@ -363,6 +359,66 @@ func TestMergePrefixMerger(t *testing.T) {
 	}
 	if calls != 1 || res.Root.Address() != want.Address() {
 		t.Fatalf("calls %d, root %s", calls, res.Root)
+	}
+}
+
+// TestMergePrefixMergerDisjoint: both sides changing different entries
+// under a merger's prefix (one the log, the other an index) is still a
+// change of both to merge together, not two changes taken by name; one
+// side's change alone is taken without the merger.
+func TestMergePrefixMergerDisjoint(t *testing.T) {
+	f := newFixture(t)
+	base := f.root(map[string]any{"events/log": "0", "events/idx": "0"})
+	ours := f.root(map[string]any{"events/log": "1o", "events/idx": "0"})
+	theirs := f.root(map[string]any{"events/log": "0", "events/idx": "1t"})
+	calls := 0
+	opts := Options{PrefixMergers: map[string]PrefixMerger{
+		"events/": func(ctx context.Context, ns *prolly.NodeStore, b, o, th, merged commitgraph.RootValue) (commitgraph.RootValue, error) {
+			calls++
+			return merged, nil
+		},
+	}}
+	if _, err := Merge(f.ctx, f.ns, base, ours, theirs, opts); err != nil || calls != 1 {
+		t.Fatalf("both sides changed: calls %d, %v; want one call", calls, err)
+	}
+	calls = 0
+	res, err := Merge(f.ctx, f.ns, base, ours, base, opts)
+	if err != nil || calls != 0 || res.Root.Address() != ours.Address() {
+		t.Fatalf("one side changed: calls %d, %v, root %s; want ours without a call", calls, err, res.Root)
+	}
+}
+
+// TestMergeNoMerger: a root value holding entries of a layer above (the
+// event log) merged without a merger for them fails with ErrNoMerger, even
+// where only one side changed them or neither did: they are never taken or
+// dropped by name.
+func TestMergeNoMerger(t *testing.T) {
+	f := newFixture(t)
+	bt := f.table(testSchema(), r1)
+	tbl := func(extra map[string]any) commitgraph.RootValue {
+		m := map[string]any{"t": bt}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return f.root(m)
+	}
+	for _, c := range []struct {
+		name               string
+		base, ours, theirs commitgraph.RootValue
+	}{
+		{"both changed", tbl(map[string]any{"events/log": "0"}), tbl(map[string]any{"events/log": "1o"}), tbl(map[string]any{"events/log": "1t"})},
+		{"ours changed", tbl(nil), tbl(map[string]any{"events/log": "1o"}), tbl(nil)},
+		{"unchanged", tbl(map[string]any{"events/log": "0"}), tbl(map[string]any{"events/log": "0"}), tbl(map[string]any{"events/log": "0"})},
+		{"a name without a prefix", tbl(nil), tbl(nil), tbl(map[string]any{"other": "x"})},
+	} {
+		if _, err := f.merge(c.base, c.ours, c.theirs); !errors.Is(err, ErrNoMerger) {
+			t.Errorf("%s: %v, want ErrNoMerger", c.name, err)
+		}
+	}
+	// Tables, objects and options are this package's own.
+	base := tbl(map[string]any{"views/v": "0", "tableopts/t": "0"})
+	if _, err := f.merge(base, tbl(map[string]any{"views/v": "1", "tableopts/t": "0"}), base); err != nil {
+		t.Fatal(err)
 	}
 }
 
