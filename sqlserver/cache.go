@@ -50,7 +50,7 @@ func (c *tableCache) get(ctx *sql.Context, db *Database, name string, addr, opts
 	if ok {
 		return info, nil
 	}
-	t, err := tables.Load(ctx, st.graph.NodeStore(), addr)
+	t, err := tables.Load(ctx, st.graph.NodeStore(), addr, sqlCollations{})
 	if err != nil {
 		return nil, err
 	}

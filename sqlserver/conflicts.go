@@ -402,7 +402,7 @@ func doltConflictsResolve(ctx *sql.Context, args ...string) (sql.RowIter, error)
 	}
 	root := d.root
 	for _, n := range names {
-		if root, err = tablemerge.ResolveConflicts(ctx, db.st.graph.NodeStore(), root, n, side); err != nil {
+		if root, err = tablemerge.ResolveConflicts(ctx, db.st.graph.NodeStore(), root, n, side, sqlCollations{}); err != nil {
 			return nil, fmt.Errorf("dolt_conflicts_resolve: %w", err)
 		}
 		delete(d.writers, strings.ToLower(n))

@@ -153,15 +153,15 @@ func mergeUnmerged(ctx context.Context, st *dbState, base, ours, theirs, out com
 // holds the versions of rows the transaction adopted, by key.
 func mergeTable(ctx context.Context, st *dbState, name string, base, ours, theirs chunks.Address, bases map[string]rowVersion) (chunks.Address, error) {
 	ns := st.graph.NodeStore()
-	bt, err := tables.Load(ctx, ns, base)
+	bt, err := tables.Load(ctx, ns, base, sqlCollations{})
 	if err != nil {
 		return chunks.Address{}, err
 	}
-	ot, err := tables.Load(ctx, ns, ours)
+	ot, err := tables.Load(ctx, ns, ours, sqlCollations{})
 	if err != nil {
 		return chunks.Address{}, err
 	}
-	tt, err := tables.Load(ctx, ns, theirs)
+	tt, err := tables.Load(ctx, ns, theirs, sqlCollations{})
 	if err != nil {
 		return chunks.Address{}, err
 	}

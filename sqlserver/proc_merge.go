@@ -203,6 +203,7 @@ func mergeOptions(ctx *sql.Context, theirs chunks.Address) tablemerge.Options {
 		Theirs:        theirs,
 		Default:       columnDefault(ctx),
 		PrefixMergers: map[string]tablemerge.PrefixMerger{eventindex.NamePrefix: mergeBranchEvents},
+		Collations:    sqlCollations{},
 	}
 }
 

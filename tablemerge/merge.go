@@ -25,6 +25,9 @@ type Options struct {
 	// Theirs is the commit being merged, recorded with the conflicts
 	// (dolt_conflicts_<table>.from_root_ish).
 	Theirs chunks.Address
+	// Collations are the collations the tables' string columns may name
+	// besides the binary ones (tables.New); the SQL layer passes its own.
+	Collations tables.Collations
 	// Default computes the value a row migrated into a schema that added a
 	// column takes there; nil is LiteralDefault.
 	Default DefaultFunc
@@ -247,7 +250,7 @@ func (m *merger) resolveTable(ctx context.Context, name string, c commitgraph.Ro
 	if !c.InOurs || !c.InTheirs {
 		return chunks.Address{}, nil, fmt.Errorf("%w: table %q was dropped on one branch and changed on the other; drop it on both or restore it, then merge again", ErrTableConflict, name)
 	}
-	load := func(a chunks.Address) (*tables.Table, error) { return tables.Load(ctx, m.ns, a) }
+	load := func(a chunks.Address) (*tables.Table, error) { return tables.Load(ctx, m.ns, a, m.opts.Collations) }
 	var base *tables.Table
 	var err error
 	if c.InBase {

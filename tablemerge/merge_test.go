@@ -422,6 +422,29 @@ func TestMergeNoMerger(t *testing.T) {
 	}
 }
 
+// TestMergeCollations: tables whose columns name a collation merge with
+// the Options.Collations given (a unique index in it refuses their row
+// that differs from ours in case only), and fail without them.
+func TestMergeCollations(t *testing.T) {
+	f := newFixture(t)
+	s := testSchema()
+	s.Columns[2].Collation = "test_ci"
+	bt := f.table(s, r1)
+	base := f.root(map[string]any{"t": bt})
+	ours := f.root(map[string]any{"t": f.edit(bt, ins(row(2, 20, "Y")))})
+	theirs := f.root(map[string]any{"t": f.edit(bt, ins(row(3, 30, "y")))})
+	if _, err := Merge(f.ctx, f.ns, base, ours, theirs, Options{}); !errors.Is(err, tables.ErrUnknownCollation) {
+		t.Fatalf("merge without collations: %v, want ErrUnknownCollation", err)
+	}
+	if _, err := f.merge(base, ours, theirs); !errors.Is(err, ErrConstraint) {
+		t.Fatalf("merge: %v, want a unique-key ErrConstraint", err)
+	}
+	theirs = f.root(map[string]any{"t": f.edit(bt, ins(row(3, 30, "z")))})
+	if got := f.rows(f.mustMerge(base, ours, theirs).Root, "t"); got != "(1,10,x) (2,20,Y) (3,30,z)" {
+		t.Errorf("rows %s", got)
+	}
+}
+
 // TestMergeKeyless: rows of a table without a key are a bag; both sides'
 // copies add up.
 func TestMergeKeyless(t *testing.T) {
@@ -486,7 +509,7 @@ func TestResolveConflicts(t *testing.T) {
 		side Side
 		rows string
 	}{{Ours, "(1,11,x) (3,30,z) (4,40,o)"}, {Theirs, "(1,12,x) (2,22,y) (3,30,z) (4,41,t)"}} {
-		r, err := ResolveConflicts(f.ctx, f.ns, res.Root, "t", c.side)
+		r, err := ResolveConflicts(f.ctx, f.ns, res.Root, "t", c.side, testCollations)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -498,7 +521,7 @@ func TestResolveConflicts(t *testing.T) {
 			t.Errorf("side %d: conflicts left", c.side)
 		}
 	}
-	if _, err := ResolveConflicts(f.ctx, f.ns, base, "t", Ours); err == nil {
+	if _, err := ResolveConflicts(f.ctx, f.ns, base, "t", Ours, testCollations); err == nil {
 		t.Error("resolving a table without conflicts succeeded")
 	}
 }
