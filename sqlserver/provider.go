@@ -40,11 +40,14 @@ type Provider struct {
 	// lower-case name (damaged.go).
 	damaged map[string]*damagedDB
 	cache   *tableCache
+	// catalog is verso's procedures, functions and system tables
+	// (registry.go).
+	catalog *catalog
 	// committer is the identity commits record when the session sets none
 	// (SetCommitter).
 	committer commitgraph.Signature
 	// tableFunctions are the table functions the engine added with
-	// WithTableFunctions, by lower-case name (beside the registry's).
+	// WithTableFunctions, by lower-case name (beside the catalog's).
 	tableFunctions map[string]sql.TableFunction
 	// locks holds the row locks of every session's transactions
 	// (rowlocks.go), made on first use.
@@ -139,8 +142,13 @@ func (st *dbState) setAutoIncrement(table string, n uint64) {
 
 // NewMemoryProvider returns a provider whose databases live in memory
 // (chunks.MemoryStore), for tests.
-func NewMemoryProvider() *Provider {
-	return &Provider{dbs: map[string]*dbState{}, cache: newTableCache()}
+func NewMemoryProvider() *Provider { return newProvider("") }
+
+// newProvider returns a provider of no databases yet, over dataDir ("" in
+// memory), with a cache and a catalog of its own.
+func newProvider(dataDir string) *Provider {
+	registerSystemVariables()
+	return &Provider{dataDir: dataDir, dbs: map[string]*dbState{}, cache: newTableCache(), catalog: newCatalog()}
 }
 
 // NewProvider opens every database folder in dataDir (a sub-folder holding
@@ -153,7 +161,7 @@ func NewProvider(dataDir string) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Provider{dataDir: abs, dbs: map[string]*dbState{}, cache: newTableCache()}
+	p := newProvider(abs)
 	ents, err := os.ReadDir(abs)
 	if err != nil {
 		return nil, err

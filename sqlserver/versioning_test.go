@@ -26,7 +26,7 @@ import (
 // runVersioningScripts runs scripts, each on a fresh engine with mydb.
 func runVersioningScripts(t *testing.T, scripts []queries.ScriptTest) {
 	for _, s := range scripts {
-		h := &harness{}
+		h := &harness{procedures: testProcedures}
 		h.Setup(setup.MydbData)
 		enginetest.TestScript(t, h, s)
 	}
@@ -130,10 +130,11 @@ func mustTime(s string) time.Time {
 	return t
 }
 
-// verso_test_add_conflict writes a conflicts/<table> entry into the
-// working root, as dolt_merge does for a conflicted table.
-func init() {
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "verso_test_add_conflict", Schema: statusSchema,
+// testProcedures are the procedures the versioning scripts add to their
+// providers: verso_test_add_conflict writes a conflicts/<table> entry into
+// the working root, as dolt_merge does for a conflicted table.
+var testProcedures = []sql.ExternalStoredProcedureDetails{
+	{Name: "verso_test_add_conflict", Schema: statusSchema,
 		Function: func(ctx *sql.Context, table string) (sql.RowIter, error) {
 			d, err := procBranch(ctx)
 			if err != nil {
@@ -150,7 +151,7 @@ func init() {
 				return nil, err
 			}
 			return statusRow(0), nil
-		}})
+		}},
 }
 
 func TestVersioningAddCommit(t *testing.T) { runVersioningScripts(t, addCommitScripts) }
