@@ -14,6 +14,7 @@ import (
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/internal/rowlock"
+	"github.com/verso-db/verso/systables"
 )
 
 // The layout of a database folder, shared with cmd/verso:
@@ -39,7 +40,12 @@ type Provider struct {
 	// damaged holds the database folders NewProvider could not open, by
 	// lower-case name (damaged.go).
 	damaged map[string]*damagedDB
-	cache   *tableCache
+	// cache holds the tables and engine schemas this provider's
+	// databases read (cache.go); sysCache what their system tables
+	// decode. Both are the provider's own: two providers in a process
+	// never share or evict each other's entries.
+	cache    *tableCache
+	sysCache *systables.Cache
 	// catalog is verso's procedures, functions and system tables
 	// (registry.go).
 	catalog *catalog
@@ -145,10 +151,10 @@ func (st *dbState) setAutoIncrement(table string, n uint64) {
 func NewMemoryProvider() *Provider { return newProvider("") }
 
 // newProvider returns a provider of no databases yet, over dataDir ("" in
-// memory), with a cache and a catalog of its own.
+// memory), with caches and a catalog of its own.
 func newProvider(dataDir string) *Provider {
 	registerSystemVariables()
-	return &Provider{dataDir: dataDir, dbs: map[string]*dbState{}, cache: newTableCache(), catalog: newCatalog()}
+	return &Provider{dataDir: dataDir, dbs: map[string]*dbState{}, cache: newTableCache(), sysCache: systables.NewCache(), catalog: newCatalog()}
 }
 
 // NewProvider opens every database folder in dataDir (a sub-folder holding
