@@ -109,7 +109,12 @@ type MergeResult struct {
 
 // mergeOptions are the tablemerge options of a merge of the commit theirs.
 func (db *DB) mergeOptions(theirs chunks.Address, def tablemerge.DefaultFunc) tablemerge.Options {
-	return tablemerge.Options{Theirs: theirs, Default: def}
+	return tablemerge.Options{
+		Theirs:        theirs,
+		Default:       def,
+		PrefixMergers: map[string]tablemerge.PrefixMerger{commitgraph.EventsPrefix: MergeBranchEvents},
+		Collations:    db.coll,
+	}
 }
 
 // Merge merges the revision spec (a branch, tag, hash, main~2) into the

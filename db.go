@@ -8,6 +8,7 @@ import (
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/tables"
 )
 
 // Options tune Open, Init and OpenMemory. The zero value is ready to use.
@@ -22,6 +23,10 @@ type Options struct {
 	// writer's lock, while another process may hold it (chunks.Options
 	// ReadOnly): every write fails with chunks.ErrReadOnly.
 	ReadOnly bool
+	// Collations gives the sort keys of the string collations tables may
+	// name (other than binary ones); nil knows none. The SQL layer passes
+	// its engine's.
+	Collations tables.Collations
 }
 
 // DB is one open database: its chunk store, commit graph and the state its
@@ -32,6 +37,7 @@ type DB struct {
 	dir   string // the folder holding .verso; "" in memory
 	store chunks.Store
 	graph *commitgraph.DB
+	coll  tables.Collations
 
 	mu     sync.RWMutex
 	branch string // the default branch (.verso/HEAD)
@@ -71,7 +77,7 @@ type snapshot struct {
 // newDB opens the commit graph of cs, giving a store without refs its
 // first commit on branch.
 func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB, error) {
-	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch}
+	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch, coll: opts.Collations}
 	ctx := context.Background()
 	ok, err := db.graph.Initialized(ctx)
 	switch {
@@ -112,6 +118,10 @@ func (db *DB) DefaultBranch() string {
 // Graph returns the database's commit graph, for the layers that read
 // commits and root values directly (the SQL layer's system tables).
 func (db *DB) Graph() *commitgraph.DB { return db.graph }
+
+// Collations returns the collations the database's tables are opened
+// with (Options.Collations).
+func (db *DB) Collations() tables.Collations { return db.coll }
 
 // Store returns the database's chunk store.
 func (db *DB) Store() chunks.Store { return db.store }

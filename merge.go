@@ -144,15 +144,15 @@ func mergeUnmerged(ctx context.Context, db *DB, base, ours, theirs, out commitgr
 // holds the versions of rows the transaction adopted, by key.
 func mergeTable(ctx context.Context, db *DB, name string, base, ours, theirs chunks.Address, bases map[string]RowVersion) (chunks.Address, error) {
 	ns := db.graph.NodeStore()
-	bt, err := tables.Load(ctx, ns, base)
+	bt, err := tables.Load(ctx, ns, base, db.coll)
 	if err != nil {
 		return chunks.Address{}, err
 	}
-	ot, err := tables.Load(ctx, ns, ours)
+	ot, err := tables.Load(ctx, ns, ours, db.coll)
 	if err != nil {
 		return chunks.Address{}, err
 	}
-	tt, err := tables.Load(ctx, ns, theirs)
+	tt, err := tables.Load(ctx, ns, theirs, db.coll)
 	if err != nil {
 		return chunks.Address{}, err
 	}

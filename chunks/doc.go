@@ -63,10 +63,11 @@
 //
 // # Caveats
 //
-//   - One writer at a time: Put and Commit serialize on an internal mutex,
+//   - Put and Commit may be called from many goroutines at once: they
+//     serialize on an internal mutex (see Writer for what is guaranteed),
 //     but the compare-and-swap in Commit is the only protection between
 //     writers that build on different roots. Readers may run concurrently
-//     with the writer and with compaction.
+//     with writers and with compaction.
 //   - Put keeps the slice it is given until it is written out: do not modify
 //     it afterwards. Get returns a fresh slice that belongs to the caller.
 //   - Puts are readable at once but durable only after the next successful

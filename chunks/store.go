@@ -21,9 +21,25 @@ type Reader interface {
 	Root(ctx context.Context) (Address, error)
 }
 
-// Writer is the write side of a chunk store. A store accepts one writer at
-// a time: callers serialize Put and Commit among themselves. Readers may run
-// concurrently with the writer.
+// Writer is the write side of a chunk store.
+//
+// Put and Commit are safe to call from many goroutines at once, and
+// readers may run concurrently with them: FileStore serializes Puts and
+// Commits on an internal writer mutex (a Commit's sync holds it, so Puts
+// wait for the sync), MemoryStore on its one mutex. Under concurrency both
+// guarantee:
+//
+//   - a chunk is readable by every goroutine once its Put has returned;
+//   - a Commit makes durable every Put that returned before the Commit was
+//     called, whichever goroutine made it; a Put that runs while a Commit
+//     does becomes durable with that Commit or with the next one;
+//   - Commits are atomic and take effect one at a time: each compares
+//     against the root the previous one left.
+//
+// The compare-and-swap is the only protection between writers that build
+// on different roots: a writer that lost the race gets ErrRootMoved and
+// must rebuild on the new root. Other implementations must give the same
+// guarantees.
 type Writer interface {
 	// Put stores data as a chunk and returns its address. The chunk is
 	// readable at once but durable only after the next successful Commit.

@@ -28,15 +28,12 @@ type DB struct {
 }
 
 // New returns the commit graph of the database in cs. It reads nothing:
-// Init creates a database in an empty store. Every write to cs must go
-// through the DB's Store or NodeStore from then on, which serialize Put
-// and Commit as the chunks.Writer contract asks.
+// Init creates a database in an empty store.
 func New(cs chunks.Store) *DB {
-	ss := &serialStore{Store: cs}
-	return &DB{cs: ss, ns: prolly.NewNodeStore(ss)}
+	return &DB{cs: cs, ns: prolly.NewNodeStore(cs)}
 }
 
-// Store returns the chunk store under db, with its writes serialized.
+// Store returns the chunk store under db.
 func (db *DB) Store() chunks.Store { return db.cs }
 
 // NodeStore returns the node store db reads and writes prolly maps with;

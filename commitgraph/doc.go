@@ -55,11 +55,11 @@
 //
 // # Caveats
 //
-//   - A DB is safe for concurrent use. It serializes its Puts and Commits
-//     to the chunk store (the chunks.Writer contract asks for it): every
-//     write to the store should go through db.Store() or db.NodeStore().
-//     Two DBs (or other writers) on one store are still correct, thanks to
-//     the compare-and-swap, but must serialize their writes themselves.
+//   - A DB is safe for concurrent use: the chunk store takes concurrent
+//     Puts and Commits (the chunks.Writer contract), and every ref update
+//     is a compare-and-swap. Two DBs (or other writers) on one store are
+//     correct for the same reason. Write prolly maps through
+//     db.NodeStore(), to share its cache of decoded nodes.
 //   - Commits are durable once the ref update that names them returns: the
 //     store's Commit syncs them with the new root. WriteCommit alone writes
 //     a commit that nothing names yet and that is not synced.

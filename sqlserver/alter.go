@@ -77,7 +77,7 @@ func (t *Table) RewriteInserter(ctx *sql.Context, oldSch, newSch sql.PrimaryKeyS
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	nt, err := tables.New(t.db.st.graph.NodeStore(), s)
+	nt, err := tables.New(t.db.st.graph.NodeStore(), s, sqlCollations{})
 	if err != nil {
 		return nil, err
 	}

@@ -30,16 +30,31 @@ type cacheKey struct {
 	opts chunks.Address // the table's options object, zero if none
 }
 
-// tableCache keeps recently used tableInfos. It is bounded: when full, it
-// starts over (simple, and a miss costs one chunk read and a schema parse).
+// tableCache keeps recently used tableInfos, and the engine schemas of
+// the history tables (historySchema). It is bounded: when full, each map
+// starts over (simple, and a miss costs one chunk read and a schema
+// parse). Each Provider has its own.
 type tableCache struct {
-	mu sync.Mutex
-	m  map[cacheKey]*tableInfo
+	mu      sync.Mutex
+	m       map[cacheKey]*tableInfo
+	schemas map[schemaKey]sql.PrimaryKeySchema
 }
 
-const tableCacheSize = 4096
+const (
+	tableCacheSize  = 4096
+	schemaCacheSize = 1024
+)
 
-func newTableCache() *tableCache { return &tableCache{m: map[cacheKey]*tableInfo{}} }
+func newTableCache() *tableCache {
+	return &tableCache{m: map[cacheKey]*tableInfo{}, schemas: map[schemaKey]sql.PrimaryKeySchema{}}
+}
+
+// len returns the number of tableInfos and of history schemas held.
+func (c *tableCache) len() (tables, schemas int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m), len(c.schemas)
+}
 
 func (c *tableCache) get(ctx *sql.Context, db *Database, name string, addr, opts chunks.Address) (*tableInfo, error) {
 	st := db.st
@@ -50,7 +65,7 @@ func (c *tableCache) get(ctx *sql.Context, db *Database, name string, addr, opts
 	if ok {
 		return info, nil
 	}
-	t, err := tables.Load(ctx, st.graph.NodeStore(), addr)
+	t, err := tables.Load(ctx, st.graph.NodeStore(), addr, sqlCollations{})
 	if err != nil {
 		return nil, err
 	}
@@ -71,4 +86,35 @@ func (c *tableCache) get(ctx *sql.Context, db *Database, name string, addr, opts
 	c.m[k] = info
 	c.mu.Unlock()
 	return info, nil
+}
+
+type schemaKey struct {
+	st          *dbState
+	db, table   string
+	storedBytes string
+}
+
+// historySchema returns engineSchema(db, table, s), cached by s's
+// encoding: history tables open a table value per commit, each at its own
+// address, so their schemas are cached by the stored schema rather than by
+// table value. The schema is shared: callers must not change it.
+func (c *tableCache) historySchema(ctx *sql.Context, db *Database, table string, s *tables.Schema) (sql.PrimaryKeySchema, error) {
+	k := schemaKey{db.st, db.Name(), table, string(tables.EncodeSchema(s))}
+	c.mu.Lock()
+	sch, ok := c.schemas[k]
+	c.mu.Unlock()
+	if ok {
+		return sch, nil
+	}
+	sch, err := engineSchema(ctx, db.Name(), table, s)
+	if err != nil {
+		return sch, err
+	}
+	c.mu.Lock()
+	if len(c.schemas) >= schemaCacheSize {
+		c.schemas = map[schemaKey]sql.PrimaryKeySchema{}
+	}
+	c.schemas[k] = sch
+	c.mu.Unlock()
+	return sch, nil
 }

@@ -43,9 +43,9 @@ const (
 	diffRemoved       = "removed"
 )
 
-func init() {
-	registerSystemTables(openConflictTables)
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_conflicts_resolve", Schema: statusSchema, Function: doltConflictsResolve})
+// conflictProcedures are the procedures of merge conflicts.
+var conflictProcedures = []sql.ExternalStoredProcedureDetails{
+	{Name: "dolt_conflicts_resolve", Schema: statusSchema, Function: doltConflictsResolve},
 }
 
 var (

@@ -157,7 +157,7 @@ func (db *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKe
 	if err != nil {
 		return err
 	}
-	t, err := tables.New(db.st.graph.NodeStore(), s)
+	t, err := tables.New(db.st.graph.NodeStore(), s, sqlCollations{})
 	if err != nil {
 		return err
 	}

@@ -405,6 +405,13 @@
 //     it into the program's log with ForwardLogrus(logrus.StandardLogger(),
 //     logger) (cmd/verso does), or silence it with
 //     logrus.SetOutput(io.Discard).
+//   - Each Provider has its own catalog of procedures, functions and
+//     system tables (built from static tables, registry.go) and its own
+//     caches of tables, schemas and commits: two providers in one process
+//     share none. What is process-wide is the engine's: its registry of
+//     system variables, to which the first provider made adds verso's
+//     (and each database opened its @@<db>_... ones), and
+//     @@GLOBAL.secure_file_priv above.
 //   - Error messages are the engine's (for example "table not found: t"
 //     for 1146); only syntax errors and the errors of the limits above
 //     (1317, 3024, 3170, 3698, 3699) use MySQL's wording.

@@ -32,6 +32,8 @@ type harness struct {
 	// selects (fastpath.go), as server sessions have it.
 	withFast bool
 	fast     *fastPath
+	// procedures are added to the catalog of each provider it makes.
+	procedures []sql.ExternalStoredProcedureDetails
 }
 
 var (
@@ -56,9 +58,18 @@ func newHarness(t *testing.T) *harness {
 
 func (h *harness) provider() *Provider {
 	if h.p == nil {
-		h.p = NewMemoryProvider()
+		h.p = h.newProvider()
 	}
 	return h.p
+}
+
+// newProvider returns a memory provider with the harness's procedures.
+func (h *harness) newProvider() *Provider {
+	p := NewMemoryProvider()
+	if len(h.procedures) > 0 {
+		p.catalog = p.catalog.with(nil, h.procedures)
+	}
+	return p
 }
 
 func (h *harness) NewContext() *sql.Context {
@@ -106,7 +117,7 @@ func setupStatements(script setup.SetupScript) setup.SetupScript {
 }
 
 func (h *harness) NewEngine(t *testing.T) (enginetest.QueryEngine, error) {
-	h.p, h.session, h.fast = NewMemoryProvider(), nil, nil
+	h.p, h.session, h.fast = h.newProvider(), nil, nil
 	if !h.withFast {
 		e, err := enginetest.NewEngine(t, h, h.p, h.setup, memory.NewStatsProv())
 		h.session = nil

@@ -36,7 +36,7 @@ func (h versionedHarness) NewEngine(t *testing.T) (enginetest.QueryEngine, error
 }
 
 func (h versionedHarness) NewDatabases(names ...string) []sql.Database {
-	h.p, h.session = NewMemoryProvider(), nil
+	h.p, h.session = h.newProvider(), nil
 	ctx := h.NewContext()
 	out := make([]sql.Database, 0, len(names))
 	for _, n := range names {

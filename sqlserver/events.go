@@ -49,10 +49,6 @@ var (
 	errEventsReadOnlyTx = errors.New("verso: cannot write events in a READ ONLY transaction")
 )
 
-func init() {
-	registerSystemTables(openEventTables)
-}
-
 // openEventTables opens dolt_events, dolt_streams and dolt_event_stats on
 // the session transaction's root.
 func openEventTables(ctx *sql.Context, db *Database, name string) (sql.Table, bool, error) {

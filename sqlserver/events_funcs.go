@@ -39,10 +39,8 @@ import (
 //	                          all of which must hold (to_position is
 //	                          exclusive); for names holding "&$"
 
-func init() {
-	registerTableFunction(&eventReadFunc{name: readAllName})
-	registerTableFunction(&eventReadFunc{name: readStreamName})
-}
+// eventTableFunctions are the table functions of the event log.
+var eventTableFunctions = []sql.TableFunction{&eventReadFunc{name: readAllName}, &eventReadFunc{name: readStreamName}}
 
 const (
 	readAllName    = "dolt_read_all"

@@ -24,29 +24,32 @@ import (
 //
 // Each writes one Batch into the session transaction's log (events_write.go).
 
-func init() {
-	registerProcedure(sql.ExternalStoredProcedureDetails{
-		Name: "dolt_append_events", Function: appendEventsProc,
-		Schema: sql.Schema{
-			{Name: "first_position", Type: types.Uint64, Nullable: true},
-			{Name: "last_position", Type: types.Uint64, Nullable: true},
-			{Name: "version", Type: types.Int64},
-		},
-	})
-	metaSchema := sql.Schema{
+// eventProcedures are the procedures of the event log; dolt_delete_stream
+// has two signatures (with and without its mode).
+var eventProcedures = []sql.ExternalStoredProcedureDetails{
+	{Name: "dolt_append_events", Function: appendEventsProc, Schema: appendEventsSchema},
+	{Name: "dolt_stream_metadata", Function: streamMetadataProc, Schema: streamMetadataSchema},
+	{Name: "dolt_delete_stream", Function: deleteStreamProc, Schema: deleteStreamSchema},
+	{Name: "dolt_delete_stream", Function: deleteStreamModeProc, Schema: deleteStreamSchema},
+}
+
+var (
+	appendEventsSchema = sql.Schema{
+		{Name: "first_position", Type: types.Uint64, Nullable: true},
+		{Name: "last_position", Type: types.Uint64, Nullable: true},
+		{Name: "version", Type: types.Int64},
+	}
+	streamMetadataSchema = sql.Schema{
 		{Name: "stream_id", Type: eventNameType},
 		{Name: "max_count", Type: types.Uint64, Nullable: true},
 		{Name: "max_age", Type: types.Float64, Nullable: true},
 		{Name: "truncate_before", Type: types.Uint64, Nullable: true},
 	}
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_stream_metadata", Function: streamMetadataProc, Schema: metaSchema})
-	deleteSchema := sql.Schema{
+	deleteStreamSchema = sql.Schema{
 		{Name: "stream_id", Type: eventNameType},
 		{Name: "deleted", Type: types.Text},
 	}
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_delete_stream", Function: deleteStreamProc, Schema: deleteSchema})
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_delete_stream", Function: deleteStreamModeProc, Schema: deleteSchema})
-}
+)
 
 // currentLog returns the log source of the session's current database.
 func currentLog(ctx *sql.Context) (logSource, error) {

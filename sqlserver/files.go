@@ -128,24 +128,27 @@ func errSecureFilePriv() error {
 // holds no NULL, so its value comes from here.
 var globalSecureFilePriv atomic.Pointer[secureFilePriv]
 
-func init() {
-	registerFunction(sql.Function1{Name: "load_file", Fn: func(_ *sql.Context, e sql.Expression) sql.Expression {
+// fileFunctions are the functions reading the host's files.
+var fileFunctions = []sql.Function{
+	sql.Function1{Name: "load_file", Fn: func(_ *sql.Context, e sql.Expression) sql.Expression {
 		return &loadFile{arg: e}
-	}})
-	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
-		Name:    "secure_file_priv",
-		Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Global),
-		Dynamic: false,
-		Type:    types.NewSystemStringType("secure_file_priv"),
-		Default: "",
-		ValueFunction: func() (any, error) {
-			if f := globalSecureFilePriv.Load(); f != nil {
-				return f.value(), nil
-			}
-			return "", nil
-		},
-	}})
+	}},
 }
+
+// fileSystemVariables is @@secure_file_priv (see registerSystemVariables).
+var fileSystemVariables = []sql.SystemVariable{&sql.MysqlSystemVariable{
+	Name:    "secure_file_priv",
+	Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Global),
+	Dynamic: false,
+	Type:    types.NewSystemStringType("secure_file_priv"),
+	Default: "",
+	ValueFunction: func() (any, error) {
+		if f := globalSecureFilePriv.Load(); f != nil {
+			return f.value(), nil
+		}
+		return "", nil
+	},
+}}
 
 // loadFile is LOAD_FILE(path): the file's bytes, or NULL when the account
 // lacks FILE, the file is outside secure_file_priv, cannot be read, or is

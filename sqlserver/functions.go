@@ -22,28 +22,24 @@ import (
 //
 // A NULL argument gives NULL; a ref that names nothing is an error.
 
-func init() {
-	for _, f := range []struct {
-		name  string
-		arity int
-		typ   sql.Type
-		eval  func(ctx *sql.Context, db *Database, args []string) (any, error)
-		desc  string
-	}{
-		{"active_branch", 0, types.LongText, evalActiveBranch, "returns the session's current branch"},
-		{"hashof", 1, types.LongText, evalHashOf, "returns the commit hash a ref names"},
-		{"dolt_hashof", 1, types.LongText, evalHashOf, "returns the commit hash a ref names"},
-		{"dolt_merge_base", 2, types.LongText, evalMergeBase, "returns the hash of the best common ancestor of two refs"},
-		{"has_ancestor", 2, types.Boolean, evalHasAncestor, "returns whether the second ref is the first or one of its ancestors"},
-	} {
-		f := f
-		registerFunction(sql.FunctionN{Name: f.name, Fn: func(ctx *sql.Context, args ...sql.Expression) (sql.Expression, error) {
-			if len(args) != f.arity {
-				return nil, sql.ErrInvalidArgumentNumber.New(f.name, f.arity, len(args))
-			}
-			return &graphFunc{name: f.name, args: args, typ: f.typ, eval: f.eval, desc: f.desc}, nil
-		}})
-	}
+// graphFunctions are the scalar functions over the commit graph.
+var graphFunctions = []sql.Function{
+	graphFunction("active_branch", 0, types.LongText, evalActiveBranch, "returns the session's current branch"),
+	graphFunction("hashof", 1, types.LongText, evalHashOf, "returns the commit hash a ref names"),
+	graphFunction("dolt_hashof", 1, types.LongText, evalHashOf, "returns the commit hash a ref names"),
+	graphFunction("dolt_merge_base", 2, types.LongText, evalMergeBase, "returns the hash of the best common ancestor of two refs"),
+	graphFunction("has_ancestor", 2, types.Boolean, evalHasAncestor, "returns whether the second ref is the first or one of its ancestors"),
+}
+
+// graphFunction is the function name of arity arguments, of type typ,
+// whose value eval computes.
+func graphFunction(name string, arity int, typ sql.Type, eval func(ctx *sql.Context, db *Database, args []string) (any, error), desc string) sql.Function {
+	return sql.FunctionN{Name: name, Fn: func(ctx *sql.Context, args ...sql.Expression) (sql.Expression, error) {
+		if len(args) != arity {
+			return nil, sql.ErrInvalidArgumentNumber.New(name, arity, len(args))
+		}
+		return &graphFunc{name: name, args: args, typ: typ, eval: eval, desc: desc}, nil
+	}}
 }
 
 func evalActiveBranch(ctx *sql.Context, db *Database, _ []string) (any, error) {

@@ -19,10 +19,8 @@ import (
 // them): the columns of dolt_diff depend on the table, so they are fixed
 // when the query is planned.
 
-func init() {
-	registerTableFunction(&historyFunc{name: "dolt_log"})
-	registerTableFunction(&historyFunc{name: "dolt_diff"})
-}
+// historyTableFunctions are the table functions over the commit graph.
+var historyTableFunctions = []sql.TableFunction{&historyFunc{name: "dolt_log"}, &historyFunc{name: "dolt_diff"}}
 
 // historyFunc is an instance of dolt_log(...) or dolt_diff(...).
 type historyFunc struct {

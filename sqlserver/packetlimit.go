@@ -84,9 +84,11 @@ var builtStrings = []struct {
 	}},
 }
 
-func init() {
+// builtStringFunctions returns the functions of builtStrings, each over
+// the engine's function of its name.
+func builtStringFunctions() []sql.Function {
+	var out []sql.Function
 	for _, b := range builtStrings {
-		b := b
 		var engine sql.Function
 		for _, f := range function.BuiltIns {
 			if f.FunctionName() == b.name {
@@ -96,10 +98,11 @@ func init() {
 		if engine == nil {
 			panic(fmt.Sprintf("sqlserver: the engine has no function %s to check against max_allowed_packet", b.name))
 		}
-		registerFunction(sql.FunctionN{Name: b.name, Fn: func(ctx *sql.Context, args ...sql.Expression) (sql.Expression, error) {
+		out = append(out, sql.FunctionN{Name: b.name, Fn: func(ctx *sql.Context, args ...sql.Expression) (sql.Expression, error) {
 			return newBuiltString(ctx, b.name, engine, b.size, b.eval, args)
 		}})
 	}
+	return out
 }
 
 // builtString is a function whose value is checked against

@@ -28,11 +28,12 @@ import (
 //
 // Each returns status 0 (dolt_checkout also a message) or an error.
 
-func init() {
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_branch", Schema: statusSchema, Function: doltBranch})
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_checkout", Schema: checkoutSchema, Function: doltCheckout})
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_tag", Schema: statusSchema, Function: doltTag})
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_reset", Schema: statusSchema, Function: doltReset})
+// branchProcedures are the procedures of branches, tags and resets.
+var branchProcedures = []sql.ExternalStoredProcedureDetails{
+	{Name: "dolt_branch", Schema: statusSchema, Function: doltBranch},
+	{Name: "dolt_checkout", Schema: checkoutSchema, Function: doltCheckout},
+	{Name: "dolt_tag", Schema: statusSchema, Function: doltTag},
+	{Name: "dolt_reset", Schema: statusSchema, Function: doltReset},
 }
 
 var checkoutSchema = sql.Schema{

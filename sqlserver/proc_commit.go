@@ -20,9 +20,10 @@ import (
 //	     '--skip-empty'] [, '--author', 'Name <email>'] [, '--date', d]
 //	     [, '--amend'])                                          -> hash
 
-func init() {
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_add", Schema: statusSchema, Function: doltAdd})
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_commit", Schema: hashSchema, Function: doltCommit})
+// commitProcedures are the procedures that stage and commit.
+var commitProcedures = []sql.ExternalStoredProcedureDetails{
+	{Name: "dolt_add", Schema: statusSchema, Function: doltAdd},
+	{Name: "dolt_commit", Schema: hashSchema, Function: doltCommit},
 }
 
 var addSpec = optSpec{proc: "dolt_add", opts: map[string]bool{"all": false}, shorts: map[byte]string{'A': "all"}}

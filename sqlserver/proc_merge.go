@@ -40,10 +40,11 @@ import (
 // merged rows that break a unique key fail the merge and change nothing
 // (tablemerge's errors say what to change).
 
-func init() {
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_merge", Schema: mergeResultSchema, Function: doltMerge})
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_cherry_pick", Schema: cherryPickSchema, Function: doltCherryPick})
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "dolt_revert", Schema: hashSchema, Function: doltRevert})
+// mergeProcedures are the procedures that merge commits.
+var mergeProcedures = []sql.ExternalStoredProcedureDetails{
+	{Name: "dolt_merge", Schema: mergeResultSchema, Function: doltMerge},
+	{Name: "dolt_cherry_pick", Schema: cherryPickSchema, Function: doltCherryPick},
+	{Name: "dolt_revert", Schema: hashSchema, Function: doltRevert},
 }
 
 var (

@@ -14,6 +14,7 @@ import (
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/internal/rowlock"
+	"github.com/verso-db/verso/systables"
 )
 
 // Provider is the engine's catalog of verso databases: the database folders
@@ -26,12 +27,20 @@ type Provider struct {
 	// damaged holds the database folders NewProvider could not open, by
 	// lower-case name (damaged.go).
 	damaged map[string]*damagedDB
-	cache   *tableCache
+	// cache holds the tables and engine schemas this provider's
+	// databases read (cache.go); sysCache what their system tables
+	// decode. Both are the provider's own: two providers in a process
+	// never share or evict each other's entries.
+	cache    *tableCache
+	sysCache *systables.Cache
+	// catalog is verso's procedures, functions and system tables
+	// (registry.go).
+	catalog *catalog
 	// committer is the identity commits record when the session sets none
 	// (SetCommitter).
 	committer commitgraph.Signature
 	// tableFunctions are the table functions the engine added with
-	// WithTableFunctions, by lower-case name (beside the registry's).
+	// WithTableFunctions, by lower-case name (beside the catalog's).
 	tableFunctions map[string]sql.TableFunction
 	// locks holds the row locks of every session's transactions
 	// (rowlocks.go), made on first use.
@@ -68,8 +77,13 @@ func newState(db *verso.DB) *dbState {
 
 // NewMemoryProvider returns a provider whose databases live in memory
 // (chunks.MemoryStore), for tests.
-func NewMemoryProvider() *Provider {
-	return &Provider{dbs: map[string]*dbState{}, cache: newTableCache()}
+func NewMemoryProvider() *Provider { return emptyProvider("") }
+
+// emptyProvider returns a provider of no databases yet, over dataDir ("" in
+// memory), with caches and a catalog of its own.
+func emptyProvider(dataDir string) *Provider {
+	registerSystemVariables()
+	return &Provider{dataDir: dataDir, dbs: map[string]*dbState{}, cache: newTableCache(), sysCache: systables.NewCache(), catalog: newCatalog()}
 }
 
 // NewProvider opens every database folder in dataDir (a sub-folder holding
@@ -84,7 +98,8 @@ func newProvider(dataDir string, readOnly bool) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Provider{dataDir: abs, dbs: map[string]*dbState{}, cache: newTableCache(), readOnly: readOnly}
+	p := emptyProvider(abs)
+	p.readOnly = readOnly
 	ents, err := os.ReadDir(abs)
 	if err != nil {
 		return nil, err
@@ -133,7 +148,7 @@ func (p *Provider) addDatabaseDir(name, dir string, readOnly bool) error {
 }
 
 func openDir(name, dir string, readOnly bool) (*dbState, error) {
-	db, err := verso.Open(dir, verso.Options{Name: name, ReadOnly: readOnly})
+	db, err := verso.Open(dir, verso.Options{Name: name, ReadOnly: readOnly, Collations: sqlCollations{}})
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +249,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	}
 	var st *dbState
 	if p.dataDir == "" {
-		db, err := verso.OpenMemory(name, verso.Options{})
+		db, err := verso.OpenMemory(name, verso.Options{Collations: sqlCollations{}})
 		if err != nil {
 			return err
 		}
@@ -244,7 +259,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 		if _, err := os.Stat(dir); err == nil {
 			return sql.ErrDatabaseExists.New(name)
 		}
-		db, err := verso.Init(dir, verso.Options{Name: name})
+		db, err := verso.Init(dir, verso.Options{Name: name, Collations: sqlCollations{}})
 		if err != nil {
 			os.RemoveAll(dir)
 			return err

@@ -34,8 +34,6 @@ const (
 	statusName   = "dolt_status"
 )
 
-func init() { registerSystemTables(openRefSystemTable) }
-
 func openRefSystemTable(ctx *sql.Context, db *Database, name string) (sql.Table, bool, error) {
 	switch strings.ToLower(name) {
 	case branchesName:

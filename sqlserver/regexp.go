@@ -30,7 +30,7 @@ import (
 // 3698). Arguments, flags, collations, caching and results are the
 // engine's.
 //
-// The functions by name come from the Provider (registerFunction), in
+// The functions by name come from the Provider (regexpFunctions), in
 // every engine. The operators (x REGEXP p, x NOT REGEXP p, RLIKE) the
 // engine's planner builds itself, so the server's parser (regexpParser,
 // regexp_parse.go) rewrites them to REGEXP_LIKE calls; an embedded engine
@@ -80,25 +80,28 @@ var (
 	_ sql.Disposable         = (*icuRegexp)(nil)
 )
 
-func init() {
-	for name, engine := range map[string]func(*sql.Context, ...sql.Expression) (sql.Expression, error){
-		"regexp_like":    function.NewRegexpLike,
-		"regexp_instr":   function.NewRegexpInstr,
-		"regexp_substr":  function.NewRegexpSubstr,
-		"regexp_replace": function.NewRegexpReplace,
-	} {
-		registerFunction(sql.FunctionN{Name: name, Fn: func(ctx *sql.Context, args ...sql.Expression) (sql.Expression, error) {
-			e, err := engine(ctx, args...)
-			if err != nil {
-				return nil, err
-			}
-			r, ok := asICURegexp(e)
-			if !ok {
-				return nil, fmt.Errorf("sqlserver: the engine's %s is a %T", name, e)
-			}
-			return r, nil
-		}})
-	}
+// regexpFunctions replace the engine's REGEXP_* functions with ICU ones.
+var regexpFunctions = []sql.Function{
+	regexpFunction("regexp_like", function.NewRegexpLike),
+	regexpFunction("regexp_instr", function.NewRegexpInstr),
+	regexpFunction("regexp_substr", function.NewRegexpSubstr),
+	regexpFunction("regexp_replace", function.NewRegexpReplace),
+}
+
+// regexpFunction is the function name: the engine's (made by engine, for
+// its argument handling) with its matching done by ICU.
+func regexpFunction(name string, engine func(*sql.Context, ...sql.Expression) (sql.Expression, error)) sql.Function {
+	return sql.FunctionN{Name: name, Fn: func(ctx *sql.Context, args ...sql.Expression) (sql.Expression, error) {
+		e, err := engine(ctx, args...)
+		if err != nil {
+			return nil, err
+		}
+		r, ok := asICURegexp(e)
+		if !ok {
+			return nil, fmt.Errorf("sqlserver: the engine's %s is a %T", name, e)
+		}
+		return r, nil
+	}}
 }
 
 // asICURegexp returns the engine's regular expression function e as an

@@ -1,77 +1,96 @@
 package sqlserver
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
-	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 )
 
-// Extension points for the Dolt-compatible surface: stored procedures
-// (CALL dolt_commit(...)), table functions (SELECT * FROM dolt_log('main')),
-// scalar functions (active_branch()) and system tables (dolt_branches). Each
-// feature file registers its own entries from an init function, so features
-// live in separate files and the Provider below serves them all.
+// The Dolt-compatible surface: stored procedures (CALL dolt_commit(...)),
+// table functions (SELECT * FROM dolt_log('main')), scalar functions
+// (active_branch()) and system tables (dolt_branches). Each feature file
+// declares its entries in a static table (a package-level slice that
+// nothing changes); the tables below gather them, and each Provider builds
+// its own lookup maps from them (newCatalog). Nothing is registered in
+// package state.
 
-var registry struct {
-	sync.RWMutex
-	procedures     map[string][]sql.ExternalStoredProcedureDetails
+// procedures are the external stored procedures. Several may share a name
+// with different parameter counts; they are tried in this order.
+var procedures = slices.Concat(conflictProcedures, eventProcedures, branchProcedures, commitProcedures, mergeProcedures)
+
+// tableFunctions are the table functions.
+var tableFunctions = slices.Concat(eventTableFunctions, historyTableFunctions)
+
+// scalarFunctions are the scalar functions, beside those of builtStrings
+// (builtStringFunctions), which wrap the engine's.
+var scalarFunctions = slices.Concat(graphFunctions, regexpFunctions, fileFunctions)
+
+// systemTables are the system-table openers, asked in this order before
+// the database's own tables.
+var systemTables = []SystemTableOpener{openConflictTables, openEventTables, openRefSystemTable}
+
+// SystemTableOpener returns the system table named name of db, or false
+// when name is not one it serves.
+type SystemTableOpener func(ctx *sql.Context, db *Database, name string) (sql.Table, bool, error)
+
+// catalog is a provider's lookup of the tables above. It is built once per
+// provider and not changed afterwards.
+type catalog struct {
+	procedures     map[string][]sql.ExternalStoredProcedureDetails // by lower-case name
 	tableFunctions map[string]sql.TableFunction
 	functions      map[string]sql.Function
 	systemTables   []SystemTableOpener
 }
 
-// SystemTableOpener returns the system table named name of db, or false
-// when name is not one it serves. Openers are asked in registration order,
-// before the database's own tables.
-type SystemTableOpener func(ctx *sql.Context, db *Database, name string) (sql.Table, bool, error)
-
-// registerProcedure adds an external stored procedure. Several procedures
-// may share a name with different parameter counts.
-func registerProcedure(p sql.ExternalStoredProcedureDetails) {
-	registry.Lock()
-	defer registry.Unlock()
-	if registry.procedures == nil {
-		registry.procedures = map[string][]sql.ExternalStoredProcedureDetails{}
+// newCatalog builds the lookup maps of the static tables. Two entries of
+// one name (other than procedures' signatures) break an invariant of the
+// tables, and panic.
+func newCatalog() *catalog {
+	c := &catalog{
+		procedures:     map[string][]sql.ExternalStoredProcedureDetails{},
+		tableFunctions: map[string]sql.TableFunction{},
+		functions:      map[string]sql.Function{},
+		systemTables:   systemTables,
 	}
-	name := strings.ToLower(p.Name)
-	registry.procedures[name] = append(registry.procedures[name], p)
-}
-
-// registerTableFunction adds a table function under its Name().
-func registerTableFunction(f sql.TableFunction) {
-	registry.Lock()
-	defer registry.Unlock()
-	if registry.tableFunctions == nil {
-		registry.tableFunctions = map[string]sql.TableFunction{}
+	for _, p := range procedures {
+		name := strings.ToLower(p.Name)
+		c.procedures[name] = append(c.procedures[name], p)
 	}
-	registry.tableFunctions[strings.ToLower(f.Name())] = f
-}
-
-// registerFunction adds a scalar function under its FunctionName().
-func registerFunction(f sql.Function) {
-	registry.Lock()
-	defer registry.Unlock()
-	if registry.functions == nil {
-		registry.functions = map[string]sql.Function{}
+	for _, f := range tableFunctions {
+		name := strings.ToLower(f.Name())
+		if _, ok := c.tableFunctions[name]; ok {
+			panic(fmt.Sprintf("sqlserver: two table functions named %s", name))
+		}
+		c.tableFunctions[name] = f
 	}
-	registry.functions[strings.ToLower(f.FunctionName())] = f
+	for _, f := range slices.Concat(scalarFunctions, builtStringFunctions()) {
+		name := strings.ToLower(f.FunctionName())
+		if _, ok := c.functions[name]; ok {
+			panic(fmt.Sprintf("sqlserver: two functions named %s", name))
+		}
+		c.functions[name] = f
+	}
+	return c
 }
 
-// registerSystemTables adds a system-table opener.
-func registerSystemTables(o SystemTableOpener) {
-	registry.Lock()
-	defer registry.Unlock()
-	registry.systemTables = append(registry.systemTables, o)
+// ProcedureRegistered reports whether verso has a procedure named name,
+// and under how many signatures.
+func ProcedureRegistered(name string) (int, bool) {
+	n := 0
+	for _, p := range procedures {
+		if strings.EqualFold(p.Name, name) {
+			n++
+		}
+	}
+	return n, n > 0
 }
 
-// registeredSystemTable asks each registered opener for name.
+// registeredSystemTable asks each system-table opener for name.
 func (db *Database) registeredSystemTable(ctx *sql.Context, name string) (sql.Table, bool, error) {
-	registry.RLock()
-	openers := registry.systemTables
-	registry.RUnlock()
-	for _, o := range openers {
+	for _, o := range db.p.catalog.systemTables {
 		if t, ok, err := o(ctx, db, name); err != nil || ok {
 			return t, ok, err
 		}
@@ -81,11 +100,8 @@ func (db *Database) registeredSystemTable(ctx *sql.Context, name string) (sql.Ta
 
 // ExternalStoredProcedure implements sql.ExternalStoredProcedureProvider.
 func (p *Provider) ExternalStoredProcedure(_ *sql.Context, name string, numOfParams int) (*sql.ExternalStoredProcedureDetails, error) {
-	registry.RLock()
-	defer registry.RUnlock()
 	var variadic *sql.ExternalStoredProcedureDetails
-	for i := range registry.procedures[strings.ToLower(name)] {
-		d := registry.procedures[strings.ToLower(name)][i]
+	for _, d := range p.catalog.procedures[strings.ToLower(name)] {
 		t := reflect.TypeOf(d.Function)
 		if t == nil || t.Kind() != reflect.Func {
 			continue
@@ -106,24 +122,19 @@ func (p *Provider) ExternalStoredProcedure(_ *sql.Context, name string, numOfPar
 
 // ExternalStoredProcedures implements sql.ExternalStoredProcedureProvider.
 func (p *Provider) ExternalStoredProcedures(_ *sql.Context, name string) ([]sql.ExternalStoredProcedureDetails, error) {
-	registry.RLock()
-	defer registry.RUnlock()
-	return append([]sql.ExternalStoredProcedureDetails(nil), registry.procedures[strings.ToLower(name)]...), nil
+	return slices.Clone(p.catalog.procedures[strings.ToLower(name)]), nil
 }
 
-// TableFunction implements sql.TableFunctionProvider: the registry's, then
-// those the engine added to this provider.
+// TableFunction implements sql.TableFunctionProvider: verso's, then those
+// the engine added to this provider.
 func (p *Provider) TableFunction(_ *sql.Context, name string) (sql.TableFunction, bool) {
 	name = strings.ToLower(name)
-	registry.RLock()
-	f, ok := registry.tableFunctions[name]
-	registry.RUnlock()
-	if ok {
+	if f, ok := p.catalog.tableFunctions[name]; ok {
 		return f, true
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	f, ok = p.tableFunctions[name]
+	f, ok := p.tableFunctions[name]
 	return f, ok
 }
 
@@ -144,8 +155,6 @@ func (p *Provider) WithTableFunctions(fns ...sql.TableFunction) (sql.TableFuncti
 
 // Function implements sql.FunctionProvider.
 func (p *Provider) Function(_ *sql.Context, _ string, name string) (sql.Function, bool) {
-	registry.RLock()
-	defer registry.RUnlock()
-	f, ok := registry.functions[strings.ToLower(name)]
+	f, ok := p.catalog.functions[strings.ToLower(name)]
 	return f, ok
 }

@@ -65,44 +65,43 @@ func (f *testFunc) Eval(ctx *gsql.Context, row gsql.Row) (any, error) {
 	return f.eval(ctx, vals)
 }
 
-var registerTestFuncs sync.Once
-
 // serverPath is an absolute path of the server's that an error names.
 var serverPath = filepath.Join(os.TempDir(), "verso-test", "shop", ".verso", "chunks", "journal")
 
-func testFuncs() {
-	registerTestFuncs.Do(func() {
-		for _, f := range []*testFunc{
-			{name: "verso_test_panic", eval: func(*gsql.Context, []any) (any, error) {
-				var s []int
-				return s[5], nil // a runtime error: index out of range
-			}},
-			{name: "verso_test_path_error", eval: func(_ *gsql.Context, args []any) (any, error) {
-				p := serverPath
-				if len(args) > 0 {
-					p = fmt.Sprint(args[0])
-				}
-				return nil, fmt.Errorf("open %s: permission denied", p)
-			}},
-		} {
-			registerFunction(gsql.FunctionN{Name: f.name, Fn: func(_ *gsql.Context, args ...gsql.Expression) (gsql.Expression, error) {
-				nf := *f
-				nf.args = args
-				return &nf, nil
-			}})
-		}
-		registerFunction(gsql.Function0{Name: "verso_test_plan_panic", Fn: func(*gsql.Context) gsql.Expression {
-			panic(fmt.Sprintf("a broken invariant while planning, in %s", serverPath))
+// testFuncs are functions that fail in the ways the test needs.
+func testFuncs() []gsql.Function {
+	var out []gsql.Function
+	for _, f := range []*testFunc{
+		{name: "verso_test_panic", eval: func(*gsql.Context, []any) (any, error) {
+			var s []int
+			return s[5], nil // a runtime error: index out of range
+		}},
+		{name: "verso_test_path_error", eval: func(_ *gsql.Context, args []any) (any, error) {
+			p := serverPath
+			if len(args) > 0 {
+				p = fmt.Sprint(args[0])
+			}
+			return nil, fmt.Errorf("open %s: permission denied", p)
+		}},
+	} {
+		out = append(out, gsql.FunctionN{Name: f.name, Fn: func(_ *gsql.Context, args ...gsql.Expression) (gsql.Expression, error) {
+			nf := *f
+			nf.args = args
+			return &nf, nil
 		}})
-	})
+	}
+	return append(out, gsql.Function0{Name: "verso_test_plan_panic", Fn: func(*gsql.Context) gsql.Expression {
+		panic(fmt.Sprintf("a broken invariant while planning, in %s", serverPath))
+	}})
 }
 
 // TestServerErrorsHideInternals: errors reach clients without stack
 // traces or absolute server paths; the trace goes to the server log.
 func TestServerErrorsHideInternals(t *testing.T) {
-	testFuncs()
 	var log logBuffer
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	s, _ := startTestServerWith(t, t.TempDir(), ServerConfig{Logger: slog.New(slog.NewTextHandler(&log, nil))}, func(p *Provider) {
+		p.catalog = p.catalog.with(testFuncs(), nil)
+	})
 	db := connect(t, s, "root", "", "")
 	db.SetMaxOpenConns(1)
 	for _, tc := range []struct {

@@ -18,9 +18,19 @@ import (
 // called.
 func startTestServer(t *testing.T, dir string, cfg ServerConfig) (s *Server, stop func()) {
 	t.Helper()
+	return startTestServerWith(t, dir, cfg, nil)
+}
+
+// startTestServerWith is startTestServer, with setup run on the provider
+// before the server is made.
+func startTestServerWith(t *testing.T, dir string, cfg ServerConfig, setup func(*Provider)) (s *Server, stop func()) {
+	t.Helper()
 	p, err := NewProvider(dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if setup != nil {
+		setup(p)
 	}
 	if cfg.Address == "" {
 		cfg.Address = "127.0.0.1:0"

@@ -2,7 +2,6 @@ package sqlserver
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -53,7 +52,7 @@ func (db *Database) systemView(ctx *sql.Context) (*systables.View, error) {
 		d.refs = &refsSnapshot{refs: refs, ws: d.Start()}
 	}
 	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: d.refs.refs, Branch: db.branch,
-		Working: d.Root(), Tables: tableReader{db}, Events: &eventFormat}, nil
+		Working: d.Root(), Tables: tableReader{db}, Events: &eventFormat, Cache: db.p.sysCache}, nil
 }
 
 // eventFormat is how the diffs of the event log (dolt_diff(...,
@@ -75,50 +74,16 @@ type refsSnapshot struct {
 type tableReader struct{ db *Database }
 
 func (r tableReader) ReadTable(ctx *sql.Context, name string, addr chunks.Address) (*systables.StoredTable, error) {
-	t, err := tables.Load(ctx, r.db.st.graph.NodeStore(), addr)
+	t, err := tables.Load(ctx, r.db.st.graph.NodeStore(), addr, sqlCollations{})
 	if err != nil {
 		return nil, err
 	}
-	sch, err := historySchema(ctx, r.db, name, t.Schema())
+	sch, err := r.db.p.cache.historySchema(ctx, r.db, name, t.Schema())
 	if err != nil {
 		return nil, err
 	}
 	tbl := &Table{db: r.db, name: name, info: &tableInfo{addr: addr, t: t, sch: sch, collation: sql.Collation_Default}}
 	return &systables.StoredTable{Table: t, Schema: sch.Schema, Row: tbl.toRow}, nil
-}
-
-type schemaKey struct {
-	st          *dbState
-	db, table   string
-	storedBytes string
-}
-
-var schemaCache struct {
-	sync.Mutex
-	m map[schemaKey]sql.PrimaryKeySchema
-}
-
-// historySchema returns engineSchema(db, table, s), cached by s's
-// encoding. The schema is shared: callers must not change it.
-func historySchema(ctx *sql.Context, db *Database, table string, s *tables.Schema) (sql.PrimaryKeySchema, error) {
-	k := schemaKey{db.st, db.Name(), table, string(tables.EncodeSchema(s))}
-	schemaCache.Lock()
-	sch, ok := schemaCache.m[k]
-	schemaCache.Unlock()
-	if ok {
-		return sch, nil
-	}
-	sch, err := engineSchema(ctx, db.Name(), table, s)
-	if err != nil {
-		return sch, err
-	}
-	schemaCache.Lock()
-	if schemaCache.m == nil || len(schemaCache.m) >= 1024 {
-		schemaCache.m = map[schemaKey]sql.PrimaryKeySchema{}
-	}
-	schemaCache.m[k] = sch
-	schemaCache.Unlock()
-	return sch, nil
 }
 
 // CommitGraph returns the commit graph of the database named name, for

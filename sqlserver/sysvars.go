@@ -3,7 +3,9 @@ package sqlserver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -36,13 +38,29 @@ const (
 
 var dbVarSuffixes = []string{"_head_ref", "_head", "_working", "_staged"}
 
-func init() {
-	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{
-		&sql.MysqlSystemVariable{Name: userNameVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userNameVar), Default: ""},
-		&sql.MysqlSystemVariable{Name: userEmailVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userEmailVar), Default: ""},
-		// The engine fixes it at 1 (it takes no row locks); verso's row
-		// locks wait this long, MySQL's range and default (rowlocks.go).
-		&sql.MysqlSystemVariable{Name: "innodb_lock_wait_timeout", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemIntType("innodb_lock_wait_timeout", 1, 1073741824, false), Default: int64(defaultLockWaitTimeout / time.Second)},
+// systemVariables are verso's system variables, beside @@secure_file_priv
+// (files.go) and the per-database ones (registerDBVars).
+var systemVariables = []sql.SystemVariable{
+	&sql.MysqlSystemVariable{Name: userNameVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userNameVar), Default: ""},
+	&sql.MysqlSystemVariable{Name: userEmailVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userEmailVar), Default: ""},
+	// The engine fixes it at 1 (it takes no row locks); verso's row
+	// locks wait this long, MySQL's range and default (rowlocks.go).
+	&sql.MysqlSystemVariable{Name: "innodb_lock_wait_timeout", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemIntType("innodb_lock_wait_timeout", 1, 1073741824, false), Default: int64(defaultLockWaitTimeout / time.Second)},
+}
+
+// sysVarsOnce guards registerSystemVariables.
+var sysVarsOnce sync.Once
+
+// registerSystemVariables adds systemVariables and fileSystemVariables to
+// the engine's registry of system variables. That registry is a
+// process-wide global of go-mysql-server (sql.SystemVariables), with no
+// per-engine alternative: sessions copy their variables from it. So the
+// variables are added once per process, by the first provider made
+// (newProvider), rather than by an init function; they are the same for
+// every provider.
+func registerSystemVariables() {
+	sysVarsOnce.Do(func() {
+		sql.SystemVariables.AddSystemVariables(slices.Concat(systemVariables, fileSystemVariables))
 	})
 }
 

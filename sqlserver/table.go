@@ -362,7 +362,7 @@ func (t *Table) alterSchema(ctx *sql.Context, change func(*tables.Schema) error)
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	nt, err := tables.New(t.db.st.graph.NodeStore(), s)
+	nt, err := tables.New(t.db.st.graph.NodeStore(), s, sqlCollations{})
 	if err != nil {
 		return err
 	}
@@ -431,7 +431,7 @@ func (t *Table) Truncate(ctx *sql.Context) (int, error) {
 			return 0, err
 		}
 	}
-	nt, err := tables.New(t.db.st.graph.NodeStore(), cur.Schema())
+	nt, err := tables.New(t.db.st.graph.NodeStore(), cur.Schema(), sqlCollations{})
 	if err != nil {
 		return 0, err
 	}

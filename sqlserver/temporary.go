@@ -30,7 +30,7 @@ func tempState(ctx *sql.Context, db string, create bool) *dbState {
 	if st, ok := sess.temp[k]; ok || !create {
 		return st
 	}
-	vdb, err := verso.OpenMemory(db, verso.Options{})
+	vdb, err := verso.OpenMemory(db, verso.Options{Collations: sqlCollations{}})
 	if err != nil {
 		return nil
 	}

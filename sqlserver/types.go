@@ -265,23 +265,24 @@ func collationSortKey(c sql.CollationID) func(string) []byte {
 	}
 }
 
-// registerCollations makes every collation the engine can sort by available
-// to table storage, under its name.
-func registerCollations() {
-	it := sql.NewCollationsIterator()
-	for {
-		c, ok := it.Next()
-		if !ok {
-			return
-		}
-		if c.Sorter == nil || c.ID == sql.Collation_binary || strings.HasSuffix(c.Name, "_bin") {
-			continue
-		}
-		tables.RegisterCollation(c.Name, collationSortKey(c.ID))
-	}
-}
+// sqlCollations are the collations table storage keys string columns by
+// (tables.Collations): every one the engine can sort by, other than the
+// binary ones, under its name. It keeps nothing: each lookup asks the
+// engine's own table of collations. The SQL layer passes it wherever it
+// opens tables (tables.New, tables.Load, tablemerge.Options).
+type sqlCollations struct{}
 
-func init() { registerCollations() }
+var _ tables.Collations = sqlCollations{}
+
+// SortKey implements tables.Collations.
+func (sqlCollations) SortKey(name string) (func(string) []byte, bool) {
+	id, err := sql.ParseCollation("", name, false)
+	if err != nil {
+		return nil, false
+	}
+	f := collationKeyFor(id)
+	return f, f != nil
+}
 
 // collationKeyFor returns the sort-key function of a non-binary collation,
 // or nil.

@@ -181,12 +181,3 @@ func (p *Provider) SetCommitter(sig commitgraph.Signature) {
 	defer p.mu.Unlock()
 	p.committer = sig
 }
-
-// ProcedureRegistered reports whether a procedure named name is
-// registered, and under how many signatures.
-func ProcedureRegistered(name string) (int, bool) {
-	registry.RLock()
-	defer registry.RUnlock()
-	n := len(registry.procedures[strings.ToLower(name)])
-	return n, n > 0
-}

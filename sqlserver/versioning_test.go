@@ -27,7 +27,7 @@ import (
 // runVersioningScripts runs scripts, each on a fresh engine with mydb.
 func runVersioningScripts(t *testing.T, scripts []queries.ScriptTest) {
 	for _, s := range scripts {
-		h := &harness{}
+		h := &harness{procedures: testProcedures}
 		h.Setup(setup.MydbData)
 		enginetest.TestScript(t, h, s)
 	}
@@ -131,10 +131,11 @@ func mustTime(s string) time.Time {
 	return t
 }
 
-// verso_test_add_conflict writes a conflicts/<table> entry into the
-// working root, as dolt_merge does for a conflicted table.
-func init() {
-	registerProcedure(sql.ExternalStoredProcedureDetails{Name: "verso_test_add_conflict", Schema: statusSchema,
+// testProcedures are the procedures the versioning scripts add to their
+// providers: verso_test_add_conflict writes a conflicts/<table> entry into
+// the working root, as dolt_merge does for a conflicted table.
+var testProcedures = []sql.ExternalStoredProcedureDetails{
+	{Name: "verso_test_add_conflict", Schema: statusSchema,
 		Function: func(ctx *sql.Context, table string) (sql.RowIter, error) {
 			d, err := procBranch(ctx)
 			if err != nil {
@@ -151,7 +152,7 @@ func init() {
 				return nil, err
 			}
 			return statusRow(0), nil
-		}})
+		}},
 }
 
 func TestVersioningAddCommit(t *testing.T) { runVersioningScripts(t, addCommitScripts) }
@@ -360,7 +361,7 @@ func (s *countingStore) Commit(ctx context.Context, newRoot, expected chunks.Add
 func countingProvider(t *testing.T) (*Provider, *countingStore, *dbState) {
 	p := NewMemoryProvider()
 	cs := &countingStore{Store: chunks.NewMemoryStore()}
-	db, err := verso.OpenStore("db", cs, verso.Options{})
+	db, err := verso.OpenStore("db", cs, verso.Options{Collations: sqlCollations{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,47 +8,74 @@ import (
 	"github.com/verso-db/verso/commitgraph"
 )
 
-// Caches of immutable things, so that a point lookup costs what the
-// lookup itself needs: decoded commits (a commit never changes), and what
-// is derived from one refs snapshot (the refs column of dolt_log, the
-// heads of dolt_commits). Both are bounded: when full, they start over.
+// Cache keeps what the system tables decode or derive from immutable
+// things, so that a point lookup costs what the lookup itself needs:
+// decoded commits (a commit never changes) and what is derived from one
+// refs snapshot (the refs column of dolt_log, the heads of dolt_commits).
+// Both are bounded: when full, they start over.
+//
+// The SQL layer keeps one per provider and hands it to every View
+// (View.Cache), so that queries share it; two caches never share or
+// evict each other's entries. Entries are keyed by commit graph as well:
+// the same address in another store is another question. A Cache is safe
+// for concurrent use.
+type Cache struct {
+	mu      sync.Mutex
+	commits map[commitKey]*commitgraph.Commit
+	refs    map[refsKey]*refsInfo
+}
 
 const (
 	commitCacheSize = 1 << 14
 	refsCacheSize   = 64
 )
 
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{} }
+
+// Len returns the number of decoded commits and of refs snapshots held.
+func (c *Cache) Len() (commits, refs int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.commits), len(c.refs)
+}
+
 type commitKey struct {
-	g *commitgraph.DB // the same address in another store is another question
+	g *commitgraph.DB
 	a chunks.Address
 }
 
-var commitCache struct {
-	sync.Mutex
-	m map[commitKey]*commitgraph.Commit
+// cache returns the view's cache: View.Cache, or one of its own.
+func (v *View) cache() *Cache {
+	if v.Cache != nil {
+		return v.Cache
+	}
+	v.ownOnce.Do(func() { v.own = NewCache() })
+	return v.own
 }
 
-// readCommit returns the commit at a in g, decoded once. Callers must not
-// change it.
-func readCommit(ctx context.Context, g *commitgraph.DB, a chunks.Address) (*commitgraph.Commit, error) {
-	k := commitKey{g, a}
-	commitCache.Lock()
-	c, ok := commitCache.m[k]
-	commitCache.Unlock()
+// readCommit returns the commit at a in the view's graph, decoded once.
+// Callers must not change it.
+func (v *View) readCommit(ctx context.Context, a chunks.Address) (*commitgraph.Commit, error) {
+	c := v.cache()
+	k := commitKey{v.Graph, a}
+	c.mu.Lock()
+	cm, ok := c.commits[k]
+	c.mu.Unlock()
 	if ok {
-		return c, nil
+		return cm, nil
 	}
-	c, err := g.ReadCommit(ctx, a)
+	cm, err := v.Graph.ReadCommit(ctx, a)
 	if err != nil {
 		return nil, err
 	}
-	commitCache.Lock()
-	if commitCache.m == nil || len(commitCache.m) >= commitCacheSize {
-		commitCache.m = map[commitKey]*commitgraph.Commit{}
+	c.mu.Lock()
+	if c.commits == nil || len(c.commits) >= commitCacheSize {
+		c.commits = map[commitKey]*commitgraph.Commit{}
 	}
-	commitCache.m[k] = c
-	commitCache.Unlock()
-	return c, nil
+	c.commits[k] = cm
+	c.mu.Unlock()
+	return cm, nil
 }
 
 // refsInfo is what the tables derive from one refs snapshot.
@@ -63,18 +90,14 @@ type refsKey struct {
 	branch string
 }
 
-var refsCache struct {
-	sync.Mutex
-	m map[refsKey]*refsInfo
-}
-
 // info returns the refs column and heads of v's snapshot, computed once
 // per snapshot root and branch.
 func (v *View) info(ctx context.Context) (*refsInfo, error) {
+	c := v.cache()
 	k := refsKey{v.Graph, v.Refs.Root(), v.Branch}
-	refsCache.Lock()
-	ri, ok := refsCache.m[k]
-	refsCache.Unlock()
+	c.mu.Lock()
+	ri, ok := c.refs[k]
+	c.mu.Unlock()
 	if ok {
 		return ri, nil
 	}
@@ -83,11 +106,11 @@ func (v *View) info(ctx context.Context) (*refsInfo, error) {
 		return nil, err
 	}
 	ri = &refsInfo{deco: deco, heads: heads}
-	refsCache.Lock()
-	if refsCache.m == nil || len(refsCache.m) >= refsCacheSize {
-		refsCache.m = map[refsKey]*refsInfo{}
+	c.mu.Lock()
+	if c.refs == nil || len(c.refs) >= refsCacheSize {
+		c.refs = map[refsKey]*refsInfo{}
 	}
-	refsCache.m[k] = ri
-	refsCache.Unlock()
+	c.refs[k] = ri
+	c.mu.Unlock()
 	return ri, nil
 }

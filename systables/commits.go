@@ -156,7 +156,7 @@ func (ct *commitTable) scan(ctx *sql.Context) (sql.RowIter, error) {
 // chunk read and checked to be within the table's histories through the
 // heads' closures.
 func (ct *commitTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIter, error) {
-	s, err := newScope(ctx, ct.v.Graph, ct.heads)
+	s, err := newScope(ctx, ct.v, ct.heads)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +178,7 @@ func (ct *commitTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.Ro
 func (ct *commitTable) rowCount(ctx *sql.Context) (uint64, bool, error) {
 	var n uint64
 	for _, h := range ct.heads {
-		c, err := readCommit(ctx, ct.v.Graph, h)
+		c, err := ct.v.readCommit(ctx, h)
 		if err != nil {
 			return 0, false, err
 		}

@@ -127,7 +127,7 @@ func (d diffTable) rowsOf(ctx *sql.Context, c, head *commitgraph.Commit) ([]sql.
 		hash = c.Addr.String()
 		var parent *commitgraph.Commit
 		if len(c.Parents) > 0 {
-			if parent, err = readCommit(ctx, d.v.Graph, c.Parents[0]); err != nil {
+			if parent, err = d.v.readCommit(ctx, c.Parents[0]); err != nil {
 				return nil, err
 			}
 		}
@@ -198,7 +198,7 @@ func (d diffTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIte
 		}
 		hashes = append(hashes, k)
 	}
-	cs, err := lookupCommits(ctx, &scope{g: d.v.Graph, heads: []*commitgraph.Commit{head}}, hashes)
+	cs, err := lookupCommits(ctx, &scope{v: d.v, heads: []*commitgraph.Commit{head}}, hashes)
 	if err != nil {
 		return nil, err
 	}

@@ -162,5 +162,9 @@
 //     not removed in a diff until the Batch or sweep that removes it.
 //   - dolt_diff_dolt_events needs View.Events (package sqlserver sets it);
 //     without it, opening the table fails.
+//   - Decoded commits and what is derived from a refs snapshot are kept in
+//     a Cache, bounded, that the caller owns: View.Cache, one per provider
+//     in package sqlserver (a view given none keeps its own). Nothing is
+//     cached at package level.
 //   - Tables are read-only; every method is safe for concurrent use.
 package systables

@@ -319,17 +319,17 @@ func (q *LogQuery) RowIter(ctx *sql.Context) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	ex, err := newScope(ctx, q.v.Graph, q.exclude)
+	ex, err := newScope(ctx, q.v, q.exclude)
 	if err != nil {
 		return nil, err
 	}
 	var common [][2]*scope
 	for _, p := range q.common {
-		a, err := newScope(ctx, q.v.Graph, p[:1])
+		a, err := newScope(ctx, q.v, p[:1])
 		if err != nil {
 			return nil, err
 		}
-		b, err := newScope(ctx, q.v.Graph, p[1:])
+		b, err := newScope(ctx, q.v, p[1:])
 		if err != nil {
 			return nil, err
 		}

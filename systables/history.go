@@ -118,7 +118,7 @@ func (h *history) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIter
 	if err != nil {
 		return nil, err
 	}
-	cs, err := lookupCommits(ctx, &scope{g: h.v.Graph, heads: []*commitgraph.Commit{head}}, keys)
+	cs, err := lookupCommits(ctx, &scope{v: h.v, heads: []*commitgraph.Commit{head}}, keys)
 	if err != nil {
 		return nil, err
 	}

@@ -76,7 +76,7 @@ func (m *model) table(r commitgraph.RootValue) *tables.Table {
 	if !ok {
 		return nil
 	}
-	t, err := tables.Load(ctx, m.g.NodeStore(), a)
+	t, err := tables.Load(ctx, m.g.NodeStore(), a, nil)
 	if err != nil {
 		m.tb.Fatal(err)
 	}

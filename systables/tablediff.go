@@ -255,7 +255,7 @@ func (td *tableDiff) commitRows(ctx *sql.Context, c *commitgraph.Commit) ([]sql.
 	}
 	var out []sql.Row
 	for _, p := range c.Parents {
-		pc, err := readCommit(ctx, td.v.Graph, p)
+		pc, err := td.v.readCommit(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -302,7 +302,7 @@ func (td *tableDiff) lookup(ctx *sql.Context, column string, keys []string) (sql
 	if err != nil {
 		return nil, err
 	}
-	s := &scope{g: td.v.Graph, heads: []*commitgraph.Commit{head}}
+	s := &scope{v: td.v, heads: []*commitgraph.Commit{head}}
 	var out []sql.Row
 	var hashes []string
 	for _, k := range keys {
@@ -343,7 +343,7 @@ func (td *tableDiff) childRows(ctx *sql.Context, x, head *commitgraph.Commit) ([
 	if x.Addr == head.Addr {
 		return td.pair(ctx, head, nil)
 	}
-	kids, err := children(ctx, td.v.Graph, x, head)
+	kids, err := children(ctx, td.v, x, head)
 	if err != nil {
 		return nil, err
 	}
@@ -361,14 +361,14 @@ func (td *tableDiff) childRows(ctx *sql.Context, x, head *commitgraph.Commit) ([
 // of head's closure that commitgraph's ChildCandidates gives (those at
 // h(x)+1 and the merges with an alias there) whose parents include x, and
 // head if its parents include x.
-func children(ctx context.Context, g *commitgraph.DB, x, head *commitgraph.Commit) ([]*commitgraph.Commit, error) {
+func children(ctx context.Context, v *View, x, head *commitgraph.Commit) ([]*commitgraph.Commit, error) {
 	var out []*commitgraph.Commit
-	cands, err := g.ChildCandidates(ctx, x, head)
+	cands, err := v.Graph.ChildCandidates(ctx, x, head)
 	if err != nil {
 		return nil, err
 	}
 	for _, a := range cands {
-		c, err := readCommit(ctx, g, a)
+		c, err := v.readCommit(ctx, a)
 		if err != nil {
 			return nil, err
 		}

@@ -142,12 +142,12 @@ func (t *Table) DataLength(ctx *sql.Context) (uint64, error) {
 // parseHash returns the commit a key names, or false when the key is
 // malformed, not in canonical (lower-case) form, or names no commit: such
 // keys match no row.
-func parseHash(ctx context.Context, g *commitgraph.DB, k string) (*commitgraph.Commit, bool, error) {
+func parseHash(ctx context.Context, v *View, k string) (*commitgraph.Commit, bool, error) {
 	a, err := chunks.ParseAddress(k)
 	if err != nil || a.String() != k {
 		return nil, false, nil
 	}
-	c, err := readCommit(ctx, g, a)
+	c, err := v.readCommit(ctx, a)
 	if errors.Is(err, commitgraph.ErrNotCommit) {
 		return nil, false, nil
 	}
@@ -156,14 +156,14 @@ func parseHash(ctx context.Context, g *commitgraph.DB, k string) (*commitgraph.C
 
 // scope is a set of histories: the commits reachable from its heads.
 type scope struct {
-	g     *commitgraph.DB
+	v     *View
 	heads []*commitgraph.Commit
 }
 
-func newScope(ctx context.Context, g *commitgraph.DB, heads []chunks.Address) (*scope, error) {
-	s := &scope{g: g}
+func newScope(ctx context.Context, v *View, heads []chunks.Address) (*scope, error) {
+	s := &scope{v: v}
 	for _, h := range heads {
-		c, err := readCommit(ctx, g, h)
+		c, err := v.readCommit(ctx, h)
 		if err != nil {
 			return nil, err
 		}
@@ -176,7 +176,7 @@ func newScope(ctx context.Context, g *commitgraph.DB, heads []chunks.Address) (*
 // head's closure (one lookup of (height, address) per head).
 func (s *scope) contains(ctx context.Context, c *commitgraph.Commit) (bool, error) {
 	for _, h := range s.heads {
-		if in, err := s.g.IsAncestorCommit(ctx, c, h); err != nil || in {
+		if in, err := s.v.Graph.IsAncestorCommit(ctx, c, h); err != nil || in {
 			return in, err
 		}
 	}
@@ -193,7 +193,7 @@ func lookupCommits(ctx context.Context, s *scope, keys []string) ([]*commitgraph
 			continue
 		}
 		seen[k] = true
-		c, ok, err := parseHash(ctx, s.g, k)
+		c, ok, err := parseHash(ctx, s.v, k)
 		if err != nil {
 			return nil, err
 		}

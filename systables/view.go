@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -50,6 +51,12 @@ type View struct {
 	// Events is how dolt_events shows an event; the diffs of the event
 	// log need it (nil: they fail).
 	Events *EventFormat
+	// Cache is shared by the views of one provider (or database); nil:
+	// the view keeps its own, for as long as it lives.
+	Cache *Cache
+
+	ownOnce sync.Once
+	own     *Cache
 }
 
 // TableReader opens a stored table for reading its rows as the engine's
@@ -93,7 +100,7 @@ func (v *View) head(ctx context.Context) (*commitgraph.Commit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readCommit(ctx, v.Graph, a)
+	return v.readCommit(ctx, a)
 }
 
 // findTable returns the exact stored name and address of the table named

@@ -12,8 +12,10 @@
 //     conflicts.go). LoadConflictSet, ListConflicts, HasConflicts,
 //     SetConflicts, and ResolveConflicts (Ours or Theirs) read and resolve
 //     them.
-//   - PrefixMerger and RegisterPrefixMerger: the hook for entries that must
-//     be merged together, such as the event log and its indexes ("events/").
+//   - PrefixMerger, passed in Options.PrefixMergers: the hook for entries
+//     of the layers above that must be merged together, such as the event
+//     log and its indexes ("events/"). An entry under neither a prefix of
+//     this package nor one of those fails the merge (ErrNoMerger).
 //
 // # What merges how
 //
@@ -42,7 +44,8 @@
 // (ErrTableConflict); an object changed differently on both sides
 // (ErrObjectConflict); merged rows that break a unique key or NOT NULL
 // (*ConstraintError, ErrConstraint); a side that still holds conflicts
-// (ErrUnresolvedConflicts). Every message names the table or object and
+// (ErrUnresolvedConflicts); an entry of a layer above that no merger of
+// Options.PrefixMergers covers (ErrNoMerger). Every message names the table or object and
 // says what to change.
 //
 // # Caveats

@@ -22,6 +22,12 @@ var (
 	// ErrUnresolvedConflicts is returned when a side of the merge still
 	// holds conflicts of an earlier merge.
 	ErrUnresolvedConflicts = errors.New("tablemerge: unresolved conflicts")
+	// ErrNoMerger is returned when a root value holds an entry that this
+	// package does not merge and that no Options.PrefixMergers entry
+	// covers (such as the event log's, when the caller passed no merger
+	// for "events/"): the merge changes nothing rather than take or drop
+	// it blindly.
+	ErrNoMerger = errors.New("tablemerge: no merger for a root value entry")
 	// ErrConstraint is returned when the merged rows would break a unique
 	// key (see ConstraintError) or another constraint of the table.
 	ErrConstraint = errors.New("tablemerge: the merged rows break a constraint")

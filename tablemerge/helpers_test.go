@@ -23,6 +23,9 @@ func newFixture(t *testing.T) *fixture {
 	return &fixture{t: t, ctx: context.Background(), ns: prolly.NewNodeStore(chunks.NewMemoryStore())}
 }
 
+// testCollations holds test_ci, a case-insensitive collation.
+var testCollations = tables.CollationMap{"test_ci": func(s string) []byte { return []byte(strings.ToLower(s)) }}
+
 // testSchema: id INT key, a INT (indexed), b VARCHAR (unique), all but id
 // nullable.
 func testSchema() *tables.Schema {
@@ -60,7 +63,7 @@ func row(vals ...any) []tables.Value {
 
 func (f *fixture) table(s *tables.Schema, rows ...[]tables.Value) *tables.Table {
 	f.t.Helper()
-	t, err := tables.New(f.ns, s)
+	t, err := tables.New(f.ns, s, testCollations)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -117,7 +120,7 @@ func (f *fixture) root(entries map[string]any) commitgraph.RootValue {
 // merge merges and checks every merged table.
 func (f *fixture) merge(base, ours, theirs commitgraph.RootValue) (*Result, error) {
 	f.t.Helper()
-	res, err := Merge(f.ctx, f.ns, base, ours, theirs, Options{Theirs: chunks.Address{1}})
+	res, err := Merge(f.ctx, f.ns, base, ours, theirs, Options{Theirs: chunks.Address{1}, Collations: testCollations})
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +145,7 @@ func (f *fixture) load(root commitgraph.RootValue, name string) *tables.Table {
 	if err != nil || !ok {
 		f.t.Fatalf("table %q: %v %v", name, ok, err)
 	}
-	t, err := tables.Load(f.ctx, f.ns, a)
+	t, err := tables.Load(f.ctx, f.ns, a, testCollations)
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
@@ -25,12 +24,20 @@ type Options struct {
 	// Theirs is the commit being merged, recorded with the conflicts
 	// (dolt_conflicts_<table>.from_root_ish).
 	Theirs chunks.Address
+	// Collations are the collations the tables' string columns may name
+	// besides the binary ones (tables.New); the SQL layer passes its own.
+	Collations tables.Collations
 	// Default computes the value a row migrated into a schema that added a
 	// column takes there; nil is LiteralDefault.
 	Default DefaultFunc
-	// Mergers override the registered PrefixMergers (RegisterPrefixMerger)
-	// for this merge, by prefix.
-	Mergers map[string]PrefixMerger
+	// PrefixMergers merge the entries under each prefix (the key) that the
+	// layers above keep in the root value, such as the event log's
+	// "events/". An entry of base, ours or theirs that is neither under a
+	// prefix this package merges itself (tables, table options, views,
+	// triggers, procedures, foreign keys, conflicts) nor under one of these
+	// fails the merge with ErrNoMerger: it is never taken or dropped
+	// blindly.
+	PrefixMergers map[string]PrefixMerger
 }
 
 // Result is what Merge made.
@@ -57,21 +64,9 @@ func (r *Result) HasConflicts() bool { return len(r.Conflicts) > 0 }
 // entries set right, or an error to stop the merge.
 type PrefixMerger func(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs, merged commitgraph.RootValue) (commitgraph.RootValue, error)
 
-var prefixMergers struct {
-	sync.RWMutex
-	m map[string]PrefixMerger
-}
-
-// RegisterPrefixMerger registers the merger of the entries under prefix,
-// for every merge. The event log's layer registers "events/" here.
-func RegisterPrefixMerger(prefix string, fn PrefixMerger) {
-	prefixMergers.Lock()
-	defer prefixMergers.Unlock()
-	if prefixMergers.m == nil {
-		prefixMergers.m = map[string]PrefixMerger{}
-	}
-	prefixMergers.m[prefix] = fn
-}
+// objectKinds names the root value prefixes of the objects merged by name
+// (before the '/'), with what messages call them.
+var objectKinds = map[string]string{"views": "view", "triggers": "trigger", "procedures": "procedure", "foreignkeys": "foreign key"}
 
 type merger struct {
 	ns   *prolly.NodeStore
@@ -85,7 +80,8 @@ type merger struct {
 // under ConflictsPrefix; views, triggers, procedures, foreign keys and
 // table options merge by name, and one both sides changed differently
 // fails the merge with ErrObjectConflict (ErrSchemaConflict for table
-// options); entries under a prefix with a PrefixMerger go to it. Schema
+// options); entries under a prefix of Options.PrefixMergers go to its
+// merger, and any other entry fails the merge with ErrNoMerger. Schema
 // conflicts, tables dropped on one side and changed on the other, and
 // merged rows that break a unique key fail the merge; nothing is written
 // that a root names then.
@@ -102,25 +98,50 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 			return nil, fmt.Errorf("%w: %s holds conflicts of an earlier merge; resolve them (dolt_conflicts_resolve) and commit first", ErrUnresolvedConflicts, side.name)
 		}
 	}
+	mergers := opts.PrefixMergers
+	covered := []string{TablePrefix, TableOptsPrefix, ConflictsPrefix}
+	for kind := range objectKinds {
+		covered = append(covered, kind+"/")
+	}
+	for p := range mergers {
+		covered = append(covered, p)
+	}
+	for _, side := range []struct {
+		name string
+		root commitgraph.RootValue
+	}{{"base", base}, {"ours", ours}, {"theirs", theirs}} {
+		name, found, err := uncovered(ctx, side.root, covered)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			return nil, fmt.Errorf("%w: %s holds %q, which no merger of Options.PrefixMergers covers", ErrNoMerger, side.name, name)
+		}
+	}
 	m := &merger{ns: ns, opts: opts}
-	mergers := map[string]PrefixMerger{}
-	prefixMergers.RLock()
-	for p, fn := range prefixMergers.m {
-		mergers[p] = fn
-	}
-	prefixMergers.RUnlock()
-	for p, fn := range opts.Mergers {
-		mergers[p] = fn
-	}
 	res := &Result{}
 	var conflictEdits []commitgraph.RootEdit
+	// The prefixes under which both sides changed entries, not
+	// necessarily the same ones: their entries are merged together.
 	pending := map[string]bool{}
+	if len(mergers) > 0 {
+		ourChanges, err := changedPrefixes(ctx, base, ours, mergers)
+		if err != nil {
+			return nil, err
+		}
+		theirChanges, err := changedPrefixes(ctx, base, theirs, mergers)
+		if err != nil {
+			return nil, err
+		}
+		for p := range ourChanges {
+			pending[p] = theirChanges[p]
+		}
+	}
 	var failed error
 	merged, err := commitgraph.MergeRoots(ctx, base, ours, theirs, func(ctx context.Context, c commitgraph.RootConflict) (addr chunks.Address, keep bool, err error) {
 		defer func() { failed = err }()
 		for p := range mergers {
 			if strings.HasPrefix(c.Name, p) {
-				pending[p] = true
 				return c.Ours, c.InOurs, nil
 			}
 		}
@@ -144,7 +165,7 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 			return chunks.Address{}, false, fmt.Errorf("%w: both branches changed the options (comment, collation) of table %q differently; change them on one branch to match the other, then merge again", ErrSchemaConflict, name)
 		}
 		kind, name, _ := strings.Cut(c.Name, "/")
-		what := map[string]string{"views": "view", "triggers": "trigger", "procedures": "procedure", "foreignkeys": "foreign key"}[kind]
+		what := objectKinds[kind]
 		if what == "" {
 			what, name = "entry", c.Name
 		}
@@ -162,8 +183,10 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 		return nil, err
 	}
 	prefixes := make([]string, 0, len(pending))
-	for p := range pending {
-		prefixes = append(prefixes, p)
+	for p, both := range pending {
+		if both {
+			prefixes = append(prefixes, p)
+		}
 	}
 	sort.Strings(prefixes)
 	for _, p := range prefixes {
@@ -180,12 +203,53 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 	return res, nil
 }
 
+// uncovered returns the first name of root that begins with none of
+// prefixes, if any. It seeks past each prefix it finds, so its cost follows
+// the number of prefixes present, not of entries.
+func uncovered(ctx context.Context, root commitgraph.RootValue, prefixes []string) (string, bool, error) {
+	var start []byte
+	for {
+		it := root.Map().Iter(ctx, prolly.Range{Start: start})
+		if !it.Next(ctx) {
+			return "", false, it.Err()
+		}
+		name := string(it.Key())
+		cover := ""
+		for _, p := range prefixes {
+			if strings.HasPrefix(name, p) && (cover == "" || len(p) < len(cover)) {
+				cover = p
+			}
+		}
+		if cover == "" {
+			return name, true, nil
+		}
+		if start = prolly.PrefixRange([]byte(cover)).Stop; start == nil {
+			return "", false, nil
+		}
+	}
+}
+
+// changedPrefixes returns the prefixes of mergers under which entries
+// differ from base to side.
+func changedPrefixes(ctx context.Context, base, side commitgraph.RootValue, mergers map[string]PrefixMerger) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := base.Diff(ctx, side, func(c commitgraph.RootChange) error {
+		for p := range mergers {
+			if strings.HasPrefix(c.Name, p) {
+				out[p] = true
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
 // resolveTable merges a table both sides changed.
 func (m *merger) resolveTable(ctx context.Context, name string, c commitgraph.RootConflict) (chunks.Address, *ConflictSet, error) {
 	if !c.InOurs || !c.InTheirs {
 		return chunks.Address{}, nil, fmt.Errorf("%w: table %q was dropped on one branch and changed on the other; drop it on both or restore it, then merge again", ErrTableConflict, name)
 	}
-	load := func(a chunks.Address) (*tables.Table, error) { return tables.Load(ctx, m.ns, a) }
+	load := func(a chunks.Address) (*tables.Table, error) { return tables.Load(ctx, m.ns, a, m.opts.Collations) }
 	var base *tables.Table
 	var err error
 	if c.InBase {

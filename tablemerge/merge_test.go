@@ -343,13 +343,9 @@ func TestMergePrefixMerger(t *testing.T) {
 	base := f.root(map[string]any{"events/log": "0", "events/idx": "0"})
 	ours := f.root(map[string]any{"events/log": "1o", "events/idx": "1o"})
 	theirs := f.root(map[string]any{"events/log": "1t", "events/idx": "1t"})
-	_, err := f.merge(base, ours, theirs)
-	if !errors.Is(err, ErrObjectConflict) {
-		t.Fatalf("without a merger: %v, want ErrObjectConflict", err)
-	}
 	calls := 0
 	want := f.root(map[string]any{"events/log": "merged", "events/idx": "merged"})
-	res, err := Merge(f.ctx, f.ns, base, ours, theirs, Options{Mergers: map[string]PrefixMerger{
+	res, err := Merge(f.ctx, f.ns, base, ours, theirs, Options{PrefixMergers: map[string]PrefixMerger{
 		"events/": func(ctx context.Context, ns *prolly.NodeStore, b, o, th, merged commitgraph.RootValue) (commitgraph.RootValue, error) {
 			calls++
 			if b.Address() != base.Address() || o.Address() != ours.Address() || th.Address() != theirs.Address() {
@@ -363,6 +359,89 @@ func TestMergePrefixMerger(t *testing.T) {
 	}
 	if calls != 1 || res.Root.Address() != want.Address() {
 		t.Fatalf("calls %d, root %s", calls, res.Root)
+	}
+}
+
+// TestMergePrefixMergerDisjoint: both sides changing different entries
+// under a merger's prefix (one the log, the other an index) is still a
+// change of both to merge together, not two changes taken by name; one
+// side's change alone is taken without the merger.
+func TestMergePrefixMergerDisjoint(t *testing.T) {
+	f := newFixture(t)
+	base := f.root(map[string]any{"events/log": "0", "events/idx": "0"})
+	ours := f.root(map[string]any{"events/log": "1o", "events/idx": "0"})
+	theirs := f.root(map[string]any{"events/log": "0", "events/idx": "1t"})
+	calls := 0
+	opts := Options{PrefixMergers: map[string]PrefixMerger{
+		"events/": func(ctx context.Context, ns *prolly.NodeStore, b, o, th, merged commitgraph.RootValue) (commitgraph.RootValue, error) {
+			calls++
+			return merged, nil
+		},
+	}}
+	if _, err := Merge(f.ctx, f.ns, base, ours, theirs, opts); err != nil || calls != 1 {
+		t.Fatalf("both sides changed: calls %d, %v; want one call", calls, err)
+	}
+	calls = 0
+	res, err := Merge(f.ctx, f.ns, base, ours, base, opts)
+	if err != nil || calls != 0 || res.Root.Address() != ours.Address() {
+		t.Fatalf("one side changed: calls %d, %v, root %s; want ours without a call", calls, err, res.Root)
+	}
+}
+
+// TestMergeNoMerger: a root value holding entries of a layer above (the
+// event log) merged without a merger for them fails with ErrNoMerger, even
+// where only one side changed them or neither did: they are never taken or
+// dropped by name.
+func TestMergeNoMerger(t *testing.T) {
+	f := newFixture(t)
+	bt := f.table(testSchema(), r1)
+	tbl := func(extra map[string]any) commitgraph.RootValue {
+		m := map[string]any{"t": bt}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return f.root(m)
+	}
+	for _, c := range []struct {
+		name               string
+		base, ours, theirs commitgraph.RootValue
+	}{
+		{"both changed", tbl(map[string]any{"events/log": "0"}), tbl(map[string]any{"events/log": "1o"}), tbl(map[string]any{"events/log": "1t"})},
+		{"ours changed", tbl(nil), tbl(map[string]any{"events/log": "1o"}), tbl(nil)},
+		{"unchanged", tbl(map[string]any{"events/log": "0"}), tbl(map[string]any{"events/log": "0"}), tbl(map[string]any{"events/log": "0"})},
+		{"a name without a prefix", tbl(nil), tbl(nil), tbl(map[string]any{"other": "x"})},
+	} {
+		if _, err := f.merge(c.base, c.ours, c.theirs); !errors.Is(err, ErrNoMerger) {
+			t.Errorf("%s: %v, want ErrNoMerger", c.name, err)
+		}
+	}
+	// Tables, objects and options are this package's own.
+	base := tbl(map[string]any{"views/v": "0", "tableopts/t": "0"})
+	if _, err := f.merge(base, tbl(map[string]any{"views/v": "1", "tableopts/t": "0"}), base); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMergeCollations: tables whose columns name a collation merge with
+// the Options.Collations given (a unique index in it refuses their row
+// that differs from ours in case only), and fail without them.
+func TestMergeCollations(t *testing.T) {
+	f := newFixture(t)
+	s := testSchema()
+	s.Columns[2].Collation = "test_ci"
+	bt := f.table(s, r1)
+	base := f.root(map[string]any{"t": bt})
+	ours := f.root(map[string]any{"t": f.edit(bt, ins(row(2, 20, "Y")))})
+	theirs := f.root(map[string]any{"t": f.edit(bt, ins(row(3, 30, "y")))})
+	if _, err := Merge(f.ctx, f.ns, base, ours, theirs, Options{}); !errors.Is(err, tables.ErrUnknownCollation) {
+		t.Fatalf("merge without collations: %v, want ErrUnknownCollation", err)
+	}
+	if _, err := f.merge(base, ours, theirs); !errors.Is(err, ErrConstraint) {
+		t.Fatalf("merge: %v, want a unique-key ErrConstraint", err)
+	}
+	theirs = f.root(map[string]any{"t": f.edit(bt, ins(row(3, 30, "z")))})
+	if got := f.rows(f.mustMerge(base, ours, theirs).Root, "t"); got != "(1,10,x) (2,20,Y) (3,30,z)" {
+		t.Errorf("rows %s", got)
 	}
 }
 
@@ -430,7 +509,7 @@ func TestResolveConflicts(t *testing.T) {
 		side Side
 		rows string
 	}{{Ours, "(1,11,x) (3,30,z) (4,40,o)"}, {Theirs, "(1,12,x) (2,22,y) (3,30,z) (4,41,t)"}} {
-		r, err := ResolveConflicts(f.ctx, f.ns, res.Root, "t", c.side)
+		r, err := ResolveConflicts(f.ctx, f.ns, res.Root, "t", c.side, testCollations)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -442,7 +521,7 @@ func TestResolveConflicts(t *testing.T) {
 			t.Errorf("side %d: conflicts left", c.side)
 		}
 	}
-	if _, err := ResolveConflicts(f.ctx, f.ns, base, "t", Ours); err == nil {
+	if _, err := ResolveConflicts(f.ctx, f.ns, base, "t", Ours, testCollations); err == nil {
 		t.Error("resolving a table without conflicts succeeded")
 	}
 }

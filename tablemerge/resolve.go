@@ -25,7 +25,8 @@ const (
 // it), through the table's editor, so indexes follow and a unique key
 // broken by their rows fails with a ConstraintError (nothing changes). A
 // table changed since the merge gets their rows in its current schema.
-func ResolveConflicts(ctx context.Context, ns *prolly.NodeStore, root commitgraph.RootValue, table string, side Side) (commitgraph.RootValue, error) {
+// coll are the collations of its string columns (see Options.Collations).
+func ResolveConflicts(ctx context.Context, ns *prolly.NodeStore, root commitgraph.RootValue, table string, side Side, coll tables.Collations) (commitgraph.RootValue, error) {
 	caddr, ok, err := root.Get(ctx, ConflictsPrefix+table)
 	if err != nil {
 		return root, err
@@ -45,7 +46,7 @@ func ResolveConflicts(ctx context.Context, ns *prolly.NodeStore, root commitgrap
 		if err != nil {
 			return root, err
 		}
-		t, err := tables.Load(ctx, ns, taddr)
+		t, err := tables.Load(ctx, ns, taddr, coll)
 		if err != nil {
 			return root, err
 		}

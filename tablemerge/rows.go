@@ -107,7 +107,7 @@ func (m *merger) mergeTable(ctx context.Context, name string, base, ours, theirs
 			return nil, nil, fmt.Errorf("%w: both branches created table %q, with different schemas; drop or rename it on one branch, then merge again", ErrTableConflict, name)
 		}
 		var err error
-		if base, err = tables.New(m.ns, ours.Schema()); err != nil {
+		if base, err = tables.New(m.ns, ours.Schema(), ours.Collations()); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -162,7 +162,7 @@ func (m *merger) mergeTable(ctx context.Context, name string, base, ours, theirs
 
 // rewrite returns t's rows in schema s, as a new table.
 func rewrite(ctx context.Context, name string, t *tables.Table, s *tables.Schema, mig *migrator) (*tables.Table, error) {
-	nt, err := tables.New(t.NodeStore(), s)
+	nt, err := tables.New(t.NodeStore(), s, t.Collations())
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package tables
 import (
 	"fmt"
 	"strings"
-	"sync"
 )
 
 // A collation other than the binary one orders a string column's keys by a
@@ -12,26 +11,29 @@ import (
 // collation stores the sort key in the key and the original string in the
 // row, so rows read back exactly as written.
 //
-// The SQL layer registers the collations it supports; storage only applies
-// them. A registered name must never change its function: keys already
-// stored depend on it.
+// Storage knows no collation but the binary ones: the layer above passes
+// the ones it supports to New and Load (a Collations), and storage only
+// applies them. A name must never change its function: keys already stored
+// depend on it.
 
-var collations = struct {
-	sync.RWMutex
-	m map[string]func(string) []byte
-}{m: map[string]func(string) []byte{}}
+// Collations gives the sort keys of the collations, other than binary
+// ones, that a schema's string columns may name (Column.Collation).
+// Implementations must be safe for concurrent use.
+type Collations interface {
+	// SortKey returns the sort-key function of the collation name
+	// (case-insensitive), or false if it knows no such collation.
+	SortKey(name string) (func(string) []byte, bool)
+}
 
-// RegisterCollation makes the collation name (case-insensitive) available
-// to schemas, with the function computing its sort keys. Registering a name
-// twice panics.
-func RegisterCollation(name string, sortKey func(string) []byte) {
-	collations.Lock()
-	defer collations.Unlock()
-	n := strings.ToLower(name)
-	if _, ok := collations.m[n]; ok || isBinaryCollation(n) {
-		panic(fmt.Sprintf("tables.RegisterCollation: %q registered twice", name))
-	}
-	collations.m[n] = sortKey
+// CollationMap is a Collations given by a map from lower-case names.
+type CollationMap map[string]func(string) []byte
+
+var _ Collations = CollationMap(nil)
+
+// SortKey implements Collations.
+func (m CollationMap) SortKey(name string) (func(string) []byte, bool) {
+	f, ok := m[strings.ToLower(name)]
+	return f, ok
 }
 
 func isBinaryCollation(name string) bool {
@@ -42,17 +44,20 @@ func isBinaryCollation(name string) bool {
 	return false
 }
 
-// collationKeyFunc returns the sort-key function of a collation, or nil for
-// a binary one (the string's bytes are its key).
-func collationKeyFunc(name string) (func(string) []byte, error) {
+// collationKeyFunc returns the sort-key function of a collation from cs,
+// or nil for a binary one (the string's bytes are its key). cs may be nil:
+// only binary collations are known then.
+func collationKeyFunc(cs Collations, name string) (func(string) []byte, error) {
 	if isBinaryCollation(name) {
 		return nil, nil
 	}
-	collations.RLock()
-	f, ok := collations.m[strings.ToLower(name)]
-	collations.RUnlock()
-	if !ok {
-		return nil, fmt.Errorf("%w %q: the SQL layer must register it before use", ErrUnknownCollation, name)
+	var f func(string) []byte
+	ok := false
+	if cs != nil {
+		f, ok = cs.SortKey(name)
+	}
+	if !ok || f == nil {
+		return nil, fmt.Errorf("%w %q: the tables were opened without it (pass it in the Collations given to New or Load)", ErrUnknownCollation, name)
 	}
 	return f, nil
 }

@@ -18,9 +18,10 @@
 //
 // The row and index encodings are described in rowcodec.go. Keyless tables
 // key each distinct row by the address of its contents and count copies.
-// Collations other than binary come from RegisterCollation: key columns in
-// them are ordered by the collation's sort key and the original value is
-// kept in the row.
+// Collations other than binary come from the layer above, in the
+// Collations passed to New and Load (storage keeps no registry): key
+// columns in them are ordered by the collation's sort key and the original
+// value is kept in the row.
 //
 // # Caveats
 //

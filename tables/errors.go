@@ -23,7 +23,8 @@ var (
 	ErrRowNotFound = errors.New("tables: row not found")
 	// ErrTooLarge is returned for a row or key too large to store.
 	ErrTooLarge = errors.New("tables: too large")
-	// ErrUnknownCollation is returned for a collation no one registered.
+	// ErrUnknownCollation is returned for a schema naming a collation that
+	// the Collations given to New or Load do not have.
 	ErrUnknownCollation = errors.New("tables: unknown collation")
 	// ErrCorrupt marks stored table or schema bytes that cannot be decoded.
 	// It wraps chunks.ErrCorrupt, so chunks.IsCorrupt reports it too.

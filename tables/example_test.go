@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/prolly"
@@ -22,7 +23,7 @@ func Example() {
 		},
 		PrimaryKey: []int{0},
 		Indexes:    []tables.Index{{Name: "by_email", Columns: []int{1}, Unique: true}},
-	})
+	}, nil) // no collations but the binary ones
 	if err != nil {
 		panic(err)
 	}
@@ -52,4 +53,31 @@ func Example() {
 	// 1 bo@example.com
 	// 2 al@example.com
 	// by email: 2
+}
+
+// A column in a collation the caller supplies: keys are its sort keys, so
+// a unique index refuses a value that differs from another in case only,
+// and rows read back as written.
+func ExampleCollationMap() {
+	ctx := context.Background()
+	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
+	ci := tables.CollationMap{"ascii_ci": func(s string) []byte { return []byte(strings.ToLower(s)) }}
+	t, err := tables.New(ns, &tables.Schema{
+		Columns:    []tables.Column{{Name: "name", Type: "varchar(20)", Kind: prolly.KindString, Collation: "ascii_ci"}},
+		PrimaryKey: []int{0},
+	}, ci)
+	if err != nil {
+		panic(err)
+	}
+	ed := t.Edit()
+	_, err = ed.Insert(ctx, []tables.Value{prolly.String("Ada")})
+	fmt.Println(err)
+	_, err = ed.Insert(ctx, []tables.Value{prolly.String("ADA")})
+	fmt.Println(errors.Is(err, tables.ErrDuplicateKey))
+	row, ok, err := ed.Get(ctx, []tables.Value{prolly.String("ada")})
+	fmt.Println(row[0].AsString(), ok, err)
+	// Output:
+	// <nil>
+	// true
+	// Ada true <nil>
 }

@@ -23,9 +23,8 @@ var (
 // seed returns the seed of the randomized tests (see internal/testseed).
 func seed(t testing.TB) int64 { return int64(testseed.Seed(t)) }
 
-func init() {
-	RegisterCollation("test_ci", func(s string) []byte { return []byte(strings.ToLower(s)) })
-}
+// testCollations holds the case-insensitive collation of the test schemas.
+var testCollations = CollationMap{"test_ci": func(s string) []byte { return []byte(strings.ToLower(s)) }}
 
 // testSchema: id (key), name (unique, case-insensitive), score (indexed,
 // nullable), note (nullable, sometimes long). keyless drops the key.
@@ -175,7 +174,7 @@ func TestEditorModel(t *testing.T) {
 			ctx := context.Background()
 			r := rand.New(rand.NewSource(seed(t)))
 			ns := prolly.NewNodeStore(chunks.NewMemoryStore())
-			tb, err := New(ns, testSchema(keyless))
+			tb, err := New(ns, testSchema(keyless), testCollations)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -287,7 +286,7 @@ func TestEditorModel(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					loaded, err := Load(ctx, ns, addr)
+					loaded, err := Load(ctx, ns, addr, testCollations)
 					if err != nil {
 						t.Fatalf("%s: load: %v", what, err)
 					}
@@ -314,7 +313,7 @@ func TestEditorModel(t *testing.T) {
 // takes the counter's value too.
 func TestKeepZero(t *testing.T) {
 	ctx := context.Background()
-	tb, err := New(prolly.NewNodeStore(chunks.NewMemoryStore()), testSchema(false))
+	tb, err := New(prolly.NewNodeStore(chunks.NewMemoryStore()), testSchema(false), testCollations)
 	if err != nil {
 		t.Fatal(err)
 	}

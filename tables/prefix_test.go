@@ -104,7 +104,7 @@ func TestPrefixIndexModel(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewSource(seed(t)))
 	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
-	tb, err := New(ns, prefixSchema())
+	tb, err := New(ns, prefixSchema(), testCollations)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,7 +88,7 @@ func TestProjectedScan(t *testing.T) {
 	for round := 0; round < 60; round++ {
 		s := randSchema(r)
 		ns := prolly.NewNodeStore(chunks.NewMemoryStore())
-		tb, err := New(ns, s)
+		tb, err := New(ns, s, testCollations)
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}

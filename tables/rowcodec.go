@@ -37,19 +37,20 @@ import (
 
 type rowCodec struct {
 	s       *Schema
+	cs      Collations            // where collate came from
 	collate []func(string) []byte // per column; nil for binary order
 	valCols []int                 // the columns of the value tuple, in order
 }
 
-func newRowCodec(s *Schema) (*rowCodec, error) {
+func newRowCodec(s *Schema, cs Collations) (*rowCodec, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	c := &rowCodec{s: s, collate: make([]func(string) []byte, len(s.Columns))}
+	c := &rowCodec{s: s, cs: cs, collate: make([]func(string) []byte, len(s.Columns))}
 	for i, col := range s.Columns {
-		f, err := collationKeyFunc(col.Collation)
+		f, err := collationKeyFunc(cs, col.Collation)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: column %q: %w", ErrBadSchema, col.Name, err)
 		}
 		if col.Kind == prolly.KindString {
 			c.collate[i] = f

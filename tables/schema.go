@@ -35,8 +35,8 @@ type Column struct {
 	// NULL or 0. A table has at most one, of an integer kind.
 	AutoIncrement bool
 	// Collation names the ordering of a string column's keys; "" and
-	// "binary" order by the bytes. Others must be registered (see
-	// RegisterCollation).
+	// "binary" order by the bytes. Others come from the Collations the
+	// table is opened with (New, Load).
 	Collation string
 	Comment   string
 }
@@ -192,9 +192,6 @@ func (s *Schema) Validate() error {
 			if !isIntKind(c.Kind) {
 				return bad("auto-increment column %q is not an integer", c.Name)
 			}
-		}
-		if _, err := collationKeyFunc(c.Collation); err != nil {
-			return fmt.Errorf("%w: column %q: %w", ErrBadSchema, c.Name, err)
 		}
 	}
 	if auto > 1 {

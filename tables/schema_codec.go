@@ -3,7 +3,6 @@ package tables
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/verso-db/verso/prolly"
@@ -246,9 +245,6 @@ func DecodeSchema(b []byte) (*Schema, error) {
 		return nil, fmt.Errorf("%w: schema is not in canonical form", ErrCorrupt)
 	}
 	if err := s.Validate(); err != nil {
-		if errors.Is(err, ErrUnknownCollation) {
-			return nil, err
-		}
 		return nil, fmt.Errorf("%w: stored schema: %v", ErrCorrupt, err)
 	}
 	return s, nil

@@ -48,7 +48,6 @@ func TestSchemaValidate(t *testing.T) {
 		{func(s *Schema) { s.Columns[3].Kind = prolly.KindJSON; s.Indexes[1].Columns = []int{3} }, "cannot be part of a key"},
 		{func(s *Schema) { s.Indexes[1].Name = "BY_NAME" }, `duplicate index name "BY_NAME"`},
 		{func(s *Schema) { s.Indexes[1].Name = "primary" }, `duplicate index name "primary"`},
-		{func(s *Schema) { s.Columns[1].Collation = "klingon_ci" }, `unknown collation "klingon_ci"`},
 		{func(s *Schema) { s.Columns[1].Kind = prolly.KindRef }, "no storable kind"},
 	} {
 		s := testSchema(false)
@@ -60,6 +59,75 @@ func TestSchemaValidate(t *testing.T) {
 	}
 }
 
+// TestCollations: the collations a table's columns name come from the
+// Collations it is opened with, and from nowhere else: without them New and
+// Load fail with ErrUnknownCollation, and two Collations giving one name
+// different orders key the same rows differently, each in its own table.
+func TestCollations(t *testing.T) {
+	ctx := context.Background()
+	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
+	s := testSchema(false)
+	s.Columns[1].Collation = "klingon_ci"
+	if _, err := New(ns, s, testCollations); !errors.Is(err, ErrUnknownCollation) || !errors.Is(err, ErrBadSchema) || !strings.Contains(err.Error(), `"klingon_ci"`) {
+		t.Fatalf("new with an unknown collation: %v", err)
+	}
+	if _, err := New(ns, testSchema(false), nil); !errors.Is(err, ErrUnknownCollation) {
+		t.Fatalf("new without collations: %v", err)
+	}
+	tb, err := New(ns, testSchema(false), testCollations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb.Collations() == nil {
+		t.Fatal("the table forgot its collations")
+	}
+	addr, err := tb.Write(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(ctx, ns, addr, nil); !errors.Is(err, ErrUnknownCollation) {
+		t.Fatalf("load without collations: %v", err)
+	}
+	// One name, two orders: lower case, and lower case reversed.
+	reversed := CollationMap{"test_ci": func(s string) []byte {
+		b := []byte(strings.ToLower(s))
+		for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+			b[i], b[j] = b[j], b[i]
+		}
+		return b
+	}}
+	order := func(cs Collations) string {
+		tb, err := New(ns, testSchema(false), cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ed := tb.Edit()
+		for i, name := range []string{"ab", "BA", "ca"} {
+			if _, err := ed.Insert(ctx, []Value{prolly.Int(int64(i + 1)), prolly.String(name), prolly.Null(), prolly.Null()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if tb, err = ed.Table(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		it := tb.ScanIndex(ctx, 0, nil, nil, false)
+		for it.Next(ctx) {
+			got = append(got, it.Row()[1].AsString())
+		}
+		if err := it.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(got, " ")
+	}
+	if got := order(testCollations); got != "ab BA ca" {
+		t.Errorf("test_ci order %q", got)
+	}
+	if got := order(reversed); got != "BA ca ab" {
+		t.Errorf("reversed test_ci order %q", got)
+	}
+}
+
 func FuzzDecodeSchema(f *testing.F) {
 	f.Add(EncodeSchema(testSchema(false)))
 	f.Add(EncodeSchema(testSchema(true)))
@@ -67,7 +135,7 @@ func FuzzDecodeSchema(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := DecodeSchema(b)
 		if err != nil {
-			if !chunks.IsCorrupt(err) && !errors.Is(err, ErrUnknownCollation) {
+			if !chunks.IsCorrupt(err) {
 				t.Fatalf("error %v is not a corruption error", err)
 			}
 			return
@@ -81,7 +149,7 @@ func FuzzDecodeSchema(f *testing.F) {
 func FuzzDecodeTable(f *testing.F) {
 	ctx := context.Background()
 	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
-	tb, _ := New(ns, testSchema(false))
+	tb, _ := New(ns, testSchema(false), testCollations)
 	a, _ := tb.Write(ctx)
 	b, _ := ns.Store().Get(ctx, a)
 	f.Add(b)
@@ -104,7 +172,7 @@ func TestTableHistoryIndependence(t *testing.T) {
 	var want chunks.Address
 	for trial := 0; trial < 4; trial++ {
 		ns := prolly.NewNodeStore(chunks.NewMemoryStore())
-		tb, err := New(ns, testSchema(false))
+		tb, err := New(ns, testSchema(false), testCollations)
 		if err != nil {
 			t.Fatal(err)
 		}

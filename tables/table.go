@@ -40,9 +40,11 @@ type Table struct {
 	autoInc uint64
 }
 
-// New returns an empty table with schema s.
-func New(ns *prolly.NodeStore, s *Schema) (*Table, error) {
-	c, err := newRowCodec(s)
+// New returns an empty table with schema s. cs gives the collations its
+// string columns may name besides the binary ones (nil: none); a column in
+// another fails with ErrUnknownCollation.
+func New(ns *prolly.NodeStore, s *Schema, cs Collations) (*Table, error) {
+	c, err := newRowCodec(s, cs)
 	if err != nil {
 		return nil, err
 	}
@@ -53,8 +55,9 @@ func New(ns *prolly.NodeStore, s *Schema) (*Table, error) {
 	return t, nil
 }
 
-// Load reads the table value stored at addr.
-func Load(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address) (*Table, error) {
+// Load reads the table value stored at addr, with the collations of cs (as
+// New).
+func Load(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address, cs Collations) (*Table, error) {
 	b, err := ns.Store().Get(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("tables: load table %s: %w", addr, err)
@@ -74,9 +77,9 @@ func Load(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address) (*Tabl
 	if len(idx) != len(s.Indexes) {
 		return nil, fmt.Errorf("tables: table %s: %w: %d index maps for %d indexes", addr, ErrCorrupt, len(idx), len(s.Indexes))
 	}
-	t, err := New(ns, s)
+	t, err := New(ns, s, cs)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("tables: table %s: %w", addr, err)
 	}
 	t.autoInc = autoInc
 	if t.rows, err = openMap(ctx, ns, rowsAddr); err != nil {
@@ -146,6 +149,10 @@ func (t *Table) Write(ctx context.Context) (chunks.Address, error) {
 	}
 	return t.ns.Store().Put(ctx, b)
 }
+
+// Collations returns the collations the table was opened with, for
+// opening tables derived from it.
+func (t *Table) Collations() Collations { return t.c.cs }
 
 // Schema returns the table's schema. Do not modify it.
 func (t *Table) Schema() *Schema { return t.schema }

@@ -183,7 +183,7 @@ func (gn *gen) table(root commitgraph.RootValue) (*tables.Table, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	return tables.Load(gn.ctx, gn.ns, a)
+	return tables.Load(gn.ctx, gn.ns, a, nil)
 }
 
 func (gn *gen) row(pk int64) []tables.Value {
@@ -207,7 +207,7 @@ func (gn *gen) edit(root commitgraph.RootValue, onMain bool) (commitgraph.RootVa
 		return root, err
 	}
 	if t == nil {
-		if t, err = tables.New(gn.ns, Schema(gn.extra)); err != nil {
+		if t, err = tables.New(gn.ns, Schema(gn.extra), nil); err != nil {
 			return root, err
 		}
 		ed := t.Edit()
@@ -305,7 +305,7 @@ func pkOf(t *tables.Table, key []byte) tables.Value {
 
 // addColumn returns t rebuilt with the extra column (NULL everywhere).
 func (gn *gen) addColumn(t *tables.Table) (*tables.Table, error) {
-	nt, err := tables.New(gn.ns, Schema(true))
+	nt, err := tables.New(gn.ns, Schema(true), nil)
 	if err != nil {
 		return nil, err
 	}
