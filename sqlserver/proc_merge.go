@@ -300,7 +300,7 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	case a.has("squash") && a.has("no-ff"):
 		return nil, errors.New("dolt_merge: --squash and --no-ff contradict each other; give one")
 	}
-	meta := commitgraph.Meta{Author: identity(ctx)}
+	var meta commitgraph.Meta // the session's identity unless --author: taken when a commit is made
 	if a.has("author") {
 		if meta.Author, err = parseAuthor(a.vals["author"]); err != nil {
 			return nil, err
@@ -376,6 +376,11 @@ func doltMergeChange(ctx *sql.Context, d *txDB, a *procArgs, spec string, meta c
 			return &branchChange{working: res.Root, staged: res.Root, merge: merge}, nil
 		}
 		m := meta
+		if m.Author == (commitgraph.Signature{}) {
+			if m.Author, err = commitIdentity(ctx); err != nil {
+				return nil, err
+			}
+		}
 		m.Message = a.vals["message"]
 		if !a.has("message") {
 			m.Message = fmt.Sprintf("Merge branch '%s' into %s", spec, d.branch)
@@ -458,7 +463,11 @@ func cherryPickChange(ctx *sql.Context, d *txDB, s *branchState, a *procArgs, ou
 	}
 	m := c.Meta // the commit's author and message; made now, by us
 	m.Time, m.Committer = time.Time{}, commitgraph.Signature{}
-	if me := identity(ctx); me != m.Author {
+	me, err := commitIdentity(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if me != m.Author {
 		m.Committer = me
 	}
 	made, err := d.st.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.head.Addr}, m)
@@ -482,11 +491,13 @@ func doltRevert(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if len(a.pos) != 1 {
 		return nil, errors.New("dolt_revert: name one commit to revert, for example dolt_revert('HEAD~1')")
 	}
-	author := identity(ctx)
+	var author commitgraph.Signature
 	if a.has("author") {
 		if author, err = parseAuthor(a.vals["author"]); err != nil {
 			return nil, err
 		}
+	} else if author, err = commitIdentity(ctx); err != nil {
+		return nil, err
 	}
 	d, err := procBranch(ctx)
 	if err != nil {
