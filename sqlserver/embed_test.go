@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/verso-db/verso/commitgraph"
 )
@@ -62,4 +63,45 @@ func TestNoDefaultCommitter(t *testing.T) {
 	ctx2.SetCurrentDatabase("d")
 	env.exec(ctx2, "CALL dolt_commit('--allow-empty', '-m', 'empty')")
 	env.check(ctx2, "SELECT committer FROM dolt_log LIMIT 1", "[Server]")
+}
+
+// TestEmbeddedFastPath: an embedded session's prepared primary-key
+// selects and text point selects are answered by the fast path, as a
+// server session's are.
+func TestEmbeddedFastPath(t *testing.T) {
+	emb := NewEmbedded(NewMemoryProvider())
+	t.Cleanup(func() { emb.Engine.Close() })
+	env := &testEnv{t: t, p: emb.p, e: emb.Engine}
+	ctx := sql.NewContext(context.Background(), sql.WithSession(emb.NewSession(sql.NewBaseSession())))
+	env.exec(ctx, "CREATE DATABASE d")
+	ctx.SetCurrentDatabase("d")
+	env.exec(ctx, "CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+	env.exec(ctx, "INSERT INTO t VALUES (1, 10), (2, 20)")
+
+	const q = "SELECT v FROM t WHERE id = ?"
+	if _, err := emb.Engine.PrepareQuery(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		before := emb.fast.hits.Load()
+		_, iter, _, err := emb.Engine.QueryWithBindings(ctx, q, nil, map[string]sqlparser.Expr{"v1": sqlparser.NewIntVal([]byte("2"))}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := sql.RowIterToRows(ctx, iter)
+		if err != nil || formatRows(rows) != "[20]" {
+			t.Fatalf("execution %d: %v, %v", i, formatRows(rows), err)
+		}
+		// The first execution learns the plan's columns; later ones are
+		// the fast path's.
+		if hit := emb.fast.hits.Load() > before; i > 0 && !hit {
+			t.Fatalf("execution %d: not answered by the fast path", i)
+		}
+	}
+	before := emb.fast.hits.Load()
+	env.check(ctx, "SELECT v FROM t WHERE id = 1", "[10]")
+	env.check(ctx, "SELECT v FROM t WHERE id = 1", "[10]")
+	if emb.fast.hits.Load() == before {
+		t.Fatal("a text point select was not answered by the fast path")
+	}
 }
