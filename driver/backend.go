@@ -35,9 +35,9 @@ type backend struct {
 
 func (b *backend) engine() *sqle.Engine { return b.emb.Engine }
 
-// killConnection is the engine's KILL CONNECTION service: the connection
-// id's running statement stops and the connection is done (database/sql
-// drops it at its next use).
+// killConnection is the engine's KILL CONNECTION service (the engine
+// has stopped the connection's statement): the connection is done, and
+// database/sql drops it at its next use.
 func (b *backend) killConnection(id uint32) error {
 	b.mu.Lock()
 	c := b.conns[id]
@@ -45,7 +45,6 @@ func (b *backend) killConnection(id uint32) error {
 	if c != nil {
 		c.killed.Store(true)
 	}
-	b.engine().ProcessList.Kill(id)
 	return nil
 }
 

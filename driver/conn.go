@@ -401,3 +401,16 @@ func (r *result) AllRowsAffected() []int64 { return append([]int64(nil), r.affec
 
 // AllLastInsertIds returns the last insert id of each statement.
 func (r *result) AllLastInsertIds() []int64 { return append([]int64(nil), r.insertIDs...) }
+
+// Result is the driver's driver.Result, reached through sql.Conn.Raw: as
+// go-sql-driver/mysql's, it has the counts of each statement of a
+// multi-statement Exec.
+type Result interface {
+	driver.Result
+	// AllRowsAffected returns the rows affected by each statement.
+	AllRowsAffected() []int64
+	// AllLastInsertIds returns the last insert id of each statement.
+	AllLastInsertIds() []int64
+}
+
+var _ Result = (*result)(nil)

@@ -10,9 +10,10 @@ import (
 
 // rows is the result of QueryContext: the rows of its statement, then,
 // with multistatements=true, those of each next statement
-// (NextResultSet), run when the caller moves to it. A statement that
-// returns no rows (INSERT, SET, ...) runs to its end before its result
-// set is handed out, so that its error is the query's.
+// (NextResultSet), run when the caller moves to it. As with
+// go-sql-driver/mysql, the statements that return no rows (INSERT, SET,
+// ...) are no result sets: they run to their end when the caller reaches
+// them, so that their errors are the query's or NextResultSet's.
 type rows struct {
 	c    *conn
 	r    *running
@@ -39,19 +40,30 @@ func newRows(r *running) (*rows, error) {
 	return rs, nil
 }
 
-// set makes r the current result set.
+// set makes r, or the first statement from r on that returns rows, the
+// current result set.
 func (rs *rows) set(r *running) error {
-	rs.r, rs.done = r, false
-	if types.IsOkResultSchema(r.sch) || len(r.sch) == 0 {
-		rs.cols = nil
-		rs.done = true
+	for {
+		rs.r, rs.done = r, false
+		if !types.IsOkResultSchema(r.sch) && len(r.sch) > 0 {
+			rs.cols = newColumns(r.sch)
+			return nil
+		}
+		rs.cols, rs.done = nil, true
 		if _, _, err := r.drain(); err != nil {
+			r.rest = ""
 			return err
 		}
-		return nil
+		if r.rest == "" {
+			return nil
+		}
+		next, err := rs.c.start(r.ctx, r.rest, nil, true)
+		if err != nil {
+			r.rest = ""
+			return err
+		}
+		r = next
 	}
-	rs.cols = newColumns(r.sch)
-	return nil
 }
 
 // Columns implements driver.Rows.
@@ -109,7 +121,13 @@ func (rs *rows) NextResultSet() error {
 		rs.r.rest = ""
 		return err
 	}
-	return rs.set(next)
+	if err := rs.set(next); err != nil {
+		return err
+	}
+	if rs.cols == nil {
+		return io.EOF // the statements left return no rows
+	}
+	return nil
 }
 
 // Close implements driver.Rows. The statements of the query not read yet
