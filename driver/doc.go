@@ -65,7 +65,8 @@
 // and DOUBLE as float64, DECIMAL as a string holding the exact value
 // ("12.50"), CHAR, VARCHAR, TEXT, ENUM, SET, TIME and JSON as strings,
 // BINARY, VARBINARY, BLOB and GEOMETRY as []byte, DATE, DATETIME and
-// TIMESTAMP as time.Time in UTC, NULL as nil (values.go has the details).
+// TIMESTAMP as time.Time in UTC, NULL as nil (columns.go has the details,
+// and args.go those of arguments).
 // Rows report each column's type name (as go-sql-driver/mysql names it),
 // nullability, scan type and, for DECIMAL, precision and scale.
 //

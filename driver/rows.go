@@ -156,7 +156,7 @@ func (rs *rows) ColumnTypeDatabaseTypeName(i int) string { return rs.cols[i].dat
 func (rs *rows) ColumnTypeNullable(i int) (nullable, ok bool) { return rs.cols[i].null, true }
 
 // ColumnTypeScanType implements driver.RowsColumnTypeScanType: the Go
-// type of the column's values (values.go), its sql.Null form when the
+// type of the column's values (columns.go), its sql.Null form when the
 // column is nullable.
 func (rs *rows) ColumnTypeScanType(i int) reflect.Type { return rs.cols[i].scanType() }
 

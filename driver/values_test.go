@@ -10,7 +10,7 @@ import (
 )
 
 // TestValueTypes: a row of every column type goes in through arguments
-// and comes back as the Go types values.go lists, with the column types
+// and comes back as the Go types columns.go lists, with the column types
 // database/sql reports; NULLs come back as nil; UPDATE and DELETE by
 // argument find the row. TIME and JSON come back in the engine's text
 // (what the server sends): microseconds, and JSON without spaces.
