@@ -129,6 +129,26 @@ func TestClosedConnector(t *testing.T) {
 		t.Fatal(err)
 	}
 	cn.Close()
+
+	// driver.Driver's Open: a connection that holds the directory itself.
+	dir := t.TempDir()
+	cn, err = theDriver.Open(dsnOf(dir, Config{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cn.(*conn).ExecContext(context.Background(), "CREATE DATABASE d", nil); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := sqlserver.NewProvider(dir); err == nil {
+		p.Close()
+		t.Fatal("a connection of Open does not hold its data directory")
+	}
+	cn.Close()
+	p, err := sqlserver.NewProvider(dir)
+	if err != nil {
+		t.Fatalf("closing the connection of Open did not release the directory: %v", err)
+	}
+	p.Close()
 }
 
 // TestCommitter: the DSN's identity is the committer of commits, merges

@@ -75,6 +75,13 @@ func interrupted(cause error) *MySQLError {
 	return e
 }
 
+// errEmptyQuery is MySQL's ER_EMPTY_QUERY, for a query of no statement.
+func errEmptyQuery() *MySQLError {
+	e := &MySQLError{Number: 1065, Message: "Query was empty"}
+	copy(e.SQLState[:], "42000")
+	return e
+}
+
 // statementError returns err, the error of statement query run under ctx,
 // as a *MySQLError: the server's mapping (sqlserver.MySQLError), or 1317
 // for a statement that ctx or KILL QUERY stopped.

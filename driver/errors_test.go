@@ -30,6 +30,7 @@ func TestErrorNumbers(t *testing.T) {
 		{"CREATE TABLE t (id INT PRIMARY KEY)", 1050, "42S01", "t"},
 		{"USE nowhere", 1049, "42000", "nowhere"},
 		{"CALL dolt_checkout('no-such-branch')", 1105, "HY000", "no-such-branch"},
+		{"  ", 1065, "42000", "Query was empty"},
 	} {
 		_, err := db.Exec(tc.q)
 		var me *MySQLError

@@ -36,6 +36,9 @@ func (c *conn) start(ctx context.Context, query string, bindings map[string]ast.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if strings.TrimSpace(query) == "" {
+		return nil, errEmptyQuery()
+	}
 	e := c.b.engine()
 	sctx, err := e.ProcessList.BeginQuery(c.newContext(ctx, query), query)
 	if err != nil {

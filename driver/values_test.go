@@ -246,3 +246,24 @@ func TestArguments(t *testing.T) {
 		t.Error("NaN: no error")
 	}
 }
+
+// TestExecResult: Exec reports the rows a statement affected and the
+// auto-increment value it inserted.
+func TestExecResult(t *testing.T) {
+	db, _ := withDatabase(t, Config{})
+	mustExec(t, db, "CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, v INT)")
+	for i, want := range []int64{1, 2, 3} {
+		res := mustExec(t, db, "INSERT INTO a (v) VALUES (?)", i)
+		if id, err := res.LastInsertId(); err != nil || id != want {
+			t.Fatalf("insert %d: LastInsertId %d, %v", i, id, err)
+		}
+	}
+	res := mustExec(t, db, "UPDATE a SET v = 0 WHERE id >= ?", 2)
+	if n, err := res.RowsAffected(); err != nil || n != 2 {
+		t.Fatalf("UPDATE: RowsAffected %d, %v", n, err)
+	}
+	res = mustExec(t, db, "DELETE FROM a")
+	if n, _ := res.RowsAffected(); n != 3 {
+		t.Fatalf("DELETE: RowsAffected %d", n)
+	}
+}
