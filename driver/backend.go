@@ -117,6 +117,8 @@ func (d *dataDirs) release(b *backend) error {
 	defer d.mu.Unlock()
 	if b.refs--; b.refs > 0 {
 		return nil
+	} else if b.refs < 0 {
+		panic("driver: a data directory was released more times than it was acquired")
 	}
 	delete(d.open, b.dir)
 	// Closed under the lock: a connector opening the folder again waits

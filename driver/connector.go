@@ -97,12 +97,8 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	b := c.b
 	c.d.dirs.retain(b) // the connection's own reference
 	c.mu.Unlock()
-	cn, err := newConn(ctx, b, &c.cfg, func() error { return c.d.dirs.release(b) })
-	if err != nil {
-		c.d.dirs.release(b)
-		return nil, err
-	}
-	return cn, nil
+	// newConn's failure closes the connection, which drops the reference.
+	return newConn(ctx, b, &c.cfg, func() error { return c.d.dirs.release(b) })
 }
 
 // Close releases the connector's data directory: the last connector and

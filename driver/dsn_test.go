@@ -109,14 +109,20 @@ func TestDataDirCreated(t *testing.T) {
 	}
 }
 
-// TestUnknownDatabase: a DSN naming a database that does not exist
+// TestDatabaseParameter: a DSN naming a database that does not exist
 // fails on its first connection with MySQL's 1049; db/branch selects a
 // branch.
 func TestDatabaseParameter(t *testing.T) {
 	db, dir := withDatabase(t, Config{})
 	mustExec(t, db, "CALL dolt_branch('feature')")
-	err := openDB(t, dsnOf(dir, Config{Database: "nope"})).Ping()
-	wantNumber(t, "database=nope", err, 1049)
+	nope := openDB(t, dsnOf(dir, Config{Database: "nope"}))
+	for range 3 {
+		wantNumber(t, "database=nope", nope.Ping(), 1049)
+	}
+	// The failed connections left the data directory open for the others.
+	if n := queryInt(t, db, "SELECT COUNT(*) FROM dolt_branches"); n != 2 {
+		t.Fatalf("%d branches", n)
+	}
 	feature := openDB(t, dsnOf(dir, Config{Database: "shop/feature"}))
 	if got := queryString(t, feature, "SELECT active_branch()"); got != "feature" {
 		t.Fatalf("database=shop/feature: active_branch() = %q", got)

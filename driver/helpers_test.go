@@ -4,8 +4,24 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"os"
 	"testing"
 )
+
+// TestMain checks, once every test has closed its DBs, that no data
+// directory is left open: each connector and connection released what it
+// acquired.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	theDriver.dirs.mu.Lock()
+	for dir, b := range theDriver.dirs.open {
+		fmt.Fprintf(os.Stderr, "driver: data directory %s left open with %d references\n", dir, b.refs)
+		code = 1
+	}
+	theDriver.dirs.mu.Unlock()
+	os.Exit(code)
+}
 
 // dsnOf returns the DSN of cfg with the data directory dir.
 func dsnOf(dir string, cfg Config) string {
