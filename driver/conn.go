@@ -45,18 +45,18 @@ var (
 	_ driver.Validator          = (*conn)(nil)
 )
 
-// user is the SQL user of every connection: the process that embeds the
+// sessionUser is the SQL user of every connection: the process that embeds the
 // database owns it (there are no accounts to check, see sqlserver's
 // embed.go), and USER() says so as a server's superuser would.
-const user, host = sqlserver.DefaultUser, "localhost"
+const sessionUser, sessionHost = sqlserver.DefaultUser, "localhost"
 
 func newConn(ctx context.Context, b *backend, cfg *Config, release func() error) (*conn, error) {
 	id := b.connIDs.Add(1)
-	base := gms.NewBaseSessionWithClientServer("verso", gms.Client{User: user, Address: host}, id)
+	base := gms.NewBaseSessionWithClientServer("verso", gms.Client{User: sessionUser, Address: sessionHost}, id)
 	base.SetLogger(b.log)
 	c := &conn{b: b, cfg: cfg, id: id, sess: b.emb.NewSession(base), release: release, prepared: map[string]int{}}
 	e := b.engine()
-	e.ProcessList.AddConnection(id, host)
+	e.ProcessList.AddConnection(id, sessionHost)
 	e.ProcessList.ConnectionReady(c.sess)
 	b.addConn(c)
 	if err := c.setup(ctx); err != nil {
