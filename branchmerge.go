@@ -43,6 +43,9 @@ var (
 	// ErrMergeCommit is returned for a cherry-pick or revert of a merge
 	// commit: only commits with one parent are supported.
 	ErrMergeCommit = errors.New("verso: a merge commit cannot be applied; only commits with one parent are supported")
+	// ErrNoAuthor is returned for a commit to be made without an
+	// author's (or committer's) name and email in the options.
+	ErrNoAuthor = errors.New("verso: a commit needs an author's name and email")
 	// ErrAlreadyApplied is returned by a cherry-pick whose changes the
 	// branch has already (unless AllowEmpty).
 	ErrAlreadyApplied = errors.New("verso: the changes are already on the branch; nothing to commit")
@@ -195,8 +198,8 @@ func (t *Txn) threeWay(ctx context.Context, s *BranchState, base, theirs *Commit
 	if opts.NoCommit || opts.Squash {
 		return &BranchChange{Working: res.Root, Staged: res.Root, Merge: merge}, nil
 	}
-	if opts.Author.Name == "" {
-		return nil, errors.New("verso: a merge commit needs an author (MergeOptions.Author)")
+	if opts.Author.Name == "" || opts.Author.Email == "" {
+		return nil, fmt.Errorf("%w (MergeOptions.Author)", ErrNoAuthor)
 	}
 	m := commitgraph.Meta{Author: opts.Author, Message: opts.Message}
 	if m.Message == "" {
@@ -257,6 +260,9 @@ func (t *Txn) CherryPick(ctx context.Context, spec string, opts CherryPickOption
 		if res.Root.Address() == s.HeadRoot.Address() && !opts.AllowEmpty {
 			return nil, fmt.Errorf("%w: the changes of %s are on %s", ErrAlreadyApplied, spec, t.branch)
 		}
+		if opts.Committer.Name == "" || opts.Committer.Email == "" {
+			return nil, fmt.Errorf("%w (CherryPickOptions.Committer)", ErrNoAuthor)
+		}
 		m := c.Meta // the commit's author and message; made now, by the committer
 		m.Time, m.Committer = time.Time{}, commitgraph.Signature{}
 		if opts.Committer != m.Author {
@@ -296,8 +302,8 @@ func (t *Txn) AbortCherryPick(ctx context.Context) error {
 // revert whose changes clash with later ones fails with a
 // RevertConflictError and changes nothing.
 func (t *Txn) Revert(ctx context.Context, spec string, author Signature, def tablemerge.DefaultFunc) (*Commit, error) {
-	if author.Name == "" {
-		return nil, errors.New("verso: a revert needs an author")
+	if author.Name == "" || author.Email == "" {
+		return nil, ErrNoAuthor
 	}
 	var made *Commit
 	err := t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {

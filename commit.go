@@ -49,7 +49,7 @@ var (
 // when SkipEmpty found nothing to commit.
 func (t *Txn) CommitChanges(ctx context.Context, opts CommitOptions) (*commitgraph.Commit, error) {
 	if opts.Author.Name == "" || opts.Author.Email == "" {
-		return nil, errors.New("verso: a commit needs an author's name and email (CommitOptions.Author)")
+		return nil, fmt.Errorf("%w (CommitOptions.Author)", ErrNoAuthor)
 	}
 	if opts.Message == "" && !opts.Amend {
 		return nil, errors.New("verso: a commit needs a message")

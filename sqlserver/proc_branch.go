@@ -346,11 +346,13 @@ func doltTag(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dolt_tag: %q: %w", ref, err)
 	}
-	tagger := identity(ctx)
+	var tagger commitgraph.Signature
 	if a.has("author") {
 		if tagger, err = parseAuthor(a.vals["author"]); err != nil {
 			return nil, err
 		}
+	} else if tagger, err = commitIdentity(ctx); err != nil {
+		return nil, err
 	}
 	_, err = g.CreateTag(ctx, a.pos[0], c.Addr, commitgraph.TagMeta{Tagger: tagger, Message: a.vals["message"]})
 	if errors.Is(err, commitgraph.ErrTagExists) {

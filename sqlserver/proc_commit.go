@@ -102,14 +102,15 @@ func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if a.has("allow-empty") && a.has("skip-empty") {
 		return nil, errors.New("dolt_commit: --allow-empty and --skip-empty contradict each other; give one")
 	}
-	committer := identity(ctx)
-	meta := commitgraph.Meta{Author: committer, Message: a.vals["message"]}
+	meta := commitgraph.Meta{Message: a.vals["message"]}
 	if a.has("author") {
 		// Dolt records one identity per commit (dolt_log's committer):
 		// --author replaces the session's.
 		if meta.Author, err = parseAuthor(a.vals["author"]); err != nil {
 			return nil, err
 		}
+	} else if meta.Author, err = commitIdentity(ctx); err != nil {
+		return nil, err
 	}
 	if a.has("date") {
 		if meta.Time, err = parseCommitDate(a.vals["date"]); err != nil {

@@ -215,8 +215,11 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	case a.has("squash") && a.has("no-ff"):
 		return nil, errors.New("dolt_merge: --squash and --no-ff contradict each other; give one")
 	}
+	// The session's identity unless --author; a merge that makes no
+	// commit (a fast-forward) needs none.
+	me, idErr := commitIdentity(ctx)
 	opts := verso.MergeOptions{
-		Author: identity(ctx), Message: a.vals["message"],
+		Author: me, Message: a.vals["message"],
 		NoFF: a.has("no-ff"), FFOnly: a.has("ff-only"), Squash: a.has("squash"), NoCommit: a.has("no-commit"),
 		Default: columnDefault(ctx),
 	}
@@ -231,6 +234,8 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return err
 	})
 	switch {
+	case errors.Is(err, verso.ErrNoAuthor) && idErr != nil:
+		return nil, idErr
 	case errors.Is(err, verso.ErrNotFastForward):
 		return nil, fmt.Errorf("dolt_merge: not possible to fast-forward %s to %s (the branches have diverged), aborting; merge without --ff-only", d.Branch(), a.pos[0])
 	case err != nil:
@@ -277,11 +282,15 @@ func doltCherryPick(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if len(a.pos) != 1 {
 		return nil, errors.New("dolt_cherry_pick: name one commit to cherry-pick, for example dolt_cherry_pick('feature~1')")
 	}
+	me, idErr := commitIdentity(ctx)
 	var res *verso.MergeResult
 	err = d.updateBranchWith(ctx, func() (err error) {
-		res, err = d.CherryPick(ctx, a.pos[0], verso.CherryPickOptions{Committer: identity(ctx), AllowEmpty: a.has("allow-empty"), Default: columnDefault(ctx)})
+		res, err = d.CherryPick(ctx, a.pos[0], verso.CherryPickOptions{Committer: me, AllowEmpty: a.has("allow-empty"), Default: columnDefault(ctx)})
 		return err
 	})
+	if errors.Is(err, verso.ErrNoAuthor) && idErr != nil {
+		return nil, idErr
+	}
 	if err != nil {
 		return nil, applyError("dolt_cherry_pick", a.pos[0], d.Branch(), err)
 	}
@@ -321,11 +330,13 @@ func doltRevert(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if len(a.pos) != 1 {
 		return nil, errors.New("dolt_revert: name one commit to revert, for example dolt_revert('HEAD~1')")
 	}
-	author := identity(ctx)
+	var author commitgraph.Signature
 	if a.has("author") {
 		if author, err = parseAuthor(a.vals["author"]); err != nil {
 			return nil, err
 		}
+	} else if author, err = commitIdentity(ctx); err != nil {
+		return nil, err
 	}
 	d, err := procBranch(ctx)
 	if err != nil {

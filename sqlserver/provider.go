@@ -39,6 +39,9 @@ type Provider struct {
 	// committer is the identity commits record when the session sets none
 	// (SetCommitter).
 	committer commitgraph.Signature
+	// noCommitter, when set, is the error of a commit whose session names
+	// no identity and committer is empty (SetNoDefaultCommitter, embed.go).
+	noCommitter error
 	// tableFunctions are the table functions the engine added with
 	// WithTableFunctions, by lower-case name (beside the catalog's).
 	tableFunctions map[string]sql.TableFunction
