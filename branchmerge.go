@@ -116,7 +116,7 @@ func (db *DB) mergeOptions(theirs chunks.Address, def tablemerge.DefaultFunc) ta
 		Theirs:        theirs,
 		Default:       def,
 		PrefixMergers: map[string]tablemerge.PrefixMerger{commitgraph.EventsPrefix: MergeBranchEvents},
-		Collations:    db.coll,
+		Collations:    db.Collations(),
 	}
 }
 

@@ -34,7 +34,7 @@ func (t *Txn) ResolveConflicts(ctx context.Context, table string, side Side) err
 	if t.readOnly {
 		return fmt.Errorf("%w: cannot resolve conflicts at a commit", ErrReadOnly)
 	}
-	root, err := tablemerge.ResolveConflicts(ctx, t.db.graph.NodeStore(), t.root, table, side, t.db.coll)
+	root, err := tablemerge.ResolveConflicts(ctx, t.db.graph.NodeStore(), t.root, table, side, t.db.Collations())
 	if err != nil {
 		return err
 	}

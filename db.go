@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
@@ -37,7 +38,9 @@ type DB struct {
 	dir   string // the folder holding .verso; "" in memory
 	store chunks.Store
 	graph *commitgraph.DB
-	coll  tables.Collations
+	// coll holds the tables.Collations tables are opened with
+	// (Options.Collations, or UseCollations').
+	coll atomic.Pointer[collations]
 
 	mu     sync.RWMutex
 	branch string // the default branch (.verso/HEAD)
@@ -77,7 +80,10 @@ type snapshot struct {
 // newDB opens the commit graph of cs, giving a store without refs its
 // first commit on branch.
 func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB, error) {
-	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch, coll: opts.Collations}
+	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch}
+	if opts.Collations != nil {
+		db.coll.Store(&collations{opts.Collations})
+	}
 	ctx := context.Background()
 	ok, err := db.graph.Initialized(ctx)
 	switch {
@@ -119,9 +125,25 @@ func (db *DB) DefaultBranch() string {
 // commits and root values directly (the SQL layer's system tables).
 func (db *DB) Graph() *commitgraph.DB { return db.graph }
 
+// collations boxes a tables.Collations for an atomic pointer.
+type collations struct{ c tables.Collations }
+
 // Collations returns the collations the database's tables are opened
-// with (Options.Collations).
-func (db *DB) Collations() tables.Collations { return db.coll }
+// with (Options.Collations, or UseCollations'); nil knows none.
+func (db *DB) Collations() tables.Collations {
+	if b := db.coll.Load(); b != nil {
+		return b.c
+	}
+	return nil
+}
+
+// UseCollations gives a database opened without Options.Collations the
+// collations of the layer put over it (the SQL layer's, when a program's
+// DB is served through the database/sql driver), and reports whether it
+// took them: a database that has collations keeps its own.
+func (db *DB) UseCollations(c tables.Collations) bool {
+	return db.coll.CompareAndSwap(nil, &collations{c})
+}
 
 // Store returns the database's chunk store.
 func (db *DB) Store() chunks.Store { return db.store }

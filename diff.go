@@ -38,7 +38,7 @@ func (db *DB) DiffTable(ctx context.Context, from, to RootValue, table string, f
 		if err != nil || !ok {
 			return nil, err
 		}
-		return tables.Load(ctx, db.graph.NodeStore(), addr, db.coll)
+		return tables.Load(ctx, db.graph.NodeStore(), addr, db.Collations())
 	}
 	ft, err := load(from)
 	if err != nil {
@@ -55,7 +55,7 @@ func (db *DB) DiffTable(ctx context.Context, from, to RootValue, table string, f
 	if ref == nil {
 		ref = ft
 	}
-	empty, err := tables.New(db.graph.NodeStore(), ref.Schema(), db.coll)
+	empty, err := tables.New(db.graph.NodeStore(), ref.Schema(), db.Collations())
 	if err != nil {
 		return err
 	}

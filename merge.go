@@ -144,15 +144,15 @@ func mergeUnmerged(ctx context.Context, db *DB, base, ours, theirs, out commitgr
 // holds the versions of rows the transaction adopted, by key.
 func mergeTable(ctx context.Context, db *DB, name string, base, ours, theirs chunks.Address, bases map[string]RowVersion) (chunks.Address, error) {
 	ns := db.graph.NodeStore()
-	bt, err := tables.Load(ctx, ns, base, db.coll)
+	bt, err := tables.Load(ctx, ns, base, db.Collations())
 	if err != nil {
 		return chunks.Address{}, err
 	}
-	ot, err := tables.Load(ctx, ns, ours, db.coll)
+	ot, err := tables.Load(ctx, ns, ours, db.Collations())
 	if err != nil {
 		return chunks.Address{}, err
 	}
-	tt, err := tables.Load(ctx, ns, theirs, db.coll)
+	tt, err := tables.Load(ctx, ns, theirs, db.Collations())
 	if err != nil {
 		return chunks.Address{}, err
 	}

@@ -33,7 +33,7 @@ func (t *Txn) CreateTable(ctx context.Context, name string, s *tables.Schema) er
 	} else if ok {
 		return fmt.Errorf("verso: table %q exists already", name)
 	}
-	tb, err := tables.New(t.db.graph.NodeStore(), s, t.db.coll)
+	tb, err := tables.New(t.db.graph.NodeStore(), s, t.db.Collations())
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func (t *Txn) Table(ctx context.Context, name string) (*tables.Table, error) {
 		return nil, fmt.Errorf("%w: %q", ErrTableNotFound, name)
 	}
 	_ = exact
-	return tables.Load(ctx, t.db.graph.NodeStore(), addr, t.db.coll)
+	return tables.Load(ctx, t.db.graph.NodeStore(), addr, t.db.Collations())
 }
 
 // TableNames returns the names of the transaction's tables, sorted.
@@ -146,7 +146,7 @@ func (t *Txn) edit(ctx context.Context, table string, fn func(*tables.Editor) er
 	if !ok {
 		return fmt.Errorf("%w: %q", ErrTableNotFound, table)
 	}
-	tb, err := tables.Load(ctx, t.db.graph.NodeStore(), addr, t.db.coll)
+	tb, err := tables.Load(ctx, t.db.graph.NodeStore(), addr, t.db.Collations())
 	if err != nil {
 		return err
 	}

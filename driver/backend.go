@@ -11,13 +11,13 @@ import (
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/sirupsen/logrus"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/sqlserver"
 )
 
 // backend is what a connector's connections run on: the databases and the
-// engine. Today it is a data directory's (openDataDir); the coming
-// NewConnector(db *verso.DB, ...) will make one over an engine already
-// open, and the rest of the driver will not change.
+// engine: a data directory's (openDataDir), or one database the program
+// opened (openDB, for NewConnector).
 type backend struct {
 	dir string // the data directory, as the registry knows it
 	p   *sqlserver.Provider
@@ -133,6 +133,21 @@ func openDataDir(dir string) (*backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("driver: opening the data directory %s: %w", dir, err)
 	}
+	return newBackend(dir, p), nil
+}
+
+// openEngineDB returns a backend over db, a database the program opened; the
+// backend does not close it.
+func openEngineDB(db *verso.DB) (*backend, error) {
+	p := sqlserver.NewMemoryProvider()
+	if err := p.AddDB(db); err != nil {
+		return nil, fmt.Errorf("driver: %w", err)
+	}
+	return newBackend("", p), nil
+}
+
+// newBackend returns the backend of p's databases.
+func newBackend(dir string, p *sqlserver.Provider) *backend {
 	p.SetNoDefaultCommitter(noCommitter)
 	quiet := logrus.New()
 	quiet.SetOutput(io.Discard)
@@ -143,5 +158,5 @@ func openDataDir(dir string) (*backend, error) {
 		emb:   sqlserver.NewEmbedded(p),
 		log:   logrus.NewEntry(quiet),
 		conns: map[uint32]*conn{},
-	}, nil
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"sync"
+
+	"github.com/verso-db/verso"
 )
 
 // versoDriver is the driver registered as "verso". It holds the data
@@ -60,11 +62,24 @@ func (d *versoDriver) openConnector(dsn string) (*Connector, error) {
 // it with the connectors that have it open, and returns a connector for
 // sql.OpenDB. sql.Open("verso", dsn) does the same. Close releases the
 // directory; DB.Close calls it.
-//
-// (NewConnector, over a *verso.DB opened by the program, will come with the
-// engine's root package.)
 func OpenConnector(dsn string) (*Connector, error) {
 	return theDriver.openConnector(dsn)
+}
+
+// NewConnector returns a connector for sql.OpenDB over db, a database the
+// program opened with verso.Open (or Init, OpenMemory): the program can
+// use the engine's API and SQL on one database, without a second open
+// meeting the store's lock. Its connections have db as their current
+// database; cfg gives the committer identity and multistatements (its Dir
+// and Database are not used). Close the sql.DB before db.
+func NewConnector(db *verso.DB, cfg Config) (*Connector, error) {
+	b, err := openEngineDB(db)
+	if err != nil {
+		return nil, err
+	}
+	b.refs = 1
+	cfg.Dir, cfg.Database = "", db.Name()
+	return &Connector{d: theDriver, cfg: cfg, b: b}, nil
 }
 
 // Connector makes the connections of one DSN. It is safe for concurrent

@@ -70,6 +70,9 @@ type dbState struct {
 	store  chunks.Store
 	graph  *commitgraph.DB
 	branch string // the branch sessions use: HEAD of the folder, or main
+	// borrowed marks a database the program opened and gave the
+	// provider (AddDB): the provider does not close it.
+	borrowed bool
 }
 
 // newState returns the provider's state of db.
@@ -158,7 +161,31 @@ func openDir(name, dir string, readOnly bool) (*dbState, error) {
 	return newState(db), nil
 }
 
-func (st *dbState) close() error { return st.db.Close() }
+func (st *dbState) close() error {
+	if st.borrowed {
+		return nil
+	}
+	return st.db.Close()
+}
+
+// AddDB serves db, a database the program opened (verso.Open), under its
+// name. The provider does not close it: the program does, after the
+// provider. A db opened without collations takes the SQL layer's.
+func (p *Provider) AddDB(db *verso.DB) error {
+	if err := checkDatabaseName(db.Name()); err != nil {
+		return err
+	}
+	db.UseCollations(sqlCollations{})
+	st := newState(db)
+	st.borrowed = true
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.dbs[strings.ToLower(db.Name())]; ok {
+		return sql.ErrDatabaseExists.New(db.Name())
+	}
+	p.dbs[strings.ToLower(db.Name())] = st
+	return nil
+}
 
 // Close closes every database's store.
 func (p *Provider) Close() error {

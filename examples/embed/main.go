@@ -1,16 +1,19 @@
 // Command embed is a Go program that embeds verso as a library: it opens
 // (or makes) a database folder, writes a row in a transaction, commits it
-// to the history and prints the log. It is built and tested as a module of
+// to the history and prints the log, then reads the same database through
+// the database/sql driver. It is built and tested as a module of
 // its own, outside verso's, so it uses only what a user's program can.
 package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/driver"
 )
 
 func main() {
@@ -69,5 +72,22 @@ func run(ctx context.Context, dir string, out io.Writer) error {
 	for _, c := range log {
 		fmt.Fprintln(out, c.Meta.Message)
 	}
+
+	// The same database through SQL, in process.
+	c, err := driver.NewConnector(db, driver.Config{CommitName: "embed", CommitEmail: "embed@example.com"})
+	if err != nil {
+		return err
+	}
+	sdb := sql.OpenDB(c)
+	defer sdb.Close()
+	var visits int64
+	if err := sdb.QueryRowContext(ctx, "SELECT n FROM visits WHERE id = 1").Scan(&visits); err != nil {
+		return err
+	}
+	var commits int64
+	if err := sdb.QueryRowContext(ctx, "SELECT COUNT(*) FROM dolt_log").Scan(&commits); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "SQL: %d visits, %d commits\n", visits, commits)
 	return nil
 }

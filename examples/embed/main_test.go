@@ -19,7 +19,7 @@ func TestRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := "visit 2\nvisit 1\nInitialize data repository\n"
+	want := "visit 2\nvisit 1\nInitialize data repository\nSQL: 2 visits, 3 commits\n"
 	if out.String() != want {
 		t.Fatalf("log:\n%s\nwant:\n%s", out.String(), want)
 	}
