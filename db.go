@@ -67,6 +67,12 @@ type DB struct {
 	// one read of the refs and working set (most autocommit statements).
 	snapMu    sync.Mutex
 	snapshots map[string]snapshot
+
+	// feeds holds, per branch, a channel closed at the next durable
+	// update of its working set (events.go), made when a subscriber asks.
+	feedMu sync.Mutex
+	feeds  map[string]chan struct{}
+	closed bool // under feedMu
 }
 
 // snapshot is a branch's working set and root as of a store root.
@@ -101,6 +107,15 @@ func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB,
 // Close closes the database's store. Transactions of the database must be
 // over.
 func (db *DB) Close() error {
+	db.feedMu.Lock()
+	if !db.closed {
+		db.closed = true
+		for b, ch := range db.feeds {
+			close(ch)
+			delete(db.feeds, b)
+		}
+	}
+	db.feedMu.Unlock()
 	if c, ok := db.store.(interface{ Close() error }); ok {
 		return c.Close()
 	}

@@ -251,6 +251,7 @@ func (t *Txn) UpdateBranch(ctx context.Context, fn func(s *BranchState) (*Branch
 			return err
 		}
 		t.continueFrom(next, ch.Working) // the new base holds the rows adopted
+		db.changed(t.branch)
 		return nil
 	}
 }

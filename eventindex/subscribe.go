@@ -44,10 +44,37 @@ func (sub *Subscription) Close() {
 // MaxPage is the largest page a subscription reads at once.
 const MaxPage = 2000
 
+// Source is what a subscription follows: a log that moves on with each
+// durable commit. Current returns the log now and a channel that is
+// closed once a newer log is durable (or the source closes, when Current
+// then fails with ErrClosed). It must get the channel before the log, so
+// that no commit falls between them unseen.
+type Source interface {
+	Current(ctx context.Context) (Log, <-chan struct{}, error)
+}
+
 // Subscribe starts a catch-up subscription to the events that pass f, from
 // position f.From (f.To is ignored), with a channel of buffer events
 // (at least 1, at most MaxPage).
 func (s *Store) Subscribe(ctx context.Context, f Filter, buffer int) *Subscription {
+	return Subscribe(ctx, storeSource{s}, f, buffer)
+}
+
+// storeSource is a Store as a subscription's Source.
+type storeSource struct{ s *Store }
+
+func (src storeSource) Current(context.Context) (Log, <-chan struct{}, error) {
+	l, notify, closed := src.s.current()
+	if closed {
+		return Log{}, nil, ErrClosed
+	}
+	return l, notify, nil
+}
+
+// Subscribe starts a catch-up subscription to the events of src that pass
+// f, from position f.From (f.To is ignored), with a channel of buffer
+// events (at least 1, at most MaxPage).
+func Subscribe(ctx context.Context, src Source, f Filter, buffer int) *Subscription {
 	buffer = min(max(buffer, 1), MaxPage)
 	ctx, cancel := context.WithCancel(ctx)
 	sub := &Subscription{c: make(chan Event, buffer), cancel: cancel, done: make(chan struct{})}
@@ -55,7 +82,7 @@ func (s *Store) Subscribe(ctx context.Context, f Filter, buffer int) *Subscripti
 	go func() {
 		defer close(sub.done)
 		defer close(sub.c)
-		err := s.run(ctx, f, buffer, sub.c)
+		err := run(ctx, src, f, buffer, sub.c)
 		sub.mu.Lock()
 		sub.err = err
 		sub.mu.Unlock()
@@ -63,11 +90,11 @@ func (s *Store) Subscribe(ctx context.Context, f Filter, buffer int) *Subscripti
 	return sub
 }
 
-func (s *Store) run(ctx context.Context, f Filter, page int, c chan<- Event) error {
+func run(ctx context.Context, src Source, f Filter, page int, c chan<- Event) error {
 	for {
-		l, notify, closed := s.current()
-		if closed {
-			return ErrClosed
+		l, notify, err := src.Current(ctx)
+		if err != nil {
+			return err
 		}
 		evs, next, err := l.Read(ctx, f, page)
 		if err != nil {

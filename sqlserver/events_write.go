@@ -16,29 +16,7 @@ func (s logSource) writeEvents(ctx *sql.Context, fn func(*eventindex.Batch) erro
 	if err != nil {
 		return err
 	}
-	l, err := eventindex.LoadLog(ctx, s.db.st.graph.NodeStore(), d.Root())
-	if err != nil {
-		return err
-	}
-	b := l.Batch()
-	if err := fn(b); err != nil {
-		return err
-	}
-	return storeBatch(ctx, d, b)
-}
-
-// storeBatch puts the Log b makes into d's root.
-func storeBatch(ctx *sql.Context, d *txDB, b *eventindex.Batch) error {
-	nl, err := b.Log(ctx)
-	if err != nil {
-		return err
-	}
-	root, err := nl.Store(ctx, d.Root())
-	if err != nil {
-		return err
-	}
-	d.SetRoot(root)
-	return nil
+	return d.WriteEvents(ctx, fn)
 }
 
 // Inserter implements sql.InsertableTable: each row appends one event to
@@ -70,7 +48,7 @@ func (ins *eventInserter) StatementComplete(ctx *sql.Context) error {
 	}
 	b := ins.b
 	ins.b = nil
-	return storeBatch(ctx, ins.d, b)
+	return ins.d.StoreEvents(ctx, b)
 }
 
 func (ins *eventInserter) Close(ctx *sql.Context) error { return ins.StatementComplete(ctx) }
