@@ -24,6 +24,9 @@ type Options struct {
 	// writer's lock, while another process may hold it (chunks.Options
 	// ReadOnly): every write fails with chunks.ErrReadOnly.
 	ReadOnly bool
+	// Locks is the row lock manager the database's transactions share
+	// with those of other databases using it; nil for one of its own.
+	Locks *Locks
 	// Collations gives the sort keys of the string collations tables may
 	// name (other than binary ones); nil knows none. The SQL layer passes
 	// its engine's.
@@ -73,6 +76,8 @@ type DB struct {
 	feedMu sync.Mutex
 	feeds  map[string]chan struct{}
 	closed bool // under feedMu
+
+	locks *Locks
 }
 
 // snapshot is a branch's working set and root as of a store root.
@@ -89,6 +94,9 @@ func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB,
 	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch}
 	if opts.Collations != nil {
 		db.coll.Store(&collations{opts.Collations})
+	}
+	if db.locks = opts.Locks; db.locks == nil {
+		db.locks = NewLocks()
 	}
 	ctx := context.Background()
 	ok, err := db.graph.Initialized(ctx)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
@@ -30,6 +31,13 @@ type Txn struct {
 	// of a row the transaction adopted as its base when it first locked
 	// it: its commit replays its change of the row from there.
 	adopted Adopted
+	// locks holds the row locks of the typed table API (locks.go), made
+	// on first use and released by Commit and Rollback; nil for a Txn
+	// whose caller locks rows itself (the SQL layer).
+	locks *LockOwner
+	// LockTimeout bounds the typed API's lock waits; 0 is
+	// DefaultLockTimeout.
+	LockTimeout time.Duration
 }
 
 // RowVersion is a row's stored value, or its absence.

@@ -8,7 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
-	"github.com/verso-db/verso/internal/rowlock"
+	"github.com/verso-db/verso"
 )
 
 // Which reads lock their rows (see rowlocks.go).
@@ -54,7 +54,7 @@ func markedClause(asOf any) (lockClause, bool) {
 	if !ok || !strings.HasPrefix(s, lockMarker) || len(s) != len(lockMarker)+2 {
 		return lockClause{}, false
 	}
-	c := lockClause{mode: rowlock.Mode(s[len(lockMarker)] - '0'), policy: rowlock.Policy(s[len(lockMarker)+1] - '0')}
+	c := lockClause{mode: verso.LockMode(s[len(lockMarker)] - '0'), policy: verso.LockPolicy(s[len(lockMarker)+1] - '0')}
 	return c, true
 }
 
@@ -65,15 +65,15 @@ func selectClause(l *sqlparser.Lock) (lockClause, bool) {
 		return lockClause{}, false
 	}
 	t := strings.ToLower(l.Type)
-	c := lockClause{mode: rowlock.Exclusive, policy: rowlock.Wait}
+	c := lockClause{mode: verso.LockExclusive, policy: verso.LockWait}
 	if strings.Contains(t, "share") {
-		c.mode = rowlock.Shared
+		c.mode = verso.LockShared
 	}
 	switch {
 	case strings.HasSuffix(t, "nowait"):
-		c.policy = rowlock.NoWait
+		c.policy = verso.LockNoWait
 	case strings.HasSuffix(t, "skip locked"):
-		c.policy = rowlock.SkipLocked
+		c.policy = verso.LockSkipLocked
 	}
 	return c, true
 }

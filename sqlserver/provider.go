@@ -13,7 +13,6 @@ import (
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
-	"github.com/verso-db/verso/internal/rowlock"
 	"github.com/verso-db/verso/systables"
 )
 
@@ -46,9 +45,8 @@ type Provider struct {
 	// WithTableFunctions, by lower-case name (beside the catalog's).
 	tableFunctions map[string]sql.TableFunction
 	// locks holds the row locks of every session's transactions
-	// (rowlocks.go), made on first use.
-	locksOnce sync.Once
-	locks     *rowlock.Manager
+	// (rowlocks.go), shared with the databases' own (verso.Options.Locks).
+	locks *verso.Locks
 	// log is the log of its sessions (logging.go).
 	log sessionLog
 	// readOnly opens the data dir's stores read-only (readonly.go).
@@ -89,7 +87,7 @@ func NewMemoryProvider() *Provider { return emptyProvider("") }
 // memory), with caches and a catalog of its own.
 func emptyProvider(dataDir string) *Provider {
 	registerSystemVariables()
-	return &Provider{dataDir: dataDir, dbs: map[string]*dbState{}, cache: newTableCache(), sysCache: systables.NewCache(), catalog: newCatalog()}
+	return &Provider{dataDir: dataDir, dbs: map[string]*dbState{}, cache: newTableCache(), sysCache: systables.NewCache(), catalog: newCatalog(), locks: verso.NewLocks()}
 }
 
 // NewProvider opens every database folder in dataDir (a sub-folder holding
@@ -139,7 +137,7 @@ func (p *Provider) AddDatabaseDir(name, dir string) error {
 }
 
 func (p *Provider) addDatabaseDir(name, dir string, readOnly bool) error {
-	st, err := openDir(name, dir, readOnly)
+	st, err := openDir(name, dir, readOnly, p.locks)
 	if err != nil {
 		return err
 	}
@@ -153,8 +151,8 @@ func (p *Provider) addDatabaseDir(name, dir string, readOnly bool) error {
 	return nil
 }
 
-func openDir(name, dir string, readOnly bool) (*dbState, error) {
-	db, err := verso.Open(dir, verso.Options{Name: name, ReadOnly: readOnly, Collations: sqlCollations{}})
+func openDir(name, dir string, readOnly bool, locks *verso.Locks) (*dbState, error) {
+	db, err := verso.Open(dir, verso.Options{Name: name, ReadOnly: readOnly, Collations: sqlCollations{}, Locks: locks})
 	if err != nil {
 		return nil, err
 	}
@@ -180,6 +178,12 @@ func (p *Provider) AddDB(db *verso.DB) error {
 	st.borrowed = true
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if len(p.dbs) == 0 {
+		// The provider's sessions lock rows in the program's database:
+		// one manager, so that they and the program's transactions wait
+		// for each other.
+		p.locks = db.Locks()
+	}
 	if _, ok := p.dbs[strings.ToLower(db.Name())]; ok {
 		return sql.ErrDatabaseExists.New(db.Name())
 	}
@@ -279,7 +283,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	}
 	var st *dbState
 	if p.dataDir == "" {
-		db, err := verso.OpenMemory(name, verso.Options{Collations: sqlCollations{}})
+		db, err := verso.OpenMemory(name, verso.Options{Collations: sqlCollations{}, Locks: p.locks})
 		if err != nil {
 			return err
 		}
@@ -289,7 +293,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 		if _, err := os.Stat(dir); err == nil {
 			return sql.ErrDatabaseExists.New(name)
 		}
-		db, err := verso.Init(dir, verso.Options{Name: name, Collations: sqlCollations{}})
+		db, err := verso.Init(dir, verso.Options{Name: name, Collations: sqlCollations{}, Locks: p.locks})
 		if err != nil {
 			os.RemoveAll(dir)
 			return err

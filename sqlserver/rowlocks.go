@@ -12,7 +12,6 @@ import (
 
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
-	"github.com/verso-db/verso/internal/rowlock"
 	"github.com/verso-db/verso/tables"
 )
 
@@ -61,12 +60,12 @@ import (
 // lockClause is how a table's rows are read: in which lock mode, waiting
 // or not.
 type lockClause struct {
-	mode   rowlock.Mode
-	policy rowlock.Policy
+	mode   verso.LockMode
+	policy verso.LockPolicy
 }
 
 // lockWrite is the lock of the rows a statement writes.
-var lockWrite = lockClause{mode: rowlock.Exclusive, policy: rowlock.Wait}
+var lockWrite = lockClause{mode: verso.LockExclusive, policy: verso.LockWait}
 
 // withLock returns a copy of t whose reads lock their rows as c says.
 func (t *Table) withLock(c lockClause) *Table {
@@ -75,28 +74,8 @@ func (t *Table) withLock(c lockClause) *Table {
 	return &nt
 }
 
-// lockManager returns the provider's lock manager, made on first use.
-func (p *Provider) lockManager() *rowlock.Manager {
-	p.locksOnce.Do(func() { p.locks = rowlock.New() })
-	return p.locks
-}
-
 // rowVersion is a row's stored value, or its absence.
 type rowVersion = verso.RowVersion
-
-// lockKey is the lock manager's key of a row of a table of d.
-func (d *txDB) lockKey(table string, key []byte) rowlock.Key {
-	var b strings.Builder
-	b.Grow(len(d.st.name) + len(d.Branch()) + len(table) + len(key) + 3)
-	b.WriteString(d.st.name)
-	b.WriteByte(0)
-	b.WriteString(d.Branch())
-	b.WriteByte(0)
-	b.WriteString(strings.ToLower(table))
-	b.WriteByte(0)
-	b.Write(key)
-	return rowlock.Key(b.String())
-}
 
 // lockWaitTimeout returns the session's innodb_lock_wait_timeout.
 func lockWaitTimeout(ctx *sql.Context) time.Duration {
@@ -149,20 +128,20 @@ func (d *txDB) lock(ctx *sql.Context, p *Provider, table string, key []byte, c l
 		return false, err
 	}
 	if tx.locks == nil {
-		tx.locks = p.lockManager().Begin()
+		tx.locks = p.locks.NewOwner()
 	}
-	first, err := tx.locks.Lock(ctx, d.lockKey(table, key), c.mode, c.policy, lockWaitTimeout(ctx))
+	first, err := tx.locks.Lock(ctx, d.LockKey(table, key), c.mode, c.policy, lockWaitTimeout(ctx))
 	switch {
 	case err == nil:
 		return first, nil
-	case errors.Is(err, rowlock.ErrBusy):
-		if c.policy == rowlock.SkipLocked {
+	case errors.Is(err, verso.ErrLockBusy):
+		if c.policy == verso.LockSkipLocked {
 			return false, errSkipped
 		}
 		return false, errLockNowait()
-	case errors.Is(err, rowlock.ErrTimeout):
+	case errors.Is(err, verso.ErrLockTimeout):
 		return false, errLockWaitTimeout()
-	case errors.Is(err, rowlock.ErrDeadlock):
+	case errors.Is(err, verso.ErrDeadlock):
 		// The transaction is over, as MySQL's is: the session's next
 		// statements autocommit (under autocommit) until a BEGIN.
 		tx.abort()
@@ -223,119 +202,37 @@ func rawGet(ctx context.Context, ed *tables.Editor, key []byte) (rowVersion, err
 }
 
 // adopt brings the latest committed version of the row under key of w's
-// table into the transaction, if it differs from the transaction's base
-// of the row, and returns the version the transaction now holds (cur is
-// its version before).
+// table into the transaction (verso.Txn.AdoptRow), if it differs from the
+// transaction's base of the row, and returns the version the transaction
+// now holds (cur is its version before).
 func (d *txDB) adopt(ctx *sql.Context, db *Database, w *tableWriter, key []byte, cur rowVersion) (rowVersion, error) {
-	name := strings.ToLower(w.name)
-	_, _, latestRoot, err := d.st.db.Snapshot(ctx, d.Branch())
-	if err != nil {
-		return rowVersion{}, err
-	}
-	if latestRoot.Address() == d.Base().Address() && !d.HasAdopted() {
-		return cur, nil // nothing committed since the snapshot
-	}
-	_, latestAddr, inLatest, err := verso.FindTable(ctx, latestRoot, w.name)
-	if err != nil || !inLatest {
-		return cur, err // dropped meanwhile: the commit fails on it
-	}
-	_, baseAddr, inBase, err := verso.FindTable(ctx, d.Base(), w.name)
-	if err != nil || !inBase {
-		return cur, err // created by this transaction, or concurrently: no rows to adopt
-	}
-	adopted, hasBase := d.Adopted(name, string(key))
-	if latestAddr == baseAddr && !hasBase {
-		return cur, nil // the table has not changed since the snapshot
-	}
 	// Table values through the provider's cache: under concurrent writers
 	// the latest table is new after each commit, but one load serves every
 	// session's locks until the next.
-	li, err := db.p.cache.get(ctx, db, w.name, latestAddr, chunks.Address{})
-	if err != nil {
-		return rowVersion{}, err
-	}
-	latest := li.t
-	lv, lok, err := latest.Rows().Get(ctx, key)
-	if err != nil {
-		return rowVersion{}, err
-	}
-	l := rowVersion{Val: lv, OK: lok}
-	if !hasBase && l.Equal(cur) {
-		// A first lock: the transaction has not written the row, so cur
-		// is its snapshot's version, and nobody changed it since.
-		return cur, nil
-	}
-	base := adopted
-	if !hasBase {
-		bi, err := db.p.cache.get(ctx, db, w.name, baseAddr, chunks.Address{})
+	load := func(_ context.Context, name string, addr chunks.Address) (*tables.Table, error) {
+		info, err := db.p.cache.get(ctx, db, name, addr, chunks.Address{})
 		if err != nil {
-			return rowVersion{}, err
+			return nil, err
 		}
-		bv, bok, err := bi.t.Rows().Get(ctx, key)
-		if err != nil {
-			return rowVersion{}, err
-		}
-		base = rowVersion{Val: bv, OK: bok}
+		return info.t, nil
 	}
-	if l.Equal(base) {
-		return cur, nil
-	}
-	if !cur.Equal(base) {
-		return rowVersion{}, errSerialization("the row with key %s in table %q was changed by a writer that takes no row locks", tables.KeyText(key), w.name)
-	}
-	if !bytes.Equal(tables.EncodeSchema(latest.Schema()), tables.EncodeSchema(w.ed.Schema())) {
-		return rowVersion{}, errSerialization("the schema of table %q changed", w.name)
-	}
-	if err := applyVersion(ctx, w.ed, latest, key, cur, l); err != nil {
-		var dup *tables.DuplicateKeyError
-		if errors.As(err, &dup) {
-			return rowVersion{}, errSerialization("the latest version of the row with key %s in table %q takes key %s of index %s that this transaction holds", tables.KeyText(key), w.name, dup.Key, dup.Index)
-		}
-		return rowVersion{}, err
+	v, changed, err := d.AdoptRow(ctx, w.name, w.ed, key, cur, load)
+	if err != nil || !changed {
+		return v, engineError(err)
 	}
 	w.dirty = true
-	k := string(key)
-	d.Adopt(name, k, l)
 	if w.adopted == nil {
 		w.adopted = map[string]bool{}
 	}
-	w.adopted[k] = true
-	if d.editing[name] == 0 {
+	w.adopted[string(key)] = true
+	if d.editing[strings.ToLower(w.name)] == 0 {
 		// A locking SELECT: no statement end will write the adopted row
 		// into the transaction's root for its later statements to read.
 		if err := d.flush(ctx, w); err != nil {
 			return rowVersion{}, err
 		}
 	}
-	return l, nil
-}
-
-// applyVersion changes the editor's row under key from version from to
-// version to, decoding both with t (a table of the editor's schema).
-func applyVersion(ctx context.Context, ed *tables.Editor, t *tables.Table, key []byte, from, to rowVersion) error {
-	var old, row []tables.Value
-	var err error
-	if from.OK {
-		if old, err = t.Decode(ctx, key, from.Val); err != nil {
-			return err
-		}
-	}
-	if to.OK {
-		if row, err = t.Decode(ctx, key, to.Val); err != nil {
-			return err
-		}
-	}
-	ed.KeepZero(true) // the row keeps the values it was stored with
-	switch {
-	case from.OK && to.OK:
-		return ed.Update(ctx, old, row)
-	case to.OK:
-		_, err = ed.Insert(ctx, row)
-		return err
-	case from.OK:
-		return ed.Delete(ctx, old)
-	}
-	return nil
+	return v, nil
 }
 
 // dropAdopted forgets the rows w adopted since its statement began (the
@@ -511,7 +408,7 @@ func (e *editor) lockUnique(ctx *sql.Context, vals []tables.Value, key []byte) e
 			if bytes.Equal(rk, key) {
 				continue
 			}
-			if _, _, _, _, err := e.d.lockRow(ctx, e.t.db, e.t.name, rk, lockClause{mode: rowlock.Shared, policy: rowlock.Wait}); err != nil {
+			if _, _, _, _, err := e.d.lockRow(ctx, e.t.db, e.t.name, rk, lockClause{mode: verso.LockShared, policy: verso.LockWait}); err != nil {
 				return err
 			}
 		}

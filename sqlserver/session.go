@@ -12,7 +12,6 @@ import (
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
-	"github.com/verso-db/verso/internal/rowlock"
 )
 
 // Session is a client's session: the engine's BaseSession plus verso's
@@ -82,7 +81,7 @@ type Transaction struct {
 	savepoints []savepoint // in order of creation
 	// locks holds the transaction's row locks (rowlocks.go); nil until
 	// its first.
-	locks *rowlock.Txn
+	locks *verso.LockOwner
 }
 
 // savepoint is a named state of a transaction: each database's root.
