@@ -26,25 +26,43 @@
 // SerializationError (errors.Is(err, ErrSerialization)) and writes nothing.
 //
 // Tables are read and written by primary key with Txn.CreateTable, Get,
-// Insert, Put and Delete, in the typed values of package tables (prolly's
-// Int, String, ...).
+// GetForUpdate, Insert, Put and Delete, in typed values (Int, String, ...).
+// Writes and GetForUpdate lock their rows until the transaction ends, as
+// InnoDB does, and read the row's latest committed version, so that `n =
+// n + 1` from many transactions counts exactly; a second writer waits (up
+// to Txn.LockTimeout, then ErrLockTimeout), and a deadlock fails the
+// youngest transaction with ErrDeadlock. The SQL layer's sessions share
+// the database's lock manager (Options.Locks), so they and the program's
+// transactions wait for each other.
+//
+// # Events
+//
+// Every root value holds an event log with its stream, category and type
+// indexes, written by the same transactions as the tables:
+// Txn.AppendEvents (with an expected version), SetStreamMetadata
+// (retention), DeleteStream, and Txn.Events for reads and statistics.
+// DB.Subscribe follows a branch: history first, then each commit's events
+// once it is durable.
 //
 // # History
 //
 // Txn.CommitChanges stages (as CommitOptions say) and commits the staged
 // root as the branch's new head. DB.Log lists a revision's history,
-// DB.CreateBranch and DB.Branches manage branches; the commit graph itself
-// is DB.Graph (package commitgraph: revisions such as main~2, tags, merge
-// bases).
+// DB.CreateBranch and DB.Branches manage branches. Txn.Merge merges a
+// branch (fast-forward, or three-way with a merge commit, or leaving
+// conflicts: Txn.Conflicts, ResolveConflicts), CherryPick and Revert apply
+// one commit; DB.Root and DiffTable compare revisions row by row. The
+// commit graph itself is DB.Graph (package commitgraph: revisions such as
+// main~2, tags, merge bases).
 //
 // # Caveats
 //
-//   - The typed table API takes no row locks (the SQL layer's transactions
-//     do): two transactions writing one row meet at Commit, and the second
-//     fails with a SerializationError, to be retried.
+//   - Rows of tables without a primary key, and unique values, take no
+//     locks in the typed API: two transactions that write one meet at
+//     Commit, and the second fails with a SerializationError, to be
+//     retried. There are no gap locks.
 //   - A Txn is not safe for concurrent use; a DB is.
 //   - Only one process may open a database folder at a time.
-//   - Branch merges, cherry-picks, reverts, checkout and reset, diffs and
-//     the event log are reached through the SQL layer for now; they move
-//     here next, with the rest of Dolt's procedures.
+//   - Checkout, reset, tags and the status of a working set are reached
+//     through the SQL layer for now.
 package verso

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/verso-db/verso"
 )
@@ -67,9 +68,12 @@ func Example() {
 	// branch main
 }
 
-// Two transactions change one row: the first to commit wins, the second's
-// commit fails with a serialization error and writes nothing.
-func ExampleTxn_Commit() {
+// Two transactions take money from one account, both from a snapshot of
+// 100: each reads the row for update, which locks it and reads its latest
+// committed version, so the second sees the first's withdrawal and none is
+// lost. A third transaction that wants the row while a fourth holds it
+// waits, here no longer than its lock timeout.
+func ExampleTxn_GetForUpdate() {
 	ctx := context.Background()
 	db, _ := verso.OpenMemory("bank", verso.Options{})
 	setup, _ := db.Begin(ctx, "")
@@ -83,19 +87,33 @@ func ExampleTxn_Commit() {
 	setup.Insert(ctx, "account", verso.Int(1), verso.Int(100))
 	setup.Commit(ctx)
 
+	withdraw := func(txn *verso.Txn, amount int64) {
+		row, _, err := txn.GetForUpdate(ctx, "account", verso.Int(1))
+		if err != nil {
+			panic(err)
+		}
+		txn.Put(ctx, "account", verso.Int(1), verso.Int(row[1].AsInt()-amount))
+		if err := txn.Commit(ctx); err != nil {
+			panic(err)
+		}
+	}
 	a, _ := db.Begin(ctx, "")
 	b, _ := db.Begin(ctx, "")
-	a.Put(ctx, "account", verso.Int(1), verso.Int(90))
-	b.Put(ctx, "account", verso.Int(1), verso.Int(80))
-	fmt.Println("a:", a.Commit(ctx))
-	err := b.Commit(ctx)
-	fmt.Println("b conflicts:", errors.Is(err, verso.ErrSerialization))
+	withdraw(a, 10)
+	withdraw(b, 20)
+
+	holder, _ := db.Begin(ctx, "")
+	holder.GetForUpdate(ctx, "account", verso.Int(1))
+	waiter, _ := db.Begin(ctx, "")
+	waiter.LockTimeout = 10 * time.Millisecond
+	_, _, err := waiter.GetForUpdate(ctx, "account", verso.Int(1))
+	fmt.Println("waiter:", errors.Is(err, verso.ErrLockTimeout))
+	holder.Rollback()
 
 	check, _ := db.Begin(ctx, "")
 	row, _, _ := check.Get(ctx, "account", verso.Int(1))
 	fmt.Println("balance:", row[1].AsInt())
 	// Output:
-	// a: <nil>
-	// b conflicts: true
-	// balance: 90
+	// waiter: true
+	// balance: 70
 }

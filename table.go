@@ -67,7 +67,9 @@ func (t *Txn) TableNames(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// Get returns the row of table whose primary key is key.
+// Get returns the row of table whose primary key is key, as the
+// transaction's snapshot has it (with its own writes). It takes no lock:
+// read for update with GetForUpdate.
 func (t *Txn) Get(ctx context.Context, table string, key ...tables.Value) ([]tables.Value, bool, error) {
 	tb, err := t.Table(ctx, table)
 	if err != nil {
@@ -76,45 +78,78 @@ func (t *Txn) Get(ctx context.Context, table string, key ...tables.Value) ([]tab
 	return tb.Get(ctx, key)
 }
 
+// GetForUpdate locks the row of table whose primary key is key for
+// writing and returns its latest committed version (or the transaction's
+// own), as SELECT ... FOR UPDATE does: computing a new value from it and
+// writing it back counts exactly under concurrent writers.
+func (t *Txn) GetForUpdate(ctx context.Context, table string, key ...tables.Value) ([]tables.Value, bool, error) {
+	var row []tables.Value
+	var found bool
+	err := t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lock func([]byte) error) error {
+		if err := tb.Schema().Validate(); err != nil {
+			return err
+		}
+		if len(key) != len(tb.Schema().PrimaryKey) {
+			_, _, err := ed.Get(ctx, key) // its error says what is wrong
+			return err
+		}
+		if err := lock(tb.KeyPrefix(key)); err != nil {
+			return err
+		}
+		var err error
+		row, found, err = ed.Get(ctx, key)
+		return err
+	})
+	return row, found, err
+}
+
 // Insert adds row to table; a row whose primary key or unique value is
-// taken fails with a *tables.DuplicateKeyError.
+// taken fails with a *tables.DuplicateKeyError. It locks the row's key.
 func (t *Txn) Insert(ctx context.Context, table string, row ...tables.Value) error {
-	return t.edit(ctx, table, func(ed *tables.Editor) error {
+	return t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lock func([]byte) error) error {
+		if err := lockRowOf(tb, row, lock); err != nil {
+			return err
+		}
 		_, err := ed.Insert(ctx, row)
 		return err
 	})
 }
 
 // Put writes row to table: an insert, or an update of the row with its
-// primary key.
+// primary key (locked, at its latest committed version).
 func (t *Txn) Put(ctx context.Context, table string, row ...tables.Value) error {
-	return t.edit(ctx, table, func(ed *tables.Editor) error {
+	return t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lock func([]byte) error) error {
 		s := ed.Schema()
-		pk := make([]tables.Value, len(s.PrimaryKey))
-		for i, c := range s.PrimaryKey {
-			if c >= len(row) {
-				return fmt.Errorf("verso: a row of %s needs %d values, got %d", table, len(s.Columns), len(row))
-			}
-			pk[i] = row[c]
+		if len(row) != len(s.Columns) {
+			return fmt.Errorf("%w: a row of %s has %d values, got %d", tables.ErrRowShape, table, len(s.Columns), len(row))
 		}
-		old, ok, err := ed.Get(ctx, pk)
-		if err != nil {
+		if err := lockRowOf(tb, row, lock); err != nil {
 			return err
 		}
-		if ok && len(pk) > 0 {
-			return ed.Update(ctx, old, row)
+		pk := make([]tables.Value, len(s.PrimaryKey))
+		for i, c := range s.PrimaryKey {
+			pk[i] = row[c]
 		}
-		_, err = ed.Insert(ctx, row)
+		if len(pk) > 0 {
+			old, ok, err := ed.Get(ctx, pk)
+			if err != nil {
+				return err
+			}
+			if ok {
+				return ed.Update(ctx, old, row)
+			}
+		}
+		_, err := ed.Insert(ctx, row)
 		return err
 	})
 }
 
-// Delete removes the row of table whose primary key is key, and reports
-// whether there was one. For a table without a primary key, key is the
-// whole row, and one copy of it goes.
+// Delete removes the row of table whose primary key is key (locked), and
+// reports whether there was one. For a table without a primary key, key is
+// the whole row, and one copy of it goes (such rows take no locks).
 func (t *Txn) Delete(ctx context.Context, table string, key ...tables.Value) (bool, error) {
 	found := false
-	err := t.edit(ctx, table, func(ed *tables.Editor) error {
+	err := t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lock func([]byte) error) error {
 		if ed.Schema().Keyless() {
 			err := ed.Delete(ctx, key)
 			if errors.Is(err, tables.ErrRowNotFound) {
@@ -122,6 +157,11 @@ func (t *Txn) Delete(ctx context.Context, table string, key ...tables.Value) (bo
 			}
 			found = err == nil
 			return err
+		}
+		if len(key) == len(tb.Schema().PrimaryKey) {
+			if err := lock(tb.KeyPrefix(key)); err != nil {
+				return err
+			}
 		}
 		old, ok, err := ed.Get(ctx, key)
 		if err != nil || !ok {
@@ -133,9 +173,21 @@ func (t *Txn) Delete(ctx context.Context, table string, key ...tables.Value) (bo
 	return found, err
 }
 
+// lockRowOf locks the row row of tb takes (a table with a primary key;
+// rows of keyless tables are not locked).
+func lockRowOf(tb *tables.Table, row []tables.Value, lock func([]byte) error) error {
+	s := tb.Schema()
+	if s.Keyless() || len(row) != len(s.Columns) {
+		return nil // the editor refuses a row of the wrong shape
+	}
+	return lock(tb.KeyOf(row))
+}
+
 // edit runs fn on an editor of table and writes the result into the
-// transaction's root.
-func (t *Txn) edit(ctx context.Context, table string, fn func(*tables.Editor) error) error {
+// transaction's root. fn's lock locks a row key for writing and, on its
+// first lock, brings the row's latest committed version into the editor
+// (AdoptRow).
+func (t *Txn) edit(ctx context.Context, table string, fn func(tb *tables.Table, ed *tables.Editor, lock func([]byte) error) error) error {
 	if t.readOnly {
 		return fmt.Errorf("%w: cannot write to %s at a commit", ErrReadOnly, table)
 	}
@@ -151,7 +203,19 @@ func (t *Txn) edit(ctx context.Context, table string, fn func(*tables.Editor) er
 		return err
 	}
 	ed := tb.Edit()
-	if err := fn(ed); err != nil {
+	lock := func(key []byte) error {
+		first, err := t.lockRow(ctx, exact, key)
+		if err != nil || !first {
+			return err
+		}
+		cur, err := rawVersion(ctx, ed, key)
+		if err != nil {
+			return err
+		}
+		_, _, err = t.AdoptRow(ctx, exact, ed, key, cur, nil)
+		return err
+	}
+	if err := fn(tb, ed, lock); err != nil {
 		return err
 	}
 	nt, err := ed.Table(ctx)
@@ -160,7 +224,6 @@ func (t *Txn) edit(ctx context.Context, table string, fn func(*tables.Editor) er
 	}
 	return t.putTable(ctx, exact, nt)
 }
-
 // putTable writes tb into the transaction's root under name.
 func (t *Txn) putTable(ctx context.Context, name string, tb *tables.Table) error {
 	addr, err := tb.Write(ctx)

@@ -216,7 +216,8 @@ const maxBranchRetries = 100
 // UpdateBranch runs fn on the branch's state and writes its change (nil:
 // none) with one compare-and-swap of the store root, so one fsync. The
 // transaction's own writes are folded into the working root first; after
-// the update the transaction continues from the new working root. fn may
+// the update the transaction continues from the new working root, and the
+// row locks of its typed writes are released (they are durable). fn may
 // run more than once if another writer of the store moves the branch.
 func (t *Txn) UpdateBranch(ctx context.Context, fn func(s *BranchState) (*BranchChange, error)) error {
 	if t.readOnly {
@@ -259,6 +260,7 @@ func (t *Txn) UpdateBranch(ctx context.Context, fn func(s *BranchState) (*Branch
 			return err
 		}
 		t.continueFrom(next, ch.Working) // the new base holds the rows adopted
+		t.releaseLocks()                 // its writes are durable
 		db.changed(t.branch)
 		return nil
 	}

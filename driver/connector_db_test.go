@@ -3,6 +3,8 @@ package driver_test
 import (
 	"context"
 	"database/sql"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/verso-db/verso"
@@ -64,5 +66,77 @@ func TestNewConnector(t *testing.T) {
 	log, err := db.Log(ctx, "", 1)
 	if err != nil || len(log) != 1 || log[0].Meta.Message != "two items" || log[0].Meta.Author.Name != "Jane" {
 		t.Fatalf("the engine's log: %v %v", log, err)
+	}
+}
+
+// TestNewConnectorLocksShared: SQL sessions (UPDATE c SET n = n + 1) and
+// the program's typed transactions (GetForUpdate, Put) increment one
+// counter at once; they wait for each other's row locks, so the counter
+// ends equal to every acknowledged increment.
+func TestNewConnectorLocksShared(t *testing.T) {
+	ctx := context.Background()
+	db, err := verso.OpenMemory("c", verso.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	c, err := driver.NewConnector(db, driver.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdb := sql.OpenDB(c)
+	defer sdb.Close()
+	if _, err := sdb.Exec("CREATE TABLE c (id INT PRIMARY KEY, n INT)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sdb.Exec("INSERT INTO c VALUES (1, 0)"); err != nil {
+		t.Fatal(err)
+	}
+	const each = 30
+	var wg sync.WaitGroup
+	var acked atomic.Int64
+	for range 3 {
+		wg.Add(2)
+		go func() { // over SQL
+			defer wg.Done()
+			for range each {
+				if _, err := sdb.Exec("UPDATE c SET n = n + 1 WHERE id = 1"); err != nil {
+					t.Error(err)
+					return
+				}
+				acked.Add(1)
+			}
+		}()
+		go func() { // through the engine
+			defer wg.Done()
+			for range each {
+				txn, err := db.Begin(ctx, "")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				row, _, err := txn.GetForUpdate(ctx, "c", verso.Int(1))
+				if err == nil {
+					err = txn.Put(ctx, "c", row[0], verso.Int(row[1].AsInt()+1))
+				}
+				if err == nil {
+					err = txn.Commit(ctx)
+				}
+				if err != nil {
+					txn.Rollback()
+					t.Error(err)
+					return
+				}
+				acked.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	var n int64
+	if err := sdb.QueryRow("SELECT n FROM c WHERE id = 1").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != acked.Load() {
+		t.Fatalf("the counter is %d after %d acknowledged increments", n, acked.Load())
 	}
 }
