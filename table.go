@@ -224,6 +224,7 @@ func (t *Txn) edit(ctx context.Context, table string, fn func(tb *tables.Table, 
 	}
 	return t.putTable(ctx, exact, nt)
 }
+
 // putTable writes tb into the transaction's root under name.
 func (t *Txn) putTable(ctx context.Context, name string, tb *tables.Table) error {
 	addr, err := tb.Write(ctx)
