@@ -34,8 +34,8 @@ func (db *Database) foreignKeys(ctx *sql.Context) ([]sql.ForeignKeyConstraint, e
 	}
 	out := make([]sql.ForeignKeyConstraint, len(objs))
 	for i, o := range objs {
-		if err := json.Unmarshal([]byte(o.vals[0].AsString()), &out[i]); err != nil {
-			return nil, fmt.Errorf("%w: foreign key %q: %v", tables.ErrCorrupt, o.name, err)
+		if err := json.Unmarshal([]byte(o.Fields[0].AsString()), &out[i]); err != nil {
+			return nil, fmt.Errorf("%w: foreign key %q: %v", tables.ErrCorrupt, o.Name, err)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -47,7 +47,7 @@ func (db *Database) putForeignKey(ctx *sql.Context, fk sql.ForeignKeyConstraint)
 	if err != nil {
 		return err
 	}
-	return db.putObject(ctx, fkPrefix, fk.Name, encodeObject("foreignkey", prolly.String(string(b))))
+	return db.putObject(ctx, fkPrefix, fk.Name, verso.EncodeObject("foreignkey", prolly.String(string(b))))
 }
 
 // GetDeclaredForeignKeys implements sql.ForeignKeyTable.

@@ -25,15 +25,15 @@ func readTableOptions(ctx *sql.Context, st *dbState, name string, addr chunks.Ad
 	if err != nil {
 		return "", 0, err
 	}
-	o, err := decodeObject(name, "tableopts", tableOptsKinds, b)
+	o, err := verso.DecodeObject(name, "tableopts", tableOptsKinds, b)
 	if err != nil {
 		return "", 0, err
 	}
-	c, err := sql.ParseCollation("", o.vals[1].AsString(), false)
+	c, err := sql.ParseCollation("", o.Fields[1].AsString(), false)
 	if err != nil {
-		return "", 0, fmt.Errorf("%w: table %q: collation %q: %v", tables.ErrCorrupt, name, o.vals[1].AsString(), err)
+		return "", 0, fmt.Errorf("%w: table %q: collation %q: %v", tables.ErrCorrupt, name, o.Fields[1].AsString(), err)
 	}
-	return o.vals[0].AsString(), c, nil
+	return o.Fields[0].AsString(), c, nil
 }
 
 // tableOptionsEdit returns the root edit that gives table name these
@@ -45,7 +45,7 @@ func tableOptionsEdit(ctx *sql.Context, st *dbState, name, comment string, c sql
 	if c == sql.Collation_Unspecified {
 		c = sql.Collation_Default
 	}
-	addr, err := st.graph.Store().Put(ctx, encodeObject("tableopts", prolly.String(comment), prolly.String(c.Name())))
+	addr, err := st.graph.Store().Put(ctx, verso.EncodeObject("tableopts", prolly.String(comment), prolly.String(c.Name())))
 	if err != nil {
 		return commitgraph.RootEdit{}, err
 	}
