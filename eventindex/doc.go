@@ -34,10 +34,13 @@
 //     rebuilds to the same addresses (prolly trees are history
 //     independent), except a log written before cross values, whose
 //     category and type indexes rebuild with them.
-//   - Merge and MergeRoots: three-way merge of logs; theirs' new events go
-//     after ours' with new positions, and a stream changed on both sides
-//     is a conflict (ErrMergeConflict).
-//   - Store: a Log on a branch of a commitgraph.DB; Append and Write
+//   - Merge: three-way merge of logs; theirs' new events go after ours'
+//     with new positions, and a stream changed on both sides is a conflict
+//     (ErrMergeConflict). Root values merge in tablemerge.Merge, which
+//     gives the log's entries to a PrefixMerger that calls Merge (the
+//     engine's verso.MergeBranchEvents).
+//   - Store: a Log on a branch of a commitgraph.DB (the engine's DB has
+//     its own subscriptions over a branch's working set, verso.Subscribe); Append and Write
 //     commit one batch each (one CommitRoot, one fsync), and Subscribe
 //     starts catch-up subscriptions that deliver history and then new
 //     events, notified only after the commit is durable.

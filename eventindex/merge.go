@@ -3,12 +3,9 @@ package eventindex
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
-	"github.com/verso-db/verso/chunks"
-	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/prolly"
 )
 
@@ -149,35 +146,4 @@ func (b *Batch) remove(e *Event) {
 	b.byCat.del(namePosKey(Category(e.Stream), e.Position))
 	b.byType.del(namePosKey(e.Type, e.Position))
 	b.byID.del(idKey(e.Stream, e.ID))
-}
-
-// MergeRoots merges three root values whose event logs Merge merges: the
-// names under NamePrefix are left to Merge, every other conflicting name
-// goes to resolve (nil: a conflict fails the merge).
-func MergeRoots(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitgraph.RootValue, resolve commitgraph.RootResolver) (commitgraph.RootValue, error) {
-	merged, err := commitgraph.MergeRoots(ctx, base, ours, theirs, func(ctx context.Context, c commitgraph.RootConflict) (chunks.Address, bool, error) {
-		if len(c.Name) >= len(NamePrefix) && c.Name[:len(NamePrefix)] == NamePrefix {
-			return c.Ours, c.InOurs, nil
-		}
-		if resolve == nil {
-			return chunks.Address{}, false, fmt.Errorf("%w: %s", commitgraph.ErrMergeConflict, c.Name)
-		}
-		return resolve(ctx, c)
-	})
-	if err != nil {
-		return commitgraph.RootValue{}, err
-	}
-	var logs [3]Log
-	for i, r := range []commitgraph.RootValue{base, ours, theirs} {
-		if logs[i], err = LoadLog(ctx, ns, r); err != nil {
-			return commitgraph.RootValue{}, err
-		}
-	}
-	l, err := Merge(ctx, logs[0], logs[1], logs[2])
-	if errors.Is(err, ErrMergeConflict) {
-		return commitgraph.RootValue{}, fmt.Errorf("%w (%w)", err, commitgraph.ErrMergeConflict)
-	} else if err != nil {
-		return commitgraph.RootValue{}, err
-	}
-	return l.Store(ctx, merged)
 }
