@@ -7,6 +7,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
 )
 
@@ -102,14 +103,9 @@ func (db *Database) commitAt(ctx *sql.Context, t time.Time) (*commitgraph.Commit
 		}
 		start = c
 	}
-	it := db.st.graph.Log(ctx, start.Addr)
-	for it.Next(ctx) {
-		if c := it.Commit(); !c.Meta.Time.After(t) {
-			return c, nil
-		}
+	c, err := db.st.db.CommitAt(ctx, start, t)
+	if errors.Is(err, verso.ErrNoCommitThatOld) {
+		return nil, fmt.Errorf("AS OF %s: the history of %s has no commit that old (its first commit is newer); give a later time or a ref", t.UTC().Format(time.RFC3339Nano), head)
 	}
-	if err := it.Err(); err != nil {
-		return nil, err
-	}
-	return nil, fmt.Errorf("AS OF %s: the history of %s has no commit that old (its first commit is newer); give a later time or a ref", t.UTC().Format(time.RFC3339Nano), head)
+	return c, err
 }
