@@ -155,7 +155,7 @@ func newBackend(dir string, p *sqlserver.Provider) *backend {
 	return &backend{
 		dir:   dir,
 		p:     p,
-		emb:   sqlserver.NewEmbedded(p),
+		emb:   sqlserver.NewEmbedded(p, sqlserver.EmbeddedOptions{}),
 		log:   logrus.NewEntry(quiet),
 		conns: map[uint32]*conn{},
 	}

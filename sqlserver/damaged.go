@@ -3,7 +3,6 @@ package sqlserver
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"sort"
 	"strings"
@@ -82,17 +81,6 @@ func (p *Provider) clientError(d *damagedDB) error {
 	}
 	return mysql.NewSQLError(mysql.ERUnknownError, mysql.SSUnknownSQLState,
 		"Database '%s' could not be opened when the server started and is not served (%s); fix the cause, then restart the server", d.name, cause)
-}
-
-// logDamaged writes a warning to log for each database p could not open.
-func logDamaged(log *slog.Logger, p *Provider) {
-	for _, d := range p.Damaged() {
-		what := "database could not be opened; not serving it"
-		if chunks.IsCorrupt(d.Err) {
-			what = "database is damaged; not serving it (restore it from a backup, or move its folder out of the data dir, and restart)"
-		}
-		log.Warn(what, "database", d.Name, "error", d.Err)
-	}
 }
 
 // openFailureIsFatal reports whether NewProvider fails on err, the error

@@ -1,6 +1,8 @@
 // Package sqlserver is verso's storage backend for go-mysql-server (GMS):
 // databases, tables, indexes, sessions and transactions over the commit
-// graph and the table storage below it, and the MySQL-protocol server.
+// graph and the table storage below it, Dolt's procedures, functions and
+// system tables, and the engine over them that the MySQL-protocol server
+// (package server) and in-process programs (package driver) share.
 //
 // # Main types
 //
@@ -16,8 +18,8 @@
 //     characters (1059, ER_TOO_LONG_IDENT, as MySQL) (names.go). A
 //     database folder that cannot be opened (a garbled manifest or
 //     journal, a root naming no chunk) does not stop the others:
-//     NewProvider keeps it aside (Provider.Damaged; the server logs a
-//     warning through ServerConfig.Logger), and using it (USE, a query,
+//     NewProvider keeps it aside (Provider.Damaged; the wire server logs
+//     a warning), and using it (USE, a query,
 //     DROP DATABASE) fails with MySQL's 1194 (ER_CRASHED_ON_USAGE) saying
 //     it is damaged, what is wrong (paths relative to the data dir) and
 //     to restore it; its folder is left alone. A store that another
@@ -43,26 +45,18 @@
 //     (rowlocks.go); COMMIT (or the end of an autocommit statement)
 //     flushes the writes and commits each Txn (verso's commitqueue.go and
 //     merge.go), then releases the locks.
-//   - Server: the MySQL-protocol server over a Provider (server.go): the
-//     superuser of ServerConfig (made at each start, never stored; without
-//     a password only on a loopback address, ErrNoPassword otherwise),
-//     accounts and grants from CREATE USER, GRANT, REVOKE and DROP USER
-//     kept in the users file (users.go: a versioned, checksummed envelope
-//     around the engine's encoding, rewritten atomically with fsync, and
-//     verified by usersverify.go before the engine decodes it), a
-//     connection limit answered with MySQL's error 1040, the limits below
-//     (see "Limits"), and Shutdown.
-//     The status flags of the handshake and of every OK and EOF packet
-//     follow the session as MySQL's do (statusflags.go), since clients
-//     such as PyMySQL trust them: SERVER_STATUS_AUTOCOMMIT,
-//     SERVER_STATUS_IN_TRANS (from BEGIN, or with autocommit off from the
-//     first statement that reads or writes a database, to COMMIT or
-//     ROLLBACK), SERVER_STATUS_IN_TRANS_READONLY and
-//     SERVER_MORE_RESULTS_EXISTS.
-//     Errors reach clients with MySQL's numbers and SQLSTATEs
-//     (mysqlerrors.go): a syntax error is 1064 with MySQL's message, where
-//     the engine would send 1105; MySQLError gives the same mapping to
-//     in-process callers.
+//   - Embedded: the engine a program runs over a Provider (embed.go), with
+//     verso's parser and analyzer rules and the fast path of primary-key
+//     selects, and the maker of its sessions: the wire server's (package
+//     server, which also calls EnforceAccounts to hold its sessions to
+//     their accounts) and the database/sql driver's. NewEngine is the
+//     same engine without the fast path and the analyzer's checks of
+//     accounts and damaged databases (`verso sql`, tests).
+//     Errors get MySQL's numbers and SQLSTATEs (mysqlerrors.go): a syntax
+//     error is 1064 with MySQL's message, where the engine would send
+//     1105. MySQLError gives in-process callers what a client of the
+//     server gets; the server uses its two halves, MapError and
+//     ScrubError (scrub.go).
 //   - The event log (package eventindex) as SQL (events*.go): the system
 //     tables dolt_events, dolt_streams and dolt_event_stats, the procedures
 //     dolt_append_events, dolt_stream_metadata and dolt_delete_stream, and
@@ -71,18 +65,18 @@
 //
 // # Accounts
 //
-// On a server, the engine's privilege checks are completed where they
-// leave holes (access.go):
+// For a server's sessions (Embedded.EnforceAccounts), the engine's
+// privilege checks are completed where they leave holes (access.go):
 //
 //   - LOAD_FILE, SELECT ... INTO OUTFILE and INTO DUMPFILE, and LOAD DATA
 //     INFILE read and write files of the server's host: they need the
 //     global FILE privilege (1227 otherwise; LOAD_FILE gives NULL) and
 //     reach only the folder of secure_file_priv, symbolic links resolved
 //     (files.go; 1290, ER_OPTION_PREVENTS_STATEMENT, otherwise, and NULL
-//     from LOAD_FILE). secure_file_priv is ServerConfig.SecureFilePriv,
-//     set at start-up only (SET GLOBAL answers 1238): by default the data
-//     dir's .verso-files (DefaultFilesDir), made at start; NULL disables
-//     the statements (the default of a provider in memory). LOAD DATA
+//     from LOAD_FILE). secure_file_priv is the server's, given to
+//     Embedded.EnforceAccounts at start-up only (SET GLOBAL answers 1238;
+//     package server chooses the folder, by default the data dir's
+//     .verso-files); none disables the statements. LOAD DATA
 //     LOCAL INFILE reads a file the client sends: it needs INSERT on the
 //     table (and DELETE with REPLACE), not FILE, and @@local_infile on.
 //   - SET GLOBAL, SET PERSIST and SET PERSIST_ONLY need SUPER or
@@ -241,16 +235,17 @@
 //
 // # Limits
 //
-// What one client can take from the server, and what it sees when it
-// passes a bound:
+// What one statement can take, and what its client sees when it passes a
+// bound. The wire server adds its own (package server: connections,
+// max_execution_time, memory):
 //
 //   - Errors (scrub.go): no error a client gets carries a Go stack trace or
 //     an absolute path of the server's machine. A panic in a statement,
 //     recovered by the engine or by the server, is 1105 "internal error
 //     in the server: <the panic>; the server log has the details", and the
-//     stack trace goes to ServerConfig.Logger (log/slog) with the
-//     statement. A path in a message becomes relative to the data dir, or
-//     ".../<name>" outside it, unless the statement itself names it.
+//     server logs the stack trace with the statement. A path in a message
+//     becomes relative to the data dir, or ".../<name>" outside it, unless
+//     the statement itself names it.
 //   - Built values (packetlimit.go): REPEAT, LPAD, RPAD, SPACE, REPLACE,
 //     INSERT, CONCAT, CONCAT_WS and TO_BASE64 return NULL with warning 1301
 //     ("Result of repeat() was larger than max_allowed_packet (N) -
@@ -260,52 +255,33 @@
 //     max_allowed_packet = 67108864 to have it). Other functions (LOWER,
 //     HEX, JSON functions, GROUP_CONCAT past group_concat_max_len...) are
 //     not checked.
-//   - Memory (querymemory.go): a statement under which the server's live
-//     Go heap grows by more than ServerConfig.MaxQueryMemory (default
-//     1 GiB; --max-query-memory) is stopped with 3170 "Memory capacity of
-//     N bytes for 'max_query_memory' exceeded. ...". It is a watchdog, not
-//     an account: it sees growth at the end of each garbage collection, so
-//     a statement can pass the limit by up to about the limit again before
-//     it stops; concurrent statements share the growth (the youngest that
-//     saw it is stopped); memory outside Go's heap (ICU's) is not counted.
-//   - Time (statements.go, interrupt.go): KILL QUERY and KILL stop a
-//     running statement (it gets 1317 "Query execution was interrupted"),
-//     as does the client's disconnect; a SELECT stops with 3024 after
-//     @@max_execution_time milliseconds, or those of a MAX_EXECUTION_TIME(n)
-//     hint right after its SELECT. They reach REGEXP (ICU, which calls back
-//     every few thousand steps), sorts (each comparison), table scans
-//     (every 1024 rows) and the engine's own checks between rows; a loop of
-//     the engine that touches none of these (a recursive CTE's iterations,
-//     for one) ends only at its next check. As in
-//     MySQL, a REGEXP past regexp_time_limit steps (default 32: milliseconds
-//     of a pathological pattern) fails with 3699, past regexp_stack_limit
-//     with 3698 (regexp.go; Go's regexp in gms_pure_go builds has neither
-//     and needs neither: it matches in linear time).
-//   - Connections (server.go): a connection must complete its handshake
-//     within ServerConfig.ConnectTimeout (MySQL's connect_timeout, default
-//     10 s; --connect-timeout), or it is closed and its place under
-//     MaxConnections freed; the read and write timeouts (hours) apply only
-//     after the login. @@connect_timeout does not show or set it.
+//   - Time (interrupt.go): a statement whose context is cancelled (KILL
+//     QUERY and KILL, the client's disconnect, the server's
+//     max_execution_time) stops. That reaches REGEXP (ICU, which calls
+//     back every few thousand steps), sorts (each comparison), table
+//     scans (every 1024 rows) and the engine's own checks between rows; a
+//     loop of the engine that touches none of these (a recursive CTE's
+//     iterations, for one) ends only at its next check. As in MySQL, a
+//     REGEXP past regexp_time_limit steps (default 32: milliseconds of a
+//     pathological pattern) fails with 3699, past regexp_stack_limit with
+//     3698 (regexp.go; Go's regexp in gms_pure_go builds has neither and
+//     needs neither: it matches in linear time).
 //
-// REGEXP and sorts stop this way on the server's engines (NewServer):
-// REGEXP_LIKE and its kin by name come from the Provider in every engine,
-// but the REGEXP operators only the server's parser rewrites to them, and
-// the sorts' keys only the server's analyzer wraps; the memory limit,
-// max_execution_time and the error scrubbing are the server's too.
+// REGEXP and sorts stop this way in every engine of NewEngine and
+// NewEmbedded, whose parser rewrites the REGEXP operators to verso's
+// functions and whose analyzer wraps the sorts' keys; REGEXP_LIKE and its
+// kin by name come from the Provider.
 //
 // # Logging
 //
 // The package is quiet unless given a *slog.Logger (logging.go):
-// ServerConfig.Logger for a server, Provider.SetLogger for the sessions
-// of embedded engines (NewEngine). A server logs internal errors (with
-// the stack trace its client does not see) at Error, damaged databases
-// and statements stopped by the memory limit at Warn, and each
-// connection (opened, logged in, aborted, closed) and statement (query,
-// duration, MySQL's error number and message) at Debug. What the engine
-// logs through a session's logrus logger (ctx.GetLogger()) is forwarded
-// to the same slog logger at the matching level (logrus's Trace is
-// LevelTrace); engine lines that repeat the server's own, or concern one
-// client's connection or statement, are demoted (see demoted).
+// Provider.SetLogger for the sessions of its engines, or the wire
+// server's (package server, which logs its connections and statements
+// there). What the engine logs through a session's logrus logger
+// (ctx.GetLogger()) is forwarded to the slog logger at the matching level
+// (logrus's Trace is LevelTrace); engine lines that repeat the server's
+// own, or concern one client's connection or statement, are demoted (see
+// demoted).
 //
 // # Caveats
 //
@@ -385,18 +361,15 @@
 //     leaves conflicts records no merge state: dolt_merge_status does not
 //     show it, and dolt_cherry_pick('--abort') (or dolt_reset('--hard'))
 //     undoes it. dolt_revert fails on conflicts.
-//   - The protocol library parses a server-side prepared statement
-//     (COM_STMT_PREPARE) before the engine sees it and answers a syntax
-//     error with 1105; each connection rewrites that answer to MySQL's
-//     1064 and message (prepareerrors.go), so prepared statements and
-//     text queries get the same error.
 //   - secure_file_priv is checked before a file statement runs, and the
 //     engine opens the file afterwards: an account that can also change
 //     the host's files (replace a folder by a link between the two) can
 //     race the check. The engine keeps @@GLOBAL.secure_file_priv
 //     process-wide: with several servers in one process it shows the last
 //     one's (each server enforces its own, and @@secure_file_priv shows a
-//     session its server's).
+//     session its server's). Sessions of an engine that enforces no
+//     accounts (the driver's, `verso sql`) reach any file the process
+//     can.
 //   - The engine and its protocol library also log through logrus's
 //     standard logger (logrus.StandardLogger(): the engine's connection
 //     lines, "Server ready", handshake errors, an invalid DECIMAL in a
@@ -413,18 +386,19 @@
 //     (and each database opened its @@<db>_... ones), and
 //     @@GLOBAL.secure_file_priv above.
 //   - Error messages are the engine's (for example "table not found: t"
-//     for 1146); only syntax errors and the errors of the limits above
-//     (1317, 3024, 3170, 3698, 3699) use MySQL's wording.
+//     for 1146); only syntax errors and the errors of the limits (1317,
+//     3024, 3170: the server's; 3698, 3699) use MySQL's wording.
 //   - A point lookup on an all-integer primary key (WHERE id = 5) skips
 //     the engine's index costing (pointlookup.go); other filters are
 //     costed as usual.
-//   - On the server, selects by an integer primary key (= or BETWEEN, with
-//     placeholders of a prepared statement or integer literals of a text
-//     query; plain columns, DISTINCT, ORDER BY one column or SUM) skip the
-//     engine's bind and analysis (fastpath.go): the engine runs them as an
-//     injected statement whose plan is a primary-key lookup, and anything
-//     the fast path does not cover falls back to the engine's planning.
-//     The first execution against each table schema also plans the
-//     statement, to learn the result columns. Embedded engines
-//     (NewProvider and the `verso sql` command) plan every statement.
+//   - In engines of NewEmbedded (the server's and the driver's), selects by
+//     an integer primary key (= or BETWEEN, with placeholders of a
+//     prepared statement or integer literals of a text query; plain
+//     columns, DISTINCT, ORDER BY one column or SUM) skip the engine's
+//     bind and analysis (fastpath.go): the engine runs them as an injected
+//     statement whose plan is a primary-key lookup, and anything the fast
+//     path does not cover falls back to the engine's planning. The first
+//     execution against each table schema also plans the statement, to
+//     learn the result columns. Engines of NewEngine (the `verso sql`
+//     command) and EmbeddedOptions.NoFastPath plan every statement.
 package sqlserver

@@ -20,7 +20,7 @@ func TestNoDefaultCommitter(t *testing.T) {
 	p := NewMemoryProvider()
 	errNone := errors.New("no committer: give one")
 	p.SetNoDefaultCommitter(errNone)
-	emb := NewEmbedded(p)
+	emb := NewEmbedded(p, EmbeddedOptions{})
 	t.Cleanup(func() { emb.Engine.Close() })
 	env := &testEnv{t: t, p: p, e: emb.Engine}
 	ctx := sql.NewContext(context.Background(), sql.WithSession(emb.NewSession(sql.NewBaseSession())))
@@ -69,7 +69,7 @@ func TestNoDefaultCommitter(t *testing.T) {
 // selects and text point selects are answered by the fast path, as a
 // server session's are.
 func TestEmbeddedFastPath(t *testing.T) {
-	emb := NewEmbedded(NewMemoryProvider())
+	emb := NewEmbedded(NewMemoryProvider(), EmbeddedOptions{})
 	t.Cleanup(func() { emb.Engine.Close() })
 	env := &testEnv{t: t, p: emb.p, e: emb.Engine}
 	ctx := sql.NewContext(context.Background(), sql.WithSession(emb.NewSession(sql.NewBaseSession())))

@@ -19,17 +19,14 @@ import (
 // FILE privilege (access.go), and reach only the folder of
 // secure_file_priv and the folders below it, after symbolic links are
 // resolved: a link inside the folder to a file outside it is outside.
-// secure_file_priv is set at start-up only (ServerConfig.SecureFilePriv):
-// by default the data dir's .verso-files, made at start; NULL disables
-// the statements. A path outside it fails with MySQL's error 1290
+// secure_file_priv is set at start-up only, by Embedded.EnforceAccounts
+// from the wire server's configuration (package server: by default the
+// data dir's .verso-files, made at start; NULL disables the statements).
+// A path outside it fails with MySQL's error 1290
 // (ER_OPTION_PREVENTS_STATEMENT); LOAD_FILE gives NULL instead, as
 // MySQL's does for a file it may not read, and for a file too large for
-// max_allowed_packet.
-
-// DefaultFilesDir is the folder of a data dir that secure_file_priv names
-// by default. Its name begins with '.', which no database's may
-// (names.go), so no database folder can be it.
-const DefaultFilesDir = ".verso-files"
+// max_allowed_packet. Sessions of an engine that enforces no accounts
+// (embedded ones) reach any file their process can.
 
 // secureFilePriv is the folder file statements may reach.
 type secureFilePriv struct {
@@ -41,20 +38,14 @@ type secureFilePriv struct {
 	shown string
 }
 
-// newSecureFilePriv returns the policy of the setting v: "" for the
-// default folder def (made if missing), "NULL" to disable, or a folder
-// that must exist.
-func newSecureFilePriv(v, def string) (secureFilePriv, error) {
-	if strings.EqualFold(v, "NULL") || (v == "" && def == "") {
+// newSecureFilePriv returns the policy of the folder dir, which must
+// exist; "" disables file statements (NULL). The wire server resolves
+// its setting (its default folder, NULL) to dir.
+func newSecureFilePriv(dir string) (secureFilePriv, error) {
+	if dir == "" {
 		return secureFilePriv{}, nil
 	}
-	if v == "" {
-		v = def
-		if err := os.MkdirAll(v, 0o750); err != nil {
-			return secureFilePriv{}, fmt.Errorf("making the secure_file_priv folder: %w", err)
-		}
-	}
-	abs, err := filepath.Abs(v)
+	abs, err := filepath.Abs(dir)
 	real := abs
 	if err == nil {
 		real, err = filepath.EvalSymlinks(abs)
@@ -66,7 +57,7 @@ func newSecureFilePriv(v, def string) (secureFilePriv, error) {
 		}
 	}
 	if err != nil {
-		return secureFilePriv{}, fmt.Errorf("secure_file_priv %s: %v (give an existing folder, or NULL to disable LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE)", v, err)
+		return secureFilePriv{}, fmt.Errorf("secure_file_priv %s: %v (give an existing folder, or NULL to disable LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE)", dir, err)
 	}
 	return secureFilePriv{dir: real, shown: abs}, nil
 }

@@ -14,9 +14,10 @@ import (
 // A statement stops when its context is done. KILL QUERY and KILL cancel
 // it (the engine's process list), and so do the client's disconnect (the
 // engine's connection watcher), max_execution_time and the per-statement
-// memory limit (statements.go). The engine looks at the context between
-// the rows it sends, but not inside some long loops of its own, which
-// therefore ran on, for seconds or hours, for a client that was gone.
+// memory limit (package server's statements.go). The engine looks at the
+// context between the rows it sends, but not inside some long loops of
+// its own, which therefore ran on, for seconds or hours, for a client
+// that was gone.
 // These now look at it:
 //
 //   - REGEXP and the REGEXP_ functions (regexp.go): ICU's matcher calls
@@ -28,8 +29,8 @@ import (
 //   - Table scans (table.go): a scan checks the context every scanCheck
 //     rows it reads, kept or not.
 //
-// The rule interruptRule wraps the sorts in the server's engines
-// (NewServer); embedded engines keep the engine's sorts. The analyzer
+// The rule interruptRule wraps the sorts in every engine of NewEngine
+// and NewEmbedded (the server's, the driver's). The analyzer
 // runs it on every statement but those it plans with its short list of
 // rules (a SELECT of one table without ORDER BY, single-table INSERT,
 // UPDATE and DELETE): an UPDATE ... ORDER BY of one table sorts as the

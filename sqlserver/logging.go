@@ -14,9 +14,9 @@ import (
 
 // The server's log.
 //
-// The package logs only through a *slog.Logger it is given: the server's
-// (ServerConfig.Logger) and the provider's (Provider.SetLogger, for its
-// embedded engines). Without one it is quiet.
+// The package logs only through a *slog.Logger it is given: the
+// provider's (Provider.SetLogger), or the one the wire server (package
+// server) gives its sessions. Without one it is quiet.
 //
 // The engine (go-mysql-server) and its protocol library (vitess) log
 // through logrus, in two ways:
@@ -35,11 +35,11 @@ import (
 //     ForwardLogrus(logrus.StandardLogger(), logger), as cmd/verso does,
 //     or silences it with logrus.SetOutput(io.Discard).
 //
-// Levels: the server logs connections (opened, logged in, aborted,
-// closed) and each statement with its duration and error at Debug,
-// statements stopped by the memory limit and damaged databases at Warn,
-// and internal errors (a panic's stack trace, which the client does not
-// see: scrub.go) at Error. Engine lines keep their logrus level (Trace is
+// Levels: the server (package server) logs connections (opened, logged
+// in, aborted, closed) and each statement with its duration and error at
+// Debug, statements stopped by the memory limit and damaged databases at
+// Warn, and internal errors (a panic's stack trace, which the client does
+// not see: scrub.go) at Error. Engine lines keep their logrus level (Trace is
 // LevelTrace), except the ones listed in demoted: lines of one client's
 // connection or statement go to Debug, and those that repeat the server's
 // own lines to LevelTrace.
@@ -79,11 +79,14 @@ func (s *sessionLog) get() *sessionLogger {
 // SetLogger makes l the log of p's sessions: what the engine logs while
 // running their statements (mostly at Debug and LevelTrace). Nil, the
 // default, discards it. Sessions made before keep their logger. A
-// server's sessions log to ServerConfig.Logger, if it is set.
+// server's sessions log to the server's logger (package server's
+// Config.Logger), if it is set.
 func (p *Provider) SetLogger(l *slog.Logger) { p.log.set(l) }
 
-// logger returns the log of p's sessions.
-func (p *Provider) logger() *slog.Logger { return p.log.get().slog }
+// Logger returns the log of p's sessions (SetLogger; by default one that
+// discards everything). The wire server logs to it when it is given no
+// logger of its own.
+func (p *Provider) Logger() *slog.Logger { return p.log.get().slog }
 
 // sessionEntry returns the logrus entry a new session of p logs to.
 func (p *Provider) sessionEntry() *logrus.Entry { return logrus.NewEntry(p.log.get().lr) }
@@ -164,7 +167,8 @@ var demoted = []struct {
 	prefix string
 	level  slog.Level
 }{
-	// The server logs these itself (errorHandler), with more detail.
+	// The server logs these itself (package server's handler.go), with
+	// more detail.
 	{"NewConnection", LevelTrace},
 	{"ConnectionClosed", LevelTrace},
 	{"Starting query", LevelTrace},

@@ -2,7 +2,6 @@ package sqlserver
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,67 +12,8 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/sirupsen/logrus"
+	"github.com/verso-db/verso/internal/logtest"
 )
-
-// records is a slog.Handler that keeps what it is given, from the level
-// it is made with.
-type records struct {
-	level slog.Level
-	mu    sync.Mutex
-	recs  []record
-}
-
-// record is a log record kept by records: its level, message and
-// attributes printed as key=value.
-type record struct {
-	level slog.Level
-	msg   string
-	attrs map[string]string
-}
-
-func (r *records) Enabled(_ context.Context, l slog.Level) bool { return l >= r.level }
-
-func (r *records) Handle(_ context.Context, rec slog.Record) error {
-	kept := record{level: rec.Level, msg: rec.Message, attrs: map[string]string{}}
-	rec.Attrs(func(a slog.Attr) bool {
-		kept.attrs[a.Key] = a.Value.String()
-		return true
-	})
-	r.mu.Lock()
-	r.recs = append(r.recs, kept)
-	r.mu.Unlock()
-	return nil
-}
-
-func (r *records) WithAttrs([]slog.Attr) slog.Handler {
-	panic("records: WithAttrs is not used by the package")
-}
-func (r *records) WithGroup(string) slog.Handler {
-	panic("records: WithGroup is not used by the package")
-}
-
-// find returns the records whose message is msg.
-func (r *records) find(msg string) []record {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []record
-	for _, rec := range r.recs {
-		if rec.msg == msg {
-			out = append(out, rec)
-		}
-	}
-	return out
-}
-
-func (r *records) String() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var b strings.Builder
-	for _, rec := range r.recs {
-		fmt.Fprintf(&b, "%v %q %v\n", rec.level, rec.msg, rec.attrs)
-	}
-	return b.String()
-}
 
 // captureOutput runs f with os.Stdout and os.Stderr redirected to pipes,
 // and logrus's standard logger writing to that stderr at its most verbose
@@ -163,8 +103,8 @@ func TestEngineQuiet(t *testing.T) {
 // its sessions arrives there, at the slog level of its logrus level, with
 // the session's database; and only from the logger's level up.
 func TestEngineLogger(t *testing.T) {
-	var recs records
-	recs.level = LevelTrace
+	var recs logtest.Records
+	recs.Level = LevelTrace
 	p := NewMemoryProvider()
 	p.SetLogger(slog.New(&recs))
 	out := captureOutput(t, func() {
@@ -173,15 +113,15 @@ func TestEngineLogger(t *testing.T) {
 	if out != "" {
 		t.Errorf("an embedded engine with a logger wrote to stdout or stderr:\n%s", out)
 	}
-	begun := recs.find("beginning new transaction")
+	begun := recs.Find("beginning new transaction")
 	if len(begun) == 0 {
 		t.Fatalf("no engine trace line reached the logger:\n%s", &recs)
 	}
-	if r := begun[len(begun)-1]; r.level != LevelTrace || r.attrs["db"] != "db" {
-		t.Errorf("the engine's trace line arrived as %v %v; want level %v and db=db", r.level, r.attrs, LevelTrace)
+	if r := begun[len(begun)-1]; r.Level != LevelTrace || r.Attrs["db"] != "db" {
+		t.Errorf("the engine's trace line arrived as %v %v; want level %v and db=db", r.Level, r.Attrs, LevelTrace)
 	}
 
-	info := records{level: slog.LevelInfo}
+	info := logtest.Records{Level: slog.LevelInfo}
 	p = NewMemoryProvider()
 	p.SetLogger(slog.New(&info))
 	runEngineStatements(t, newEnv(t, p))
@@ -197,7 +137,7 @@ func TestEngineLogger(t *testing.T) {
 // that of the demoted table, with their fields (the connection's as
 // conn, an error as its message) and without the engine's time fields.
 func TestLogrusLevels(t *testing.T) {
-	recs := records{level: LevelTrace}
+	recs := logtest.Records{Level: LevelTrace}
 	lr := logrusToSlog(slog.New(&recs))
 	e := lr.WithField(sql.ConnectionIdLogField, uint32(7)).WithField(sql.QueryTimeLogKey, "a time")
 	e.Trace("t")
@@ -217,17 +157,17 @@ func TestLogrusLevels(t *testing.T) {
 		{"unable to prepare query: syntax error", slog.LevelDebug},
 		{"error running query", LevelTrace},
 	} {
-		got := recs.find(tc.msg)
-		if len(got) != 1 || got[0].level != tc.level || got[0].attrs["conn"] != "7" {
+		got := recs.Find(tc.msg)
+		if len(got) != 1 || got[0].Level != tc.level || got[0].Attrs["conn"] != "7" {
 			t.Errorf("%q: got %+v; want one record at %v with conn=7", tc.msg, got, tc.level)
 			continue
 		}
-		if _, ok := got[0].attrs[sql.QueryTimeLogKey]; ok {
-			t.Errorf("%q kept the engine's time field: %v", tc.msg, got[0].attrs)
+		if _, ok := got[0].Attrs[sql.QueryTimeLogKey]; ok {
+			t.Errorf("%q kept the engine's time field: %v", tc.msg, got[0].Attrs)
 		}
 	}
-	if got := recs.find("e"); len(got) == 1 && got[0].attrs["error"] != "boom" {
-		t.Errorf("an entry's error arrived as %v; want error=boom", got[0].attrs)
+	if got := recs.Find("e"); len(got) == 1 && got[0].Attrs["error"] != "boom" {
+		t.Errorf("an entry's error arrived as %v; want error=boom", got[0].Attrs)
 	}
 
 	// Without a logger nothing is formatted: the level stops all but
@@ -243,64 +183,19 @@ func TestForwardLogrus(t *testing.T) {
 	var buf bytes.Buffer
 	lr := logrus.New()
 	lr.SetOutput(&buf)
-	recs := records{level: slog.LevelInfo}
+	recs := logtest.Records{Level: slog.LevelInfo}
 	restore := ForwardLogrus(lr, slog.New(&recs))
 	lr.Info("routed")
 	lr.Info("ConnectionClosed")
 	restore()
 	lr.Info("after")
-	if got := recs.find("routed"); len(got) != 1 || got[0].level != slog.LevelInfo {
+	if got := recs.Find("routed"); len(got) != 1 || got[0].Level != slog.LevelInfo {
 		t.Errorf("routed: %+v", got)
 	}
-	if len(recs.find("ConnectionClosed")) != 0 || len(recs.find("after")) != 0 {
+	if len(recs.Find("ConnectionClosed")) != 0 || len(recs.Find("after")) != 0 {
 		t.Errorf("the logger got a demoted line or one after restore:\n%s", &recs)
 	}
 	if s := buf.String(); strings.Contains(s, "routed") || !strings.Contains(s, "after") {
 		t.Errorf("the logrus output: %q; want only the line after restore", s)
-	}
-}
-
-// TestServerLog: a server logs each connection and statement at Debug
-// (a failed one with its error number), and nothing above Debug for a
-// healthy session with a client's error.
-func TestServerLog(t *testing.T) {
-	recs := records{level: slog.LevelDebug}
-	s, stop := startTestServer(t, t.TempDir(), ServerConfig{Logger: slog.New(&recs)})
-	db := connect(t, s, "root", "", "")
-	db.SetMaxOpenConns(1)
-	if _, err := db.Exec("SELECT 1"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec("SELECT * FROM nowhere.t"); err == nil {
-		t.Fatal("a query of a missing database succeeded")
-	}
-	db.Close()
-	stop()
-	for _, msg := range []string{"connection opened", "logged in", "statement", "connection closed"} {
-		got := recs.find(msg)
-		if len(got) == 0 {
-			t.Errorf("no %q line:\n%s", msg, &recs)
-			continue
-		}
-		for _, r := range got {
-			if r.level != slog.LevelDebug || r.attrs["conn"] == "" {
-				t.Errorf("%q at %v with %v; want Debug with conn", msg, r.level, r.attrs)
-			}
-		}
-	}
-	var ok, failed bool
-	for _, r := range recs.find("statement") {
-		ok = ok || r.attrs["query"] == "SELECT 1" && r.attrs["duration"] != "" && r.attrs["error"] == ""
-		failed = failed || r.attrs["query"] == "SELECT * FROM nowhere.t" && r.attrs["errno"] == "1049" && r.attrs["error"] != ""
-	}
-	if !ok || !failed {
-		t.Errorf("the statement lines lack SELECT 1 with its duration or the failed one with errno 1049:\n%s", &recs)
-	}
-	recs.mu.Lock()
-	defer recs.mu.Unlock()
-	for _, r := range recs.recs {
-		if r.level > slog.LevelDebug {
-			t.Errorf("a healthy session logged %v %q %v", r.level, r.msg, r.attrs)
-		}
 	}
 }

@@ -1,162 +1,23 @@
 package sqlserver
 
 import (
-	"context"
-	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
-	"github.com/dolthub/vitess/go/sqltypes"
-	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 )
 
-// errorHandler wraps the engine's connection handler so that errors reach
-// clients with MySQL's error numbers and SQLSTATE values where the engine
-// falls back to 1105 (ER_UNKNOWN_ERROR) or HY000: a syntax error is 1064
+// MySQL's error numbers and SQLSTATEs for the engine's errors.
+//
+// The engine falls back to 1105 (ER_UNKNOWN_ERROR) or HY000 for many
+// errors that MySQL numbers: here a syntax error becomes 1064
 // (ER_PARSE_ERROR, 42000) with MySQL's message, an unknown column 1054
 // (42S22), and the SQLSTATE follows the number as in MySQL (1146 is
-// 42S02, 1062 is 23000, ...). It recovers panics, and keeps stack traces
-// and server paths from clients (scrub.go).
-type errorHandler struct {
-	mysql.Handler
-	log     *slog.Logger
-	dataDir string // the server's data dir, "" for none
-	stmts   *statements
-}
-
-func (h errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
-	ctx, st := h.stmts.begin(ctx, c, query)
-	defer h.finish(c, query, st, &err)
-	return h.Handler.ComQuery(ctx, c, query, callback)
-}
-
-func (h errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (rest string, err error) {
-	ctx, st := h.stmts.begin(ctx, c, query)
-	defer h.finish(c, query, st, &err)
-	return h.Handler.ComMultiQuery(ctx, c, query, callback)
-}
-
-func (h errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) (f []*querypb.Field, err error) {
-	defer h.finish(c, query, nil, &err)
-	return h.Handler.ComPrepare(ctx, c, query, prepare)
-}
-
-func (h errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (err error) {
-	ctx, st := h.stmts.begin(ctx, c, prepare.PrepareStmt)
-	defer h.finish(c, prepare.PrepareStmt, st, &err)
-	return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
-}
-
-func (h errorHandler) ComInitDB(c *mysql.Conn, schemaName string) (err error) {
-	defer h.finish(c, "", nil, &err)
-	return h.Handler.ComInitDB(c, schemaName)
-}
-
-func (h errorHandler) ComResetConnection(c *mysql.Conn) (err error) {
-	defer h.finish(c, "", nil, &err)
-	return h.Handler.ComResetConnection(c)
-}
-
-// NewConnection logs the connection.
-func (h errorHandler) NewConnection(c *mysql.Conn) {
-	h.log.Debug("connection opened", "conn", c.ConnectionID, "remote", c.RemoteAddr().String())
-	h.Handler.NewConnection(c)
-}
-
-// ConnectionAborted logs why a connection's handshake failed.
-func (h errorHandler) ConnectionAborted(c *mysql.Conn, reason string) error {
-	h.log.Debug("connection aborted", "conn", c.ConnectionID, "reason", reason)
-	return h.Handler.ConnectionAborted(c, reason)
-}
-
-// ConnectionClosed forgets the connection's session.
-func (h errorHandler) ConnectionClosed(c *mysql.Conn) {
-	h.stmts.removeSession(c.ConnectionID)
-	h.Handler.ConnectionClosed(c)
-	h.log.Debug("connection closed", "conn", c.ConnectionID)
-}
-
-// ConnectionAuthenticated ends the handshake's deadline (limitListener)
-// of a client that logged in; an error making its session reaches the
-// client as any other.
-func (h errorHandler) ConnectionAuthenticated(c *mysql.Conn) (err error) {
-	endHandshake(c)
-	defer h.finish(c, "", nil, &err)
-	h.log.Debug("logged in", "conn", c.ConnectionID, "user", c.User)
-	return h.Handler.ConnectionAuthenticated(c)
-}
-
-// finish, deferred by each command, turns a panic of the command into an
-// error, ends its statement st (if it runs one), and makes *errp the
-// error the client gets: the limit that stopped the statement, MySQL's
-// number and SQLSTATE, no stack trace (logged instead) and no server
-// path.
-func (h errorHandler) finish(c *mysql.Conn, query string, st *statement, errp *error) {
-	if r := recover(); r != nil {
-		*errp = recovered(r)
-	}
-	if st != nil {
-		*errp = h.stmts.end(st, *errp)
-	}
-	if *errp == nil {
-		h.logCommand(c, query, st, nil)
-		return
-	}
-	se, ok := mysqlError(sql.CastSQLError(*errp), query).(*mysql.SQLError)
-	if !ok {
-		h.logCommand(c, query, st, *errp)
-		return
-	}
-	h.logCommand(c, query, st, se)
-	out, trace := scrubError(se, query, h.dataDir)
-	if trace {
-		h.log.Error("internal error", "conn", c.ConnectionID, "query", truncate(query, 1000), "error", se.Message)
-	}
-	*errp = out
-}
-
-// logCommand logs a client's command at Debug: a statement (st) with its
-// duration, a statement prepared, or another command that failed. A
-// failure is the client's concern: its error is logged with MySQL's
-// number and the first line of its message, unscrubbed (a panic's stack
-// trace goes to Error, in finish).
-func (h errorHandler) logCommand(c *mysql.Conn, query string, st *statement, err error) {
-	if (query == "" && err == nil) || !h.log.Enabled(context.Background(), slog.LevelDebug) {
-		return
-	}
-	attrs := []any{"conn", c.ConnectionID}
-	msg := "command failed"
-	if query != "" {
-		attrs = append(attrs, "query", truncate(query, 1000))
-		msg = "prepared"
-		if st != nil {
-			msg = "statement"
-			attrs = append(attrs, "duration", time.Since(st.start).Round(time.Microsecond))
-		}
-	}
-	if err != nil {
-		text := err.Error()
-		if se, ok := err.(*mysql.SQLError); ok {
-			text = se.Message
-			attrs = append(attrs, "errno", se.Num)
-		}
-		first, _, _ := strings.Cut(text, "\n")
-		attrs = append(attrs, "error", first)
-	}
-	h.log.Debug(msg, attrs...)
-}
-
-// truncate returns s cut to at most n bytes, marked when cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
+// 42S02, 1062 is 23000, ...). The wire server (package server) sends
+// clients these errors, scrubbed (scrub.go); the database/sql driver and
+// `verso sql` get the same through MySQLError.
 
 // sqlStates is the SQLSTATE MySQL sends with each error number the engine
 // reports with HY000 (from MySQL's errmsg list).
@@ -288,8 +149,21 @@ func parseError(msg, query string) error {
 // is the statement that failed, for the position of a syntax error),
 // without a stack trace or absolute paths the query does not name (see
 // scrub.go; a path becomes ".../<name>" here, while the server writes
-// paths in its data dir relative to it).
+// paths in its data dir relative to it). It is ScrubError(MapError(err,
+// query), query, ""). nil for nil.
 func MySQLError(err error, query string) *mysql.SQLError {
+	if err == nil {
+		return nil
+	}
+	se, _ := ScrubError(MapError(err, query), query, "")
+	return se
+}
+
+// MapError returns err with MySQL's error number, SQLSTATE and, for a
+// syntax error, message (query is the statement that failed), before
+// ScrubError: the wire server (package server) logs this form and sends
+// its client the scrubbed one. nil for nil.
+func MapError(err error, query string) *mysql.SQLError {
 	if err == nil {
 		return nil
 	}
@@ -298,6 +172,5 @@ func MySQLError(err error, query string) *mysql.SQLError {
 	if !ok {
 		se = mysql.NewSQLError(mysql.ERUnknownError, mysql.SSUnknownSQLState, "%v", err)
 	}
-	se, _ = scrubError(se, query, "")
 	return se
 }

@@ -97,6 +97,12 @@ func emptyProvider(dataDir string) *Provider {
 // served; one whose store another process holds open fails NewProvider.
 func NewProvider(dataDir string) (*Provider, error) { return newProvider(dataDir, false) }
 
+// DataDir returns the absolute path of the data dir p serves, or "" for
+// databases in memory (NewMemoryProvider). The wire server writes paths
+// in it relative to it in its clients' errors, and makes its default
+// secure_file_priv folder there.
+func (p *Provider) DataDir() string { return p.dataDir }
+
 func newProvider(dataDir string, readOnly bool) (*Provider, error) {
 	abs, err := filepath.Abs(dataDir)
 	if err != nil {

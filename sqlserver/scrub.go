@@ -1,10 +1,8 @@
 package sqlserver
 
 import (
-	"fmt"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
 	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -17,9 +15,11 @@ import (
 // Both reach clients from the engine: it turns a panic in the goroutines
 // that run a query into an error whose message is "panic recovered: ..."
 // and the stack trace, and errors of files name their paths. So, on the
-// way to the client (errorHandler):
+// way to the client (ScrubError, called by the wire server's connection
+// handler and by MySQLError):
 //
-//   - A panic, recovered by the engine or by errorHandler itself, becomes
+//   - A panic, recovered by the engine or by the wire server's handler
+//     (whose message has the engine's form, "panic recovered: ..."), becomes
 //     1105 "internal error in the server: <the panic's first line>; the
 //     server log has the details", and the whole message, stack trace
 //     included, goes to the server's log with the statement.
@@ -62,17 +62,15 @@ func scrub(msg, query, dataDir string) (string, bool) {
 	return msg, trace
 }
 
-// scrubError applies scrub to a client's error.
-func scrubError(se *mysql.SQLError, query, dataDir string) (*mysql.SQLError, bool) {
+// ScrubError returns se fit for a client of the statement query (see
+// above), and whether it hid a stack trace, which the caller should log
+// with the whole message. dataDir, if not "", is the server's data dir:
+// paths in it become relative to it. The wire server (package server)
+// calls it on each error it sends; MySQLError calls it with no data dir.
+func ScrubError(se *mysql.SQLError, query, dataDir string) (*mysql.SQLError, bool) {
 	msg, trace := scrub(se.Message, query, dataDir)
 	if msg == se.Message {
 		return se, false
 	}
 	return &mysql.SQLError{Num: se.Num, State: se.State, Message: msg, Query: se.Query}, trace
-}
-
-// recovered turns a panic that reached errorHandler into an error of the
-// engine's form, stack trace included (scrub hides it from the client).
-func recovered(r any) error {
-	return fmt.Errorf("panic recovered: %v\n%s", r, debug.Stack())
 }

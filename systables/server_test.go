@@ -9,6 +9,7 @@ import (
 
 	_ "github.com/go-sql-driver/mysql"
 
+	"github.com/verso-db/verso/server"
 	"github.com/verso-db/verso/sqlserver"
 )
 
@@ -17,7 +18,7 @@ import (
 // EXPLAIN PLAN of a unique point lookup.
 func TestOverTheWire(t *testing.T) {
 	p := sqlserver.NewMemoryProvider()
-	s, err := sqlserver.NewServer(p, sqlserver.ServerConfig{Address: "127.0.0.1:0"})
+	s, err := server.New(p, server.Config{Address: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ type serverConfig struct {
 	MaxConnections int
 	ReadTimeout    time.Duration
 	WriteTimeout   time.Duration
-	// SecureFilePriv is sqlserver.ServerConfig's: "" for the default
+	// SecureFilePriv is server.Config's: "" for the default
 	// folder, NULL, or a folder.
 	SecureFilePriv string
 	ConnectTimeout time.Duration

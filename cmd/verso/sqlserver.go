@@ -19,6 +19,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/verso-db/verso/server"
 	"github.com/verso-db/verso/sqlserver"
 )
 
@@ -44,11 +45,11 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	user := fs.String("user", sqlserver.DefaultUser, "the superuser's name")
 	password := fs.String("password", "", "the superuser's password (required unless listening on loopback)")
 	maxConns := fs.Int("max-connections", 0, "the most clients connected at once (0: no limit)")
-	timeout := fs.Duration("timeout", sqlserver.DefaultConnTimeout, "read and write timeout of client connections")
-	readTimeout := fs.Duration("read-timeout", sqlserver.DefaultConnTimeout, "read timeout of client connections (overrides --timeout)")
-	writeTimeout := fs.Duration("write-timeout", sqlserver.DefaultConnTimeout, "write timeout of client connections (overrides --timeout)")
+	timeout := fs.Duration("timeout", server.DefaultConnTimeout, "read and write timeout of client connections")
+	readTimeout := fs.Duration("read-timeout", server.DefaultConnTimeout, "read timeout of client connections (overrides --timeout)")
+	writeTimeout := fs.Duration("write-timeout", server.DefaultConnTimeout, "write timeout of client connections (overrides --timeout)")
 	secureFilePriv := fs.String("secure-file-priv", "", "the folder LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE may reach, or NULL to disable them (default: .verso-files of the data dir)")
-	connectTimeout := fs.Duration("connect-timeout", sqlserver.DefaultConnectTimeout, "how long a new connection has to complete its handshake (MySQL's connect_timeout)")
+	connectTimeout := fs.Duration("connect-timeout", server.DefaultConnectTimeout, "how long a new connection has to complete its handshake (MySQL's connect_timeout)")
 	maxQueryMemory := fs.String("max-query-memory", "1G", "the memory one statement may take: bytes, or a number with K, M or G (0: no limit)")
 	logLevel := fs.String("log-level", "info", "what the log on stderr shows: debug (every connection and statement), info, warn or error")
 	if err := fs.Parse(args); err != nil {
@@ -59,8 +60,8 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		return 2
 	}
 	cfg := serverConfig{Host: "127.0.0.1", Port: 3306, User: sqlserver.DefaultUser,
-		ReadTimeout: sqlserver.DefaultConnTimeout, WriteTimeout: sqlserver.DefaultConnTimeout,
-		ConnectTimeout: sqlserver.DefaultConnectTimeout, MaxQueryMemory: sqlserver.DefaultMaxQueryMemory}
+		ReadTimeout: server.DefaultConnTimeout, WriteTimeout: server.DefaultConnTimeout,
+		ConnectTimeout: server.DefaultConnectTimeout, MaxQueryMemory: server.DefaultMaxQueryMemory}
 	if *configPath != "" {
 		if err := readConfigFile(joinDir(dir, *configPath), &cfg); err != nil {
 			fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
@@ -147,7 +148,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 			return 1
 		}
 	}
-	s, err := sqlserver.NewServer(p, sqlserver.ServerConfig{
+	s, err := server.New(p, server.Config{
 		Address:        net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)),
 		ReadTimeout:    cfg.ReadTimeout,
 		WriteTimeout:   cfg.WriteTimeout,
@@ -218,7 +219,7 @@ const shutdownTimeout = 10 * time.Second
 // data dir, as Dolt does: each database folder in it is a database, and
 // CREATE DATABASE makes new ones there. A data dir that does not exist yet
 // is created. filesDir is the default folder of secure_file_priv where it
-// is not the data dir's (sqlserver.DefaultFilesDir), else "".
+// is not the data dir's (server.DefaultFilesDir), else "".
 func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving, usersFile, filesDir string, err error) {
 	p, serving, usersFile, filesDir, err = openDatabases(dir, dataDir, false)
 	if err == nil {

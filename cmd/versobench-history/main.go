@@ -44,6 +44,7 @@ import (
 	_ "github.com/go-sql-driver/mysql"
 
 	"github.com/verso-db/verso/internal/histgen"
+	"github.com/verso-db/verso/server"
 	"github.com/verso-db/verso/sqlserver"
 )
 
@@ -136,7 +137,7 @@ func runSize(dir string, n, iters, rows, limit int) ([]result, error) {
 		return nil, err
 	}
 	defer p.Close()
-	srv, err := sqlserver.NewServer(p, sqlserver.ServerConfig{Address: "127.0.0.1:0"})
+	srv, err := server.New(p, server.Config{Address: "127.0.0.1:0"})
 	if err != nil {
 		return nil, err
 	}

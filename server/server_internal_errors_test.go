@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	gsql "github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/verso-db/verso/sqlserver"
 )
 
 // logBuffer is a server log that tests read.
@@ -99,8 +100,9 @@ func testFuncs() []gsql.Function {
 // traces or absolute server paths; the trace goes to the server log.
 func TestServerErrorsHideInternals(t *testing.T) {
 	var log logBuffer
-	s, _ := startTestServerWith(t, t.TempDir(), ServerConfig{Logger: slog.New(slog.NewTextHandler(&log, nil))}, func(p *Provider) {
-		p.catalog = p.catalog.with(testFuncs(), nil)
+	s, _ := startTestServerWith(t, t.TempDir(), Config{Logger: slog.New(slog.NewTextHandler(&log, nil))}, func(s *Server) {
+		// The engine's own functions, which come after the provider's.
+		s.Engine.Analyzer.Catalog.RegisterFunction(gsql.NewEmptyContext(), testFuncs()...)
 	})
 	db := connect(t, s, "root", "", "")
 	db.SetMaxOpenConns(1)
@@ -148,16 +150,16 @@ func TestServerErrorsHideInternals(t *testing.T) {
 // stack trace or absolute paths the query did not name.
 func TestMySQLErrorScrubs(t *testing.T) {
 	trace := "panic recovered: runtime error: slice bounds out of range [:2147483647] with length 2147483640\ngoroutine 1328 [running]:\nruntime/debug.Stack()\n\t/usr/local/go/src/runtime/debug/stack.go:26 +0x5e\n"
-	got := MySQLError(fmt.Errorf("%s", trace), "SELECT 1")
+	got := sqlserver.MySQLError(fmt.Errorf("%s", trace), "SELECT 1")
 	if got.Num != 1105 || got.Message != "internal error in the server: runtime error: slice bounds out of range [:2147483647] with length 2147483640; the server log has the details" {
 		t.Errorf("trace: got %d %q", got.Num, got.Message)
 	}
-	got = MySQLError(fmt.Errorf("reading /var/lib/verso/shop/.verso/chunks/manifest: checksum mismatch"), "SELECT * FROM t")
+	got = sqlserver.MySQLError(fmt.Errorf("reading /var/lib/verso/shop/.verso/chunks/manifest: checksum mismatch"), "SELECT * FROM t")
 	if got.Message != "reading .../manifest: checksum mismatch" {
 		t.Errorf("path: got %q", got.Message)
 	}
 	for _, keep := range []string{"division 1/2", "near 'a/b/c'", "db/feature not found"} {
-		if got := MySQLError(fmt.Errorf("%s", keep), "SELECT 1"); got.Message != keep {
+		if got := sqlserver.MySQLError(fmt.Errorf("%s", keep), "SELECT 1"); got.Message != keep {
 			t.Errorf("%q became %q", keep, got.Message)
 		}
 	}

@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ import (
 // (runtime/metrics /gc/heap/live:bytes). While statements run, memoryWatch
 // samples it every memoryTick; each statement remembers the lowest value
 // seen since it began, and when the live heap has grown past that by more
-// than the limit (ServerConfig.MaxQueryMemory, default 1 GiB), the
+// than the limit (Config.MaxQueryMemory, default 1 GiB), the
 // youngest such statement (the one whose whole life saw the growth) is
 // stopped with error 3170 (MySQL's ER_CAPACITY_EXCEEDED) and the event is
 // logged. No other statement is stopped until that one has ended and a
@@ -44,8 +44,9 @@ import (
 //     this limit.
 //   - Memory outside Go's heap (ICU's, for REGEXP) is not counted.
 //   - The statement stops when it next looks at its context (see
-//     interrupt.go); a value built in one step (REPEAT and the like) is
-//     bounded by max_allowed_packet instead (packetlimit.go).
+//     sqlserver's interrupt.go); a value built in one step (REPEAT and
+//     the like) is bounded by max_allowed_packet instead (sqlserver's
+//     packetlimit.go).
 
 // DefaultMaxQueryMemory is the per-statement memory limit when none is
 // configured.

@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"database/sql"
@@ -13,7 +13,7 @@ import (
 func startAccessServer(t *testing.T) (*Server, *sql.DB) {
 	t.Helper()
 	dir := t.TempDir()
-	s, _ := startTestServer(t, dir, ServerConfig{User: "root", Password: "rootpw", UsersFile: filepath.Join(dir, ".verso-users")})
+	s, _ := startTestServer(t, dir, Config{User: "root", Password: "rootpw", UsersFile: filepath.Join(dir, ".verso-users")})
 	root := connect(t, s, "root", "rootpw", "")
 	for _, q := range []string{
 		"CREATE DATABASE db1",

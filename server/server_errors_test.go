@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // that each gets MySQL's error number, SQLSTATE and message form, and that
 // the connection still works after each.
 func TestServerErrors(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	s, _ := startTestServer(t, t.TempDir(), Config{})
 	db := connect(t, s, "root", "", "")
 	ctx := t.Context()
 	c := conn(t, db)
@@ -73,7 +73,7 @@ func TestServerErrors(t *testing.T) {
 // same connection (BEGIN, which would commit an open transaction) works
 // and sees the other transaction's row.
 func TestServerRetryAfterConflict(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	s, _ := startTestServer(t, t.TempDir(), Config{})
 	db := connect(t, s, "root", "", "")
 	ctx := t.Context()
 	for _, q := range []string{"CREATE DATABASE shop", "CREATE TABLE shop.t (id INT PRIMARY KEY, v INT, u INT UNIQUE)", "INSERT INTO shop.t VALUES (1, 0, 0)"} {

@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+
+	"github.com/verso-db/verso/sqlserver"
 )
 
 // The status flags of the protocol (mysql_com.h) that follow the session.
@@ -32,7 +34,7 @@ const (
 // failed and rolled back).
 //
 // The session is the connection's ClientData, set by the server's
-// session builder (NewServer).
+// session builder (New).
 type statusHandler struct {
 	mysql.Handler
 }
@@ -93,30 +95,22 @@ func (h statusHandler) ComResetConnection(c *mysql.Conn) error {
 // setStatusFlags sets the session's flags in c.StatusFlags, keeping the
 // protocol library's own (the cursor flags).
 func setStatusFlags(c *mysql.Conn) {
-	if s, ok := c.ClientData.(*Session); ok {
-		c.StatusFlags = c.StatusFlags&^sessionStatusFlags | s.statusFlags()
+	if s, ok := c.ClientData.(*sqlserver.Session); ok {
+		c.StatusFlags = c.StatusFlags&^sessionStatusFlags | statusFlags(s)
 	}
 }
 
-// statusFlags returns the session's status flags. A session is in a
-// transaction, as MySQL's is, from BEGIN (or START TRANSACTION) to its end,
-// and with autocommit off from the first statement that read or wrote a
-// database to COMMIT or ROLLBACK; the engine's transaction that each
-// statement opens and that touched no database (SET, SELECT 1) does not
-// count.
-func (s *Session) statusFlags() uint16 {
+// statusFlags returns the session's status flags: autocommit, and
+// whether it is in a transaction (as MySQL counts one:
+// Session.InTransaction) and whether that is read-only.
+func statusFlags(s *sqlserver.Session) uint16 {
 	var f uint16
 	if v, err := s.BaseSession.GetSessionVariable(nil, "autocommit"); err == nil && isTrue(v) {
 		f |= statusFlagAutocommit
 	}
-	tx := s.GetTransaction()
-	if tx == nil {
-		return f
-	}
-	t, ok := tx.(*Transaction)
-	if s.GetIgnoreAutoCommit() || (ok && len(t.dbs) > 0) {
+	if s.InTransaction() {
 		f |= statusFlagInTrans
-		if tx.IsReadOnly() {
+		if s.GetTransaction().IsReadOnly() {
 			f |= statusFlagInTransReadOnly
 		}
 	}

@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 //
 // Each command that runs a statement (a query, each statement of a
 // multi-statement query, the execution of a prepared statement) runs
-// under a context of its own, which errorHandler cancels, with a cause the
+// under a context of its own, which connHandler cancels, with a cause the
 // client then gets as its error, when the statement passes a limit:
 //
 //   - max_execution_time: a SELECT (a statement whose first keyword is
@@ -29,7 +29,7 @@ import (
 //
 // A statement that KILL QUERY or KILL stops fails with MySQL's 1317
 // (Query execution was interrupted). How soon a statement notices its
-// context is done is interrupt.go's concern.
+// context is done is sqlserver's (interrupt.go).
 
 // Errors of stopped statements, with MySQL's numbers (new values: the
 // protocol library may annotate them).

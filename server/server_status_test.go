@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"bufio"
@@ -205,7 +205,7 @@ func (c *rawConn) query(t *testing.T, q string) []rawResult {
 // SERVER_MORE_RESULTS_EXISTS on every result of a multi-statement query but
 // the last.
 func TestServerStatusFlags(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	s, _ := startTestServer(t, t.TempDir(), Config{})
 	setup := connect(t, s, "root", "", "")
 	for _, q := range []string{
 		"CREATE DATABASE shop",
@@ -293,7 +293,7 @@ func TestServerPyMySQLRollback(t *testing.T) {
 		}
 		t.Skipf("python3 with pymysql is not available (apt-get install python3-pymysql); set VERSO_REQUIRE_PYMYSQL=1 to fail instead: %v", err)
 	}
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	s, _ := startTestServer(t, t.TempDir(), Config{})
 	setup := connect(t, s, "root", "", "")
 	for _, q := range []string{
 		"CREATE DATABASE shop",

@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ func garble(t *testing.T, path string, off int64) {
 // DATABASE of its name says it exists.
 func TestServerDamagedDatabase(t *testing.T) {
 	dir := t.TempDir()
-	s, stop := startTestServer(t, dir, ServerConfig{})
+	s, stop := startTestServer(t, dir, Config{})
 	root := connect(t, s, "root", "", "")
 	for _, q := range []string{
 		"CREATE DATABASE good", "CREATE TABLE good.t (id INT PRIMARY KEY)", "INSERT INTO good.t VALUES (1)",
@@ -52,7 +52,7 @@ func TestServerDamagedDatabase(t *testing.T) {
 	}
 
 	var log bytes.Buffer
-	s, _ = startTestServer(t, dir, ServerConfig{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	s, _ = startTestServer(t, dir, Config{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	root = connect(t, s, "root", "", "")
 	var n int
 	if err := root.QueryRow("SELECT COUNT(*) FROM good.t").Scan(&n); err != nil || n != 1 {

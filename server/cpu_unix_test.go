@@ -1,6 +1,6 @@
 //go:build unix
 
-package sqlserver
+package server
 
 import (
 	"syscall"

@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"net"
@@ -10,7 +10,7 @@ import (
 // closed after the connect timeout, so they cannot keep clients out; a
 // logged-in client is not held to it.
 func TestServerHandshakeTimeout(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{MaxConnections: 3, ConnectTimeout: time.Second})
+	s, _ := startTestServer(t, t.TempDir(), Config{MaxConnections: 3, ConnectTimeout: time.Second})
 	var silent []net.Conn
 	for range 3 {
 		c, err := net.Dial("tcp", s.Addr())

@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"strings"
@@ -10,7 +10,7 @@ import (
 // per-statement memory limit fails with a clear error, and the server
 // goes on serving.
 func TestServerQueryMemoryLimit(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{MaxQueryMemory: 32 << 20})
+	s, _ := startTestServer(t, t.TempDir(), Config{MaxQueryMemory: 32 << 20})
 	db := connect(t, s, "root", "", "")
 	db.SetMaxOpenConns(1)
 	// 200 rows of 1 MB, all held by the sort.

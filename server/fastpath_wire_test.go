@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"database/sql"
@@ -31,7 +31,7 @@ func TestFastPathOverTheWire(t *testing.T) {
 	// drop the connection there).
 	servers := make([]*Server, 2)
 	for i, noFast := range []bool{false, true} {
-		s, _ := startTestServer(t, t.TempDir(), ServerConfig{NoFastPath: noFast, UsersFile: ""})
+		s, _ := startTestServer(t, t.TempDir(), Config{NoFastPath: noFast, UsersFile: ""})
 		root := connect(t, s, "root", "", "")
 		for _, q := range setup {
 			if _, err := root.Exec(q); err != nil {
@@ -61,7 +61,7 @@ func TestFastPathOverTheWire(t *testing.T) {
 		// queries with the values written in.
 		conns := []*sql.DB{connect(t, servers[0], user, pw, "db"), connect(t, servers[1], user, pw, "db")}
 		texts := []*sql.DB{connect(t, servers[0], user, pw, "db?interpolateParams=true"), connect(t, servers[1], user, pw, "db?interpolateParams=true")}
-		before := servers[0].fast.hits.Load()
+		before := servers[0].emb.FastPathHits()
 		for i := 0; i < 150; i++ {
 			q := queries[rng.Intn(len(queries))]
 			args := []any{rng.Intn(700) - 50}
@@ -80,14 +80,14 @@ func TestFastPathOverTheWire(t *testing.T) {
 		}
 		// The stranger may not read t: every execution goes through the
 		// engine, which refuses it.
-		if hits := servers[0].fast.hits.Load() - before; (user == "stranger") != (hits == 0) {
+		if hits := servers[0].emb.FastPathHits() - before; (user == "stranger") != (hits == 0) {
 			t.Fatalf("the fast path answered %d executions for %s", hits, user)
 		}
 	}
-	if servers[0].fast.hits.Load() == 0 {
+	if servers[0].emb.FastPathHits() == 0 {
 		t.Fatal("the fast path answered no execution")
 	}
-	t.Logf("fast path answered %d executions", servers[0].fast.hits.Load())
+	t.Logf("fast path answered %d executions", servers[0].emb.FastPathHits())
 }
 
 // wireResult runs q as a prepared statement, or as a text query with the
@@ -153,7 +153,7 @@ func wireResult(c *sql.DB, q string, args []any, text bool) string {
 // committed states (a row's two columns always agree) and never goes back
 // in time on its connection.
 func TestFastPathConcurrent(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	s, _ := startTestServer(t, t.TempDir(), Config{})
 	root := connect(t, s, "root", "", "")
 	for _, q := range []string{
 		"CREATE DATABASE db",
@@ -226,7 +226,7 @@ func TestFastPathConcurrent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if s.fast.hits.Load() == 0 {
+	if s.emb.FastPathHits() == 0 {
 		t.Fatal("the fast path answered no execution")
 	}
 }

@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"os"
@@ -15,7 +15,7 @@ import (
 // again afterwards with its accounts. Unusual but valid names work.
 func TestServerDatabaseNames(t *testing.T) {
 	dir := t.TempDir()
-	cfg := ServerConfig{User: "root", Password: "pw", UsersFile: filepath.Join(dir, ".verso-users")}
+	cfg := Config{User: "root", Password: "pw", UsersFile: filepath.Join(dir, ".verso-users")}
 	s, stop := startTestServer(t, dir, cfg)
 	root := connect(t, s, "root", "pw", "")
 	if _, err := root.Exec("CREATE USER 'u'@'%' IDENTIFIED BY 'upw'"); err != nil {

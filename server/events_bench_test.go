@@ -1,6 +1,7 @@
-package sqlserver
+package server
 
 import (
+	"context"
 	gosql "database/sql"
 	"fmt"
 	"os"
@@ -8,10 +9,12 @@ import (
 	"testing"
 	"time"
 
+	gms "github.com/dolthub/go-mysql-server/sql"
 	_ "github.com/go-sql-driver/mysql"
 
 	"github.com/verso-db/verso/eventindex"
 	"github.com/verso-db/verso/internal/eventload"
+	"github.com/verso-db/verso/sqlserver"
 )
 
 // BenchmarkEventSQLRead measures reads of the event log by category, by
@@ -24,7 +27,7 @@ import (
 // category), batches of 50 events to one stream, ~400-byte JSON, written
 // with one commit per 10,000 events. Run it with
 //
-//	go test -run '^$' -bench BenchmarkEventSQLRead -benchtime 1x ./sqlserver/
+//	go test -run '^$' -bench BenchmarkEventSQLRead -benchtime 1x ./server/
 //
 // EVENTINDEX_BENCH_EVENTS sets the number of events (default 1,000,000).
 func BenchmarkEventSQLRead(b *testing.B) {
@@ -37,8 +40,28 @@ func BenchmarkEventSQLRead(b *testing.B) {
 		n = v
 	}
 	n = n / eventload.BatchSize * eventload.BatchSize
-	env, ctx := newFileEnv(b)
-	p := env.p
+	p, err := sqlserver.NewProvider(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { p.Close() })
+	e := sqlserver.NewEngine(p)
+	b.Cleanup(func() { e.Close() })
+	ctx := gms.NewContext(context.Background(), gms.WithSession(p.NewSession(gms.NewBaseSession())))
+	exec := func(q string) []gms.Row {
+		b.Helper()
+		_, iter, _, err := e.Query(ctx, q)
+		if err == nil {
+			var rows []gms.Row
+			if rows, err = gms.RowIterToRows(ctx, iter); err == nil {
+				return rows
+			}
+		}
+		b.Fatalf("%s: %v", q, err)
+		return nil
+	}
+	exec("CREATE DATABASE db")
+	ctx.SetCurrentDatabase("db")
 	g, _ := p.CommitGraph("db")
 
 	start := time.Now()
@@ -65,7 +88,7 @@ func BenchmarkEventSQLRead(b *testing.B) {
 	store.Close()
 	b.Logf("loaded %d events in %s (%.0f events/s, 1 commit per 10,000 events)", log.Count(), load.Round(time.Millisecond), float64(n)/load.Seconds())
 
-	srv, err := NewServer(p, ServerConfig{Address: "127.0.0.1:0"})
+	srv, err := New(p, Config{Address: "127.0.0.1:0"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -126,7 +149,7 @@ func BenchmarkEventSQLRead(b *testing.B) {
 			t0 = time.Now()
 			engine, from := 0, uint64(1)
 			for {
-				rs := env.exec(ctx, fmt.Sprintf("SELECT position, stream_id, event_number, event_id, event_type, category, created, data, metadata FROM dolt_read_all('%s', %d, 2000)", r.filter, from))
+				rs := exec(fmt.Sprintf("SELECT position, stream_id, event_number, event_id, event_type, category, created, data, metadata FROM dolt_read_all('%s', %d, 2000)", r.filter, from))
 				engine += len(rs)
 				if len(rs) < 2000 {
 					break

@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"encoding/binary"
@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/verso-db/verso/sqlserver"
 )
 
 // Syntax errors in prepared statements.
@@ -18,8 +20,8 @@ import (
 // text sent as a query. prepareConn, under the library on each client
 // connection, follows the client's packets far enough to know the text of
 // the last COM_STMT_PREPARE, and rewrites the library's answer to it when
-// that answer is one such error packet, with the message mysqlError gives
-// a syntax error of a query.
+// that answer is one such error packet, with the message sqlserver.MapError
+// gives a syntax error of a query.
 //
 // Packets (MySQL client/server protocol, no compression; the server does
 // not offer TLS, so the bytes are the protocol's):
@@ -167,7 +169,7 @@ func (c *prepareConn) rewrite(p []byte) ([]byte, bool) {
 	if m == "" {
 		return nil, false
 	}
-	se := parseError(m, string(c.text)).(*mysql.SQLError)
+	se := sqlserver.MapError(mysql.NewSQLError(mysql.ERUnknownError, mysql.SSUnknownSQLState, "%s", m), string(c.text))
 	msg := se.Message
 	if len(msg) > 1<<16 {
 		msg = msg[:1<<16]

@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"database/sql"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/verso-db/verso/sqlserver"
 )
 
 // TestServer runs a server over a file-backed provider and talks to it
@@ -14,12 +15,12 @@ import (
 // error number, and the data after a restart.
 func TestServer(t *testing.T) {
 	dir := t.TempDir()
-	start := func() (*Server, *Provider) {
-		p, err := NewProvider(dir)
+	start := func() (*Server, *sqlserver.Provider) {
+		p, err := sqlserver.NewProvider(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := NewServer(p, ServerConfig{Address: "127.0.0.1:0"})
+		s, err := New(p, Config{Address: "127.0.0.1:0"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"context"
@@ -115,7 +115,7 @@ func waitErr(t *testing.T, done <-chan error, d time.Duration, what string) erro
 // sort within a bounded time with MySQL's error 1317; the connection
 // stays usable and the server's CPU goes idle.
 func TestServerKillQuery(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	s, _ := startTestServer(t, t.TempDir(), Config{})
 	db := connect(t, s, "root", "", "")
 	noRegexpTimeLimit(t, db)
 	ctx := t.Context()
@@ -144,7 +144,7 @@ func TestServerKillQuery(t *testing.T) {
 // TestServerKillConnection: KILL closes the connection and stops its
 // statement.
 func TestServerKillConnection(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	s, _ := startTestServer(t, t.TempDir(), Config{})
 	db := connect(t, s, "root", "", "")
 	noRegexpTimeLimit(t, db)
 	ctx := t.Context()
@@ -164,7 +164,7 @@ func TestServerKillConnection(t *testing.T) {
 // TestServerMaxExecutionTime: @@max_execution_time and the
 // MAX_EXECUTION_TIME hint stop a SELECT with MySQL's error 3024.
 func TestServerMaxExecutionTime(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	s, _ := startTestServer(t, t.TempDir(), Config{})
 	db := connect(t, s, "root", "", "")
 	noRegexpTimeLimit(t, db)
 	ctx := t.Context()
@@ -209,7 +209,7 @@ func TestServerRegexpTimeLimit(t *testing.T) {
 	if !icuRegexps {
 		t.Skip("Go's regexp (gms_pure_go) has no time limit: it matches in linear time")
 	}
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	s, _ := startTestServer(t, t.TempDir(), Config{})
 	db := connect(t, s, "root", "", "")
 	start := time.Now()
 	var v any
@@ -241,7 +241,7 @@ func TestServerRegexpTimeLimit(t *testing.T) {
 // TestServerDisconnectStopsQuery: a client that goes away stops its
 // running statement.
 func TestServerDisconnectStopsQuery(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	s, _ := startTestServer(t, t.TempDir(), Config{})
 	db := connect(t, s, "root", "", "")
 	noRegexpTimeLimit(t, db)
 	for _, q := range slowStatements() {

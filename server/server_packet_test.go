@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func warnings(t *testing.T, ctx context.Context, c *sql.Conn) []string {
 // with warning 1301 instead of a value larger than max_allowed_packet, as
 // MySQL's do.
 func TestServerMaxAllowedPacket(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{})
+	s, _ := startTestServer(t, t.TempDir(), Config{})
 	db := connect(t, s, "root", "", "")
 	ctx := t.Context()
 	c := conn(t, db)

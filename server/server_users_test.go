@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"database/sql"
@@ -11,34 +11,35 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/verso-db/verso/sqlserver"
 )
 
 // startTestServer runs a server over the data dir dir with cfg (its
 // address defaults to a free loopback port) until the test ends or stop is
 // called.
-func startTestServer(t *testing.T, dir string, cfg ServerConfig) (s *Server, stop func()) {
+func startTestServer(t *testing.T, dir string, cfg Config) (s *Server, stop func()) {
 	t.Helper()
 	return startTestServerWith(t, dir, cfg, nil)
 }
 
-// startTestServerWith is startTestServer, with setup run on the provider
-// before the server is made.
-func startTestServerWith(t *testing.T, dir string, cfg ServerConfig, setup func(*Provider)) (s *Server, stop func()) {
+// startTestServerWith is startTestServer, with setup run on the server
+// before it starts.
+func startTestServerWith(t *testing.T, dir string, cfg Config, setup func(*Server)) (s *Server, stop func()) {
 	t.Helper()
-	p, err := NewProvider(dir)
+	p, err := sqlserver.NewProvider(dir)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if setup != nil {
-		setup(p)
 	}
 	if cfg.Address == "" {
 		cfg.Address = "127.0.0.1:0"
 	}
-	s, err = NewServer(p, cfg)
+	s, err = New(p, cfg)
 	if err != nil {
 		p.Close()
 		t.Fatal(err)
+	}
+	if setup != nil {
+		setup(s)
 	}
 	go s.Start()
 	stopped := false
@@ -82,7 +83,7 @@ func mysqlErrNum(err error) (uint16, string) {
 func TestServerUsers(t *testing.T) {
 	dir := t.TempDir()
 	usersFile := filepath.Join(dir, ".verso-users")
-	cfg := ServerConfig{User: "admin", Password: "s3cret", UsersFile: usersFile}
+	cfg := Config{User: "admin", Password: "s3cret", UsersFile: usersFile}
 	s, stop := startTestServer(t, dir, cfg)
 	admin := connect(t, s, "admin", "s3cret", "")
 	for _, q := range []string{
@@ -168,18 +169,18 @@ func TestServerUsers(t *testing.T) {
 // TestServerRefusesOpenRoot: without a password the server listens only
 // on loopback, and says what to do otherwise.
 func TestServerRefusesOpenRoot(t *testing.T) {
-	p := NewMemoryProvider()
+	p := sqlserver.NewMemoryProvider()
 	defer p.Close()
-	_, err := NewServer(p, ServerConfig{Address: "0.0.0.0:0"})
+	_, err := New(p, Config{Address: "0.0.0.0:0"})
 	if !errors.Is(err, ErrNoPassword) || !strings.Contains(err.Error(), "--password") || !strings.Contains(err.Error(), "--host 127.0.0.1") {
-		t.Fatalf("NewServer on 0.0.0.0 without a password: %v", err)
+		t.Fatalf("New on 0.0.0.0 without a password: %v", err)
 	}
-	s, err := NewServer(p, ServerConfig{Address: "0.0.0.0:0", Password: "pw"})
+	s, err := New(p, Config{Address: "0.0.0.0:0", Password: "pw"})
 	if err != nil {
 		t.Fatalf("with a password: %v", err)
 	}
 	s.Close()
-	s, err = NewServer(p, ServerConfig{Address: "localhost:0"})
+	s, err = New(p, Config{Address: "localhost:0"})
 	if err != nil {
 		t.Fatalf("localhost without a password: %v", err)
 	}
@@ -189,7 +190,7 @@ func TestServerRefusesOpenRoot(t *testing.T) {
 // TestServerMaxConnections: the client beyond the limit gets MySQL's error
 // 1040, and one more fits once a client leaves.
 func TestServerMaxConnections(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), ServerConfig{MaxConnections: 2})
+	s, _ := startTestServer(t, t.TempDir(), Config{MaxConnections: 2})
 	var dbs []*sql.DB
 	for i := 0; i < 2; i++ {
 		db := connect(t, s, "root", "", "")

@@ -1,4 +1,4 @@
-package sqlserver
+package server
 
 import (
 	"database/sql"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/verso-db/verso/sqlserver"
 )
 
 // TestServerFilePrivileges: LOAD_FILE, SELECT ... INTO OUTFILE and INTO
@@ -19,7 +20,7 @@ import (
 // client sends the file) needs only INSERT on the table.
 func TestServerFilePrivileges(t *testing.T) {
 	dir := t.TempDir()
-	s, _ := startTestServer(t, dir, ServerConfig{User: "root", Password: "rootpw", UsersFile: filepath.Join(dir, ".verso-users")})
+	s, _ := startTestServer(t, dir, Config{User: "root", Password: "rootpw", UsersFile: filepath.Join(dir, ".verso-users")})
 	root := connect(t, s, "root", "rootpw", "")
 	for _, q := range []string{
 		"CREATE DATABASE db1",
@@ -176,7 +177,7 @@ func TestServerFilePrivileges(t *testing.T) {
 // a server over databases in memory has no folder of its own (NULL).
 func TestServerSecureFilePrivSettings(t *testing.T) {
 	dir := t.TempDir()
-	s, stop := startTestServer(t, dir, ServerConfig{SecureFilePriv: "NULL"})
+	s, stop := startTestServer(t, dir, Config{SecureFilePriv: "NULL"})
 	root := connect(t, s, "root", "", "")
 	var priv sql.NullString
 	for _, q := range []string{"SELECT @@secure_file_priv", "SELECT @@GLOBAL.secure_file_priv"} {
@@ -213,7 +214,7 @@ func TestServerSecureFilePrivSettings(t *testing.T) {
 
 	// A folder of one's own.
 	own := t.TempDir()
-	s, stop = startTestServer(t, dir, ServerConfig{SecureFilePriv: own})
+	s, stop = startTestServer(t, dir, Config{SecureFilePriv: own})
 	root = connect(t, s, "root", "", "")
 	if _, err := root.Exec("SELECT 'hello' INTO DUMPFILE '" + filepath.Join(own, "d") + "'"); err != nil {
 		t.Fatal(err)
@@ -223,19 +224,19 @@ func TestServerSecureFilePrivSettings(t *testing.T) {
 	}
 	stop()
 
-	p, err := NewProvider(dir)
+	p, err := sqlserver.NewProvider(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	_, err = NewServer(p, ServerConfig{Address: "127.0.0.1:0", SecureFilePriv: filepath.Join(dir, "missing")})
+	_, err = New(p, Config{Address: "127.0.0.1:0", SecureFilePriv: filepath.Join(dir, "missing")})
 	if err == nil || !strings.Contains(err.Error(), "secure_file_priv") || !strings.Contains(err.Error(), "NULL") {
 		t.Errorf("a missing folder: %v", err)
 	}
 
-	mp := NewMemoryProvider()
+	mp := sqlserver.NewMemoryProvider()
 	defer mp.Close()
-	ms, err := NewServer(mp, ServerConfig{Address: "127.0.0.1:0"})
+	ms, err := New(mp, Config{Address: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,240 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	sqle "github.com/dolthub/go-mysql-server"
+	gmsserver "github.com/dolthub/go-mysql-server/server"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/sirupsen/logrus"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/sqlserver"
+)
+
+// Config configures a MySQL-protocol server over a Provider.
+type Config struct {
+	// Address is host:port to listen on; port 0 picks a free one (see
+	// Server.Addr).
+	Address string
+	// ReadTimeout and WriteTimeout bound each read from and write to a
+	// client connection; zero means DefaultConnTimeout.
+	ReadTimeout, WriteTimeout time.Duration
+	// ConnectTimeout bounds the handshake of a new connection, from
+	// accepting it to the end of authentication (MySQL's connect_timeout);
+	// zero means DefaultConnectTimeout.
+	ConnectTimeout time.Duration
+	// MaxConnections caps the clients connected at once; one more gets
+	// MySQL's error 1040 (Too many connections). Zero means no limit.
+	MaxConnections int
+	// MaxQueryMemory is the per-statement memory limit, in bytes (see
+	// querymemory.go); zero means DefaultMaxQueryMemory, a negative value
+	// no limit.
+	MaxQueryMemory int64
+	// Logger receives the server's log (see doc.go and sqlserver's
+	// logging.go): internal errors with their stack traces at Error,
+	// statements stopped by a limit and databases of the data dir that
+	// could not be opened (sqlserver's damaged.go) at Warn, connections
+	// and statements at Debug, and what the engine logs for its sessions.
+	// Nil uses the Provider's (Provider.SetLogger), which discards it by
+	// default.
+	Logger *slog.Logger
+	// User and Password are the superuser's account, made at each start
+	// and never stored (User "" is sqlserver.DefaultUser, "root").
+	// Without a password the server listens only on a loopback address:
+	// New refuses any other.
+	User, Password string
+	// UsersFile is where accounts and grants made with CREATE USER,
+	// GRANT and the like are kept (see users.go); "" keeps them in
+	// memory only.
+	UsersFile string
+	// SecureFilePriv is the folder that LOAD_FILE, SELECT ... INTO
+	// OUTFILE and INTO DUMPFILE, and LOAD DATA INFILE may reach (see
+	// files.go): "" for the data dir's DefaultFilesDir (made at start;
+	// for a provider in memory, NULL), "NULL" to disable them, or a
+	// folder that exists. @@secure_file_priv shows it; it cannot be set
+	// while the server runs.
+	SecureFilePriv string
+	// NoFastPath runs every statement through the engine's planning,
+	// including the primary-key selects sqlserver's fastpath.go runs
+	// without it (for comparing the two).
+	NoFastPath bool
+}
+
+// DefaultConnTimeout is the connection read and write timeout when none is
+// configured: long enough for idle interactive clients.
+const DefaultConnTimeout = 8 * time.Hour
+
+// DefaultConnectTimeout is how long a new connection has for its
+// handshake when none is configured: MySQL's connect_timeout default.
+const DefaultConnectTimeout = 10 * time.Second
+
+// ErrNoPassword is returned by New for a superuser without a
+// password on an address other than loopback.
+var ErrNoPassword = errors.New("server: superuser without a password on a non-loopback address")
+
+// Server is a MySQL-protocol server: the engine over a Provider
+// (sqlserver.Embedded, held to the accounts of its user database), and
+// its listener.
+type Server struct {
+	*gmsserver.Server
+	Engine *sqle.Engine
+	ln     *limitListener
+	emb    *sqlserver.Embedded
+	mem    *memoryWatch // nil without a memory limit
+}
+
+// New returns a server over p listening on cfg.Address. Start it
+// with Start (which blocks while it serves); Shutdown or Close stops it.
+// Clients log in as the superuser (cfg.User) or as accounts made with
+// CREATE USER, which persist in cfg.UsersFile.
+func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
+	if cfg.ReadTimeout == 0 {
+		cfg.ReadTimeout = DefaultConnTimeout
+	}
+	if cfg.WriteTimeout == 0 {
+		cfg.WriteTimeout = DefaultConnTimeout
+	}
+	if cfg.User == "" {
+		cfg.User = sqlserver.DefaultUser
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = DefaultConnectTimeout
+	}
+	if cfg.ConnectTimeout < 0 {
+		return nil, fmt.Errorf("server: connect timeout is %v; give a positive duration (or 0 for the default, %v)", cfg.ConnectTimeout, DefaultConnectTimeout)
+	}
+	if cfg.MaxConnections < 0 {
+		return nil, fmt.Errorf("server: max connections is %d; give 0 (no limit) or more", cfg.MaxConnections)
+	}
+	ln, err := net.Listen("tcp", cfg.Address)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w (is another server using the port? choose another with --port)", cfg.Address, err)
+	}
+	if cfg.Password == "" && !isLoopback(ln.Addr()) {
+		ln.Close()
+		return nil, fmt.Errorf("%w: refusing to listen on %s with user %q and no password, since anyone who can reach it would get every privilege; give the superuser a password (--password, or user.password in the config file) or listen on loopback only (--host 127.0.0.1)",
+			ErrNoPassword, ln.Addr(), cfg.User)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = p.Logger()
+	}
+	sessionLog := logrus.New()
+	sqlserver.ForwardLogrus(sessionLog, cfg.Logger)
+	logDamaged(cfg.Logger, p)
+	filesDir, err := secureFilePrivDir(cfg.SecureFilePriv, p.DataDir())
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	emb := sqlserver.NewEmbedded(p, sqlserver.EmbeddedOptions{NoFastPath: cfg.NoFastPath})
+	e := emb.Engine
+	if err := emb.EnforceAccounts(filesDir); err != nil {
+		ln.Close()
+		e.Close()
+		return nil, err
+	}
+	udb := e.Analyzer.Catalog.MySQLDb
+	if cfg.UsersFile != "" {
+		if err := loadUsers(udb, cfg.UsersFile); err != nil {
+			ln.Close()
+			e.Close()
+			return nil, err
+		}
+		udb.SetPersister(&usersPersister{path: cfg.UsersFile})
+	} else {
+		udb.SetPersister(memoryUsers{})
+	}
+	ed := udb.Editor()
+	udb.AddEphemeralSuperUser(ed, cfg.User, "%", cfg.Password)
+	ed.Close()
+
+	var mem *memoryWatch
+	if cfg.MaxQueryMemory == 0 {
+		cfg.MaxQueryMemory = DefaultMaxQueryMemory
+	}
+	if cfg.MaxQueryMemory > 0 {
+		mem = newMemoryWatch(uint64(cfg.MaxQueryMemory), cfg.Logger)
+	}
+	stmts := newStatements(mem)
+	sessions := func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
+		var host, user string
+		if u, ok := conn.UserData.(sql.MysqlConnectionUser); ok {
+			host, user = u.Host, u.User
+		}
+		client := sql.Client{Address: host, User: user, Capabilities: conn.Capabilities}
+		s := emb.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID))
+		s.SetLogger(logrus.NewEntry(sessionLog))
+		// The connection's session, for its status flags
+		// (statusflags.go).
+		conn.ClientData = s
+		stmts.addSession(conn.ConnectionID, s)
+		return s, nil
+	}
+	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, connectTimeout: cfg.ConnectTimeout, conns: map[*limitConn]struct{}{}}
+	s, err := gmsserver.NewServerWithHandler(gmsserver.Config{
+		Protocol:         "tcp",
+		Address:          ln.Addr().String(),
+		Listener:         lim,
+		ConnReadTimeout:  cfg.ReadTimeout,
+		ConnWriteTimeout: cfg.WriteTimeout,
+	}, e, sql.NewContext, sessions, nil, func(h mysql.Handler) (mysql.Handler, error) {
+		return connHandler{Handler: statusHandler{h}, log: cfg.Logger, dataDir: p.DataDir(), stmts: stmts}, nil
+	})
+	if err != nil {
+		lim.Close()
+		e.Close()
+		if mem != nil {
+			mem.close()
+		}
+		return nil, err
+	}
+	return &Server{Server: s, Engine: e, emb: emb, ln: lim, mem: mem}, nil
+}
+
+// Addr returns the address the server listens on.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Shutdown stops the server: it stops accepting clients, closes the
+// connections of those connected (a statement running on one is cancelled,
+// and its uncommitted transaction rolled back) and waits up to timeout for
+// their handlers to finish. It reports whether they all did. Committed
+// transactions are on disk already.
+func (s *Server) Shutdown(timeout time.Duration) bool {
+	s.Close()
+	return s.ln.closeConns(timeout)
+}
+
+// Close stops the server from accepting clients (see Shutdown).
+func (s *Server) Close() error {
+	err := s.Server.Close()
+	if s.mem != nil {
+		s.mem.close()
+	}
+	return err
+}
+
+// logDamaged writes a warning to log for each database p could not open
+// (sqlserver's damaged.go): the server serves the others.
+func logDamaged(log *slog.Logger, p *sqlserver.Provider) {
+	for _, d := range p.Damaged() {
+		what := "database could not be opened; not serving it"
+		if chunks.IsCorrupt(d.Err) {
+			what = "database is damaged; not serving it (restore it from a backup, or move its folder out of the data dir, and restart)"
+		}
+		log.Warn(what, "database", d.Name, "error", d.Err)
+	}
+}
+
+// isLoopback reports whether a listening address only accepts local
+// clients.
+func isLoopback(a net.Addr) bool {
+	t, ok := a.(*net.TCPAddr)
+	return ok && t.IP.IsLoopback()
+}
