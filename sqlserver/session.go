@@ -1,12 +1,10 @@
 package sqlserver
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
-	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/verso-db/verso"
@@ -56,19 +54,6 @@ func (s *Session) GetPreparedQuery(query string) (sqlparser.Statement, bool) {
 		}
 	}
 	return stmt, ok
-}
-
-// SessionBuilder returns a server session builder (server.SessionBuilder's
-// signature) that copies the connection's user and host into the session.
-func (p *Provider) SessionBuilder() func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
-	return func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
-		var host, user string
-		if u, ok := conn.UserData.(sql.MysqlConnectionUser); ok {
-			host, user = u.Host, u.User
-		}
-		client := sql.Client{Address: host, User: user, Capabilities: conn.Capabilities}
-		return p.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID)), nil
-	}
 }
 
 // Transaction is a session's transaction. On first use of a database it
