@@ -20,7 +20,7 @@ func (db *DB) Root(ctx context.Context, rev string) (RootValue, error) {
 	if rev == "" {
 		rev = db.DefaultBranch()
 	}
-	c, err := db.graph.Resolve(ctx, rev, db.DefaultBranch())
+	c, err := db.resolve(ctx, rev, db.DefaultBranch())
 	if err != nil {
 		return RootValue{}, err
 	}

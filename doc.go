@@ -32,10 +32,20 @@
 // # History
 //
 // Txn.CommitChanges stages (as CommitOptions say) and commits the staged
-// root as the branch's new head. DB.Log lists a revision's history,
-// DB.CreateBranch and DB.Branches manage branches; the commit graph itself
-// is DB.Graph (package commitgraph: revisions such as main~2, tags, merge
-// bases).
+// root as the branch's new head. Txn.Stage and StageAll stage tables;
+// Txn.Status lists what is staged and what is not, as dolt_status does;
+// Txn.Reset and CheckoutTables move tables back from the head, the staged
+// root or another commit. Txn.Merge, CherryPick and Revert merge commits
+// into the branch; Txn.Conflicts and ResolveConflicts deal with what they
+// leave. DB.Log lists a revision's history and DB.Resolve finds the commit
+// a revision (main~2, a tag, a hash) names; DB.SetBranch, CopyBranch,
+// RenameBranch, DeleteBranch and Branches manage branches, DB.CreateTag,
+// DeleteTag and Tags tags; DB.Root and DiffTable compare versions of a
+// table. The commit graph itself is DB.Graph (package commitgraph).
+//
+// A revision that names nothing fails with a *RevisionError; the lower
+// layers' errors a caller tests for (ErrBranchNotFound, ErrBadRevision,
+// ErrLocked, ...) are named in this package too.
 //
 // # Caveats
 //
@@ -43,8 +53,8 @@
 //     do): two transactions writing one row meet at Commit, and the second
 //     fails with a SerializationError, to be retried.
 //   - A Txn is not safe for concurrent use; a DB is.
-//   - Only one process may open a database folder at a time.
-//   - Branch merges, cherry-picks, reverts, checkout and reset, diffs and
-//     the event log are reached through the SQL layer for now; they move
-//     here next, with the rest of Dolt's procedures.
+//   - Only one process may open a database folder for writing at a time;
+//     others may open it read-only (Options.ReadOnly) meanwhile.
+//   - The event log and its reads are reached through the SQL layer for
+//     now (package sqlserver's dolt_append_events, dolt_read_stream, ...).
 package verso

@@ -49,23 +49,26 @@ func doltAdd(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
-		var staged commitgraph.RootValue
-		var err error
+	err = d.updateBranchWith(ctx, func() error {
 		if all {
-			staged, err = verso.StageAll(ctx, s.Working)
-		} else {
-			staged, err = verso.CopyItems(ctx, s.Working, s.Staged, names, "dolt_add")
+			return d.StageAll(ctx)
 		}
-		if err != nil {
-			return nil, err
-		}
-		return &verso.BranchChange{Working: s.Working, Staged: staged, Merge: s.WS.Merge}, nil
+		return d.Stage(ctx, names...)
 	})
 	if err != nil {
-		return nil, err
+		return nil, stagingError("dolt_add", err)
 	}
 	return statusRow(0), nil
+}
+
+// stagingError words the engine's refusal of a staging call (Stage,
+// Reset, CheckoutTables) for proc.
+func stagingError(proc string, err error) error {
+	var nt *verso.TableNotFoundError
+	if errors.As(err, &nt) {
+		return fmt.Errorf("%s: no table %q; SHOW TABLES lists the tables", proc, nt.Table)
+	}
+	return engineError(err)
 }
 
 // procBranch returns the transaction's view of the session's current
