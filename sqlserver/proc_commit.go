@@ -3,14 +3,13 @@ package sqlserver
 import (
 	"errors"
 	"fmt"
-	"net/mail"
-	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/internal/doltargs"
 )
 
 // dolt_add and dolt_commit.
@@ -157,25 +156,18 @@ func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 
 // parseAuthor parses "Name <email>".
 func parseAuthor(s string) (commitgraph.Signature, error) {
-	addr, err := mail.ParseAddress(s)
-	if err != nil || addr.Name == "" {
-		return commitgraph.Signature{}, fmt.Errorf("dolt_commit: author %q is not of the form 'Name <email>'", s)
+	name, email, err := doltargs.ParseAuthor(s)
+	if err != nil {
+		return commitgraph.Signature{}, fmt.Errorf("dolt_commit: %w", err)
 	}
-	return commitgraph.Signature{Name: addr.Name, Email: addr.Address}, nil
-}
-
-// commitDateLayouts are the forms --date takes.
-var commitDateLayouts = []string{
-	time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05.999999999", "2006-01-02 15:04:05", "2006-01-02",
+	return commitgraph.Signature{Name: name, Email: email}, nil
 }
 
 // parseCommitDate parses --date; a time without a zone is UTC.
 func parseCommitDate(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	for _, l := range commitDateLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return t, nil
-		}
+	t, err := doltargs.ParseDate(s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("dolt_commit: %w", err)
 	}
-	return time.Time{}, fmt.Errorf("dolt_commit: cannot read the date %q; write it as 2006-01-02T15:04:05Z07:00, '2006-01-02 15:04:05' (UTC) or 2006-01-02", s)
+	return t, nil
 }
