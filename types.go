@@ -48,15 +48,20 @@ type (
 
 // The kinds of values a column holds.
 const (
+	KindNull      = prolly.KindNull
 	KindInt       = prolly.KindInt
 	KindUint      = prolly.KindUint
+	KindFloat32   = prolly.KindFloat32
 	KindFloat64   = prolly.KindFloat64
 	KindDecimal   = prolly.KindDecimal
 	KindString    = prolly.KindString
 	KindBytes     = prolly.KindBytes
 	KindDate      = prolly.KindDate
+	KindTime      = prolly.KindTime
 	KindDatetime  = prolly.KindDatetime
 	KindTimestamp = prolly.KindTimestamp
+	KindEnum      = prolly.KindEnum
+	KindSet       = prolly.KindSet
 	KindJSON      = prolly.KindJSON
 )
 

@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/internal/doltargs"
 )
 
 // dolt_branch, dolt_checkout, dolt_tag and dolt_reset.
@@ -40,11 +41,7 @@ var checkoutSchema = sql.Schema{
 	{Name: "message", Type: types.LongText, Nullable: true},
 }
 
-var branchSpec = optSpec{
-	proc:   "dolt_branch",
-	opts:   map[string]bool{"copy": false, "move": false, "delete": false, "D": false, "force": false},
-	shorts: map[byte]string{'c': "copy", 'm': "move", 'd': "delete", 'D': "D", 'f': "force"},
-}
+var branchSpec = procSpec("dolt_branch", doltargs.Branch())
 
 func doltBranch(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := branchSpec.parse(args)
@@ -150,11 +147,7 @@ func branchError(proc, branch string, err error) error {
 	return err
 }
 
-var checkoutSpec = optSpec{
-	proc:   "dolt_checkout",
-	opts:   map[string]bool{"b": true, "B": true},
-	shorts: map[byte]string{'b': "b", 'B': "B"},
-}
+var checkoutSpec = procSpec("dolt_checkout", doltargs.Checkout())
 
 func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := checkoutSpec.parse(args)
@@ -243,11 +236,7 @@ func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	return sql.RowsToRowIter(sql.Row{int64(0), ""}), nil
 }
 
-var tagSpec = optSpec{
-	proc:   "dolt_tag",
-	opts:   map[string]bool{"message": true, "delete": false, "author": true},
-	shorts: map[byte]string{'m': "message", 'd': "delete"},
-}
+var tagSpec = procSpec("dolt_tag", doltargs.Tag())
 
 func doltTag(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := tagSpec.parse(args)
@@ -305,11 +294,7 @@ func doltTag(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	return statusRow(0), nil
 }
 
-var resetSpec = optSpec{
-	proc:   "dolt_reset",
-	opts:   map[string]bool{"soft": false, "hard": false},
-	shorts: map[byte]string{},
-}
+var resetSpec = procSpec("dolt_reset", doltargs.Reset())
 
 func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := resetSpec.parse(args)

@@ -25,7 +25,7 @@ var commitProcedures = []sql.ExternalStoredProcedureDetails{
 	{Name: "dolt_commit", Schema: hashSchema, Function: doltCommit},
 }
 
-var addSpec = optSpec{proc: "dolt_add", opts: map[string]bool{"all": false}, shorts: map[byte]string{'A': "all"}}
+var addSpec = procSpec("dolt_add", doltargs.Add())
 
 func doltAdd(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := addSpec.parse(args)
@@ -84,14 +84,7 @@ func procBranch(ctx *sql.Context) (*txDB, error) {
 	return txDatabase(ctx, db.st, branch)
 }
 
-var commitSpec = optSpec{
-	proc: "dolt_commit",
-	opts: map[string]bool{
-		"message": true, "all": false, "ALL": false, "allow-empty": false, "skip-empty": false,
-		"author": true, "date": true, "amend": false, "force": false,
-	},
-	shorts: map[byte]string{'m': "message", 'a': "all", 'A': "ALL", 'f': "force"},
-}
+var commitSpec = procSpec("dolt_commit", doltargs.Commit())
 
 func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := commitSpec.parse(args)

@@ -33,6 +33,11 @@ type procArgs struct {
 
 func (a *procArgs) has(opt string) bool { return a.set[opt] }
 
+// procSpec returns the optSpec of proc with the options of s.
+func procSpec(proc string, s doltargs.Spec) optSpec {
+	return optSpec{proc: proc, opts: s.Opts, shorts: s.Shorts}
+}
+
 func (spec optSpec) parse(args []string) (*procArgs, error) {
 	a, err := doltargs.Spec{Opts: spec.opts, Shorts: spec.shorts}.Parse(args)
 	if err != nil {
