@@ -139,7 +139,7 @@ func (t *Txn) Merge(ctx context.Context, spec string, opts MergeOptions) (*Merge
 		if err != nil {
 			return nil, err
 		}
-		theirs, err := g.Resolve(ctx, spec, t.branch)
+		theirs, err := t.db.resolve(ctx, spec, t.branch)
 		if err != nil {
 			return nil, err
 		}
@@ -338,7 +338,7 @@ func (t *Txn) Revert(ctx context.Context, spec string, author Signature, def tab
 // parent to it; reversed for a revert) into the branch's head root.
 func (t *Txn) applyCommit(ctx context.Context, s *BranchState, spec string, revert bool, def tablemerge.DefaultFunc) (*tablemerge.Result, *Commit, error) {
 	g := t.db.graph
-	c, err := g.Resolve(ctx, spec, t.branch)
+	c, err := t.db.resolve(ctx, spec, t.branch)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -429,7 +429,7 @@ func carryUntracked(ctx context.Context, s *BranchState, untracked []string, ch 
 			return nil, &UntrackedClashError{Table: n}
 		}
 	}
-	w, err := CopyItems(ctx, s.Working, ch.Working, untracked, "merge")
+	w, err := CopyItems(ctx, s.Working, ch.Working, untracked)
 	if err != nil {
 		return nil, err
 	}
@@ -450,7 +450,7 @@ func conflictState(ctx context.Context, s *BranchState, res *tablemerge.Result, 
 	for i, c := range res.Conflicts {
 		names[i] = c.Table
 	}
-	staged, err := CopyItems(ctx, s.Staged, clean, names, "merge")
+	staged, err := CopyItems(ctx, s.Staged, clean, names)
 	if err != nil {
 		return nil, err
 	}

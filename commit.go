@@ -116,7 +116,7 @@ func (db *DB) Log(ctx context.Context, rev string, n int) ([]*commitgraph.Commit
 	if rev == "" {
 		rev = db.DefaultBranch()
 	}
-	c, err := db.graph.Resolve(ctx, rev, db.DefaultBranch())
+	c, err := db.resolve(ctx, rev, db.DefaultBranch())
 	if err != nil {
 		return nil, err
 	}
@@ -126,22 +126,4 @@ func (db *DB) Log(ctx context.Context, rev string, n int) ([]*commitgraph.Commit
 		out = append(out, it.Commit())
 	}
 	return out, it.Err()
-}
-
-// CreateBranch makes the branch name at the revision from ("" for the
-// default branch's head), with a working set equal to that commit.
-func (db *DB) CreateBranch(ctx context.Context, name, from string) error {
-	if from == "" {
-		from = db.DefaultBranch()
-	}
-	c, err := db.graph.Resolve(ctx, from, db.DefaultBranch())
-	if err != nil {
-		return err
-	}
-	return db.graph.CreateBranch(ctx, name, c.Addr)
-}
-
-// Branches returns the database's branches, sorted by name.
-func (db *DB) Branches(ctx context.Context) ([]commitgraph.Branch, error) {
-	return db.graph.Branches(ctx)
 }

@@ -20,6 +20,9 @@ type Options struct {
 	// DefaultBranch is the first branch of a new database (Init,
 	// OpenMemory); main if empty.
 	DefaultBranch string
+	// Author is who makes a new database's first commit (Init,
+	// OpenMemory, OpenStore); verso <verso@localhost> if empty.
+	Author Signature
 	// ReadOnly opens the database to read a snapshot of it, without the
 	// writer's lock, while another process may hold it (chunks.Options
 	// ReadOnly): every write fails with chunks.ErrReadOnly.
@@ -104,7 +107,7 @@ func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB,
 	case err == nil && !ok && opts.ReadOnly:
 		err = fmt.Errorf("%w, and a read-only open does not make one", commitgraph.ErrNotInitialized)
 	case err == nil && !ok:
-		_, err = db.graph.Init(ctx, branch, initMeta())
+		_, err = db.graph.Init(ctx, branch, initMeta(opts.Author))
 	}
 	if err != nil {
 		return nil, err

@@ -3,10 +3,31 @@ package verso
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 
+	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/eventindex"
 	"github.com/verso-db/verso/prolly"
 	"github.com/verso-db/verso/tables"
 )
+
+// Diffs of versions: which tables differ between two root values
+// (ChangedTables), the rows of a table that differ (DiffTable) and the
+// events of the log (DiffEvents). Each walks the two versions' trees and
+// skips every subtree they share, so its cost follows the size of the
+// change, not of the data.
+
+// Working and Staged are the revisions, for Txn.RootOf, of a branch's
+// working root and staged root, as dolt_diff() names them.
+const (
+	Working = "WORKING"
+	Staged  = "STAGED"
+)
+
+// EventsTable is the name the event log goes by among the tables of a
+// diff (ChangedTables), as in SQL.
+const EventsTable = "dolt_events"
 
 // RowChange is one row that differs between two versions of a table: From
 // is nil for a row added, To for a row removed.
@@ -14,37 +35,157 @@ type RowChange struct {
 	From, To []Value
 }
 
+// EventChange is an event added to the log, or removed from it
+// (retention's removals included).
+type EventChange = eventindex.EventChange
+
 // Root returns the root value of the revision rev (a branch's head, a tag,
 // a hash, main~2; "" for the default branch's head).
 func (db *DB) Root(ctx context.Context, rev string) (RootValue, error) {
 	if rev == "" {
 		rev = db.DefaultBranch()
 	}
-	c, err := db.graph.Resolve(ctx, rev, db.DefaultBranch())
+	c, err := db.resolve(ctx, rev, db.DefaultBranch())
 	if err != nil {
 		return RootValue{}, err
 	}
 	return db.graph.OpenRoot(ctx, c.Root)
 }
 
+// RootOf returns the root value the revision rev names for the
+// transaction: Working (in any case) is its working root with its writes,
+// Staged its branch's staged root as of its snapshot, and any other
+// revision the root of the commit it names (HEAD is the transaction's
+// branch). A revision that names nothing is a *RevisionError. For a
+// read-only transaction at a commit, Working and Staged are that commit's
+// root.
+func (t *Txn) RootOf(ctx context.Context, rev string) (RootValue, error) {
+	switch strings.ToUpper(rev) {
+	case Working:
+		return t.root, nil
+	case Staged:
+		return t.db.graph.OpenRoot(ctx, t.start.Staged)
+	}
+	head := t.branch
+	if t.readOnly {
+		head = t.db.DefaultBranch()
+	}
+	c, err := t.db.resolve(ctx, rev, head)
+	if err != nil {
+		return RootValue{}, err
+	}
+	return t.db.graph.OpenRoot(ctx, c.Root)
+}
+
+// TableChange is a table that differs between two root values: its rows
+// (DataChange), its schema or options (SchemaChange), or both. A table
+// one root lacks changed its schema, and its data if it holds rows. The
+// event log is the table EventsTable, with a data change.
+type TableChange struct {
+	Table        string
+	DataChange   bool
+	SchemaChange bool
+}
+
+// ChangedTables returns the tables that differ from root from to root to,
+// by name. It reads two table headers (a chunk each) per changed table.
+func ChangedTables(ctx context.Context, from, to RootValue) ([]TableChange, error) {
+	ns := from.Map().NodeStore()
+	byName := map[string]*TableChange{}
+	get := func(name string) *TableChange {
+		c := byName[name]
+		if c == nil {
+			c = &TableChange{Table: name}
+			byName[name] = c
+		}
+		return c
+	}
+	err := from.Diff(ctx, to, func(ch commitgraph.RootChange) error {
+		switch {
+		case strings.HasPrefix(ch.Name, commitgraph.TablePrefix):
+			data, schema, err := compareTables(ctx, ns, ch)
+			if err != nil {
+				return err
+			}
+			if data || schema {
+				c := get(strings.TrimPrefix(ch.Name, commitgraph.TablePrefix))
+				c.DataChange = c.DataChange || data
+				c.SchemaChange = c.SchemaChange || schema
+			}
+		case strings.HasPrefix(ch.Name, commitgraph.TableOptsPrefix):
+			get(strings.TrimPrefix(ch.Name, commitgraph.TableOptsPrefix)).SchemaChange = true
+		case strings.HasPrefix(ch.Name, commitgraph.EventsPrefix):
+			get(EventsTable).DataChange = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TableChange, 0, len(byName))
+	for _, c := range byName {
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Table < out[j].Table })
+	return out, nil
+}
+
+// compareTables says whether a changed tables/ entry changed the table's
+// rows and its schema, from the two table headers alone.
+func compareTables(ctx context.Context, ns *prolly.NodeStore, ch commitgraph.RootChange) (data, schema bool, err error) {
+	var from, to tables.Header
+	if ch.InFrom {
+		if from, err = tables.ReadHeader(ctx, ns, ch.From); err != nil {
+			return false, false, err
+		}
+	}
+	if ch.InTo {
+		if to, err = tables.ReadHeader(ctx, ns, ch.To); err != nil {
+			return false, false, err
+		}
+	}
+	switch {
+	case !ch.InFrom:
+		return !to.Rows.IsEmpty(), true, nil
+	case !ch.InTo:
+		return !from.Rows.IsEmpty(), true, nil
+	}
+	return from.Rows != to.Rows, from.Schema != to.Schema, nil
+}
+
+// TableSchema returns the schema of the table named table (matched
+// without case) in root, and whether root holds it.
+func (db *DB) TableSchema(ctx context.Context, root RootValue, table string) (*Schema, bool, error) {
+	t, err := db.loadTable(ctx, root, table)
+	if err != nil || t == nil {
+		return nil, false, err
+	}
+	return t.Schema(), true, nil
+}
+
+// loadTable loads the table named table from root; nil if root lacks it.
+func (db *DB) loadTable(ctx context.Context, root RootValue, table string) (*tables.Table, error) {
+	_, addr, ok, err := FindTable(ctx, root, table)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return tables.Load(ctx, db.graph.NodeStore(), addr, db.Collations())
+}
+
 // DiffTable calls fn with each row of table that differs from the root
 // from to the root to, in primary-key order. The cost follows the size of
 // the change (unchanged subtrees are skipped unread). A table missing on
-// one side reads as empty there; a table whose schema changed is an error
-// naming it (compare its rows in SQL, dolt_diff_<table>, instead).
+// one side reads as empty there. Rows are in the columns of the table at
+// to (at from where to lacks it), as dolt_diff shows them: where the
+// schema changed, a from row's values go to the columns of the same names
+// (matched without case, a value keeping its stored kind), and a column
+// the from side lacks reads as NULL.
 func (db *DB) DiffTable(ctx context.Context, from, to RootValue, table string, fn func(RowChange) error) error {
-	load := func(r RootValue) (*tables.Table, error) {
-		_, addr, ok, err := FindTable(ctx, r, table)
-		if err != nil || !ok {
-			return nil, err
-		}
-		return tables.Load(ctx, db.graph.NodeStore(), addr, db.Collations())
-	}
-	ft, err := load(from)
+	ft, err := db.loadTable(ctx, from, table)
 	if err != nil {
 		return err
 	}
-	tt, err := load(to)
+	tt, err := db.loadTable(ctx, to, table)
 	if err != nil {
 		return err
 	}
@@ -65,8 +206,9 @@ func (db *DB) DiffTable(ctx context.Context, from, to RootValue, table string, f
 	if tt == nil {
 		tt = empty
 	}
+	var fromCols []int // the column of ft of each column of tt; nil: the same
 	if string(tables.EncodeSchema(ft.Schema())) != string(tables.EncodeSchema(tt.Schema())) {
-		return fmt.Errorf("verso: the schema of table %q differs between the two roots", table)
+		fromCols = columnMap(tt.Schema(), ft.Schema())
 	}
 	d := prolly.NewDiffer(ft.Rows(), tt.Rows())
 	for d.Next(ctx) {
@@ -75,6 +217,9 @@ func (db *DB) DiffTable(ctx context.Context, from, to RootValue, table string, f
 		if df.From != nil {
 			if c.From, err = ft.Decode(ctx, df.Key, df.From); err != nil {
 				return err
+			}
+			if fromCols != nil {
+				c.From = remap(c.From, fromCols)
 			}
 		}
 		if df.To != nil {
@@ -87,4 +232,50 @@ func (db *DB) DiffTable(ctx context.Context, from, to RootValue, table string, f
 		}
 	}
 	return d.Err()
+}
+
+// columnMap returns, for each column of to, the index of the column of
+// the same name (without case) in from, or -1.
+func columnMap(to, from *tables.Schema) []int {
+	m := make([]int, len(to.Columns))
+	for i, c := range to.Columns {
+		m[i] = -1
+		for j, fc := range from.Columns {
+			if strings.EqualFold(c.Name, fc.Name) {
+				m[i] = j
+				break
+			}
+		}
+	}
+	return m
+}
+
+// remap returns row's values in the order cols gives (-1: NULL).
+func remap(row []Value, cols []int) []Value {
+	out := make([]Value, len(cols))
+	for i, j := range cols {
+		if j < 0 || j >= len(row) {
+			out[i] = Null()
+			continue
+		}
+		out[i] = row[j]
+	}
+	return out
+}
+
+// DiffEvents calls fn with each event added to or removed from the event
+// log from the root from to the root to, in position order. A position
+// that holds different events on the two sides (after a merge renumbered
+// one side's) gives a removal, then an addition.
+func (db *DB) DiffEvents(ctx context.Context, from, to RootValue, fn func(EventChange) error) error {
+	ns := db.graph.NodeStore()
+	fl, err := eventindex.LoadLog(ctx, ns, from)
+	if err != nil {
+		return err
+	}
+	tl, err := eventindex.LoadLog(ctx, ns, to)
+	if err != nil {
+		return err
+	}
+	return eventindex.Diff(ctx, fl, tl, fn)
 }

@@ -47,13 +47,20 @@
 // # History
 //
 // Txn.CommitChanges stages (as CommitOptions say) and commits the staged
-// root as the branch's new head. DB.Log lists a revision's history,
-// DB.CreateBranch and DB.Branches manage branches. Txn.Merge merges a
-// branch (fast-forward, or three-way with a merge commit, or leaving
-// conflicts: Txn.Conflicts, ResolveConflicts), CherryPick and Revert apply
-// one commit; DB.Root and DiffTable compare revisions row by row. The
-// commit graph itself is DB.Graph (package commitgraph: revisions such as
-// main~2, tags, merge bases).
+// root as the branch's new head. Txn.Stage and StageAll stage tables;
+// Txn.Status lists what is staged and what is not, as dolt_status does;
+// Txn.Reset and CheckoutTables move tables back from the head, the staged
+// root or another commit. Txn.Merge, CherryPick and Revert merge commits
+// into the branch; Txn.Conflicts and ResolveConflicts deal with what they
+// leave. DB.Log lists a revision's history and DB.Resolve finds the commit
+// a revision (main~2, a tag, a hash) names; DB.SetBranch, CopyBranch,
+// RenameBranch, DeleteBranch and Branches manage branches, DB.CreateTag,
+// DeleteTag and Tags tags; DB.Root and DiffTable compare versions of a
+// table. The commit graph itself is DB.Graph (package commitgraph).
+//
+// A revision that names nothing fails with a *RevisionError; the lower
+// layers' errors a caller tests for (ErrBranchNotFound, ErrBadRevision,
+// ErrLocked, ...) are named in this package too.
 //
 // # Caveats
 //
@@ -62,7 +69,6 @@
 //     Commit, and the second fails with a SerializationError, to be
 //     retried. There are no gap locks.
 //   - A Txn is not safe for concurrent use; a DB is.
-//   - Only one process may open a database folder at a time.
-//   - Checkout, reset, tags and the status of a working set are reached
-//     through the SQL layer for now.
+//   - Only one process may open a database folder for writing at a time;
+//     others may open it read-only (Options.ReadOnly) meanwhile.
 package verso

@@ -3,6 +3,9 @@ package verso
 import (
 	"errors"
 	"fmt"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
 )
 
 var (
@@ -20,6 +23,53 @@ var (
 	// written; retry it from a new transaction.
 	ErrSerialization = errors.New("verso: this transaction conflicts with a committed transaction")
 )
+
+// The lower layers' errors that the engine's calls return, named here so
+// that a caller needs only this package: each is the lower layer's value,
+// so errors.Is holds with either name.
+var (
+	// ErrBranchNotFound: no branch of the name.
+	ErrBranchNotFound = commitgraph.ErrBranchNotFound
+	// ErrBranchExists: a branch of the name exists already.
+	ErrBranchExists = commitgraph.ErrBranchExists
+	// ErrTagNotFound: no tag of the name.
+	ErrTagNotFound = commitgraph.ErrTagNotFound
+	// ErrTagExists: a tag of the name exists already.
+	ErrTagExists = commitgraph.ErrTagExists
+	// ErrBadName: a branch or tag name that is not allowed.
+	ErrBadName = commitgraph.ErrBadName
+	// ErrBadRevision: a revision that cannot be parsed or names nothing.
+	ErrBadRevision = commitgraph.ErrBadRevision
+	// ErrNoSuchAncestor: a revision that steps past a root commit
+	// (main~9) or to a parent a commit lacks (main^2).
+	ErrNoSuchAncestor = commitgraph.ErrNoSuchAncestor
+	// ErrLocked: Open of a database another process holds for writing
+	// (a running server); a read-only open (Options.ReadOnly) works.
+	ErrLocked = chunks.ErrLocked
+)
+
+// RevisionError is the failure to resolve the revision Rev that a call was
+// given (a branch, tag or hash that does not exist, main~9 past the root
+// commit): Err says why, and is the error's text.
+type RevisionError struct {
+	Rev string
+	Err error
+}
+
+func (e *RevisionError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err (ErrBadRevision, ErrNoSuchAncestor, ...).
+func (e *RevisionError) Unwrap() error { return e.Err }
+
+// TableNotFoundError names a table (an item of the working set, see
+// staging.go) that a staging call was given and that neither root it
+// moves tables between holds. errors.Is(err, ErrTableNotFound) holds.
+type TableNotFoundError struct{ Table string }
+
+func (e *TableNotFoundError) Error() string { return fmt.Sprintf("%v: %q", ErrTableNotFound, e.Table) }
+
+// Is makes errors.Is(err, ErrTableNotFound) hold.
+func (e *TableNotFoundError) Is(target error) bool { return target == ErrTableNotFound }
 
 // SerializationError is a transaction's conflict with a transaction that
 // committed first: both changed one row, took one unique value, changed

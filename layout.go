@@ -23,14 +23,19 @@ import (
 // names begin with '.' (.verso-users, .verso-files).
 const (
 	// RepoDir is the folder of a database inside its directory.
-	RepoDir  = ".verso"
-	storeDir = "chunks"
+	RepoDir = ".verso"
+	// StoreDir is the folder of the chunk store inside RepoDir.
+	StoreDir = "chunks"
 	headFile = "HEAD"
 )
 
+// FormatVersion is the version of the chunk store's on-disk format
+// (chunks.FormatVersion).
+const FormatVersion = chunks.FormatVersion
+
 // IsDatabase reports whether dir holds a database (dir/.verso/chunks).
 func IsDatabase(dir string) bool {
-	fi, err := os.Stat(filepath.Join(dir, RepoDir, storeDir))
+	fi, err := os.Stat(filepath.Join(dir, RepoDir, StoreDir))
 	return err == nil && fi.IsDir()
 }
 
@@ -55,19 +60,23 @@ func FindDatabase(dir string) (string, error) {
 }
 
 // Init makes a new database in dir (created if missing): its folder, a
-// first commit on opts.DefaultBranch (main if empty), and opens it. It
-// fails with ErrExists if dir holds a database already.
+// first commit on opts.DefaultBranch (main if empty) by opts.Author, and
+// opens it. It fails with ErrBadName for a branch name not allowed, and
+// with ErrExists if dir holds a database already.
 func Init(dir string, opts Options) (*DB, error) {
+	branch := opts.DefaultBranch
+	if branch == "" {
+		branch = commitgraph.DefaultBranch
+	}
+	if err := commitgraph.CheckName(branch); err != nil {
+		return nil, err
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := os.Stat(filepath.Join(abs, RepoDir)); err == nil {
 		return nil, fmt.Errorf("%w: %s holds %s", ErrExists, abs, RepoDir)
-	}
-	branch := opts.DefaultBranch
-	if branch == "" {
-		branch = commitgraph.DefaultBranch
 	}
 	if err := os.MkdirAll(filepath.Join(abs, RepoDir), 0o755); err != nil {
 		return nil, err
@@ -101,7 +110,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	if _, err := os.Stat(filepath.Join(abs, RepoDir)); err != nil {
 		return nil, fmt.Errorf("%w in %s (run verso init)", ErrNoDatabase, abs)
 	}
-	cs, err := chunks.OpenFileStore(filepath.Join(abs, RepoDir, storeDir), chunks.Options{ReadOnly: opts.ReadOnly})
+	cs, err := chunks.OpenFileStore(filepath.Join(abs, RepoDir, StoreDir), chunks.Options{ReadOnly: opts.ReadOnly})
 	if err != nil {
 		return nil, fmt.Errorf("opening database %q: %w", name, err)
 	}
@@ -137,12 +146,7 @@ func (db *DB) SetDefaultBranch(ctx context.Context, branch string) error {
 		return err
 	}
 	if db.dir != "" {
-		head := filepath.Join(db.dir, RepoDir, headFile)
-		tmp := head + ".tmp"
-		if err := os.WriteFile(tmp, []byte(branch+"\n"), 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, head); err != nil {
+		if err := writeFileSynced(filepath.Join(db.dir, RepoDir, headFile), []byte(branch+"\n")); err != nil {
 			return err
 		}
 	}
@@ -152,12 +156,35 @@ func (db *DB) SetDefaultBranch(ctx context.Context, branch string) error {
 	return nil
 }
 
-// initMeta is the metadata of a database's first commit.
-func initMeta() commitgraph.Meta {
-	return commitgraph.Meta{
-		Author:  commitgraph.Signature{Name: "verso", Email: "verso@localhost"},
-		Message: "Initialize data repository",
+// writeFileSynced replaces the file name with data: it writes a
+// temporary file beside it, syncs it and renames it over name.
+func writeFileSynced(name string, data []byte) error {
+	tmp := name + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
 	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, name)
+}
+
+// initMeta is the metadata of a database's first commit, by author
+// (verso's own name if empty).
+func initMeta(author Signature) commitgraph.Meta {
+	if author == (Signature{}) {
+		author = commitgraph.Signature{Name: "verso", Email: "verso@localhost"}
+	}
+	return commitgraph.Meta{Author: author, Message: "Initialize data repository"}
 }
 
 // OpenStore returns the database over the chunk store cs (a store of the

@@ -2,7 +2,6 @@ package verso
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -18,6 +17,34 @@ import (
 //	conflicts/<t>/...                 the table t's conflicts (not staged)
 //	any other name                    itself (foreign keys, the event log)
 const SchemasItem = "dolt_schemas"
+
+// Stage copies the named tables (items, matched without case) from the
+// branch's working root, with the transaction's writes, to its staged
+// root, as dolt_add does: a table the working root lacks is staged as
+// deleted. A name in neither root is a *TableNotFoundError, and nothing is
+// staged. A merge in progress stays.
+func (t *Txn) Stage(ctx context.Context, names ...string) error {
+	return t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
+		staged, err := CopyItems(ctx, s.Working, s.Staged, names)
+		if err != nil {
+			return nil, err
+		}
+		return &BranchChange{Working: s.Working, Staged: staged, Merge: s.WS.Merge}, nil
+	})
+}
+
+// StageAll stages every change of the branch's working root, with the
+// transaction's writes (dolt_add -A): the staged root becomes the working
+// root without its conflicts. A merge in progress stays.
+func (t *Txn) StageAll(ctx context.Context) error {
+	return t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
+		staged, err := StageAll(ctx, s.Working)
+		if err != nil {
+			return nil, err
+		}
+		return &BranchChange{Working: s.Working, Staged: staged, Merge: s.WS.Merge}, nil
+	})
+}
 
 // ItemOf returns the item a root value entry belongs to.
 func ItemOf(name string) string {
@@ -113,8 +140,8 @@ func FindItem(items map[string][]commitgraph.RootEntry, name string) string {
 
 // CopyItems returns dst with the named items as src has them (an item src
 // lacks is removed from dst). Names are matched without case; a name in
-// neither root is an error naming what and where.
-func CopyItems(ctx context.Context, src, dst commitgraph.RootValue, names []string, what string) (commitgraph.RootValue, error) {
+// neither root is a *TableNotFoundError.
+func CopyItems(ctx context.Context, src, dst commitgraph.RootValue, names []string) (commitgraph.RootValue, error) {
 	srcItems, err := ItemEntries(ctx, src)
 	if err != nil {
 		return dst, err
@@ -127,7 +154,7 @@ func CopyItems(ctx context.Context, src, dst commitgraph.RootValue, names []stri
 	for _, name := range names {
 		s, d := FindItem(srcItems, name), FindItem(dstItems, name)
 		if s == "" && d == "" {
-			return dst, fmt.Errorf("%s: no table %q; SHOW TABLES lists the tables", what, name)
+			return dst, &TableNotFoundError{Table: name}
 		}
 		for _, e := range dstItems[d] {
 			edits = append(edits, commitgraph.RootEdit{Name: e.Name, Delete: true})
@@ -190,7 +217,7 @@ func StageTracked(ctx context.Context, staged, working commitgraph.RootValue) (c
 	if len(names) == 0 {
 		return staged, nil
 	}
-	return CopyItems(ctx, working, staged, names, "dolt_commit -a")
+	return CopyItems(ctx, working, staged, names)
 }
 
 // ConflictedTables returns the tables with merge conflicts in root.

@@ -29,6 +29,11 @@ type (
 	// RootValue is the value a commit records: names to addresses of
 	// tables, the event log and schema objects (commitgraph/rootnames.go).
 	RootValue = commitgraph.RootValue
+	// RootEntry is one name of a RootValue and the address it maps to.
+	RootEntry = commitgraph.RootEntry
+	// MergeState is a merge in progress in a working set: the commit
+	// being merged and the working root before the merge.
+	MergeState = commitgraph.MergeState
 	// Schema is a table's columns, primary key, indexes and checks.
 	Schema = tables.Schema
 	// Column is one column of a Schema.
@@ -43,15 +48,20 @@ type (
 
 // The kinds of values a column holds.
 const (
+	KindNull      = prolly.KindNull
 	KindInt       = prolly.KindInt
 	KindUint      = prolly.KindUint
+	KindFloat32   = prolly.KindFloat32
 	KindFloat64   = prolly.KindFloat64
 	KindDecimal   = prolly.KindDecimal
 	KindString    = prolly.KindString
 	KindBytes     = prolly.KindBytes
 	KindDate      = prolly.KindDate
+	KindTime      = prolly.KindTime
 	KindDatetime  = prolly.KindDatetime
 	KindTimestamp = prolly.KindTimestamp
+	KindEnum      = prolly.KindEnum
+	KindSet       = prolly.KindSet
 	KindJSON      = prolly.KindJSON
 )
 

@@ -8,7 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/verso-db/verso"
-	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/internal/doltargs"
 )
 
 // dolt_branch, dolt_checkout, dolt_tag and dolt_reset.
@@ -41,11 +41,7 @@ var checkoutSchema = sql.Schema{
 	{Name: "message", Type: types.LongText, Nullable: true},
 }
 
-var branchSpec = optSpec{
-	proc:   "dolt_branch",
-	opts:   map[string]bool{"copy": false, "move": false, "delete": false, "D": false, "force": false},
-	shorts: map[byte]string{'c': "copy", 'm': "move", 'd': "delete", 'D': "D", 'f': "force"},
-}
+var branchSpec = procSpec("dolt_branch", doltargs.Branch())
 
 func doltBranch(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := branchSpec.parse(args)
@@ -56,7 +52,6 @@ func doltBranch(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := db.st.graph
 	force := a.has("force")
 	modes := 0
 	for _, m := range []string{"copy", "move", "delete", "D"} {
@@ -67,15 +62,16 @@ func doltBranch(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if modes > 1 && !(modes == 2 && a.has("delete") && a.has("D")) {
 		return nil, errors.New("dolt_branch: give one of -c, -m and -d")
 	}
+	e := db.st.db
 	switch {
 	case a.has("delete") || a.has("D"):
 		if len(a.pos) == 0 {
 			return nil, errors.New("dolt_branch -d: name the branches to delete")
 		}
-		current := db.branch
+		opts := verso.BranchOptions{Head: db.branch, Force: force || a.has("D")}
 		for _, b := range a.pos {
-			if err := deleteBranch(ctx, db, b, current, force || a.has("D")); err != nil {
-				return nil, err
+			if err := e.DeleteBranch(ctx, b, opts); err != nil {
+				return nil, deleteBranchError(db, b, err)
 			}
 		}
 	case a.has("copy"), a.has("move"):
@@ -84,23 +80,22 @@ func doltBranch(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 			return nil, fmt.Errorf("dolt_branch %s: give the branch and its new name ('%s', 'from', 'to')", verb, verb)
 		}
 		from, to := a.pos[0], a.pos[1]
-		head, ws, err := g.BranchState(ctx, from)
-		if err != nil {
-			return nil, branchError("dolt_branch", from, err)
+		opts := verso.BranchOptions{Head: db.branch, Force: force}
+		if a.has("copy") {
+			err = e.CopyBranch(ctx, from, to, opts)
+		} else {
+			err = e.RenameBranch(ctx, from, to, opts)
 		}
-		if err := g.SetBranch(ctx, to, head.Addr, &ws, force); err != nil {
+		switch {
+		case errors.Is(err, verso.ErrDefaultBranch):
+			return nil, fmt.Errorf("dolt_branch -m: %q is the default branch of database %s (.verso/HEAD) and cannot be renamed; copy it with -c instead", from, db.st.name)
+		case errors.Is(err, verso.ErrBranchNotFound):
+			return nil, branchError("dolt_branch", from, err)
+		case err != nil:
 			return nil, branchError("dolt_branch", to, err)
 		}
-		if a.has("move") && from != to {
-			if from == db.st.branch {
-				return nil, fmt.Errorf("dolt_branch -m: %q is the default branch of database %s (.verso/HEAD) and cannot be renamed; copy it with -c instead", from, db.st.name)
-			}
-			if err := g.DeleteBranch(ctx, from); err != nil {
-				return nil, err
-			}
-			if db.branch == from {
-				setSessionBranch(ctx, db.st, to)
-			}
+		if a.has("move") && from != to && db.branch == from {
+			setSessionBranch(ctx, db.st, to)
 		}
 	default:
 		if len(a.pos) == 0 || len(a.pos) > 2 {
@@ -111,68 +106,48 @@ func doltBranch(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		if len(a.pos) == 2 {
 			start = a.pos[1]
 		}
-		if force && name == db.branch {
+		var rev *verso.RevisionError
+		err := e.SetBranch(ctx, name, start, verso.BranchOptions{Head: db.branch, Force: force})
+		switch {
+		case errors.Is(err, verso.ErrBranchCheckedOut):
 			return nil, fmt.Errorf("dolt_branch -f: %q is the session's checked-out branch; reset it with dolt_reset('--hard', '%s') instead", name, start)
-		}
-		c, err := g.Resolve(ctx, start, db.branch)
-		if err != nil {
-			return nil, fmt.Errorf("dolt_branch: start point %q: %w", start, err)
-		}
-		if err := g.SetBranch(ctx, name, c.Addr, nil, force); err != nil {
+		case errors.As(err, &rev):
+			return nil, fmt.Errorf("dolt_branch: start point %q: %w", start, rev.Err)
+		case err != nil:
 			return nil, branchError("dolt_branch", name, err)
 		}
 	}
 	return statusRow(0), nil
 }
 
-// deleteBranch deletes b, refusing the session's branch, the database's
-// default branch and (without force) a branch not merged into current.
-func deleteBranch(ctx *sql.Context, db *Database, b, current string, force bool) error {
-	g := db.st.graph
-	if b == current {
+// deleteBranchError words the engine's refusal to delete the branch b of
+// db.
+func deleteBranchError(db *Database, b string, err error) error {
+	switch {
+	case errors.Is(err, verso.ErrBranchCheckedOut):
 		return fmt.Errorf("dolt_branch -d: cannot delete the checked out branch %q; check out another branch first with dolt_checkout", b)
-	}
-	if b == db.st.branch {
+	case errors.Is(err, verso.ErrDefaultBranch):
 		return fmt.Errorf("dolt_branch -d: cannot delete %q, the default branch of database %s (.verso/HEAD)", b, db.st.name)
+	case errors.Is(err, verso.ErrNotMerged):
+		return fmt.Errorf("dolt_branch -d: branch %q is not fully merged into %q; delete it anyway with -D (or -d -f)", b, db.branch)
 	}
-	head, err := g.Head(ctx, b)
-	if err != nil {
-		return branchError("dolt_branch -d", b, err)
-	}
-	if !force {
-		cur, err := g.Head(ctx, current)
-		if err != nil {
-			return err
-		}
-		ok, err := g.IsAncestor(ctx, head, cur)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return fmt.Errorf("dolt_branch -d: branch %q is not fully merged into %q; delete it anyway with -D (or -d -f)", b, current)
-		}
-	}
-	return g.DeleteBranch(ctx, b)
+	return branchError("dolt_branch -d", b, err)
 }
 
-// branchError words a commitgraph error about branch for a user.
+// branchError words an engine error about branch for a user.
 func branchError(proc, branch string, err error) error {
 	switch {
-	case errors.Is(err, commitgraph.ErrBranchNotFound):
+	case errors.Is(err, verso.ErrBranchNotFound):
 		return fmt.Errorf("%s: no branch named %q; list the branches with SELECT name FROM dolt_branches", proc, branch)
-	case errors.Is(err, commitgraph.ErrBranchExists):
+	case errors.Is(err, verso.ErrBranchExists):
 		return fmt.Errorf("%s: a branch named %q already exists; choose another name, or give -f to overwrite it", proc, branch)
-	case errors.Is(err, commitgraph.ErrBadName):
+	case errors.Is(err, verso.ErrBadName):
 		return fmt.Errorf("%s: %w", proc, err)
 	}
 	return err
 }
 
-var checkoutSpec = optSpec{
-	proc:   "dolt_checkout",
-	opts:   map[string]bool{"b": true, "B": true},
-	shorts: map[byte]string{'b': "b", 'B': "B"},
-}
+var checkoutSpec = procSpec("dolt_checkout", doltargs.Checkout())
 
 func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := checkoutSpec.parse(args)
@@ -186,7 +161,6 @@ func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if db.name != db.st.name {
 		return nil, fmt.Errorf("dolt_checkout: the session uses the revision database %q; USE %s first, or USE `%s/<branch>` to switch", db.name, db.st.name, db.st.name)
 	}
-	g := db.st.graph
 	if a.has("b") || a.has("B") {
 		opt := "b"
 		if a.has("B") {
@@ -196,37 +170,27 @@ func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		if len(a.pos) > 1 {
 			return nil, fmt.Errorf("dolt_checkout -%s: give the new branch and an optional start point", opt)
 		}
-		var ws *commitgraph.WorkingSet
-		var start *commitgraph.Commit
 		if len(a.pos) == 1 {
-			if start, err = g.Resolve(ctx, a.pos[0], db.branch); err != nil {
-				return nil, fmt.Errorf("dolt_checkout -%s: start point %q: %w", opt, a.pos[0], err)
-			}
+			err = db.st.db.SetBranch(ctx, name, a.pos[0], verso.BranchOptions{Head: db.branch, Force: opt == "B"})
 		} else {
 			// From HEAD, the new branch takes the working set along (with
 			// the transaction's writes), as Dolt does.
-			d, err := txDatabase(ctx, db.st, db.branch)
-			if err != nil {
-				return nil, err
+			d, derr := txDatabase(ctx, db.st, db.branch)
+			if derr != nil {
+				return nil, derr
 			}
 			if err := d.flushAll(ctx); err != nil {
 				return nil, err
 			}
-			head, cur, err := g.BranchState(ctx, db.branch)
-			if err != nil {
-				return nil, err
-			}
-			w, err := d.PendingWorking(ctx, cur)
-			if err != nil {
-				return nil, err
-			}
-			start = head
-			ws = &commitgraph.WorkingSet{Working: w.Address(), Staged: cur.Staged}
+			err = d.ForkBranch(ctx, name, opt == "B")
 		}
-		if opt == "B" && name == db.branch {
+		var rev *verso.RevisionError
+		switch {
+		case len(a.pos) == 1 && errors.As(err, &rev):
+			return nil, fmt.Errorf("dolt_checkout -%s: start point %q: %w", opt, a.pos[0], rev.Err)
+		case errors.Is(err, verso.ErrBranchCheckedOut):
 			return nil, fmt.Errorf("dolt_checkout -B: %q is checked out; reset it with dolt_reset('--hard', ...) instead", name)
-		}
-		if err := g.SetBranch(ctx, name, start.Addr, ws, opt == "B"); err != nil {
+		case err != nil:
 			return nil, branchError("dolt_checkout -"+opt, name, err)
 		}
 		setSessionBranch(ctx, db.st, name)
@@ -237,21 +201,17 @@ func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	}
 	if a.afterDashes < 0 && len(a.pos) == 1 {
 		b := a.pos[0]
-		if _, err := g.Head(ctx, b); err == nil {
+		if _, err := db.st.graph.Head(ctx, b); err == nil {
 			setSessionBranch(ctx, db.st, b)
 			return sql.RowsToRowIter(sql.Row{int64(0), fmt.Sprintf("Switched to branch '%s'", b)}), nil
 		}
 	}
-	tables := a.pos
-	var from *commitgraph.Commit // dolt_checkout('ref', '--', 't'...)
+	tables, rev := a.pos, "" // dolt_checkout('ref', '--', 't'...)
 	if a.afterDashes > 1 {
 		return nil, errors.New("dolt_checkout: give one revision before '--' and the tables after it")
 	}
 	if a.afterDashes == 1 {
-		if from, err = g.Resolve(ctx, a.pos[0], db.branch); err != nil {
-			return nil, fmt.Errorf("dolt_checkout: %q: %w", a.pos[0], err)
-		}
-		tables = a.pos[1:]
+		rev, tables = a.pos[0], a.pos[1:]
 		if len(tables) == 0 {
 			return nil, errors.New("dolt_checkout: name the tables to check out after '--'")
 		}
@@ -260,57 +220,23 @@ func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
-		if from != nil {
-			// Tables of another revision replace both the staged and the
-			// working tables, as git checkout <rev> -- <file> does.
-			src, err := g.OpenRoot(ctx, from.Root)
-			if err != nil {
-				return nil, err
-			}
-			staged, err := verso.CopyItems(ctx, src, s.Staged, tables, "dolt_checkout")
-			if err != nil {
-				return nil, err
-			}
-			w, err := verso.CopyItems(ctx, src, s.Working, tables, "dolt_checkout")
-			if err != nil {
-				return nil, err
-			}
-			return &verso.BranchChange{Working: w, Staged: staged, Merge: s.WS.Merge}, nil
-		}
-		items, err := verso.ItemEntries(ctx, s.Working)
-		if err != nil {
-			return nil, err
-		}
-		staged, err := verso.ItemEntries(ctx, s.Staged)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range tables {
-			if verso.FindItem(items, t) == "" && verso.FindItem(staged, t) == "" {
-				if len(tables) == 1 {
-					return nil, fmt.Errorf("dolt_checkout: no branch or table named %q; list the branches with SELECT name FROM dolt_branches, or create one with dolt_checkout('-b', '%s')", t, t)
-				}
-				return nil, fmt.Errorf("dolt_checkout: no table named %q; SHOW TABLES lists the tables", t)
-			}
-		}
-		w, err := verso.CopyItems(ctx, s.Staged, s.Working, tables, "dolt_checkout")
-		if err != nil {
-			return nil, err
-		}
-		return &verso.BranchChange{Working: w, Staged: s.Staged, Merge: s.WS.Merge}, nil
-	})
-	if err != nil {
-		return nil, err
+	err = d.updateBranchWith(ctx, func() error { return d.CheckoutTables(ctx, rev, tables) })
+	var re *verso.RevisionError
+	var nt *verso.TableNotFoundError
+	switch {
+	case errors.As(err, &re):
+		return nil, fmt.Errorf("dolt_checkout: %q: %w", rev, re.Err)
+	case errors.As(err, &nt) && rev == "" && len(tables) == 1:
+		return nil, fmt.Errorf("dolt_checkout: no branch or table named %q; list the branches with SELECT name FROM dolt_branches, or create one with dolt_checkout('-b', '%s')", nt.Table, nt.Table)
+	case errors.As(err, &nt) && rev == "":
+		return nil, fmt.Errorf("dolt_checkout: no table named %q; SHOW TABLES lists the tables", nt.Table)
+	case err != nil:
+		return nil, stagingError("dolt_checkout", err)
 	}
 	return sql.RowsToRowIter(sql.Row{int64(0), ""}), nil
 }
 
-var tagSpec = optSpec{
-	proc:   "dolt_tag",
-	opts:   map[string]bool{"message": true, "delete": false, "author": true},
-	shorts: map[byte]string{'m': "message", 'd': "delete"},
-}
+var tagSpec = procSpec("dolt_tag", doltargs.Tag())
 
 func doltTag(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := tagSpec.parse(args)
@@ -321,13 +247,13 @@ func doltTag(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := db.st.graph
+	e := db.st.db
 	if a.has("delete") {
 		if len(a.pos) == 0 {
 			return nil, errors.New("dolt_tag -d: name the tags to delete")
 		}
 		for _, t := range a.pos {
-			if err := g.DeleteTag(ctx, t); errors.Is(err, commitgraph.ErrTagNotFound) {
+			if err := e.DeleteTag(ctx, t); errors.Is(err, verso.ErrTagNotFound) {
 				return nil, fmt.Errorf("dolt_tag -d: no tag named %q; list the tags with SELECT tag_name FROM dolt_tags", t)
 			} else if err != nil {
 				return nil, err
@@ -342,33 +268,33 @@ func doltTag(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if len(a.pos) == 2 {
 		ref = a.pos[1]
 	}
-	c, err := g.Resolve(ctx, ref, db.branch)
-	if err != nil {
-		return nil, fmt.Errorf("dolt_tag: %q: %w", ref, err)
-	}
-	var tagger commitgraph.Signature
+	// The session's identity unless --author; its error shows only if the
+	// tag is to be made.
+	opts := verso.TagOptions{Head: db.branch, Message: a.vals["message"]}
+	var idErr error
 	if a.has("author") {
-		if tagger, err = parseAuthor(a.vals["author"]); err != nil {
+		if opts.Tagger, err = parseAuthor(a.vals["author"]); err != nil {
 			return nil, err
 		}
-	} else if tagger, err = commitIdentity(ctx); err != nil {
-		return nil, err
+	} else {
+		opts.Tagger, idErr = commitIdentity(ctx)
 	}
-	_, err = g.CreateTag(ctx, a.pos[0], c.Addr, commitgraph.TagMeta{Tagger: tagger, Message: a.vals["message"]})
-	if errors.Is(err, commitgraph.ErrTagExists) {
+	_, err = e.CreateTag(ctx, a.pos[0], ref, opts)
+	var rev *verso.RevisionError
+	switch {
+	case errors.As(err, &rev):
+		return nil, fmt.Errorf("dolt_tag: %q: %w", ref, rev.Err)
+	case errors.Is(err, verso.ErrNoAuthor) && idErr != nil:
+		return nil, idErr
+	case errors.Is(err, verso.ErrTagExists):
 		return nil, fmt.Errorf("dolt_tag: a tag named %q already exists; delete it first with dolt_tag('-d', '%s')", a.pos[0], a.pos[0])
-	}
-	if err != nil {
+	case err != nil:
 		return nil, err
 	}
 	return statusRow(0), nil
 }
 
-var resetSpec = optSpec{
-	proc:   "dolt_reset",
-	opts:   map[string]bool{"soft": false, "hard": false},
-	shorts: map[byte]string{},
-}
+var resetSpec = procSpec("dolt_reset", doltargs.Reset())
 
 func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := resetSpec.parse(args)
@@ -382,95 +308,29 @@ func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := d.st.graph
 	// A single argument that resolves to a commit is a ref; anything else
 	// names tables.
-	var target *commitgraph.Commit
-	tables := a.pos
+	opts := verso.ResetOptions{Soft: a.has("soft"), Hard: a.has("hard"), Tables: a.pos}
 	if len(a.pos) > 0 && a.afterDashes != 0 {
-		c, rerr := g.Resolve(ctx, a.pos[0], d.Branch())
+		_, rerr := d.DB().Resolve(ctx, a.pos[0], d.Branch())
+		var rev *verso.RevisionError
 		switch {
 		case rerr == nil:
-			target, tables = c, a.pos[1:]
-		case a.has("hard") || a.has("soft"):
-			return nil, fmt.Errorf("dolt_reset: %q: %w", a.pos[0], rerr)
+			opts.Rev, opts.Tables = a.pos[0], a.pos[1:]
+		case !errors.As(rerr, &rev):
+			return nil, rerr
+		case opts.Hard || opts.Soft:
+			return nil, fmt.Errorf("dolt_reset: %q: %w", a.pos[0], rev.Err)
 		}
 	}
-	if (a.has("hard") || a.has("soft")) && len(tables) > 0 {
-		return nil, fmt.Errorf("dolt_reset: --hard and --soft take a ref, not tables (%q)", tables[0])
+	if (opts.Hard || opts.Soft) && len(opts.Tables) > 0 {
+		return nil, fmt.Errorf("dolt_reset: --hard and --soft take a ref, not tables (%q)", opts.Tables[0])
 	}
-	if target != nil && len(tables) > 0 {
+	if opts.Rev != "" && len(opts.Tables) > 0 {
 		return nil, errors.New("dolt_reset: resetting tables to another commit is not supported; give a ref or tables")
 	}
-	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
-		ch := &verso.BranchChange{Working: s.Working, Staged: s.Staged, Merge: s.WS.Merge}
-		to := s.Head
-		if target != nil {
-			to = target
-			ch.Head = to.Addr
-		}
-		toRt, err := g.OpenRoot(ctx, to.Root)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case a.has("hard"):
-			// As git and Dolt do, --hard keeps untracked tables: those
-			// only in the working root (dolt_clean's business).
-			w, err := keepUntracked(ctx, s, toRt)
-			if err != nil {
-				return nil, err
-			}
-			ch.Working, ch.Staged, ch.Merge = w, toRt, nil
-		case len(tables) > 0:
-			if ch.Staged, err = verso.CopyItems(ctx, s.HeadRoot, s.Staged, tables, "dolt_reset"); err != nil {
-				return nil, err
-			}
-		case a.has("soft") && target != nil:
-			// the head moves; staged and working stay
-		default:
-			ch.Staged = toRt
-		}
-		return ch, nil
-	})
-	if err != nil {
-		return nil, err
+	if err := d.updateBranchWith(ctx, func() error { return d.Reset(ctx, opts) }); err != nil {
+		return nil, stagingError("dolt_reset", err)
 	}
 	return statusRow(0), nil
-}
-
-// keepUntracked returns to with the items of s's working root that are
-// neither staged, nor in HEAD, nor in to.
-func keepUntracked(ctx *sql.Context, s *verso.BranchState, to commitgraph.RootValue) (commitgraph.RootValue, error) {
-	working, err := verso.ItemEntries(ctx, s.Working)
-	if err != nil {
-		return to, err
-	}
-	var others []map[string][]commitgraph.RootEntry
-	for _, r := range []commitgraph.RootValue{s.Staged, s.HeadRoot, to} {
-		items, err := verso.ItemEntries(ctx, r)
-		if err != nil {
-			return to, err
-		}
-		others = append(others, items)
-	}
-	var untracked []string
-	for name := range working {
-		if name == verso.SchemasItem {
-			continue
-		}
-		tracked := false
-		for _, o := range others {
-			if verso.FindItem(o, name) != "" {
-				tracked = true
-			}
-		}
-		if !tracked {
-			untracked = append(untracked, name)
-		}
-	}
-	if len(untracked) == 0 {
-		return to, nil
-	}
-	return verso.CopyItems(ctx, s.Working, to, untracked, "dolt_reset")
 }

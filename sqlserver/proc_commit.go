@@ -3,14 +3,13 @@ package sqlserver
 import (
 	"errors"
 	"fmt"
-	"net/mail"
-	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/internal/doltargs"
 )
 
 // dolt_add and dolt_commit.
@@ -26,7 +25,7 @@ var commitProcedures = []sql.ExternalStoredProcedureDetails{
 	{Name: "dolt_commit", Schema: hashSchema, Function: doltCommit},
 }
 
-var addSpec = optSpec{proc: "dolt_add", opts: map[string]bool{"all": false}, shorts: map[byte]string{'A': "all"}}
+var addSpec = procSpec("dolt_add", doltargs.Add())
 
 func doltAdd(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := addSpec.parse(args)
@@ -49,23 +48,26 @@ func doltAdd(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = d.updateBranch(ctx, func(s *verso.BranchState) (*verso.BranchChange, error) {
-		var staged commitgraph.RootValue
-		var err error
+	err = d.updateBranchWith(ctx, func() error {
 		if all {
-			staged, err = verso.StageAll(ctx, s.Working)
-		} else {
-			staged, err = verso.CopyItems(ctx, s.Working, s.Staged, names, "dolt_add")
+			return d.StageAll(ctx)
 		}
-		if err != nil {
-			return nil, err
-		}
-		return &verso.BranchChange{Working: s.Working, Staged: staged, Merge: s.WS.Merge}, nil
+		return d.Stage(ctx, names...)
 	})
 	if err != nil {
-		return nil, err
+		return nil, stagingError("dolt_add", err)
 	}
 	return statusRow(0), nil
+}
+
+// stagingError words the engine's refusal of a staging call (Stage,
+// Reset, CheckoutTables) for proc.
+func stagingError(proc string, err error) error {
+	var nt *verso.TableNotFoundError
+	if errors.As(err, &nt) {
+		return fmt.Errorf("%s: no table %q; SHOW TABLES lists the tables", proc, nt.Table)
+	}
+	return engineError(err)
 }
 
 // procBranch returns the transaction's view of the session's current
@@ -82,14 +84,7 @@ func procBranch(ctx *sql.Context) (*txDB, error) {
 	return txDatabase(ctx, db.st, branch)
 }
 
-var commitSpec = optSpec{
-	proc: "dolt_commit",
-	opts: map[string]bool{
-		"message": true, "all": false, "ALL": false, "allow-empty": false, "skip-empty": false,
-		"author": true, "date": true, "amend": false, "force": false,
-	},
-	shorts: map[byte]string{'m': "message", 'a': "all", 'A': "ALL", 'f': "force"},
-}
+var commitSpec = procSpec("dolt_commit", doltargs.Commit())
 
 func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := commitSpec.parse(args)
@@ -154,25 +149,18 @@ func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 
 // parseAuthor parses "Name <email>".
 func parseAuthor(s string) (commitgraph.Signature, error) {
-	addr, err := mail.ParseAddress(s)
-	if err != nil || addr.Name == "" {
-		return commitgraph.Signature{}, fmt.Errorf("dolt_commit: author %q is not of the form 'Name <email>'", s)
+	name, email, err := doltargs.ParseAuthor(s)
+	if err != nil {
+		return commitgraph.Signature{}, fmt.Errorf("dolt_commit: %w", err)
 	}
-	return commitgraph.Signature{Name: addr.Name, Email: addr.Address}, nil
-}
-
-// commitDateLayouts are the forms --date takes.
-var commitDateLayouts = []string{
-	time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05.999999999", "2006-01-02 15:04:05", "2006-01-02",
+	return commitgraph.Signature{Name: name, Email: email}, nil
 }
 
 // parseCommitDate parses --date; a time without a zone is UTC.
 func parseCommitDate(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	for _, l := range commitDateLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return t, nil
-		}
+	t, err := doltargs.ParseDate(s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("dolt_commit: %w", err)
 	}
-	return time.Time{}, fmt.Errorf("dolt_commit: cannot read the date %q; write it as 2006-01-02T15:04:05Z07:00, '2006-01-02 15:04:05' (UTC) or 2006-01-02", s)
+	return t, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/internal/doltargs"
 	"github.com/verso-db/verso/tablemerge"
 	"github.com/verso-db/verso/tables"
 )
@@ -62,14 +63,7 @@ var (
 	}
 )
 
-var mergeSpec = optSpec{
-	proc: "dolt_merge",
-	opts: map[string]bool{
-		"message": true, "no-ff": false, "ff-only": false, "squash": false, "no-commit": false,
-		"abort": false, "author": true,
-	},
-	shorts: map[byte]string{'m': "message"},
-}
+var mergeSpec = procSpec("dolt_merge", doltargs.Merge())
 
 // Messages of dolt_merge's result row.
 const (

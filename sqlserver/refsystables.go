@@ -5,9 +5,6 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
-
-	"github.com/verso-db/verso"
-	"github.com/verso-db/verso/commitgraph"
 )
 
 // System tables over refs and the working set, with Dolt's columns:
@@ -112,11 +109,6 @@ func (db *Database) statusRows(ctx *sql.Context) ([]sql.Row, error) {
 	if db.rev != nil {
 		return nil, nil // a commit has no working set
 	}
-	g := db.st.graph
-	head, ws, err := g.BranchState(ctx, db.branch)
-	if err != nil {
-		return nil, err
-	}
 	d, err := db.tx(ctx)
 	if err != nil {
 		return nil, err
@@ -124,44 +116,13 @@ func (db *Database) statusRows(ctx *sql.Context) ([]sql.Row, error) {
 	if err := d.flushAll(ctx); err != nil {
 		return nil, err
 	}
-	working, err := d.PendingWorking(ctx, ws)
+	entries, err := d.Status(ctx)
 	if err != nil {
 		return nil, err
 	}
-	headRt, err := g.OpenRoot(ctx, head.Root)
-	if err != nil {
-		return nil, err
-	}
-	staged, err := g.OpenRoot(ctx, ws.Staged)
-	if err != nil {
-		return nil, err
-	}
-	var rows []sql.Row
-	for _, pair := range []struct {
-		from, to commitgraph.RootValue
-		staged   bool
-	}{{headRt, staged, true}, {staged, working, false}} {
-		changes, err := verso.ChangedItems(ctx, pair.from, pair.to)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range changes {
-			status := "modified"
-			switch {
-			case !c.InFrom:
-				status = "new table"
-			case !c.InTo:
-				status = "deleted"
-			}
-			rows = append(rows, sql.Row{c.Name, pair.staged, status})
-		}
-	}
-	conflicts, err := verso.ConflictedTables(ctx, working)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range conflicts {
-		rows = append(rows, sql.Row{t, false, "conflict"})
+	rows := make([]sql.Row, len(entries))
+	for i, e := range entries {
+		rows[i] = sql.Row{e.Table, e.Staged, e.Status.String()}
 	}
 	return rows, nil
 }

@@ -274,6 +274,12 @@ type sqlCollations struct{}
 
 var _ tables.Collations = sqlCollations{}
 
+// Collations returns the SQL layer's collations: the sort keys of the
+// string collations go-mysql-server knows, for a program that opens
+// databases with the engine alone (verso.Options.Collations) and reads or
+// merges tables that SQL made.
+func Collations() tables.Collations { return sqlCollations{} }
+
 // SortKey implements tables.Collations.
 func (sqlCollations) SortKey(name string) (func(string) []byte, bool) {
 	id, err := sql.ParseCollation("", name, false)

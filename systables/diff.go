@@ -3,14 +3,12 @@ package systables
 import (
 	"context"
 	"io"
-	"sort"
-	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
-	"github.com/verso-db/verso/tables"
 )
 
 var diffSchema = sql.Schema{
@@ -35,80 +33,17 @@ func openDiff(v *View) *Table {
 		indexes: []indexSpec{{id: commitHashColumn, column: commitHashColumn}}}
 }
 
-// TableChange is one table that differs between two root values.
-type TableChange struct {
-	Table        string
-	DataChange   bool
-	SchemaChange bool
-}
+// TableChange is one table that differs between two root values (the
+// engine's).
+type TableChange = verso.TableChange
 
 // RootChanges returns the tables that differ from root from to root to,
 // by name: a SQL table whose rows (data) or schema or options (schema)
 // differ, or that one root lacks; and dolt_events when any entry of the
-// event log differs. Its cost follows the size of the change.
+// event log differs (verso.ChangedTables). Its cost follows the size of
+// the change.
 func RootChanges(ctx context.Context, g *commitgraph.DB, from, to commitgraph.RootValue) ([]TableChange, error) {
-	byName := map[string]*TableChange{}
-	get := func(name string) *TableChange {
-		c := byName[name]
-		if c == nil {
-			c = &TableChange{Table: name}
-			byName[name] = c
-		}
-		return c
-	}
-	err := from.Diff(ctx, to, func(ch commitgraph.RootChange) error {
-		switch {
-		case strings.HasPrefix(ch.Name, TablePrefix):
-			data, schema, err := compareTables(ctx, g, ch)
-			if err != nil {
-				return err
-			}
-			if data || schema {
-				c := get(strings.TrimPrefix(ch.Name, TablePrefix))
-				c.DataChange = c.DataChange || data
-				c.SchemaChange = c.SchemaChange || schema
-			}
-		case strings.HasPrefix(ch.Name, TableOptsPrefix):
-			get(strings.TrimPrefix(ch.Name, TableOptsPrefix)).SchemaChange = true
-		case strings.HasPrefix(ch.Name, EventsPrefix):
-			get(EventsTable).DataChange = true
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]TableChange, 0, len(byName))
-	for _, c := range byName {
-		out = append(out, *c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Table < out[j].Table })
-	return out, nil
-}
-
-// compareTables says whether a changed tables/ entry changed the table's
-// rows and its schema, from the two table chunks alone (tables.Header: a
-// chunk read each). A table added or dropped changes its schema, and its
-// data if it holds rows.
-func compareTables(ctx context.Context, g *commitgraph.DB, ch commitgraph.RootChange) (data, schema bool, err error) {
-	var from, to tables.Header
-	if ch.InFrom {
-		if from, err = tables.ReadHeader(ctx, g.NodeStore(), ch.From); err != nil {
-			return false, false, err
-		}
-	}
-	if ch.InTo {
-		if to, err = tables.ReadHeader(ctx, g.NodeStore(), ch.To); err != nil {
-			return false, false, err
-		}
-	}
-	switch {
-	case !ch.InFrom:
-		return !to.Rows.IsEmpty(), true, nil
-	case !ch.InTo:
-		return !from.Rows.IsEmpty(), true, nil
-	}
-	return from.Rows != to.Rows, from.Schema != to.Schema, nil
+	return verso.ChangedTables(ctx, from, to)
 }
 
 // rowsOf returns the dolt_diff rows of commit c (nil: the working root).

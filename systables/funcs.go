@@ -11,6 +11,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 )
@@ -20,7 +21,7 @@ import (
 var ErrBadArgument = errors.New("systables: bad argument")
 
 // Staged names the staged root in a revision argument.
-const Staged = "STAGED"
+const Staged = verso.Staged
 
 // revision is a resolved revision argument: a commit's root, or the
 // working or staged root (commit nil).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/tables"
@@ -24,9 +25,9 @@ const (
 	EventsPrefix    = commitgraph.EventsPrefix
 	// EventsTable is the table_name dolt_diff gives a change to the event
 	// log.
-	EventsTable = "dolt_events"
+	EventsTable = verso.EventsTable
 	// Working is the commit_hash (or to_commit) of uncommitted changes.
-	Working = "WORKING"
+	Working = verso.Working
 )
 
 // View is what the system tables of one database read: the commit graph

@@ -5,15 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
-	"time"
 
-	sqle "github.com/dolthub/go-mysql-server"
-	"github.com/dolthub/go-mysql-server/sql"
-
-	"github.com/verso-db/verso/sqlserver"
-	"github.com/verso-db/verso/systables"
+	"github.com/verso-db/verso"
 )
 
 // runDiff prints the rows added, removed and changed between two
@@ -24,13 +18,14 @@ import (
 //	verso diff <from> <to>          from against to
 //	verso [...] <table>             only that table
 //
-// A revision is anything dolt_diff() takes: HEAD, WORKING, STAGED, a
-// branch, a tag, a commit hash, with ~ and ^ steps. An argument that is no
-// revision names a table. The rows come from dolt_diff('from', 'to', 't'),
-// whose cost follows the size of the change. The event log is the table
-// dolt_events: its rows are the events added (+), removed (-, retention's
-// removals included) and renumbered (< >, after a merge). The database is
-// opened read-only, so diff works while a server holds it.
+// A revision is what dolt_diff() takes: HEAD, WORKING, STAGED, a branch, a
+// tag, a commit hash, with ~ and ^ steps (verso.Txn.RootOf). An argument
+// that is no revision names a table. The rows come from the engine's
+// diffs (verso.ChangedTables, DB.DiffTable), whose cost follows the size
+// of the change, printed as dolt_diff() shows them (cells.go). The event
+// log is the table dolt_events: its rows are the events added (+), removed
+// (-, retention's removals included) and renumbered (< >, after a merge).
+// The database is opened read-only, so diff works while a server holds it.
 func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -42,33 +37,30 @@ func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "verso diff: at most two revisions and a table")
 		return 2
 	}
-	root, err := findRepoRoot(dir)
+	db, err := openDB(dir, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso diff: %v\n", err)
 		return 1
 	}
-	name := filepath.Base(root)
-	p := sqlserver.NewMemoryProvider()
-	defer p.Close()
-	if err := p.AddDatabaseDirReadOnly(name, root); err != nil {
-		fmt.Fprintf(stderr, "verso diff: %v\n", err)
-		return 1
-	}
-	e := sqlserver.NewEngine(p)
-	defer e.Close()
-	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
-	ctx.SetCurrentDatabase(name)
-	v, err := p.SystemView(ctx, name)
+	defer db.Close()
+	ctx := context.Background()
+	txn, err := db.Begin(ctx, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "verso diff: %v\n", err)
 		return 1
 	}
-	from, to, table := "HEAD", systables.Working, ""
+	from, to, table := "HEAD", verso.Working, ""
 	var revs []string
 	for i, a := range pos {
-		if i == len(pos)-1 && (len(pos) == 3 || !systables.IsRevision(ctx, v, a)) {
+		if i == len(pos)-1 && len(pos) == 3 {
 			table = a
 			continue
+		}
+		if i == len(pos)-1 {
+			if _, err := txn.RootOf(ctx, a); err != nil {
+				table = a
+				continue
+			}
 		}
 		revs = append(revs, a)
 	}
@@ -78,7 +70,17 @@ func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 	if len(revs) > 1 {
 		to = revs[1]
 	}
-	changes, err := systables.ChangedTables(ctx, v, from, to)
+	fromRoot, err := txn.RootOf(ctx, from)
+	if err != nil {
+		fmt.Fprintf(stderr, "verso diff: %v\n", err)
+		return 1
+	}
+	toRoot, err := txn.RootOf(ctx, to)
+	if err != nil {
+		fmt.Fprintf(stderr, "verso diff: %v\n", err)
+		return 1
+	}
+	changes, err := verso.ChangedTables(ctx, fromRoot, toRoot)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso diff: %v\n", err)
 		return 1
@@ -96,7 +98,7 @@ func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 		if !ch.DataChange {
 			continue
 		}
-		if err := printTableDiff(ctx, e, stdout, from, to, ch.Table); err != nil {
+		if err := printTableDiff(ctx, db, stdout, fromRoot, toRoot, ch.Table); err != nil {
 			fmt.Fprintf(stderr, "verso diff: %s: %v\n", ch.Table, err)
 			return 1
 		}
@@ -107,62 +109,94 @@ func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// printTableDiff prints the rows of dolt_diff(from, to, table): a removed
-// row after "-", an added one after "+", a changed one twice, "<" before
-// and ">" after.
-func printTableDiff(ctx *sql.Context, e *sqle.Engine, w io.Writer, from, to, table string) error {
-	q := fmt.Sprintf("SELECT * FROM dolt_diff(%s, %s, %s)", quote(from), quote(to), quote(table))
-	sch, it, _, err := e.Query(ctx, q)
+// printTableDiff prints the rows of table that differ from root from to
+// root to: a removed row after "-", an added one after "+", a changed one
+// twice, "<" before and ">" after. A table neither root holds is the event
+// log (dolt_events).
+func printTableDiff(ctx context.Context, db *verso.DB, w io.Writer, from, to verso.RootValue, table string) error {
+	s, ok, err := db.TableSchema(ctx, to, table)
+	if err == nil && !ok {
+		s, ok, err = db.TableSchema(ctx, from, table)
+	}
 	if err != nil {
 		return err
 	}
-	rows, err := sql.RowIterToRows(ctx, it)
-	if err != nil {
-		return err
+	if !ok && strings.EqualFold(table, verso.EventsTable) {
+		return printEventsDiff(ctx, db, w, from, to)
 	}
-	// to_<c>..., to_commit, to_commit_date, from_<c>..., from_commit,
-	// from_commit_date, diff_type
-	n := (len(sch) - 5) / 2
+	if !ok {
+		return fmt.Errorf("%w: %q", verso.ErrTableNotFound, table)
+	}
 	head := []string{""}
-	for _, c := range sch[:n] {
-		head = append(head, strings.TrimPrefix(c.Name, "to_"))
+	for _, c := range s.Columns {
+		head = append(head, c.Name)
 	}
 	out := [][]string{head}
-	line := func(mark string, vals sql.Row) {
+	line := func(mark string, vals []verso.Value) {
 		l := []string{mark}
-		for _, v := range vals {
-			l = append(l, diffCell(v))
+		for i, v := range vals {
+			l = append(l, valueCell(s.Columns[i], v))
 		}
 		out = append(out, l)
 	}
-	for _, r := range rows {
-		to, fromVals := r[:n], r[n+2:2*n+2]
-		switch r[len(r)-1] {
-		case systables.DiffAdded:
-			line("+", to)
-		case systables.DiffRemoved:
-			line("-", fromVals)
+	err = db.DiffTable(ctx, from, to, table, func(c verso.RowChange) error {
+		switch {
+		case c.From == nil:
+			line("+", c.To)
+		case c.To == nil:
+			line("-", c.From)
 		default:
-			line("<", fromVals)
-			line(">", to)
+			line("<", c.From)
+			line(">", c.To)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	printGrid(w, out)
 	return nil
 }
 
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-func diffCell(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "NULL"
-	case time.Time:
-		return v.UTC().Format("2006-01-02 15:04:05.999999")
-	case []byte:
-		return string(v)
+// printEventsDiff prints the events added to and removed from the log
+// from root from to root to, in dolt_events' columns; a position whose
+// event differs on the two sides (a removal, then an addition) is a change,
+// "<" before and ">" after.
+func printEventsDiff(ctx context.Context, db *verso.DB, w io.Writer, from, to verso.RootValue) error {
+	type change struct {
+		mark     string
+		from, to *verso.Event
 	}
-	return fmt.Sprint(v)
+	var cs []change
+	err := db.DiffEvents(ctx, from, to, func(c verso.EventChange) error {
+		e := c.Event
+		last := len(cs) - 1
+		switch {
+		case c.Added && last >= 0 && cs[last].mark == "-" && cs[last].from.Position == e.Position:
+			cs[last].mark, cs[last].to = "<", &e
+		case c.Added:
+			cs = append(cs, change{mark: "+", to: &e})
+		default:
+			cs = append(cs, change{mark: "-", from: &e})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	out := [][]string{append([]string{""}, eventColumns()...)}
+	for _, c := range cs {
+		switch c.mark {
+		case "+":
+			out = append(out, append([]string{"+"}, eventCells(c.to)...))
+		case "-":
+			out = append(out, append([]string{"-"}, eventCells(c.from)...))
+		default:
+			out = append(out, append([]string{"<"}, eventCells(c.from)...), append([]string{">"}, eventCells(c.to)...))
+		}
+	}
+	printGrid(w, out)
+	return nil
 }
 
 // printGrid prints rows as a table with a header line.

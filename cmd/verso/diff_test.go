@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -164,4 +166,81 @@ func diffOutput(t *testing.T, dir string, args ...string) string {
 		t.Fatalf("diff %v: exit %d, %s", args, code, errOut.String())
 	}
 	return out.String()
+}
+
+// TestDiffCellsAsSQL: verso diff prints each cell as dolt_diff() gives it
+// over SQL (its Go value, printed), for columns of every kind, across a
+// column added and one dropped: the grid the command printed when it ran
+// dolt_diff, built here from dolt_diff's rows, is what it prints now.
+func TestDiffCellsAsSQL(t *testing.T) {
+	dir, p, exec, done := diffRepo(t)
+	exec(`CREATE TABLE k (pk INT PRIMARY KEY, i TINYINT, u BIGINT UNSIGNED, d DECIMAL(8,3), f FLOAT, g DOUBLE,
+		s VARCHAR(20) COLLATE utf8mb4_0900_ai_ci, b VARBINARY(10), dt DATE, ts DATETIME(6), tm TIME(6), y YEAR,
+		e ENUM('x', 'y'), st SET('a', 'b'), j JSON, gone INT)`)
+	exec(`INSERT INTO k VALUES
+		(1, -5, 18446744073709551615, 12.5, 1.25, 0.1, 'Ünï "q"', 0x41420A, '2024-02-29', '2024-01-02 03:04:05.123456', '-838:59:59', 2024, 'y', 'a,b',
+		 '{"long key": [1, 2.5, -3e2, "a\\"b\\n\\u0001", true, null], "k": {"z": 1, "a": 1e20}}', 7),
+		(2, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, '00:00:01.5', NULL, NULL, NULL, '[]', NULL)`)
+	exec("CALL dolt_commit('-Am', 'k', '--author', 'a <a@x>')")
+	exec("ALTER TABLE k ADD COLUMN n INT DEFAULT 3")
+	exec("ALTER TABLE k DROP COLUMN gone")
+	exec("UPDATE k SET d = -0.001, n = 4 WHERE pk = 1")
+	exec("INSERT INTO k (pk, s) VALUES (3, 'three')")
+
+	name := filepath.Base(dir)
+	e := sqlserver.NewEngine(p)
+	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
+	ctx.SetCurrentDatabase(name)
+	sch, it, _, err := e.Query(ctx, "SELECT * FROM dolt_diff('HEAD', 'WORKING', 'k')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := sql.RowIterToRows(ctx, it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done()
+	// dolt_diff's columns: to_<c>..., to_commit, to_commit_date,
+	// from_<c>..., from_commit, from_commit_date, diff_type.
+	cell := func(v any) string {
+		switch v := v.(type) {
+		case nil:
+			return "NULL"
+		case time.Time:
+			return v.UTC().Format("2006-01-02 15:04:05.999999")
+		case []byte:
+			return string(v)
+		}
+		return fmt.Sprint(v)
+	}
+	n := (len(sch) - 5) / 2
+	grid := [][]string{{""}}
+	for _, c := range sch[:n] {
+		grid[0] = append(grid[0], strings.TrimPrefix(c.Name, "to_"))
+	}
+	line := func(mark string, vals sql.Row) {
+		l := []string{mark}
+		for _, v := range vals {
+			l = append(l, cell(v))
+		}
+		grid = append(grid, l)
+	}
+	for _, r := range rows {
+		to, from := r[:n], r[n+2:2*n+2]
+		switch r[len(r)-1] {
+		case "added":
+			line("+", to)
+		case "removed":
+			line("-", from)
+		default:
+			line("<", from)
+			line(">", to)
+		}
+	}
+	var want strings.Builder
+	want.WriteString("diff --verso a/k b/k\nthe schema changed\n")
+	printGrid(&want, grid)
+	if got := diffOutput(t, dir, "k"); got != want.String() {
+		t.Fatalf("verso diff k printed\n%s\nwhere dolt_diff gives\n%s", got, want.String())
+	}
 }

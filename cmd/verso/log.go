@@ -8,8 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/verso-db/verso/chunks"
-	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso"
 )
 
 // dateLayout is how log prints a commit's time, in the local time zone.
@@ -33,33 +32,35 @@ func runLog(dir string, args []string, stdout, stderr io.Writer) int {
 	if len(pos) == 1 {
 		spec = pos[0]
 	}
-	r, err := findRepo(dir)
+	db, err := openDB(dir, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso log: %v\n", err)
 		return 1
 	}
-	defer r.Close()
+	defer db.Close()
 	ctx := context.Background()
-	start, err := r.db.Resolve(ctx, spec, r.branch)
+	if _, err := db.Resolve(ctx, spec, ""); err != nil {
+		fmt.Fprintf(stderr, "verso log: %v\n", err)
+		return 1
+	}
+	deco, err := decorations(ctx, db)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso log: %v\n", err)
 		return 1
 	}
-	deco, err := decorations(ctx, r)
-	if err != nil {
-		fmt.Fprintf(stderr, "verso log: %v\n", err)
-		return 1
+	var commits []*verso.Commit
+	if *limit != 0 {
+		commits, err = db.Log(ctx, spec, max(*limit, 0)) // <= 0: all
 	}
-	it := r.db.Log(ctx, start.Addr)
 	g := &graphWriter{w: stdout}
-	for n := 0; (*limit < 0 || n < *limit) && it.Next(ctx); n++ {
+	for n, c := range commits {
 		if *graph {
-			g.commit(it.Commit(), onelineText(it.Commit(), deco[it.Commit().Addr]))
+			g.commit(c, onelineText(c, deco[c.Addr]))
 			continue
 		}
-		printCommit(stdout, it.Commit(), deco[it.Commit().Addr], *oneline, n == 0)
+		printCommit(stdout, c, deco[c.Addr], *oneline, n == 0)
 	}
-	if err := it.Err(); err != nil {
+	if err != nil {
 		fmt.Fprintf(stderr, "verso log: %v\n", err)
 		return 1
 	}
@@ -68,22 +69,23 @@ func runLog(dir string, args []string, stdout, stderr io.Writer) int {
 
 // decorations names the branches and tags at each commit, as
 // "HEAD -> main", "dev", "tag: v1".
-func decorations(ctx context.Context, r *repo) (map[chunks.Address][]string, error) {
-	out := map[chunks.Address][]string{}
-	branches, err := r.db.Branches(ctx)
+func decorations(ctx context.Context, db *verso.DB) (map[verso.Hash][]string, error) {
+	out := map[verso.Hash][]string{}
+	branches, err := db.Branches(ctx)
 	if err != nil {
 		return nil, err
 	}
+	head := db.DefaultBranch()
 	for _, b := range branches {
 		name := b.Name
-		if name == r.branch {
+		if name == head {
 			name = "HEAD -> " + name
 			out[b.Head] = append([]string{name}, out[b.Head]...)
 			continue
 		}
 		out[b.Head] = append(out[b.Head], name)
 	}
-	tags, err := r.db.Tags(ctx)
+	tags, err := db.Tags(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +100,7 @@ func decorations(ctx context.Context, r *repo) (map[chunks.Address][]string, err
 	return out, nil
 }
 
-func printCommit(w io.Writer, c *commitgraph.Commit, deco []string, oneline, first bool) {
+func printCommit(w io.Writer, c *verso.Commit, deco []string, oneline, first bool) {
 	d := ""
 	if len(deco) > 0 {
 		d = " (" + strings.Join(deco, ", ") + ")"
@@ -119,7 +121,7 @@ func printCommit(w io.Writer, c *commitgraph.Commit, deco []string, oneline, fir
 		fmt.Fprintf(w, "Merge: %s\n", strings.Join(ps, " "))
 	}
 	fmt.Fprintf(w, "Author: %s <%s>\n", c.Meta.Author.Name, c.Meta.Author.Email)
-	if cm := c.Meta.Committer; cm != (commitgraph.Signature{}) {
+	if cm := c.Meta.Committer; cm != (verso.Signature{}) {
 		fmt.Fprintf(w, "Commit: %s <%s>\n", cm.Name, cm.Email)
 	}
 	fmt.Fprintf(w, "Date:   %s\n\n", c.Meta.Time.Local().Format(dateLayout))
@@ -130,7 +132,7 @@ func printCommit(w io.Writer, c *commitgraph.Commit, deco []string, oneline, fir
 
 // onelineText is a commit's line in log --oneline: hash, decorations and
 // the first line of the message.
-func onelineText(c *commitgraph.Commit, deco []string) string {
+func onelineText(c *verso.Commit, deco []string) string {
 	d := ""
 	if len(deco) > 0 {
 		d = " (" + strings.Join(deco, ", ") + ")"

@@ -5,8 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/verso-db/verso/chunks"
-	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso"
 )
 
 // graphWriter draws log --graph: one line per commit, in log order (which
@@ -21,11 +20,11 @@ import (
 //   - base
 type graphWriter struct {
 	w     io.Writer
-	lanes []chunks.Address // the commit each lane waits for
+	lanes []verso.Hash // the commit each lane waits for
 }
 
 // commit draws c with the text of its line.
-func (g *graphWriter) commit(c *commitgraph.Commit, text string) {
+func (g *graphWriter) commit(c *verso.Commit, text string) {
 	col := -1
 	var joins []int
 	for i, a := range g.lanes {

@@ -10,7 +10,7 @@
 //	verso diff [from [to]] [table]  print the rows changed between two revisions (default: HEAD and the working set)
 //	verso sql-server [flags]        serve the database over the MySQL protocol
 //	verso status|add|commit|branch|checkout|merge|tag|reset [arguments]
-//	                                versioning, as the SQL procedures (vcs.go)
+//	                                versioning, with the SQL procedures' arguments (vcs.go)
 //	verso sql [flags]               run SQL (-q, or a script on stdin) and print the results
 //
 // -C dir runs the command as if started in dir.
@@ -24,7 +24,14 @@
 // start, the stop, warnings such as a damaged database of the data dir,
 // which is left out while the others are served, and internal errors;
 // debug adds every connection and statement), with the engine's logrus
-// lines routed into it. sql runs the engine in process (sql.go).
+// lines routed into it. sql runs the SQL engine in process (sql.go).
+//
+// The other commands are the engine's calls (package verso) without SQL:
+// init, log, diff, status and the versioning commands, which take the
+// arguments of the SQL procedures of their names (internal/doltargs
+// parses both). They open tables with the SQL layer's collations
+// (sqlserver.Collations), which the engine lacks, and that is all they
+// take from it.
 //
 // Only one process writes a database: a server holds its store's lock.
 // The commands that read (log, diff, status, branch and tag without
@@ -39,10 +46,10 @@
 // (mysqlclient_test.go); crash_test.go kills a server process with
 // SIGKILL after acknowledged commits.
 //
-// A database lives in the folder .verso/ of its directory (see repo.go):
-// .verso/chunks/ is the chunk store and .verso/HEAD names the current
-// branch. log finds the database in the current folder or the nearest
-// parent folder that has one.
+// A database lives in the folder .verso/ of its directory (package
+// verso's layout.go): .verso/chunks/ is the chunk store and .verso/HEAD
+// names the current branch. The commands find the database in the current
+// folder or the nearest parent folder that has one.
 //
 // Author identity (init's first commit): the flags --name and --email, else
 // the environment variables VERSO_AUTHOR_NAME and VERSO_AUTHOR_EMAIL, else
@@ -58,7 +65,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/sqlserver"
 )
 
@@ -87,7 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "version", "--version", "-v":
-		fmt.Fprintf(stdout, "verso %s\nstorage format %d\n", moduleVersion(), chunks.FormatVersion)
+		fmt.Fprintf(stdout, "verso %s\nstorage format %d\n", moduleVersion(), verso.FormatVersion)
 		return 0
 	case "init":
 		return runInit(dir, args[1:], stdout, stderr)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 )
@@ -55,39 +56,40 @@ func TestInitAndLog(t *testing.T) {
 
 	// Add history through the library: three commits, a branch, a merge
 	// and a tag.
-	r, err := openRepo(dir)
+	db, err := verso.Open(dir, verso.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	g := db.Graph()
 	ctx := context.Background()
-	head, err := r.db.Head(ctx, "main")
+	head, err := g.Head(ctx, "main")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := head
 	when := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	for i := 1; i <= 3; i++ {
-		c, err := r.db.CommitRoot(ctx, commitgraph.CommitOptions{Branch: "main", ExpectedHead: head, Root: chunks.Address{}, Meta: commitgraph.Meta{Author: commitgraph.Signature{Name: "Bob", Email: "bob@example.com"}, Time: when.Add(time.Duration(i) * time.Minute), Message: fmt.Sprintf("commit %d\n\nbody %d", i, i)}})
+		c, err := g.CommitRoot(ctx, commitgraph.CommitOptions{Branch: "main", ExpectedHead: head, Root: chunks.Address{}, Meta: commitgraph.Meta{Author: commitgraph.Signature{Name: "Bob", Email: "bob@example.com"}, Time: when.Add(time.Duration(i) * time.Minute), Message: fmt.Sprintf("commit %d\n\nbody %d", i, i)}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		head = c.Addr
 	}
-	if err := r.db.CreateBranch(ctx, "dev", base); err != nil {
+	if err := g.CreateBranch(ctx, "dev", base); err != nil {
 		t.Fatal(err)
 	}
-	dev, err := r.db.CommitRoot(ctx, commitgraph.CommitOptions{Branch: "dev", ExpectedHead: base, Meta: commitgraph.Meta{Author: commitgraph.Signature{Name: "Cy", Email: "cy@example.com"}, Time: when, Message: "on dev"}})
+	dev, err := g.CommitRoot(ctx, commitgraph.CommitOptions{Branch: "dev", ExpectedHead: base, Meta: commitgraph.Meta{Author: commitgraph.Signature{Name: "Cy", Email: "cy@example.com"}, Time: when, Message: "on dev"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	merge, err := r.db.CommitRoot(ctx, commitgraph.CommitOptions{Branch: "main", ExpectedHead: head, MergeParents: []chunks.Address{dev.Addr}, Meta: commitgraph.Meta{Author: commitgraph.Signature{Name: "Bob", Email: "bob@example.com"}, Time: when.Add(time.Hour), Message: "merge dev"}})
+	merge, err := g.CommitRoot(ctx, commitgraph.CommitOptions{Branch: "main", ExpectedHead: head, MergeParents: []chunks.Address{dev.Addr}, Meta: commitgraph.Meta{Author: commitgraph.Signature{Name: "Bob", Email: "bob@example.com"}, Time: when.Add(time.Hour), Message: "merge dev"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.db.CreateTag(ctx, "v1", head, commitgraph.TagMeta{Message: "v1"}); err != nil {
+	if _, err := g.CreateTag(ctx, "v1", head, commitgraph.TagMeta{Message: "v1"}); err != nil {
 		t.Fatal(err)
 	}
-	r.Close()
+	db.Close()
 
 	one := runOK(t, "-C", dir, "log", "--oneline")
 	lines := strings.Split(strings.TrimSpace(one), "\n")

@@ -19,7 +19,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 
-	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/sqlserver"
 )
 
@@ -73,7 +73,7 @@ func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	}
 	p, _, _, _, err := openProvider(dir, *dataDir)
 	readOnly := false
-	if errors.Is(err, chunks.ErrLocked) {
+	if errors.Is(err, verso.ErrLocked) {
 		p, _, _, _, err = openDatabases(dir, *dataDir, true)
 		readOnly = true
 	}

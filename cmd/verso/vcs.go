@@ -5,106 +5,34 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"sort"
 	"strings"
 
-	sqle "github.com/dolthub/go-mysql-server"
-	"github.com/dolthub/go-mysql-server/sql"
-
-	"github.com/verso-db/verso/sqlserver"
+	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/internal/doltargs"
 )
 
 // The versioning commands (status, add, commit, branch, checkout, merge,
-// tag, reset) run the SQL procedures of the same names (dolt_add, ...)
-// through an engine embedded over the local database, so the command line
-// and SQL share one implementation and one set of messages. Arguments pass
-// through unchanged: verso commit -am "msg" is CALL dolt_commit('-am',
-// 'msg'). The session's branch is the one .verso/HEAD names; checkout
-// writes the new one there. The commands that only read (status, and
-// branch and tag without arguments) open the database read-only, so they
-// work while a server holds it; the others need it to themselves.
+// tag, reset) take the arguments of Dolt's procedures of the same names
+// (dolt_add, ...), parsed as those are (internal/doltargs): verso commit
+// -am "msg" is CALL dolt_commit('-am', 'msg'). Each makes the engine's
+// call (package verso) on the database's default branch, the one
+// .verso/HEAD names; checkout makes another branch the default. The
+// commands that only read (status, and branch and tag without arguments)
+// open the database read-only, so they work while a server holds it; the
+// others need it to themselves, and say to run their procedure through
+// the server when one holds it.
 
-// local is an engine over the database of the current folder.
-type local struct {
-	root string
-	name string
-	p    *sqlserver.Provider
-	e    *sqle.Engine
-	ctx  *sql.Context
-}
-
-// openLocal opens the local database, read-only or for writing.
-func openLocal(dir string, readOnly bool) (*local, error) {
-	root, err := findRepoRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	p := sqlserver.NewMemoryProvider()
-	name := filepath.Base(root)
-	add := p.AddDatabaseDir
-	if readOnly {
-		add = p.AddDatabaseDirReadOnly
-	}
-	if err := add(name, root); err != nil {
-		return nil, err
-	}
-	p.SetCommitter(identity("", ""))
-	l := &local{root: root, name: name, p: p, e: sqlserver.NewEngine(p)}
-	l.ctx = sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
-	l.ctx.SetCurrentDatabase(name)
-	return l, nil
-}
-
-func (l *local) Close() error {
-	err := l.e.Close()
-	if perr := l.p.Close(); err == nil {
-		err = perr
-	}
-	return err
-}
-
-// query runs q and returns its rows.
-func (l *local) query(q string) ([]sql.Row, error) {
-	_, iter, _, err := l.e.Query(l.ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	return sql.RowIterToRows(l.ctx, iter)
-}
-
-// call runs CALL proc(args...) with the arguments quoted.
-func (l *local) call(proc string, args []string) ([]sql.Row, error) {
-	_, rows, err := l.callSchema(proc, args)
-	return rows, err
-}
-
-// quoteString returns s as a SQL string literal.
-func quoteString(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `'`, `''`, "\x00", `\0`)
-	return "'" + r.Replace(s) + "'"
-}
-
-// withLocal runs fn over the local database, printing its error. The
-// command writes: it needs the database's store to itself.
-func withLocal(cmd, dir string, stderr io.Writer, fn func(l *local) error) int {
-	return runLocal(cmd, dir, false, stderr, fn)
-}
-
-// readLocal is withLocal for a command that only reads: it opens the
-// database read-only.
-func readLocal(cmd, dir string, stderr io.Writer, fn func(l *local) error) int {
-	return runLocal(cmd, dir, true, stderr, fn)
-}
-
-func runLocal(cmd, dir string, readOnly bool, stderr io.Writer, fn func(l *local) error) int {
-	l, err := openLocal(dir, readOnly)
+// withDB runs fn over the local database, opened read-only or for
+// writing, and prints its error as cmd's.
+func withDB(cmd, dir string, readOnly bool, stderr io.Writer, fn func(ctx context.Context, db *verso.DB) error) int {
+	db, err := openDB(dir, readOnly)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso %s: %v\n", cmd, heldElsewhere(err, "CALL dolt_"+cmd+"(...)"))
 		return 1
 	}
-	err = fn(l)
-	if cerr := l.Close(); err == nil {
+	err = fn(context.Background(), db)
+	if cerr := db.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -114,92 +42,35 @@ func runLocal(cmd, dir string, readOnly bool, stderr io.Writer, fn func(l *local
 	return 0
 }
 
-// runProcedure is a command that is one procedure call.
-func runProcedure(cmd, proc, dir string, args []string, stdout, stderr io.Writer) int {
-	return withLocal(cmd, dir, stderr, func(l *local) error {
-		_, err := l.call(proc, args)
-		return err
-	})
-}
-
-func runAdd(dir string, args []string, stdout, stderr io.Writer) int {
-	return runProcedure("add", "dolt_add", dir, args, stdout, stderr)
-}
-
-func runReset(dir string, args []string, stdout, stderr io.Writer) int {
-	return runProcedure("reset", "dolt_reset", dir, args, stdout, stderr)
-}
-
-// runMerge runs dolt_merge and prints its result by column: the message,
-// the merge commit and the number of tables with conflicts, which make
-// the command fail (exit 1) as git's does.
-func runMerge(dir string, args []string, stdout, stderr io.Writer) int {
-	conflicts := false
-	code := withLocal("merge", dir, stderr, func(l *local) error {
-		sch, rows, err := l.callSchema("dolt_merge", args)
+// withTxn runs fn in a transaction on the default branch of the local
+// database, opened for writing. The engine's calls fn makes are durable
+// when they return; the transaction itself writes nothing.
+func withTxn(cmd, dir string, stderr io.Writer, fn func(ctx context.Context, txn *verso.Txn) error) int {
+	return withDB(cmd, dir, false, stderr, func(ctx context.Context, db *verso.DB) error {
+		txn, err := db.Begin(ctx, "")
 		if err != nil {
 			return err
 		}
-		for _, r := range rows {
-			col := func(name string) any {
-				for i, c := range sch {
-					if strings.EqualFold(c.Name, name) && i < len(r) {
-						return r[i]
-					}
-				}
-				return nil
-			}
-			if m, _ := col("message").(string); m != "" {
-				fmt.Fprintln(stdout, m)
-			}
-			if h, _ := col("hash").(string); h != "" {
-				fmt.Fprintf(stdout, "commit %s\n", h)
-			}
-			if n, ok := col("conflicts").(int64); ok && n > 0 {
-				conflicts = true
-				fmt.Fprintf(stdout, "CONFLICT: %d tables have conflicts; fix them (verso status, SELECT * FROM dolt_conflicts), then verso add and verso commit, or verso merge --abort\n", n)
-			}
-		}
-		return nil
+		return fn(ctx, txn)
 	})
-	if code == 0 && conflicts {
-		return 1
-	}
-	return code
 }
 
-// callSchema is call with the result's schema.
-func (l *local) callSchema(proc string, args []string) (sql.Schema, []sql.Row, error) {
-	quoted := make([]string, len(args))
-	for i, a := range args {
-		quoted[i] = quoteString(a)
+// author returns --author's signature, or the identity of the environment.
+func author(a *doltargs.Args) (verso.Signature, error) {
+	if !a.Has("author") {
+		return identity("", ""), nil
 	}
-	sch, iter, _, err := l.e.Query(l.ctx, fmt.Sprintf("CALL %s(%s)", proc, strings.Join(quoted, ", ")))
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, err := sql.RowIterToRows(l.ctx, iter)
-	return sch, rows, err
+	name, email, err := doltargs.ParseAuthor(a.Vals["author"])
+	return verso.Signature{Name: name, Email: email}, err
 }
 
-func runCommit(dir string, args []string, stdout, stderr io.Writer) int {
-	return withLocal("commit", dir, stderr, func(l *local) error {
-		rows, err := l.call("dolt_commit", args)
-		if err != nil {
-			return err
-		}
-		if len(rows) == 1 && rows[0][0] == nil {
-			fmt.Fprintln(stdout, "nothing to commit (--skip-empty)")
-			return nil
-		}
-		c, err := l.query("SELECT active_branch(), message FROM dolt_log ORDER BY commit_order DESC LIMIT 1")
-		if err != nil {
-			return err
-		}
-		subject, _, _ := strings.Cut(fmt.Sprint(c[0][1]), "\n")
-		fmt.Fprintf(stdout, "[%v %v] %s\n", c[0][0], rows[0][0], subject)
-		return nil
-	})
+// noTable words the engine's refusal of a table that neither root holds.
+func noTable(err error) error {
+	var nt *verso.TableNotFoundError
+	if errors.As(err, &nt) {
+		return fmt.Errorf("no table %q; verso sql -q 'SHOW TABLES' lists the tables", nt.Table)
+	}
+	return err
 }
 
 func runStatus(dir string, args []string, stdout, stderr io.Writer) int {
@@ -207,124 +78,159 @@ func runStatus(dir string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "verso status: takes no arguments")
 		return 2
 	}
-	return readLocal("status", dir, stderr, func(l *local) error {
-		b, err := l.query("SELECT active_branch()")
+	return withDB("status", dir, true, stderr, func(ctx context.Context, db *verso.DB) error {
+		txn, err := db.Begin(ctx, "")
 		if err != nil {
 			return err
 		}
-		rows, err := l.query("SELECT table_name, staged, status FROM dolt_status ORDER BY table_name")
+		es, err := txn.Status(ctx)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "On branch %v\n", b[0][0])
-		section := func(title string, keep func(staged bool, status string) bool) {
+		sort.SliceStable(es, func(i, j int) bool { return es[i].Table < es[j].Table })
+		fmt.Fprintf(stdout, "On branch %s\n", txn.Branch())
+		section := func(title string, keep func(e verso.StatusEntry) bool) {
 			var lines []string
-			for _, r := range rows {
-				if keep(r[1].(bool), r[2].(string)) {
-					lines = append(lines, fmt.Sprintf("\t%-12s%v", r[2].(string)+":", r[0]))
+			for _, e := range es {
+				if keep(e) {
+					lines = append(lines, fmt.Sprintf("\t%-12s%s", e.Status.String()+":", e.Table))
 				}
 			}
 			if len(lines) > 0 {
 				fmt.Fprintf(stdout, "%s\n%s\n", title, strings.Join(lines, "\n"))
 			}
 		}
-		section("Changes to be committed:", func(s bool, st string) bool { return s })
-		section("Changes not staged for commit:", func(s bool, st string) bool { return !s && st != "conflict" && st != "new table" })
-		section("Untracked tables:", func(s bool, st string) bool { return !s && st == "new table" })
-		section("Unmerged tables (resolve the conflicts, then verso add):", func(s bool, st string) bool { return st == "conflict" })
-		if len(rows) == 0 {
+		section("Changes to be committed:", func(e verso.StatusEntry) bool { return e.Staged })
+		section("Changes not staged for commit:", func(e verso.StatusEntry) bool {
+			return !e.Staged && e.Status != verso.StatusConflict && e.Status != verso.StatusNew
+		})
+		section("Untracked tables:", func(e verso.StatusEntry) bool { return !e.Staged && e.Status == verso.StatusNew })
+		section("Unmerged tables (resolve the conflicts, then verso add):", func(e verso.StatusEntry) bool { return e.Status == verso.StatusConflict })
+		if len(es) == 0 {
 			fmt.Fprintln(stdout, "nothing to commit, working tree clean")
 		}
 		return nil
 	})
 }
 
-func runBranch(dir string, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (len(args) == 1 && (args[0] == "-a" || args[0] == "--list")) {
-		return readLocal("branch", dir, stderr, func(l *local) error {
-			rows, err := l.query("SELECT name, name = active_branch() FROM dolt_branches ORDER BY name")
-			if err != nil {
-				return err
-			}
-			for _, r := range rows {
-				mark := " "
-				if cur, _ := r[1].(bool); cur {
-					mark = "*"
-				}
-				fmt.Fprintf(stdout, "%s %v\n", mark, r[0])
-			}
-			return nil
-		})
-	}
-	return runProcedure("branch", "dolt_branch", dir, args, stdout, stderr)
-}
-
-func runTag(dir string, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		return readLocal("tag", dir, stderr, func(l *local) error {
-			rows, err := l.query("SELECT tag_name FROM dolt_tags ORDER BY tag_name")
-			if err != nil {
-				return err
-			}
-			for _, r := range rows {
-				fmt.Fprintln(stdout, r[0])
-			}
-			return nil
-		})
-	}
-	return runProcedure("tag", "dolt_tag", dir, args, stdout, stderr)
-}
-
-func runCheckout(dir string, args []string, stdout, stderr io.Writer) int {
-	return withLocal("checkout", dir, stderr, func(l *local) error {
-		rows, err := l.call("dolt_checkout", args)
+func runAdd(dir string, args []string, stdout, stderr io.Writer) int {
+	return withTxn("add", dir, stderr, func(ctx context.Context, txn *verso.Txn) error {
+		a, err := doltargs.Add().Parse(args)
 		if err != nil {
 			return err
 		}
-		b, err := l.query("SELECT active_branch()")
+		all := a.Has("all")
+		var names []string
+		for _, p := range a.Pos {
+			if p == "." {
+				all = true
+			} else {
+				names = append(names, p)
+			}
+		}
+		if !all && len(names) == 0 {
+			return errors.New("nothing specified, nothing added; name the tables to stage, or '.' (or -A) for all")
+		}
+		if all {
+			return txn.StageAll(ctx)
+		}
+		return noTable(txn.Stage(ctx, names...))
+	})
+}
+
+func runCommit(dir string, args []string, stdout, stderr io.Writer) int {
+	return withTxn("commit", dir, stderr, func(ctx context.Context, txn *verso.Txn) error {
+		a, err := doltargs.Commit().Parse(args)
 		if err != nil {
 			return err
 		}
-		branch := fmt.Sprint(b[0][0])
-		head := filepath.Join(l.root, repoDir, headFile)
-		cur, err := os.ReadFile(head)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
+		if len(a.Pos) > 0 {
+			return fmt.Errorf("unexpected argument %q; give the message with -m", a.Pos[0])
+		}
+		if a.Has("allow-empty") && a.Has("skip-empty") {
+			return errors.New("--allow-empty and --skip-empty contradict each other; give one")
+		}
+		opts := verso.CommitOptions{
+			Message:  a.Vals["message"],
+			StageAll: a.Has("ALL"), StageTracked: a.Has("all"),
+			AllowEmpty: a.Has("allow-empty"), SkipEmpty: a.Has("skip-empty"), Amend: a.Has("amend"),
+		}
+		if opts.Author, err = author(a); err != nil {
 			return err
 		}
-		if strings.TrimSpace(string(cur)) != branch {
-			if err := writeFileAtomic(head, []byte(branch+"\n")); err != nil {
+		if a.Has("date") {
+			if opts.Time, err = doltargs.ParseDate(a.Vals["date"]); err != nil {
 				return err
 			}
 		}
-		if len(rows) == 1 && len(rows[0]) > 1 {
-			if msg := fmt.Sprint(rows[0][1]); msg != "" {
-				fmt.Fprintln(stdout, msg)
-			}
+		if !a.Has("message") && !a.Has("amend") {
+			return errors.New("no commit message; give one with -m")
 		}
+		made, err := txn.CommitChanges(ctx, opts)
+		switch {
+		case errors.Is(err, verso.ErrNothingToCommit):
+			return errors.New("nothing to commit: no changes are staged; stage them with verso add (or commit with -a or -A), or give --allow-empty")
+		case errors.Is(err, verso.ErrUnresolvedConflicts):
+			return errConflicts(ctx, txn)
+		case errors.Is(err, verso.ErrAmendRoot):
+			return errors.New("--amend: HEAD is the root commit, which cannot be amended")
+		case err != nil:
+			return err
+		case made == nil:
+			fmt.Fprintln(stdout, "nothing to commit (--skip-empty)")
+			return nil
+		}
+		subject, _, _ := strings.Cut(made.Meta.Message, "\n")
+		fmt.Fprintf(stdout, "[%s %s] %s\n", txn.Branch(), made.Addr, subject)
 		return nil
 	})
 }
 
-// writeFileAtomic replaces the file name with data: write a temporary
-// file beside it, sync, rename.
-func writeFileAtomic(name string, data []byte) error {
-	tmp := name + ".tmp"
-	f, err := os.Create(tmp)
+// errConflicts is the error of a commit refused for unresolved conflicts.
+func errConflicts(ctx context.Context, txn *verso.Txn) error {
+	cs, err := txn.Conflicts(ctx)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Table
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, name)
+	return fmt.Errorf("cannot commit: unresolved merge conflicts in %s; resolve them (in verso sql: dolt_conflicts_resolve, or edit the rows and delete them from dolt_conflicts_<table>), stage the tables with verso add and commit, or abort the merge with verso merge --abort", strings.Join(names, ", "))
+}
+
+func runReset(dir string, args []string, stdout, stderr io.Writer) int {
+	return withTxn("reset", dir, stderr, func(ctx context.Context, txn *verso.Txn) error {
+		a, err := doltargs.Reset().Parse(args)
+		if err != nil {
+			return err
+		}
+		if a.Has("soft") && a.Has("hard") {
+			return errors.New("--soft and --hard contradict each other; give one")
+		}
+		// A first argument that resolves to a commit is a revision;
+		// anything else names tables.
+		opts := verso.ResetOptions{Soft: a.Has("soft"), Hard: a.Has("hard"), Tables: a.Pos}
+		if len(a.Pos) > 0 && a.AfterDashes != 0 {
+			_, err := txn.DB().Resolve(ctx, a.Pos[0], txn.Branch())
+			var rev *verso.RevisionError
+			switch {
+			case err == nil:
+				opts.Rev, opts.Tables = a.Pos[0], a.Pos[1:]
+			case !errors.As(err, &rev):
+				return err
+			case opts.Hard || opts.Soft:
+				return fmt.Errorf("%q: %w", a.Pos[0], rev.Err)
+			}
+		}
+		if (opts.Hard || opts.Soft) && len(opts.Tables) > 0 {
+			return fmt.Errorf("--hard and --soft take a revision, not tables (%q)", opts.Tables[0])
+		}
+		if opts.Rev != "" && len(opts.Tables) > 0 {
+			return errors.New("resetting tables to another commit is not supported; give a revision or tables")
+		}
+		return noTable(txn.Reset(ctx, opts))
+	})
 }
 
 // vcsCommands are the versioning commands by name.
@@ -333,9 +239,9 @@ var vcsCommands = map[string]func(dir string, args []string, stdout, stderr io.W
 	"checkout": runCheckout, "merge": runMerge, "tag": runTag, "reset": runReset,
 }
 
-const versioningHelp = `Versioning commands run the SQL procedure of the same name over the
-local database (the one of the current folder or its nearest parent), with
-the same arguments:
+const versioningHelp = `Versioning commands take the arguments of the SQL procedure of the same
+name and do what it does, on the local database (the one of the current
+folder or its nearest parent):
 
   verso status                       staged and unstaged changes (dolt_status)
   verso add <table>... | . | -A      stage tables                 (dolt_add)

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/sqlserver"
@@ -16,13 +19,21 @@ import (
 // sqlIn runs statements over the database in dir, as verso sql would.
 func sqlIn(t *testing.T, dir string, stmts ...string) {
 	t.Helper()
-	l, err := openLocal(dir, false)
-	if err != nil {
+	p := sqlserver.NewMemoryProvider()
+	defer p.Close()
+	if err := p.AddDatabaseDir(filepath.Base(dir), dir); err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
+	e := sqlserver.NewEngine(p)
+	defer e.Close()
+	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
+	ctx.SetCurrentDatabase(filepath.Base(dir))
 	for _, s := range stmts {
-		if _, err := l.query(s); err != nil {
+		_, it, _, err := e.Query(ctx, s)
+		if err == nil {
+			_, err = sql.RowIterToRows(ctx, it)
+		}
+		if err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
 	}
@@ -91,27 +102,28 @@ func TestVersioningCommands(t *testing.T) {
 
 	// A merge commit of side into main, written through the library until
 	// dolt_merge is there, to draw the graph.
-	r, err := openRepo(dir)
+	db, err := verso.Open(dir, verso.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	g := db.Graph()
 	ctx := context.Background()
-	head, ws, err := r.db.BranchState(ctx, "main")
+	head, ws, err := g.BranchState(ctx, "main")
 	if err != nil {
 		t.Fatal(err)
 	}
-	side, err := r.db.Head(ctx, "side")
+	side, err := g.Head(ctx, "side")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := r.db.WriteCommit(ctx, head.Root, []chunks.Address{head.Addr, side}, commitgraph.Meta{Author: identity("", ""), Message: "merge side"})
+	m, err := g.WriteCommit(ctx, head.Root, []chunks.Address{head.Addr, side}, commitgraph.Meta{Author: identity("", ""), Message: "merge side"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.db.UpdateBranch(ctx, "main", commitgraph.BranchUpdate{ExpectedHead: head.Addr, ExpectedWorkingSet: ws, Head: m.Addr, WorkingSet: ws}); err != nil {
+	if err := g.UpdateBranch(ctx, "main", commitgraph.BranchUpdate{ExpectedHead: head.Addr, ExpectedWorkingSet: ws, Head: m.Addr, WorkingSet: ws}); err != nil {
 		t.Fatal(err)
 	}
-	r.Close()
+	db.Close()
 
 	graph := runOK(t, "-C", dir, "log", "--graph")
 	h := regexp.MustCompile(`[0-9a-v]{32}`)

@@ -1,0 +1,79 @@
+package doltargs
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+var commitSpec = Spec{
+	Opts:   map[string]bool{"message": true, "all": false, "ALL": false, "amend": false, "date": true},
+	Shorts: map[byte]string{'m': "message", 'a': "all", 'A': "ALL"},
+}
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		set   []string
+		msg   string
+		pos   []string
+		after int
+	}{
+		{args: []string{"-am", "fix"}, set: []string{"all", "message"}, msg: "fix", after: -1},
+		{args: []string{"-Amfix"}, set: []string{"ALL", "message"}, msg: "fix", after: -1},
+		{args: []string{"--message=a=b", "t1", "--amend"}, set: []string{"amend", "message"}, msg: "a=b", pos: []string{"t1"}, after: -1},
+		{args: []string{"--message", "-x", "--", "-a", "t"}, set: []string{"message"}, msg: "-x", pos: []string{"-a", "t"}, after: 0},
+		{args: []string{"ref", "--", "t"}, pos: []string{"ref", "t"}, after: 1},
+		{args: []string{"-"}, pos: []string{"-"}, after: -1},
+	} {
+		a, err := commitSpec.Parse(c.args)
+		if err != nil {
+			t.Fatalf("%q: %v", c.args, err)
+		}
+		var set []string
+		for n := range a.Set {
+			set = append(set, n)
+		}
+		slices.Sort(set)
+		if !slices.Equal(set, c.set) || a.Vals["message"] != c.msg || !slices.Equal(a.Pos, c.pos) || a.AfterDashes != c.after {
+			t.Errorf("%q: set %v, message %q, pos %q, after %d; want %v, %q, %q, %d", c.args, set, a.Vals["message"], a.Pos, a.AfterDashes, c.set, c.msg, c.pos, c.after)
+		}
+		if a.Has("message") != (c.msg != "") {
+			t.Errorf("%q: Has(message) is %v", c.args, a.Has("message"))
+		}
+	}
+	for args, want := range map[string]string{
+		"-x":           `unknown option "-x" in "-x"; the options are --amend, --date <value>, -A/--ALL, -a/--all, -m/--message <value>`,
+		"--nope":       `unknown option "--nope"`,
+		"-m":           `option "-m" needs a value`,
+		"--message":    `option "--message" needs a value`,
+		"--amend=true": "option --amend takes no value",
+	} {
+		_, err := commitSpec.Parse(strings.Fields(args))
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", args, err, want)
+		}
+	}
+}
+
+func TestParseAuthorAndDate(t *testing.T) {
+	if n, e, err := ParseAuthor("Ada Lovelace <ada@example.com>"); err != nil || n != "Ada Lovelace" || e != "ada@example.com" {
+		t.Fatalf("ParseAuthor: %q %q %v", n, e, err)
+	}
+	if _, _, err := ParseAuthor("ada@example.com"); err == nil {
+		t.Fatal("ParseAuthor took an address without a name")
+	}
+	for s, want := range map[string]time.Time{
+		"2026-11-30":                time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC),
+		"2026-11-30 10:05:00":       time.Date(2026, 11, 30, 10, 5, 0, 0, time.UTC),
+		"2026-11-30T10:05:00+01:00": time.Date(2026, 11, 30, 9, 5, 0, 0, time.UTC),
+	} {
+		if got, err := ParseDate(s); err != nil || !got.Equal(want) {
+			t.Errorf("ParseDate(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	if _, err := ParseDate("yesterday"); err == nil {
+		t.Fatal("ParseDate took yesterday")
+	}
+}

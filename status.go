@@ -1,0 +1,95 @@
+package verso
+
+import "context"
+
+// TableStatus is how a table of a branch's working set differs: from the
+// head commit to the staged root (staged), or from the staged root to the
+// working root (not staged).
+type TableStatus uint8
+
+// The statuses of a table, as dolt_status names them (String).
+const (
+	StatusNew      TableStatus = iota + 1 // "new table": the older root lacks it
+	StatusModified                        // "modified"
+	StatusDeleted                         // "deleted": the newer root lacks it
+	StatusConflict                        // "conflict": a merge left rows in conflict
+)
+
+// String returns Dolt's word for s (dolt_status's status column).
+func (s TableStatus) String() string {
+	switch s {
+	case StatusNew:
+		return "new table"
+	case StatusModified:
+		return "modified"
+	case StatusDeleted:
+		return "deleted"
+	case StatusConflict:
+		return "conflict"
+	}
+	return "unknown"
+}
+
+// StatusEntry is one change of a working set: a table (an item,
+// staging.go), whether the change is staged, and what it is.
+type StatusEntry struct {
+	Table  string
+	Staged bool
+	Status TableStatus
+}
+
+// Status returns the changes of the transaction's branch as they stand
+// now, with the transaction's own writes: first the staged ones (head to
+// staged root), then those not staged (staged to working root), each by
+// table name, then the tables with conflicts (not staged). A read-only
+// transaction (at a commit) has no working set, and no changes.
+func (t *Txn) Status(ctx context.Context) ([]StatusEntry, error) {
+	if t.readOnly {
+		return nil, nil
+	}
+	g := t.db.graph
+	head, ws, err := g.BranchState(ctx, t.branch)
+	if err != nil {
+		return nil, err
+	}
+	working, err := t.PendingWorking(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	headRoot, err := g.OpenRoot(ctx, head.Root)
+	if err != nil {
+		return nil, err
+	}
+	staged, err := g.OpenRoot(ctx, ws.Staged)
+	if err != nil {
+		return nil, err
+	}
+	var out []StatusEntry
+	for _, pair := range []struct {
+		from, to RootValue
+		staged   bool
+	}{{headRoot, staged, true}, {staged, working, false}} {
+		changes, err := ChangedItems(ctx, pair.from, pair.to)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range changes {
+			st := StatusModified
+			switch {
+			case !c.InFrom:
+				st = StatusNew
+			case !c.InTo:
+				st = StatusDeleted
+			}
+			out = append(out, StatusEntry{Table: c.Name, Staged: pair.staged, Status: st})
+		}
+	}
+	conflicts, err := ConflictedTables(ctx, working)
+	if err != nil {
+		return nil, err
+	}
+	for _, tb := range conflicts {
+		out = append(out, StatusEntry{Table: tb, Status: StatusConflict})
+	}
+	return out, nil
+}
