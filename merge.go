@@ -11,13 +11,15 @@ import (
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/eventindex"
 	"github.com/verso-db/verso/prolly"
+	"github.com/verso-db/verso/tablemerge"
 	"github.com/verso-db/verso/tables"
 )
 
 // Concurrent transactions merge at commit: the committing transaction's
 // changes (from its snapshot, base, to its root, theirs) are applied to the
-// working root as it is now (ours). A table changed on one side only is
-// taken from that side (commitgraph.MergeRoots). A table both changed gets
+// working root as it is now (ours), by the same root-merge driver as
+// branch merges (tablemerge.Merge). A table changed on one side only is
+// taken from that side. A table both changed gets
 // the committing transaction's row changes replayed on the current table
 // through a tables.Editor, so indexes, unique keys and the auto-increment
 // counter stay right. A row that both changed since the transaction's base
@@ -25,53 +27,51 @@ import (
 // are still two), a unique key that both took, or a schema change on
 // either side is a conflict, reported as a serialization failure that the
 // client can retry. The base of a row the transaction locked is the
-// version it adopted then (bases, rowlocks.go), so the rows it locked
+// version it adopted then (bases, adopt.go), so the rows it locked
 // never conflict with the transactions it waited for.
 
 // mergeRoots merges theirs (the committing transaction) into ours; bases
 // holds the versions of rows the transaction adopted, per table (lower-case
-// name) and key.
+// name) and key. It runs the one root-merge driver, tablemerge.Merge, with
+// the transaction's own strategy: tables replay their row changes
+// (mergeTable), the event log merges as mergeEvents says, and any other
+// name both changed is a serialization failure.
 func mergeRoots(ctx context.Context, db *DB, base, ours, theirs commitgraph.RootValue, bases Adopted) (commitgraph.RootValue, error) {
-	// The resolver's error is returned as is: MergeRoots wraps it, and the
-	// engine recognizes a serialization failure only unwrapped.
-	var failed error
-	events := false // both changed the event log: mergeEvents below
 	merged := map[string]bool{}
-	out, err := commitgraph.MergeRoots(ctx, base, ours, theirs, func(ctx context.Context, c commitgraph.RootConflict) (addr chunks.Address, keep bool, err error) {
-		defer func() { failed = err }()
-		name, isTable := strings.CutPrefix(c.Name, commitgraph.TablePrefix)
-		switch {
-		case strings.HasPrefix(c.Name, commitgraph.EventsPrefix):
-			events = true
-			return c.Ours, c.InOurs, nil
-		case !isTable:
-			return chunks.Address{}, false, errSerialization("both changed %q", c.Name)
-		case !c.InBase:
-			return chunks.Address{}, false, errSerialization("both created table %q", name)
-		case !c.InOurs || !c.InTheirs:
-			return chunks.Address{}, false, errSerialization("table %q was dropped on one side and changed on the other", name)
-		}
-		merged[strings.ToLower(name)] = true
-		addr, err = mergeTable(ctx, db, name, c.Base, c.Ours, c.Theirs, bases[strings.ToLower(name)])
-		return addr, err == nil, err
+	res, err := tablemerge.Merge(ctx, db.graph.NodeStore(), base, ours, theirs, tablemerge.Options{
+		Collations:    db.Collations(),
+		KeepConflicts: true, // a transaction may commit while a merge's conflicts are resolved
+		PrefixMergers: map[string]tablemerge.PrefixMerger{
+			commitgraph.EventsPrefix: func(ctx context.Context, _ *prolly.NodeStore, b, o, t, m commitgraph.RootValue) (commitgraph.RootValue, error) {
+				return mergeEvents(ctx, db, b, o, t, m)
+			},
+		},
+		Tables: func(ctx context.Context, name string, c commitgraph.RootConflict) (chunks.Address, error) {
+			switch {
+			case !c.InBase:
+				return chunks.Address{}, errSerialization("both created table %q", name)
+			case !c.InOurs || !c.InTheirs:
+				return chunks.Address{}, errSerialization("table %q was dropped on one side and changed on the other", name)
+			}
+			merged[strings.ToLower(name)] = true
+			return mergeTable(ctx, db, name, c.Base, c.Ours, c.Theirs, bases[strings.ToLower(name)])
+		},
+		Refuse: func(c commitgraph.RootConflict) error { return errSerialization("both changed %q", c.Name) },
 	})
-	if err != nil && failed != nil {
-		return out, failed
-	}
 	if err != nil {
-		return out, err
+		// A serialization failure goes back as it is (the SQL layer reports
+		// it as 1213), without the driver's wrapping.
+		var se *SerializationError
+		if errors.As(err, &se) {
+			return commitgraph.RootValue{}, se
+		}
+		return commitgraph.RootValue{}, err
 	}
-	// MergeRoots takes a table that both sides changed to the same value
+	// The driver takes a table that both sides changed to the same value
 	// as is, and a table only ours changed from ours: the first may hide
 	// rows both wrote, the second rows the transaction adopted and then
 	// changed back to its snapshot's version. Both go through mergeTable.
-	if out, err = mergeUnmerged(ctx, db, base, ours, theirs, out, merged, bases); err != nil {
-		return out, err
-	}
-	if events {
-		return mergeEvents(ctx, db, base, ours, theirs, out)
-	}
-	return out, nil
+	return mergeUnmerged(ctx, db, base, ours, theirs, res.Root, merged, bases)
 }
 
 // mergeUnmerged merges the tables MergeRoots did not give to mergeTable

@@ -38,7 +38,28 @@ type Options struct {
 	// fails the merge with ErrNoMerger: it is never taken or dropped
 	// blindly.
 	PrefixMergers map[string]PrefixMerger
+	// Tables, when set, merges each table both sides changed instead of
+	// the row-by-row merge with conflicts (the engine's transaction
+	// commits replay their row changes with it and refuse any row both
+	// changed): it returns the merged table's address, or an error that
+	// stops the merge and is returned as is.
+	Tables TableMerger
+	// KeepConflicts lets ours and theirs hold the conflicts of an earlier
+	// merge (a transaction committed while they are being resolved); their
+	// entries merge by name like other objects. Without it such a merge
+	// fails with ErrUnresolvedConflicts.
+	KeepConflicts bool
+	// Refuse, when set, decides every name other than a table's (and
+	// those of PrefixMergers) that both sides changed differently: its
+	// error stops the merge. The engine's transaction commits refuse them
+	// all as serialization failures; unset, such names fail with the
+	// errors described at Merge.
+	Refuse func(c commitgraph.RootConflict) error
 }
+
+// TableMerger merges the table name that both sides changed (c: its
+// addresses on each side, any of them absent).
+type TableMerger func(ctx context.Context, name string, c commitgraph.RootConflict) (chunks.Address, error)
 
 // Result is what Merge made.
 type Result struct {
@@ -90,6 +111,9 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 		name string
 		root commitgraph.RootValue
 	}{{"ours", ours}, {"theirs", theirs}} {
+		if opts.KeepConflicts {
+			break
+		}
 		has, err := HasConflicts(ctx, side.root)
 		if err != nil {
 			return nil, err
@@ -145,6 +169,14 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 				return c.Ours, c.InOurs, nil
 			}
 		}
+		if name, ok := strings.CutPrefix(c.Name, TablePrefix); ok && opts.Tables != nil {
+			addr, err := opts.Tables(ctx, name, c)
+			if err != nil {
+				return chunks.Address{}, false, err
+			}
+			res.Merged = append(res.Merged, name)
+			return addr, true, nil
+		}
 		if name, ok := strings.CutPrefix(c.Name, TablePrefix); ok {
 			addr, cs, err := m.resolveTable(ctx, name, c)
 			if err != nil {
@@ -160,6 +192,9 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 				res.Conflicts = append(res.Conflicts, TableConflicts{Table: name, Count: cs.Count()})
 			}
 			return addr, true, nil
+		}
+		if opts.Refuse != nil {
+			return chunks.Address{}, false, opts.Refuse(c)
 		}
 		if name, ok := strings.CutPrefix(c.Name, TableOptsPrefix); ok {
 			return chunks.Address{}, false, fmt.Errorf("%w: both branches changed the options (comment, collation) of table %q differently; change them on one branch to match the other, then merge again", ErrSchemaConflict, name)
