@@ -1,6 +1,9 @@
 // Package tablemerge merges root values three ways, table by table and row
-// by row: the merge behind dolt_merge, dolt_cherry_pick and dolt_revert.
-// It sits on packages tables and commitgraph.
+// by row: the one root-merge driver, behind dolt_merge, dolt_cherry_pick
+// and dolt_revert and behind the engine's transaction commits (which merge
+// a committing transaction into the working root with their own table
+// strategy: Options.Tables, Refuse and KeepConflicts). It sits on packages
+// tables and commitgraph.
 //
 // # Main types
 //
