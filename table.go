@@ -86,9 +86,6 @@ func (t *Txn) GetForUpdate(ctx context.Context, table string, key ...tables.Valu
 	var row []tables.Value
 	var found bool
 	err := t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lock func([]byte) error) error {
-		if err := tb.Schema().Validate(); err != nil {
-			return err
-		}
 		if len(key) != len(tb.Schema().PrimaryKey) {
 			_, _, err := ed.Get(ctx, key) // its error says what is wrong
 			return err
