@@ -53,16 +53,12 @@ func (db *Database) systemView(ctx *sql.Context) (*systables.View, error) {
 		d.refs = &refsSnapshot{refs: refs, ws: d.Start()}
 	}
 	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: d.refs.refs, Branch: db.branch,
-		Working: d.Root(), Tables: tableReader{db}, Events: &eventFormat, Session: txSession{db}, Cache: db.p.sysCache}, nil
+		Working: d.Root(), Tables: tableReader{db}, Session: txSession{db}, Cache: db.p.sysCache}, nil
 }
-
-// eventFormat is how the diffs of the event log (dolt_diff(...,
-// 'dolt_events'), dolt_diff_dolt_events) show an event: as dolt_events.
-var eventFormat = systables.EventFormat{Columns: eventSchema(eventsTableName), Row: eventRow}
 
 // openSessionTables opens the system tables that follow the session's
 // transaction (systables.OpenSession: dolt_branches, dolt_status,
-// dolt_conflicts, ...).
+// dolt_conflicts, dolt_events, ...).
 func openSessionTables(ctx *sql.Context, db *Database, name string) (sql.Table, bool, error) {
 	return systables.OpenSession(ctx, name, db.sessionView())
 }

@@ -30,14 +30,17 @@ const (
 	ConflictsName   = "dolt_conflicts"
 	ConflictsPrefix = "dolt_conflicts_"
 	MergeStatusName = "dolt_merge_status"
+	StreamsName     = "dolt_streams"
+	EventStatsName  = "dolt_event_stats"
 )
 
 // OpenSession returns the table named name (any case) among those over
 // the refs as they are now and the session's transaction: dolt_branches,
-// dolt_tags, dolt_status, dolt_conflicts, dolt_merge_status and
-// dolt_conflicts_<t> (for a table t of the transaction's root). ok is
-// false for any other name. It reads v's DB, Graph, Branch, Tables and
-// Session; Refs and Working may be unset. The tables read when a statement runs,
+// dolt_tags, dolt_status, dolt_conflicts, dolt_merge_status,
+// dolt_conflicts_<t> (for a table t of the transaction's root), and the
+// event log's dolt_events, dolt_streams and dolt_event_stats. ok is false
+// for any other name. It reads v's DB, Graph, Branch, Tables and Session;
+// Refs and Working may be unset. The tables read when a statement runs,
 // not when they are opened (dolt_conflicts_<t> fixes its columns at open).
 func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error) {
 	l := strings.ToLower(name)
@@ -48,6 +51,9 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 		return &rowsTable{name: MergeStatusName, sch: mergeStatusSchema, rows: v.mergeStatusRows}, true, nil
 	case strings.HasPrefix(l, ConflictsPrefix):
 		return v.openConflictsTable(ctx, name[len(ConflictsPrefix):])
+	case l == EventsTable || l == StreamsName || l == EventStatsName:
+		t, ok := eventTable(l, eventSource{v: v})
+		return t, ok, nil
 	case l == BranchesName:
 		return &rowsTable{name: BranchesName, sch: branchesSchema, rows: v.branchRows}, true, nil
 	case l == TagsName:

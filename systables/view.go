@@ -49,9 +49,6 @@ type View struct {
 	// Tables opens stored tables with the engine's schema and row
 	// conversion; dolt_diff_<t> and dolt_history_<t> need it.
 	Tables TableReader
-	// Events is how dolt_events shows an event; the diffs of the event
-	// log need it (nil: they fail).
-	Events *EventFormat
 	// Session reaches the session's transaction when a statement reads
 	// or writes a table that follows it (OpenSession's tables); the
 	// commit-indexed tables do not use it.
