@@ -57,11 +57,19 @@
 //     1105. MySQLError gives in-process callers what a client of the
 //     server gets; the server uses its two halves, MapError and
 //     ScrubError (scrub.go).
-//   - The event log (package eventindex) as SQL (events*.go): the system
-//     tables dolt_events, dolt_streams and dolt_event_stats, the procedures
-//     dolt_append_events, dolt_stream_metadata and dolt_delete_stream, and
-//     the table functions dolt_read_all and dolt_read_stream. See "Events"
-//     below.
+//   - The event log (package eventindex) as SQL: the procedures
+//     dolt_append_events, dolt_stream_metadata and dolt_delete_stream
+//     (events_procs.go) and the nodes of the table functions dolt_read_all
+//     and dolt_read_stream (events_funcs.go). The tables dolt_events,
+//     dolt_streams and dolt_event_stats, and what the table functions
+//     read, are package systables'. See "Events" below.
+//   - System tables: every dolt_* table is package systables'. This
+//     package hands it a systables.View (systables.go): the commit graph,
+//     the refs of the transaction's snapshot and its working root for the
+//     commit-indexed tables (systemView), the session's transaction
+//     (txSession, a systables.Session) for the tables that follow it
+//     (sessionView), and its own schema and value conversions
+//     (tableReader).
 //
 // # Accounts
 //
@@ -110,13 +118,13 @@
 // by default the database's, .verso/HEAD), which GetTableInsensitive, the
 // procedures and active_branch() follow. Functions (functions.go):
 // active_branch(), hashof() and dolt_hashof(), dolt_merge_base(),
-// has_ancestor(). System tables (refsystables.go): dolt_branches,
-// dolt_tags, dolt_status. AS OF (asof.go, sql.VersionedDatabase) takes a
-// commit spec or a time. Session variables (sysvars.go): @@<db>_head,
-// @@<db>_head_ref (settable: checks a branch out), @@<db>_working,
-// @@<db>_staged, and @@dolt_committer_name / @@dolt_committer_email for
-// the identity commits record (else Provider.SetCommitter's, else the SQL
-// user).
+// has_ancestor(). System tables: package systables (dolt_branches,
+// dolt_tags, dolt_status, dolt_log, ...). AS OF (asof.go,
+// sql.VersionedDatabase) takes a commit spec or a time. Session variables
+// (sysvars.go): @@<db>_head, @@<db>_head_ref (settable: checks a branch
+// out), @@<db>_working, @@<db>_staged, and @@dolt_committer_name /
+// @@dolt_committer_email for the identity commits record (else
+// Provider.SetCommitter's, else the SQL user).
 //
 // What dolt_add and dolt_status call a table (the engine's staging.go): the entries
 // tables/<t> and tableopts/<t>; views, triggers and stored procedures are
@@ -141,28 +149,11 @@
 //
 // # Events
 //
-// dolt_events has a row per event of the log the session's transaction
-// sees (its own appends included): position (the primary key), stream_id,
-// event_number, event_id, event_type, category, created (UTC, datetime(6)),
-// data and metadata (JSON, NULL when empty; returned as stored, compact).
-// Names compare binary. Its indexes are the log's maps: PRIMARY
-// (position), stream (stream_id, event_number), category (category,
-// position), event_type (event_type, position) and category_event_type
-// (category, event_type, position), which has no map of its own: the two
-// index ranges are joined on position. The table picks its lookup from
-// literal filters (= and IN on names, comparisons on position and
-// event_number) and leaves the rest as a filter; joins and parameters go
-// through the engine's costing of the same indexes. EXPLAIN PLAN shows
-// IndexedTableAccess(dolt_events) with the index. PRIMARY is ordered and
-// reversible: ORDER BY position [DESC] LIMIT n reads n events, not the
-// log (Log.ReadBackwards for DESC).
-//
-// INSERT INTO dolt_events (stream_id, event_type, data, metadata,
-// event_id, event_number) appends: the statement's rows are one batch,
-// each with expected version any, or, when it gives event_number n, only
-// if the event gets number n. position, category and created are the
-// log's: an INSERT that sets them (category differently from the stream's)
-// fails. UPDATE, DELETE and TRUNCATE fail: retention removes events.
+// The tables dolt_events (INSERT appends; UPDATE, DELETE and TRUNCATE
+// fail: retention removes events), dolt_streams and dolt_event_stats,
+// the reads of dolt_read_all and dolt_read_stream, and the diffs of the
+// event log (dolt_diff(..., 'dolt_events'), dolt_diff_dolt_events) are
+// package systables'; its doc describes their columns and indexes.
 //
 // CALL dolt_append_events(stream, expected_version, events) appends a JSON
 // array of {"event_type", "data", "metadata", "event_id"} objects if the
@@ -173,21 +164,6 @@
 // "$tb": n}') replaces the stream's retention rules; CALL
 // dolt_delete_stream(stream [, '--hard']) soft or hard deletes it.
 //
-// dolt_read_all(filter [, from_position [, max_count]]) reads with a
-// KurrentDB-style filter: $all, $idx-ce-<category>, $idx-et-<type>, a
-// stream id, several of these joined by '&' ($idx-ce-Order&$idx-et-
-// OrderCreated: a conjunction), or a JSON object with any of category,
-// event_type, stream, stream_prefix and to_position (exclusive).
-// dolt_read_stream(stream [, from_event_number [, max_count [,
-// 'backwards']]]) reads a stream. max_count defaults to 2000, a page;
-// larger counts are read a page at a time.
-//
-// dolt_streams has a row per stream (counts, first and last event number,
-// version, retention rules, deleted 'soft' or 'hard'; stream_id = and IN
-// are lookups of those streams' records); dolt_event_stats a
-// row per category, per event type and for the whole log (count, first and
-// last position and created time), from index counts in O(log n) each.
-//
 // Event writes go into the transaction's root as a new log (one Batch per
 // statement or CALL): they commit, roll back and roll back to savepoints
 // with it. At COMMIT, if another transaction changed the log meanwhile, the
@@ -196,24 +172,6 @@
 // (appends, metadata, deletes), the second commit fails with
 // ER_LOCK_DEADLOCK (1213) naming the stream. Positions returned inside a
 // transaction may so change at COMMIT; event numbers do not.
-// eventTableAt opens the event tables of a given root value (AS OF):
-// read-only.
-//
-// The event log's changes between revisions read like a table's rows
-// (package systables, given dolt_events' columns and rows as
-// systables.EventFormat in systemView): dolt_diff('from', 'to',
-// 'dolt_events') (and 'from..to', 'from...to'; WORKING and STAGED
-// included) and the system table dolt_diff_dolt_events (each commit of
-// HEAD's history against each parent, and WORKING against HEAD; to_commit
-// and from_commit are index lookups) have a row per event added or
-// removed: to_position, to_stream_id, ... to_metadata, to_commit,
-// to_commit_date, the same from_, and diff_type added, removed, or
-// modified where one position holds different events (a merge renumbered
-// theirs). Events that retention removed (max count, truncate-before,
-// deletes, a sweep of max age) are removed in the commit that removed
-// them. eventindex.Diff computes them: the cost follows the size of the
-// change. dolt_diff still lists such a commit as table dolt_events,
-// data_change.
 //
 // # Merges
 //
@@ -224,9 +182,11 @@
 // merge commit unless it leaves conflicts or is asked not to (--no-commit,
 // --squash). Merges are refused while the branch has uncommitted changes
 // or a merge in progress. Rows in conflict stay as ours in the table and
-// are listed by dolt_conflicts and dolt_conflicts_<table> (conflicts.go);
+// are listed by dolt_conflicts and dolt_conflicts_<table> (package
+// systables);
 // delete them from dolt_conflicts_<table> once the table holds what it
-// should, or run dolt_conflicts_resolve('--ours' | '--theirs', ...); then
+// should, or run dolt_conflicts_resolve('--ours' | '--theirs', ...)
+// (proc_conflicts.go); then
 // dolt_add and dolt_commit make the merge commit, or dolt_merge('--abort')
 // returns to before the merge. dolt_merge_status shows the merge in
 // progress. Schema conflicts, a table dropped on one side and changed on

@@ -3,7 +3,6 @@ package sqlserver
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/verso-db/verso/eventindex"
+	"github.com/verso-db/verso/systables"
 )
 
 // The event procedures:
@@ -40,59 +40,55 @@ var (
 		{Name: "version", Type: types.Int64},
 	}
 	streamMetadataSchema = sql.Schema{
-		{Name: "stream_id", Type: eventNameType},
+		{Name: "stream_id", Type: systables.EventNameType},
 		{Name: "max_count", Type: types.Uint64, Nullable: true},
 		{Name: "max_age", Type: types.Float64, Nullable: true},
 		{Name: "truncate_before", Type: types.Uint64, Nullable: true},
 	}
 	deleteStreamSchema = sql.Schema{
-		{Name: "stream_id", Type: eventNameType},
+		{Name: "stream_id", Type: systables.EventNameType},
 		{Name: "deleted", Type: types.Text},
 	}
 )
 
-// currentLog returns the log source of the session's current database.
-func currentLog(ctx *sql.Context) (logSource, error) {
+// currentEventDB returns the session's current database, whose log the
+// procedures write.
+func currentEventDB(ctx *sql.Context) (*Database, error) {
 	s, ok := ctx.Session.(*Session)
 	if !ok {
-		return logSource{}, fmt.Errorf("verso: session %T is not a verso session", ctx.Session)
+		return nil, fmt.Errorf("verso: session %T is not a verso session", ctx.Session)
 	}
 	name := ctx.GetCurrentDatabase()
 	if name == "" {
-		return logSource{}, sql.ErrNoDatabaseSelected.New()
+		return nil, sql.ErrNoDatabaseSelected.New()
 	}
 	db, err := s.p.Database(ctx, name)
 	if err != nil {
-		return logSource{}, err
+		return nil, err
 	}
 	vdb, ok := db.(*Database)
 	if !ok || vdb.temp {
-		return logSource{}, fmt.Errorf("verso: database %q holds no event log", name)
+		return nil, fmt.Errorf("verso: database %q holds no event log", name)
 	}
-	return logSource{db: vdb}, nil
+	return vdb, nil
 }
 
-// eventsError adds to an error of package eventindex what the user can do
-// about it.
-func eventsError(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, eventindex.ErrReserved):
-		return fmt.Errorf("%w: names beginning with '$' are reserved for the system, choose another", err)
-	case errors.Is(err, eventindex.ErrBadJSON):
-		return fmt.Errorf("%w: give data and metadata as JSON text, or leave them NULL", err)
-	case errors.Is(err, eventindex.ErrBadName):
-		return fmt.Errorf("%w: stream ids and event types are 1 to %d bytes of UTF-8", err, eventindex.MaxNameLen)
-	case errors.Is(err, eventindex.ErrStreamDeleted):
-		return fmt.Errorf("%w: it was hard deleted and can never be written again", err)
-	case errors.Is(err, eventindex.ErrWrongExpectedVersion):
-		return fmt.Errorf("%w (read the stream's version from dolt_streams and retry)", err)
+// writeEvents runs fn on a Batch of the transaction's log and puts the
+// Log it makes into the transaction's root. If fn fails, nothing changes.
+func writeEvents(ctx *sql.Context, db *Database, fn func(*eventindex.Batch) error) error {
+	tx, err := transaction(ctx)
+	if err != nil {
+		return err
 	}
-	return err
+	if tx.readOnly {
+		return systables.ErrEventsReadOnlyTx
+	}
+	d, err := db.tx(ctx)
+	if err != nil {
+		return err
+	}
+	return d.WriteEvents(ctx, fn)
 }
-
-func isNotFound(err error) bool { return errors.Is(err, eventindex.ErrStreamNotFound) }
 
 // parseExpectedVersion reads 'any', 'no_stream', 'stream_exists' or an
 // event number.
@@ -166,7 +162,7 @@ func compactJSON(raw json.RawMessage) []byte {
 }
 
 func appendEventsProc(ctx *sql.Context, stream, expected, events string) (sql.RowIter, error) {
-	src, err := currentLog(ctx)
+	db, err := currentEventDB(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -179,10 +175,10 @@ func appendEventsProc(ctx *sql.Context, stream, expected, events string) (sql.Ro
 		return nil, err
 	}
 	var res eventindex.AppendResult
-	err = src.writeEvents(ctx, func(b *eventindex.Batch) error {
+	err = writeEvents(ctx, db, func(b *eventindex.Batch) error {
 		var err error
 		res, err = b.Append(ctx, stream, exp, evs)
-		return eventsError(err)
+		return systables.EventsError(err)
 	})
 	if err != nil {
 		return nil, err
@@ -241,7 +237,7 @@ func parseStreamMetadata(s string) (eventindex.StreamMetadata, error) {
 }
 
 func streamMetadataProc(ctx *sql.Context, stream, metadata string) (sql.RowIter, error) {
-	src, err := currentLog(ctx)
+	db, err := currentEventDB(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -249,29 +245,13 @@ func streamMetadataProc(ctx *sql.Context, stream, metadata string) (sql.RowIter,
 	if err != nil {
 		return nil, err
 	}
-	err = src.writeEvents(ctx, func(b *eventindex.Batch) error {
-		return eventsError(b.SetStreamMetadata(ctx, stream, md))
+	err = writeEvents(ctx, db, func(b *eventindex.Batch) error {
+		return systables.EventsError(b.SetStreamMetadata(ctx, stream, md))
 	})
 	if err != nil {
 		return nil, err
 	}
-	return sql.RowsToRowIter(append(sql.Row{stream}, retentionValues(md)...)), nil
-}
-
-// retentionValues returns max_count, max_age (seconds) and
-// truncate_before, NULL when unset.
-func retentionValues(md eventindex.StreamMetadata) sql.Row {
-	row := sql.Row{nil, nil, nil}
-	if md.MaxCount > 0 {
-		row[0] = md.MaxCount
-	}
-	if md.MaxAge > 0 {
-		row[1] = md.MaxAge.Seconds()
-	}
-	if md.TruncateBefore > 0 {
-		row[2] = uint64(md.TruncateBefore)
-	}
-	return row
+	return sql.RowsToRowIter(append(sql.Row{stream}, systables.RetentionValues(md)...)), nil
 }
 
 func deleteStreamProc(ctx *sql.Context, stream string) (sql.RowIter, error) {
@@ -289,12 +269,12 @@ func deleteStreamModeProc(ctx *sql.Context, stream, mode string) (sql.RowIter, e
 }
 
 func deleteStream(ctx *sql.Context, stream string, hard bool) (sql.RowIter, error) {
-	src, err := currentLog(ctx)
+	db, err := currentEventDB(ctx)
 	if err != nil {
 		return nil, err
 	}
-	err = src.writeEvents(ctx, func(b *eventindex.Batch) error {
-		return eventsError(b.DeleteStream(ctx, stream, eventindex.Any, hard))
+	err = writeEvents(ctx, db, func(b *eventindex.Batch) error {
+		return systables.EventsError(b.DeleteStream(ctx, stream, eventindex.Any, hard))
 	})
 	if err != nil {
 		return nil, err

@@ -2,12 +2,9 @@ package sqlserver
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/eventindex"
@@ -193,62 +190,6 @@ func TestEventsConcurrentAutocommit(t *testing.T) {
 	env.check(ctx, "SELECT count(*), min(position), max(position) FROM dolt_events", fmt.Sprintf("[%d 1 %d]", sessions*each, sessions*each))
 	env.check(ctx, "SELECT count(*) FROM dolt_streams WHERE version = 19", "[4]")
 	checkEventLog(t, env, "db")
-}
-
-// TestEventsAtRoot reads the event tables of an older root value, as AS
-// OF does: they show that root's log and refuse writes.
-func TestEventsAtRoot(t *testing.T) {
-	env := newMemoryEnv(t)
-	ctx := setupDB(env)
-	env.exec(ctx, `CALL dolt_append_events('A-1', 'any', '[{"event_type": "A"}, {"event_type": "B"}]')`)
-	old := workingRoot(t, env, "db")
-	env.exec(ctx, `CALL dolt_append_events('A-1', 'any', '[{"event_type": "C"}]')`)
-	db, err := env.p.Database(ctx, "db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	read := func(name string) string {
-		tbl, ok := db.(*Database).eventTableAt(name, old)
-		if !ok {
-			t.Fatalf("no table %s", name)
-		}
-		parts, err := tbl.Partitions(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rows []sql.Row
-		for {
-			p, err := parts.Next(ctx)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			it, err := tbl.PartitionRows(ctx, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rs, err := sql.RowIterToRows(ctx, it)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rows = append(rows, rs...)
-		}
-		return formatRows(rows)
-	}
-	if got := read("dolt_events"); !strings.Contains(got, "A-1 1") || strings.Contains(got, "A-1 2") {
-		t.Errorf("dolt_events at the old root: %s", got)
-	}
-	if got := read("dolt_streams"); !strings.HasPrefix(got, "[A-1 A 2 0 1 1 ") {
-		t.Errorf("dolt_streams at the old root: %s", got)
-	}
-	tbl, _ := db.(*Database).eventTableAt("dolt_events", old)
-	ins := tbl.(sql.InsertableTable).Inserter(ctx)
-	if err := ins.Insert(ctx, sql.Row{nil, "A-1", nil, nil, "D", nil, nil, nil, nil}); err == nil || !strings.Contains(err.Error(), "read-only") {
-		t.Errorf("insert at an old root: %v", err)
-	}
-	env.check(ctx, "SELECT count(*) FROM dolt_events", "[3]")
 }
 
 // TestEventsExplain checks that filters on each indexed column, and their

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/systables"
@@ -52,12 +53,45 @@ func (db *Database) systemView(ctx *sql.Context) (*systables.View, error) {
 		d.refs = &refsSnapshot{refs: refs, ws: d.Start()}
 	}
 	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: d.refs.refs, Branch: db.branch,
-		Working: d.Root(), Tables: tableReader{db}, Events: &eventFormat, Cache: db.p.sysCache}, nil
+		Working: d.Root(), Tables: tableReader{db}, Session: txSession{db}, Cache: db.p.sysCache}, nil
 }
 
-// eventFormat is how the diffs of the event log (dolt_diff(...,
-// 'dolt_events'), dolt_diff_dolt_events) show an event: as dolt_events.
-var eventFormat = systables.EventFormat{Columns: eventSchema(eventsTableName), Row: eventRow}
+// openSessionTables opens the system tables that follow the session's
+// transaction (systables.OpenSession: dolt_branches, dolt_status,
+// dolt_conflicts, dolt_events, ...).
+func openSessionTables(ctx *sql.Context, db *Database, name string) (sql.Table, bool, error) {
+	return systables.OpenSession(ctx, name, db.sessionView())
+}
+
+// sessionView returns what the tables of systables.OpenSession read: the
+// database and its branch, with the session's transaction reached when a
+// statement runs (no snapshot of the refs: those tables read the
+// transaction, or the refs as they are now).
+func (db *Database) sessionView() *systables.View {
+	return &systables.View{DB: db.name, Graph: db.st.graph, Branch: db.branch, Tables: tableReader{db}, Session: txSession{db}}
+}
+
+// txSession is the session's transaction on a database, for the system
+// tables.
+type txSession struct{ db *Database }
+
+var _ systables.Session = txSession{}
+
+func (s txSession) Txn(ctx *sql.Context) (*verso.Txn, error) {
+	d, err := s.db.tx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return d.Txn, nil
+}
+
+func (s txSession) Flush(ctx *sql.Context) error {
+	d, err := s.db.tx(ctx)
+	if err != nil {
+		return err
+	}
+	return d.flushAll(ctx)
+}
 
 // refsSnapshot is the refs a transaction's system tables read, and the
 // transaction's working set when they were taken.
@@ -85,6 +119,13 @@ func (r tableReader) ReadTable(ctx *sql.Context, name string, addr chunks.Addres
 	tbl := &Table{db: r.db, name: name, info: &tableInfo{addr: addr, t: t, sch: sch, collation: sql.Collation_Default}}
 	return &systables.StoredTable{Table: t, Schema: sch.Schema, Row: tbl.toRow}, nil
 }
+
+func (r tableReader) Schema(ctx *sql.Context, name string, s *tables.Schema) (sql.Schema, error) {
+	sch, err := r.db.p.cache.historySchema(ctx, r.db, name, s)
+	return sch.Schema, err
+}
+
+func (r tableReader) Value(t sql.Type, v tables.Value) (any, error) { return fromValue(t, v) }
 
 // CommitGraph returns the commit graph of the database named name, for
 // tools and tests that write commits directly.

@@ -1,5 +1,8 @@
-// Package systables holds verso's commit-indexed system tables for
-// go-mysql-server, with Dolt's names, columns and types:
+// Package systables holds every dolt_* system table of verso for
+// go-mysql-server, with Dolt's names, columns and types: the
+// commit-indexed tables (Open) and the tables over the refs as they are
+// now and the session's transaction (OpenSession). The commit-indexed
+// ones:
 //
 //	dolt_log               the commits reachable from HEAD (the session
 //	                       branch's head), in Dolt's log order
@@ -72,7 +75,8 @@
 // type). Values are converted exactly as the ordinary table read does: the
 // View's TableReader is package sqlserver's.
 //
-// Table functions (registered by package sqlserver; the logic is here):
+// Table functions over the commit graph (package sqlserver registers
+// them; the logic is here):
 // dolt_log('rev', ...) takes revisions, ^rev, --not rev..., a..b, a...b,
 // --parents and --decorate (which add the parents and refs columns to the
 // first six), --merges, --min-parents=N and -n N; dolt_diff('from', 'to',
@@ -82,11 +86,97 @@
 // 'dolt_events') diffs the event log instead, with dolt_diff_dolt_events'
 // columns (eventindex.Diff, whose cost also follows the change).
 //
+// # Tables over the refs and the session's transaction
+//
+// OpenSession's tables read when a statement runs (View.Session reaches
+// the session's transaction then), and are plain scans unless said:
+//
+//	dolt_branches  name text PRIMARY KEY, hash text, latest_committer text,
+//	               latest_committer_email text, latest_commit_date datetime,
+//	               latest_commit_message text, remote text, branch text,
+//	               dirty tinyint (the working set differs from the head);
+//	               the branches as they are now
+//	dolt_tags      tag_name text PRIMARY KEY, tag_hash text, tagger text,
+//	               email text, date datetime, message text
+//	dolt_status    table_name text, staged tinyint, status text: the
+//	               session branch's staged changes (HEAD to staged, staged
+//	               = 1), unstaged ones (staged to working, as the session's
+//	               transaction sees it, its pending writes flushed) and
+//	               conflicts (verso.Txn.Status). status is "new table",
+//	               "modified", "deleted" or "conflict".
+//	dolt_conflicts           table text, num_conflicts bigint unsigned
+//	dolt_conflicts_<table>   from_root_ish text, base_<col>..., our_<col>...,
+//	                         our_diff_type text, their_<col>...,
+//	                         their_diff_type text, dolt_conflict_id text
+//	dolt_merge_status        is_merging tinyint, source text,
+//	                         source_commit text, target text,
+//	                         unmerged_tables text
+//
+// The conflict tables read the conflicts of the transaction's root
+// (written by a merge under conflicts/<table>, format in package
+// tablemerge). A diff type is "added", "modified" or "removed" (from base
+// to that side). dolt_conflict_id is the row's primary key (its stored
+// key, base64): a DELETE of rows of dolt_conflicts_<table> marks them
+// resolved in the transaction's root, keeping the table's rows as they are
+// (ours, or what the user wrote). from_root_ish is the merged commit.
+// dolt_merge_status names as source a branch whose head is the merged
+// commit, or else the commit's hash. dolt_conflicts_<table> takes its
+// columns when it is opened: from the schema the conflicts were recorded
+// in, or, without conflicts, the table's own (and no rows).
+//
+// # The event log
+//
+// dolt_events has a row per event of the log the session's transaction
+// sees (its own appends included): position (the primary key), stream_id,
+// event_number, event_id, event_type, category, created (UTC, datetime(6)),
+// data and metadata (JSON, NULL when empty; returned as stored, compact).
+// Names compare binary. Its indexes are the log's maps: PRIMARY
+// (position), stream (stream_id, event_number), category (category,
+// position), event_type (event_type, position) and category_event_type
+// (category, event_type, position), which has no map of its own: the two
+// index ranges are joined on position. The table picks its lookup from
+// literal filters (= and IN on names, comparisons on position and
+// event_number) and leaves the rest as a filter; joins and parameters go
+// through the engine's costing of the same indexes. EXPLAIN PLAN shows
+// IndexedTableAccess(dolt_events) with the index. PRIMARY is ordered and
+// reversible: ORDER BY position [DESC] LIMIT n reads n events, not the
+// log (Log.ReadBackwards for DESC).
+//
+// INSERT INTO dolt_events (stream_id, event_type, data, metadata,
+// event_id, event_number) appends: the statement's rows are one batch,
+// each with expected version any, or, when it gives event_number n, only
+// if the event gets number n. position, category and created are the
+// log's: an INSERT that sets them (category differently from the stream's)
+// fails. UPDATE, DELETE and TRUNCATE fail: retention removes events.
+//
+// dolt_read_all(filter [, from_position [, max_count]]) reads with a
+// KurrentDB-style filter: $all, $idx-ce-<category>, $idx-et-<type>, a
+// stream id, several of these joined by '&' ($idx-ce-Order&$idx-et-
+// OrderCreated: a conjunction), or a JSON object with any of category,
+// event_type, stream, stream_prefix and to_position (exclusive).
+// dolt_read_stream(stream [, from_event_number [, max_count [,
+// 'backwards']]]) reads a stream. max_count defaults to 2000, a page;
+// larger counts are read a page at a time.
+//
+// dolt_streams has a row per stream (counts, first and last event number,
+// version, retention rules, deleted 'soft' or 'hard'; stream_id = and IN
+// are lookups of those streams' records); dolt_event_stats a
+// row per category, per event type and for the whole log (count, first and
+// last position and created time), from index counts in O(log n) each.
+//
+// INSERT INTO dolt_events and the procedures of package sqlserver write a
+// Batch into the transaction's root (verso.Txn.StoreEvents, WriteEvents);
+// a READ ONLY transaction refuses them (ErrEventsReadOnlyTx), as does a
+// revision at a commit. OpenEventsAt opens the event tables of a given
+// root value instead of the transaction's: read-only.
+//
 // # Main types
 //
 //   - View: what the tables of one database read: the commit graph, the
 //     refs of the transaction's snapshot (commitgraph.Snapshot), the
-//     session's branch, its working root and a TableReader.
+//     session's branch, its working root, a TableReader (the engine's
+//     schemas and values) and a Session (the session's transaction, a
+//     *verso.Txn, when a statement reads or writes).
 //   - Table: one system table, opened by Open; sqlserver's Database
 //     returns it from GetTableInsensitive.
 //   - commitIndex: an index on a commit-hash column (commit_hash,
@@ -94,8 +184,13 @@
 //     store's own address index is the index, and the closure answers "is
 //     it in this table's history".
 //   - LogQuery, TableDiff: dolt_log() and dolt_diff().
-//   - EventDiff, EventFormat: the rows of a diff of the event log, in the
-//     columns package sqlserver gives dolt_events.
+//   - EventDiff: the rows of a diff of the event log, in dolt_events'
+//     columns.
+//   - OpenSession's tables: rowsTable (dolt_branches, dolt_tags,
+//     dolt_status, dolt_conflicts, dolt_merge_status), conflictsTable,
+//     eventsTable (dolt_events, with eventIndex), infoTable (dolt_streams,
+//     with streamIDIndex; dolt_event_stats).
+//   - ReadEvents: dolt_read_all() and dolt_read_stream().
 //   - RootChanges: the tables that differ between two root values.
 //
 // # How queries run
@@ -135,11 +230,11 @@
 //
 // # Consistency
 //
-// A View reads the refs of the transaction's snapshot: package sqlserver
-// takes a commitgraph.Snapshot with the working set when the transaction
-// first touches the database. A transaction that began before another
-// session committed sees neither the commit nor the moved branch, in any
-// system table, until it ends. When the transaction's own working set
+// The commit-indexed tables read the refs of the transaction's snapshot:
+// package sqlserver takes a commitgraph.Snapshot with the working set when
+// the transaction first touches the database. A transaction that began
+// before another session committed sees neither the commit nor the moved
+// branch, in any of them, until it ends. When the transaction's own working set
 // moves (its own commit), the refs are read again: it sees its own commit,
 // and with it those of others made meanwhile. The WORKING rows are the
 // transaction's working root, its uncommitted writes included.
@@ -160,11 +255,13 @@
 //   - The event diffs compare the logs as stored: an event past its
 //     stream's max age but not yet swept is hidden from dolt_events yet
 //     not removed in a diff until the Batch or sweep that removes it.
-//   - dolt_diff_dolt_events needs View.Events (package sqlserver sets it);
-//     without it, opening the table fails.
 //   - Decoded commits and what is derived from a refs snapshot are kept in
 //     a Cache, bounded, that the caller owns: View.Cache, one per provider
 //     in package sqlserver (a view given none keeps its own). Nothing is
 //     cached at package level.
-//   - Tables are read-only; every method is safe for concurrent use.
+//   - The commit-indexed tables are read-only; every method of theirs is
+//     safe for concurrent use. OpenSession's tables follow the session's
+//     transaction, which is not: use them in their session.
+//   - dolt_branches, dolt_tags and dolt_merge_status read the refs as they
+//     are now, not the transaction's snapshot.
 package systables

@@ -1,21 +1,11 @@
 package systables
 
 import (
-	"fmt"
-
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/eventindex"
 )
-
-// EventFormat is how package sqlserver's dolt_events shows an event: its
-// columns, and the row of an event in them. The diffs of the event log
-// (dolt_diff(..., 'dolt_events') and dolt_diff_dolt_events) mirror it.
-type EventFormat struct {
-	Columns sql.Schema
-	Row     func(e *eventindex.Event) sql.Row
-}
 
 // EventSide is one end of an event diff: the log of a root value and the
 // commit and date the columns show.
@@ -29,14 +19,13 @@ type EventSide struct {
 // columns twice, to_ and from_, with the commit and date of each side and
 // the diff type, as RowDiff lays out a table's.
 type EventDiff struct {
-	f EventFormat
 	d *RowDiff
 }
 
 // NewEventDiff returns the shape of a diff of the event log for the table
 // (or table function) named source.
-func NewEventDiff(source string, f EventFormat) *EventDiff {
-	return &EventDiff{f: f, d: NewRowDiff(source, f.Columns)}
+func NewEventDiff(source string) *EventDiff {
+	return &EventDiff{d: NewRowDiff(source, eventsSchema)}
 }
 
 // Schema returns the diff's columns.
@@ -50,7 +39,7 @@ func (d *EventDiff) Schema() sql.Schema { return d.d.Schema() }
 // the size of the change (eventindex.Diff skips the subtrees both logs
 // share).
 func (d *EventDiff) Rows(ctx *sql.Context, from, to EventSide) ([]sql.Row, error) {
-	n := len(d.f.Columns)
+	n := len(eventsSchema)
 	var out []sql.Row
 	// A position that differs gives a removal then an addition
 	// (eventindex.Diff): the addition completes the removal's row.
@@ -58,7 +47,7 @@ func (d *EventDiff) Rows(ctx *sql.Context, from, to EventSide) ([]sql.Row, error
 	var lastPos eventindex.Position
 	err := eventindex.Diff(ctx, from.Log, to.Log, func(ch eventindex.EventChange) error {
 		if ch.Added && last != nil && lastPos == ch.Event.Position {
-			copy(last[:n], d.f.Row(&ch.Event))
+			copy(last[:n], eventRow(&ch.Event))
 			last[n], last[n+1] = to.Commit, to.Date
 			last[2*n+4] = DiffModified
 			last = nil
@@ -68,11 +57,11 @@ func (d *EventDiff) Rows(ctx *sql.Context, from, to EventSide) ([]sql.Row, error
 		row[n], row[n+1] = to.Commit, to.Date
 		row[2*n+2], row[2*n+3] = from.Commit, from.Date
 		if ch.Added {
-			copy(row[:n], d.f.Row(&ch.Event))
+			copy(row[:n], eventRow(&ch.Event))
 			row[2*n+4] = DiffAdded
 			last = nil
 		} else {
-			copy(row[n+2:2*n+2], d.f.Row(&ch.Event))
+			copy(row[n+2:2*n+2], eventRow(&ch.Event))
 			row[2*n+4] = DiffRemoved
 			last, lastPos = row, ch.Event.Position
 		}
@@ -85,14 +74,6 @@ func (d *EventDiff) Rows(ctx *sql.Context, from, to EventSide) ([]sql.Row, error
 // eventLog loads the event log of root.
 func (v *View) eventLog(ctx *sql.Context, root commitgraph.RootValue) (eventindex.Log, error) {
 	return eventindex.LoadLog(ctx, v.Graph.NodeStore(), root)
-}
-
-// eventFormat returns the view's event format, or an error if it has none.
-func (v *View) eventFormat() (EventFormat, error) {
-	if v.Events == nil {
-		return EventFormat{}, fmt.Errorf("systables: no event format for %s", EventsTable)
-	}
-	return *v.Events, nil
 }
 
 // eventsPair diffs the event log of commit from (nil: no events) to that
@@ -134,12 +115,8 @@ func (p eventsPair) pair(ctx *sql.Context, from, to *commitgraph.Commit) ([]sql.
 // HEAD's history and its to_commit and from_commit lookups, over the
 // event log.
 func openEventsDiff(v *View) (*Table, bool, error) {
-	f, err := v.eventFormat()
-	if err != nil {
-		return nil, false, err
-	}
 	tn := DiffTablePrefix + EventsTable
-	d := NewEventDiff(tn, f)
+	d := NewEventDiff(tn)
 	td := &tableDiff{v: v, differ: eventsPair{v: v, d: d}}
 	return &Table{name: tn, v: v, sch: d.Schema(), impl: td, indexes: []indexSpec{
 		{id: "to_commit", column: "to_commit"}, {id: "from_commit", column: "from_commit"},

@@ -146,10 +146,6 @@ func NewTableDiff(ctx *sql.Context, v *View, source, from, to, table string) (*T
 // newEventLogDiff returns dolt_diff(from, to, 'dolt_events'): the events
 // added and removed between the two revisions' logs.
 func newEventLogDiff(ctx *sql.Context, v *View, source string, rf, rt *revision) (*TableDiff, error) {
-	f, err := v.eventFormat()
-	if err != nil {
-		return nil, err
-	}
 	fl, err := v.eventLog(ctx, rf.root)
 	if err != nil {
 		return nil, err
@@ -158,7 +154,7 @@ func newEventLogDiff(ctx *sql.Context, v *View, source string, rf, rt *revision)
 	if err != nil {
 		return nil, err
 	}
-	d := NewEventDiff(source, f)
+	d := NewEventDiff(source)
 	fs := EventSide{Log: fl, Commit: rf.name, Date: rf.date()}
 	ts := EventSide{Log: tl, Commit: rt.name, Date: rt.date()}
 	return &TableDiff{schema: d.Schema(), rows: func(ctx *sql.Context) ([]sql.Row, error) {

@@ -49,9 +49,10 @@ type View struct {
 	// Tables opens stored tables with the engine's schema and row
 	// conversion; dolt_diff_<t> and dolt_history_<t> need it.
 	Tables TableReader
-	// Events is how dolt_events shows an event; the diffs of the event
-	// log need it (nil: they fail).
-	Events *EventFormat
+	// Session reaches the session's transaction when a statement reads
+	// or writes a table that follows it (OpenSession's tables); the
+	// commit-indexed tables do not use it.
+	Session Session
 	// Cache is shared by the views of one provider (or database); nil:
 	// the view keeps its own, for as long as it lives.
 	Cache *Cache
@@ -61,10 +62,17 @@ type View struct {
 }
 
 // TableReader opens a stored table for reading its rows as the engine's
-// ordinary table read does.
+// ordinary table read does, and converts stored schemas and values as it
+// does (dolt_conflicts_<t> shows rows of a schema the conflicts were
+// recorded in).
 type TableReader interface {
 	// ReadTable returns the table stored at addr under the name name.
 	ReadTable(ctx *sql.Context, name string, addr chunks.Address) (*StoredTable, error)
+	// Schema returns the engine columns of the stored schema s of the
+	// table name.
+	Schema(ctx *sql.Context, name string, s *tables.Schema) (sql.Schema, error)
+	// Value converts a stored value to the engine's value of type t.
+	Value(t sql.Type, v tables.Value) (any, error)
 }
 
 // StoredTable is a table value with its engine schema and the conversion

@@ -1,4 +1,4 @@
-package sqlserver
+package systables
 
 import (
 	"github.com/dolthub/go-mysql-server/sql"
@@ -28,26 +28,26 @@ import (
 // and type (index counts, not scans).
 
 var streamsSchema = sql.Schema{
-	{Name: "stream_id", Type: eventNameType, PrimaryKey: true, Source: streamsTableName},
-	{Name: "category", Type: eventNameType, Source: streamsTableName},
-	{Name: "event_count", Type: types.Uint64, Source: streamsTableName},
-	{Name: "first_event_number", Type: types.Uint64, Nullable: true, Source: streamsTableName},
-	{Name: "last_event_number", Type: types.Uint64, Nullable: true, Source: streamsTableName},
-	{Name: "version", Type: types.Int64, Source: streamsTableName},
-	{Name: "max_count", Type: types.Uint64, Nullable: true, Source: streamsTableName},
-	{Name: "max_age", Type: types.Float64, Nullable: true, Source: streamsTableName},
-	{Name: "truncate_before", Type: types.Uint64, Nullable: true, Source: streamsTableName},
-	{Name: "deleted", Type: types.Text, Nullable: true, Source: streamsTableName},
+	{Name: "stream_id", Type: EventNameType, PrimaryKey: true, Source: StreamsName},
+	{Name: "category", Type: EventNameType, Source: StreamsName},
+	{Name: "event_count", Type: types.Uint64, Source: StreamsName},
+	{Name: "first_event_number", Type: types.Uint64, Nullable: true, Source: StreamsName},
+	{Name: "last_event_number", Type: types.Uint64, Nullable: true, Source: StreamsName},
+	{Name: "version", Type: types.Int64, Source: StreamsName},
+	{Name: "max_count", Type: types.Uint64, Nullable: true, Source: StreamsName},
+	{Name: "max_age", Type: types.Float64, Nullable: true, Source: StreamsName},
+	{Name: "truncate_before", Type: types.Uint64, Nullable: true, Source: StreamsName},
+	{Name: "deleted", Type: types.Text, Nullable: true, Source: StreamsName},
 }
 
 var eventStatsSchema = sql.Schema{
-	{Name: "category", Type: eventNameType, Nullable: true, Source: eventStatsTableName},
-	{Name: "event_type", Type: eventNameType, Nullable: true, Source: eventStatsTableName},
-	{Name: "event_count", Type: types.Uint64, Source: eventStatsTableName},
-	{Name: "first_position", Type: types.Uint64, Nullable: true, Source: eventStatsTableName},
-	{Name: "last_position", Type: types.Uint64, Nullable: true, Source: eventStatsTableName},
-	{Name: "first_created", Type: eventTimeType, Nullable: true, Source: eventStatsTableName},
-	{Name: "last_created", Type: eventTimeType, Nullable: true, Source: eventStatsTableName},
+	{Name: "category", Type: EventNameType, Nullable: true, Source: EventStatsName},
+	{Name: "event_type", Type: EventNameType, Nullable: true, Source: EventStatsName},
+	{Name: "event_count", Type: types.Uint64, Source: EventStatsName},
+	{Name: "first_position", Type: types.Uint64, Nullable: true, Source: EventStatsName},
+	{Name: "last_position", Type: types.Uint64, Nullable: true, Source: EventStatsName},
+	{Name: "first_created", Type: eventTimeType, Nullable: true, Source: EventStatsName},
+	{Name: "last_created", Type: eventTimeType, Nullable: true, Source: EventStatsName},
 }
 
 // infoTable is a read-only table whose rows are computed from the log in
@@ -55,16 +55,16 @@ var eventStatsSchema = sql.Schema{
 type infoTable struct {
 	name string
 	sch  sql.Schema
-	src  logSource
+	src  eventSource
 	rows func(*sql.Context, eventindex.Log) ([]sql.Row, error)
 }
 
-func newStreamsTable(src logSource) *infoTable {
-	return &infoTable{name: streamsTableName, sch: streamsSchema, src: src, rows: streamRows}
+func newStreamsTable(src eventSource) *infoTable {
+	return &infoTable{name: StreamsName, sch: streamsSchema, src: src, rows: streamRows}
 }
 
-func newEventStatsTable(src logSource) *infoTable {
-	return &infoTable{name: eventStatsTableName, sch: eventStatsSchema, src: src, rows: eventStatsRows}
+func newEventStatsTable(src eventSource) *infoTable {
+	return &infoTable{name: EventStatsName, sch: eventStatsSchema, src: src, rows: eventStatsRows}
 }
 
 var _ sql.Table = (*infoTable)(nil)
@@ -112,7 +112,7 @@ func streamRow(s eventindex.StreamInfo) sql.Row {
 		row[2] = uint64(s.Next - s.First)
 		row[3], row[4] = uint64(s.First), uint64(s.Next-1)
 	}
-	row = append(row, retentionValues(s.Metadata)...)
+	row = append(row, RetentionValues(s.Metadata)...)
 	switch {
 	case s.HardDeleted:
 		row = append(row, "hard")
@@ -146,4 +146,21 @@ func eventStatsRows(ctx *sql.Context, l eventindex.Log) ([]sql.Row, error) {
 		out = append(out, sql.Row{nil, ty.Name, ty.Count, uint64(ty.FirstPosition), uint64(ty.LastPosition), ty.FirstCreated, ty.LastCreated})
 	}
 	return append([]sql.Row{total}, out...), nil
+}
+
+// RetentionValues returns max_count, max_age (seconds) and
+// truncate_before, NULL when unset: dolt_streams' columns, and those of
+// the procedure dolt_stream_metadata's result.
+func RetentionValues(md eventindex.StreamMetadata) sql.Row {
+	row := sql.Row{nil, nil, nil}
+	if md.MaxCount > 0 {
+		row[0] = md.MaxCount
+	}
+	if md.MaxAge > 0 {
+		row[1] = md.MaxAge.Seconds()
+	}
+	if md.TruncateBefore > 0 {
+		row[2] = uint64(md.TruncateBefore)
+	}
+	return row
 }

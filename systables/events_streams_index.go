@@ -1,4 +1,4 @@
-package sqlserver
+package systables
 
 import (
 	"fmt"
@@ -20,8 +20,8 @@ var _ sql.Index = streamIDIndex{}
 
 func (ix streamIDIndex) ID() string                            { return "PRIMARY" }
 func (ix streamIDIndex) Database() string                      { return ix.db }
-func (ix streamIDIndex) Table() string                         { return streamsTableName }
-func (ix streamIDIndex) Expressions() []string                 { return []string{streamsTableName + ".stream_id"} }
+func (ix streamIDIndex) Table() string                         { return StreamsName }
+func (ix streamIDIndex) Expressions() []string                 { return []string{StreamsName + ".stream_id"} }
 func (ix streamIDIndex) IsUnique() bool                        { return true }
 func (ix streamIDIndex) IsSpatial() bool                       { return false }
 func (ix streamIDIndex) IsFullText() bool                      { return false }
@@ -33,7 +33,7 @@ func (ix streamIDIndex) PrefixLengths() []uint16               { return nil }
 func (ix streamIDIndex) CanSupportOrderBy(sql.Expression) bool { return false }
 
 func (ix streamIDIndex) ColumnExpressionTypes(*sql.Context) []sql.ColumnExpressionType {
-	return []sql.ColumnExpressionType{{Expression: ix.Expressions()[0], Type: eventNameType}}
+	return []sql.ColumnExpressionType{{Expression: ix.Expressions()[0], Type: EventNameType}}
 }
 
 func (ix streamIDIndex) CoversColumns(cols []string) bool {
@@ -78,10 +78,10 @@ var (
 
 // GetIndexes implements sql.IndexAddressable: dolt_streams' stream_id.
 func (t *infoTable) GetIndexes(*sql.Context) ([]sql.Index, error) {
-	if t.name != streamsTableName {
+	if t.name != StreamsName {
 		return nil, nil
 	}
-	return []sql.Index{streamIDIndex{db: t.src.db.name}}, nil
+	return []sql.Index{streamIDIndex{db: t.src.v.DB}}, nil
 }
 
 func (t *infoTable) PreciseMatch() bool { return true }
@@ -109,7 +109,7 @@ func (t *infoTable) SkipIndexCosting() bool { return false }
 // LookupForExpressions implements sql.IndexSearchableTable: stream_id =
 // 'x' or stream_id IN ('x', ...) on dolt_streams.
 func (t *infoTable) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expression) (sql.IndexLookup, *sql.FuncDepSet, sql.Expression, bool, error) {
-	if t.name != streamsTableName {
+	if t.name != StreamsName {
 		return sql.IndexLookup{}, nil, nil, false, nil
 	}
 	for i, e := range exprs {
@@ -123,9 +123,9 @@ func (t *infoTable) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expressi
 			if !ok {
 				return sql.IndexLookup{}, nil, nil, false, nil
 			}
-			ranges = append(ranges, sql.MySQLRange{sql.ClosedRangeColumnExpr(s, s, eventNameType)})
+			ranges = append(ranges, sql.MySQLRange{sql.ClosedRangeColumnExpr(s, s, EventNameType)})
 		}
-		ix := streamIDIndex{db: t.src.db.name}
+		ix := streamIDIndex{db: t.src.v.DB}
 		rest := append(append([]sql.Expression(nil), exprs[:i]...), exprs[i+1:]...)
 		return sql.NewIndexLookup(ix, ranges, len(ranges) == 1, false, false, false), nil, expression.JoinAnd(rest...), true, nil
 	}

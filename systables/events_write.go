@@ -1,23 +1,15 @@
-package sqlserver
+package systables
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/eventindex"
 )
-
-// writeEvents runs fn on a Batch of the transaction's log and puts the
-// Log it makes into the transaction's root. If fn fails, nothing changes.
-func (s logSource) writeEvents(ctx *sql.Context, fn func(*eventindex.Batch) error) error {
-	d, err := s.writable(ctx)
-	if err != nil {
-		return err
-	}
-	return d.WriteEvents(ctx, fn)
-}
 
 // Inserter implements sql.InsertableTable: each row appends one event to
 // its stream with any expected version, or, when it gives event_number n,
@@ -31,7 +23,7 @@ func (t *eventsTable) Inserter(ctx *sql.Context) sql.RowInserter {
 
 type eventInserter struct {
 	t *eventsTable
-	d *txDB
+	d *verso.Txn
 	b *eventindex.Batch
 }
 
@@ -60,7 +52,7 @@ func (ins *eventInserter) Insert(ctx *sql.Context, row sql.Row) error {
 		if err != nil {
 			return err
 		}
-		l, err := eventindex.LoadLog(ctx, ins.t.src.db.st.graph.NodeStore(), d.Root())
+		l, err := d.Events(ctx)
 		if err != nil {
 			return err
 		}
@@ -76,7 +68,7 @@ func (ins *eventInserter) Insert(ctx *sql.Context, row sql.Row) error {
 		}
 	}
 	_, err = ins.b.Append(ctx, stream, eventindex.Any, []eventindex.EventData{ev})
-	return eventsError(err)
+	return EventsError(err)
 }
 
 // checkEventNumber fails unless the next event of stream gets number n.
@@ -96,7 +88,7 @@ func checkEventNumber(ctx *sql.Context, b *eventindex.Batch, stream string, n ui
 		return err
 	}
 	if next != n {
-		return eventsError(&eventindex.WrongExpectedVersionError{Stream: stream, Expected: expected, Actual: version})
+		return EventsError(&eventindex.WrongExpectedVersionError{Stream: stream, Expected: expected, Actual: version})
 	}
 	return nil
 }
@@ -165,7 +157,7 @@ func (t *eventsTable) Updater(*sql.Context) sql.RowUpdater { return &refusedEdit
 func (t *eventsTable) Deleter(*sql.Context) sql.RowDeleter { return &refusedEditor{src: t.src} }
 
 // Truncate implements sql.TruncateableTable: refused.
-func (t *eventsTable) Truncate(*sql.Context) (int, error) { return 0, errEventsImmutable }
+func (t *eventsTable) Truncate(*sql.Context) (int, error) { return 0, ErrEventsImmutable }
 
 // refusedEditor refuses every change to stored events, even a statement
 // that matches no row. It also serves INSERT ... ON DUPLICATE KEY UPDATE,
@@ -173,8 +165,8 @@ func (t *eventsTable) Truncate(*sql.Context) (int, error) { return 0, errEventsI
 // no event, it puts back the log the transaction held when the statement
 // began.
 type refusedEditor struct {
-	src    logSource
-	d      *txDB
+	src    eventSource
+	d      *verso.Txn
 	before *eventindex.Log
 }
 
@@ -183,11 +175,11 @@ func (e *refusedEditor) StatementBegin(ctx *sql.Context) {
 	if e.src.root != nil {
 		return
 	}
-	d, err := e.src.db.tx(ctx)
+	d, err := e.src.v.Session.Txn(ctx)
 	if err != nil {
 		return
 	}
-	l, err := eventindex.LoadLog(ctx, e.src.db.st.graph.NodeStore(), d.Root())
+	l, err := d.Events(ctx)
 	if err != nil {
 		return
 	}
@@ -200,7 +192,7 @@ func (e *refusedEditor) StatementComplete(ctx *sql.Context) error {
 	if err := e.restore(ctx); err != nil {
 		return err
 	}
-	return errEventsImmutable
+	return ErrEventsImmutable
 }
 
 // restore puts the log of the statement's start back into the
@@ -218,6 +210,28 @@ func (e *refusedEditor) restore(ctx *sql.Context) error {
 	return nil
 }
 
-func (e *refusedEditor) Update(*sql.Context, sql.Row, sql.Row) error { return errEventsImmutable }
-func (e *refusedEditor) Delete(*sql.Context, sql.Row) error          { return errEventsImmutable }
+func (e *refusedEditor) Update(*sql.Context, sql.Row, sql.Row) error { return ErrEventsImmutable }
+func (e *refusedEditor) Delete(*sql.Context, sql.Row) error          { return ErrEventsImmutable }
 func (e *refusedEditor) Close(*sql.Context) error                    { return nil }
+
+// EventsError adds to an error of package eventindex what the user can do
+// about it.
+func EventsError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, eventindex.ErrReserved):
+		return fmt.Errorf("%w: names beginning with '$' are reserved for the system, choose another", err)
+	case errors.Is(err, eventindex.ErrBadJSON):
+		return fmt.Errorf("%w: give data and metadata as JSON text, or leave them NULL", err)
+	case errors.Is(err, eventindex.ErrBadName):
+		return fmt.Errorf("%w: stream ids and event types are 1 to %d bytes of UTF-8", err, eventindex.MaxNameLen)
+	case errors.Is(err, eventindex.ErrStreamDeleted):
+		return fmt.Errorf("%w: it was hard deleted and can never be written again", err)
+	case errors.Is(err, eventindex.ErrWrongExpectedVersion):
+		return fmt.Errorf("%w (read the stream's version from dolt_streams and retry)", err)
+	}
+	return err
+}
+
+func isNotFound(err error) bool { return errors.Is(err, eventindex.ErrStreamNotFound) }

@@ -1,4 +1,4 @@
-package sqlserver
+package systables
 
 import (
 	"cmp"
@@ -45,7 +45,7 @@ const (
 )
 
 // eventIndexDefs lists each index's ID and columns (ordinals of
-// eventSchema).
+// EventSchema).
 var eventIndexDefs = []struct {
 	id   string
 	cols []int
@@ -66,13 +66,13 @@ var _ sql.Index = eventIndex{}
 
 func (ix eventIndex) ID() string       { return eventIndexDefs[ix.kind].id }
 func (ix eventIndex) Database() string { return ix.db }
-func (ix eventIndex) Table() string    { return eventsTableName }
+func (ix eventIndex) Table() string    { return EventsTable }
 
 // Expressions implements sql.Index: "table.column", lower case.
 func (ix eventIndex) Expressions() []string {
 	var out []string
 	for _, c := range eventIndexDefs[ix.kind].cols {
-		out = append(out, eventsTableName+"."+eventsSchema[c].Name)
+		out = append(out, EventsTable+"."+eventsSchema[c].Name)
 	}
 	return out
 }
@@ -344,7 +344,7 @@ func rangeNumber(k any) (float64, error) {
 func (t *eventsTable) GetIndexes(*sql.Context) ([]sql.Index, error) {
 	out := make([]sql.Index, len(eventIndexDefs))
 	for i := range eventIndexDefs {
-		out[i] = eventIndex{db: t.src.db.name, kind: eventIndexKind(i)}
+		out[i] = eventIndex{db: t.src.v.DB, kind: eventIndexKind(i)}
 	}
 	return out, nil
 }
@@ -436,7 +436,7 @@ func (t *eventsTable) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expres
 	default:
 		return sql.IndexLookup{}, nil, nil, false, nil
 	}
-	ix := eventIndex{db: t.src.db.name, kind: kind}
+	ix := eventIndex{db: t.src.v.DB, kind: kind}
 	ranges := sql.MySQLRangeCollection{nil}
 	taken := map[int]bool{}
 	for _, col := range eventIndexDefs[kind].cols {

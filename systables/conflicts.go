@@ -1,4 +1,4 @@
-package sqlserver
+package systables
 
 import (
 	"encoding/base64"
@@ -22,10 +22,10 @@ import (
 //	dolt_merge_status        is_merging tinyint, source text,
 //	                         source_commit text, target text,
 //	                         unmerged_tables text
-//	CALL dolt_conflicts_resolve('--ours' | '--theirs', <table>... | '.')
 //
 // They read the conflicts of the transaction's working root (written by
-// dolt_merge under conflicts/<table>, format in package tablemerge). A
+// dolt_merge under conflicts/<table>, format in package tablemerge;
+// package sqlserver's CALL dolt_conflicts_resolve resolves them too). A
 // diff type is "added", "modified" or "removed" (from base to that side).
 // dolt_conflict_id is the row's primary key (its stored key, base64): a
 // DELETE of rows of dolt_conflicts_<table> marks them resolved, keeping
@@ -34,53 +34,26 @@ import (
 // merged commit. dolt_merge_status names as source a branch whose head is
 // the merged commit, or else the commit's hash.
 
-const (
-	conflictsName     = "dolt_conflicts"
-	conflictsTablePfx = "dolt_conflicts_"
-	mergeStatusName   = "dolt_merge_status"
-	diffAdded         = "added"
-	diffModified      = "modified"
-	diffRemoved       = "removed"
-)
-
-// conflictProcedures are the procedures of merge conflicts.
-var conflictProcedures = []sql.ExternalStoredProcedureDetails{
-	{Name: "dolt_conflicts_resolve", Schema: statusSchema, Function: doltConflictsResolve},
-}
-
 var (
 	conflictsSchema = sql.Schema{
-		textCol(conflictsName, "table", true, false),
-		{Name: "num_conflicts", Type: types.Uint64, Source: conflictsName, Nullable: false},
+		textCol(ConflictsName, "table", true, false),
+		{Name: "num_conflicts", Type: types.Uint64, Source: ConflictsName, Nullable: false},
 	}
 	mergeStatusSchema = sql.Schema{
-		{Name: "is_merging", Type: types.Boolean, Source: mergeStatusName, Nullable: false},
-		textCol(mergeStatusName, "source", false, true),
-		textCol(mergeStatusName, "source_commit", false, true),
-		textCol(mergeStatusName, "target", false, true),
-		textCol(mergeStatusName, "unmerged_tables", false, true),
+		{Name: "is_merging", Type: types.Boolean, Source: MergeStatusName, Nullable: false},
+		textCol(MergeStatusName, "source", false, true),
+		textCol(MergeStatusName, "source_commit", false, true),
+		textCol(MergeStatusName, "target", false, true),
+		textCol(MergeStatusName, "unmerged_tables", false, true),
 	}
 )
 
-func openConflictTables(ctx *sql.Context, db *Database, name string) (sql.Table, bool, error) {
-	lower := strings.ToLower(name)
-	switch {
-	case lower == conflictsName:
-		return &rowsTable{name: conflictsName, db: db, sch: conflictsSchema, rows: db.conflictRows}, true, nil
-	case lower == mergeStatusName:
-		return &rowsTable{name: mergeStatusName, db: db, sch: mergeStatusSchema, rows: db.mergeStatusRows}, true, nil
-	case strings.HasPrefix(lower, conflictsTablePfx):
-		return db.openConflictsTable(ctx, name[len(conflictsTablePfx):])
-	}
-	return nil, false, nil
-}
-
-func (db *Database) conflictRows(ctx *sql.Context) ([]sql.Row, error) {
-	d, err := db.tx(ctx)
+func (v *View) conflictRows(ctx *sql.Context) ([]sql.Row, error) {
+	tx, err := v.Session.Txn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	list, err := tablemerge.ListConflicts(ctx, db.st.graph.NodeStore(), d.Root())
+	list, err := tx.Conflicts(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -91,12 +64,16 @@ func (db *Database) conflictRows(ctx *sql.Context) ([]sql.Row, error) {
 	return rows, nil
 }
 
-func (db *Database) mergeStatusRows(ctx *sql.Context) ([]sql.Row, error) {
-	if db.rev != nil {
+func (v *View) mergeStatusRows(ctx *sql.Context) ([]sql.Row, error) {
+	tx, err := v.Session.Txn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if tx.ReadOnly() {
 		return []sql.Row{{false, nil, nil, nil, nil}}, nil
 	}
-	g := db.st.graph
-	ws, err := g.WorkingSet(ctx, db.branch)
+	g := v.Graph
+	ws, err := g.WorkingSet(ctx, v.Branch)
 	if err != nil {
 		return nil, err
 	}
@@ -114,11 +91,7 @@ func (db *Database) mergeStatusRows(ctx *sql.Context) ([]sql.Row, error) {
 			break
 		}
 	}
-	d, err := db.tx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ts, err := verso.ConflictedTables(ctx, d.Root())
+	ts, err := verso.ConflictedTables(ctx, tx.Root())
 	if err != nil {
 		return nil, err
 	}
@@ -126,12 +99,12 @@ func (db *Database) mergeStatusRows(ctx *sql.Context) ([]sql.Row, error) {
 	if len(ts) > 0 {
 		unmerged = strings.Join(ts, ", ")
 	}
-	return []sql.Row{{true, source, ws.Merge.Commit.String(), "refs/heads/" + db.branch, unmerged}}, nil
+	return []sql.Row{{true, source, ws.Merge.Commit.String(), "refs/heads/" + v.Branch, unmerged}}, nil
 }
 
 // conflictsTable is dolt_conflicts_<table>.
 type conflictsTable struct {
-	db    *Database
+	v     *View
 	table string // the table's exact name
 	name  string // the system table's name
 	sch   sql.Schema
@@ -146,18 +119,21 @@ var (
 // openConflictsTable opens dolt_conflicts_<table> for an existing table:
 // in the schema the conflicts were recorded in, or, without conflicts,
 // the table's own (and no rows).
-func (db *Database) openConflictsTable(ctx *sql.Context, table string) (sql.Table, bool, error) {
-	d, err := db.tx(ctx)
+func (v *View) openConflictsTable(ctx *sql.Context, table string) (sql.Table, bool, error) {
+	tx, err := v.Session.Txn(ctx)
 	if err != nil {
 		return nil, false, err
 	}
-	exact, addr, ok, err := verso.FindTable(ctx, d.Root(), table)
+	exact, addr, ok, err := verso.FindTable(ctx, tx.Root(), table)
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	ns := db.st.graph.NodeStore()
+	if v.Tables == nil {
+		return nil, false, fmt.Errorf("systables: no table reader for %q", table)
+	}
+	ns := v.Graph.NodeStore()
 	var cs *tablemerge.ConflictSet
-	if caddr, ok, err := d.Root().Get(ctx, tablemerge.ConflictsPrefix+exact); err != nil {
+	if caddr, ok, err := tx.Root().Get(ctx, tablemerge.ConflictsPrefix+exact); err != nil {
 		return nil, false, err
 	} else if ok {
 		if cs, err = tablemerge.LoadConflictSet(ctx, ns, caddr); err != nil {
@@ -166,21 +142,20 @@ func (db *Database) openConflictsTable(ctx *sql.Context, table string) (sql.Tabl
 	}
 	schema := func() (*sql.Schema, error) {
 		if cs != nil {
-			ps, err := engineSchema(ctx, db.name, exact, cs.Schema)
-			return &ps.Schema, err
+			s, err := v.Tables.Schema(ctx, exact, cs.Schema)
+			return &s, err
 		}
-		t, err := db.openTable(ctx, d.Root(), exact, addr)
+		t, err := v.Tables.ReadTable(ctx, exact, addr)
 		if err != nil {
 			return nil, err
 		}
-		s := t.Schema(ctx)
-		return &s, nil
+		return &t.Schema, nil
 	}
 	base, err := schema()
 	if err != nil {
 		return nil, false, err
 	}
-	name := conflictsTablePfx + exact
+	name := ConflictsPrefix + exact
 	sch := sql.Schema{textCol(name, "from_root_ish", false, true)}
 	add := func(prefix string) {
 		for _, c := range *base {
@@ -192,7 +167,7 @@ func (db *Database) openConflictsTable(ctx *sql.Context, table string) (sql.Tabl
 	sch = append(sch, textCol(name, "our_diff_type", false, true))
 	add("their_")
 	sch = append(sch, textCol(name, "their_diff_type", false, true), textCol(name, "dolt_conflict_id", false, false))
-	return &conflictsTable{db: db, table: exact, name: name, sch: sch, ncols: len(*base)}, true, nil
+	return &conflictsTable{v: v, table: exact, name: name, sch: sch, ncols: len(*base)}, true, nil
 }
 
 func (t *conflictsTable) Name() string                   { return t.name }
@@ -206,27 +181,27 @@ func (t *conflictsTable) Partitions(*sql.Context) (sql.PartitionIter, error) {
 
 // conflictSet returns the table's conflicts in the transaction's root, or
 // nil.
-func (t *conflictsTable) conflictSet(ctx *sql.Context) (*txDB, *tablemerge.ConflictSet, error) {
-	d, err := t.db.tx(ctx)
+func (t *conflictsTable) conflictSet(ctx *sql.Context) (*verso.Txn, *tablemerge.ConflictSet, error) {
+	tx, err := t.v.Session.Txn(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	addr, ok, err := d.Root().Get(ctx, tablemerge.ConflictsPrefix+t.table)
+	addr, ok, err := tx.Root().Get(ctx, tablemerge.ConflictsPrefix+t.table)
 	if err != nil || !ok {
-		return d, nil, err
+		return tx, nil, err
 	}
-	cs, err := tablemerge.LoadConflictSet(ctx, t.db.st.graph.NodeStore(), addr)
-	return d, cs, err
+	cs, err := tablemerge.LoadConflictSet(ctx, t.v.Graph.NodeStore(), addr)
+	return tx, cs, err
 }
 
 func diffType(inBase, inSide bool) any {
 	switch {
 	case !inSide && inBase:
-		return diffRemoved
+		return DiffRemoved
 	case inSide && !inBase:
-		return diffAdded
+		return DiffAdded
 	case inSide:
-		return diffModified
+		return DiffModified
 	}
 	return nil
 }
@@ -253,7 +228,7 @@ func (t *conflictsTable) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.R
 				return out
 			}
 			for i, v := range vals {
-				x, err := fromValue(t.sch[1+i].Type, v)
+				x, err := t.v.Tables.Value(t.sch[1+i].Type, v)
 				if err != nil && convErr == nil {
 					convErr = fmt.Errorf("conflicts of table %q column %q: %w", t.table, cs.Schema.Columns[i].Name, err)
 				}
@@ -323,7 +298,7 @@ func (c *conflictDeleter) apply(ctx *sql.Context) error {
 		return err
 	}
 	if d.ReadOnly() {
-		return fmt.Errorf("%s: database %s is a read-only revision", c.t.name, c.t.db.name)
+		return fmt.Errorf("%s: database %s is a read-only revision", c.t.name, c.t.v.DB)
 	}
 	if cs == nil {
 		c.keys = nil
@@ -340,74 +315,4 @@ func (c *conflictDeleter) apply(ctx *sql.Context) error {
 	d.SetRoot(root)
 	c.keys = nil
 	return nil
-}
-
-var resolveSpec = optSpec{proc: "dolt_conflicts_resolve", opts: map[string]bool{"ours": false, "theirs": false}}
-
-// doltConflictsResolve resolves every conflict of the named tables ('.'
-// for all) with our rows (the table as it is) or theirs.
-func doltConflictsResolve(ctx *sql.Context, args ...string) (sql.RowIter, error) {
-	a, err := resolveSpec.parse(args)
-	if err != nil {
-		return nil, err
-	}
-	if a.has("ours") == a.has("theirs") {
-		return nil, fmt.Errorf("dolt_conflicts_resolve: give one of '--ours' or '--theirs', then the tables ('.' for all)")
-	}
-	if len(a.pos) == 0 {
-		return nil, fmt.Errorf("dolt_conflicts_resolve: name the tables to resolve, or '.' for all")
-	}
-	side := tablemerge.Ours
-	if a.has("theirs") {
-		side = tablemerge.Theirs
-	}
-	db, err := currentDatabase(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if db.rev != nil {
-		return nil, fmt.Errorf("dolt_conflicts_resolve: database %s is a read-only revision", db.name)
-	}
-	d, err := db.tx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := d.flushAll(ctx); err != nil {
-		return nil, err
-	}
-	have, err := verso.ConflictedTables(ctx, d.Root())
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, n := range a.pos {
-		if n == "." {
-			names = append(names, have...)
-			continue
-		}
-		found := ""
-		for _, h := range have {
-			if strings.EqualFold(h, n) {
-				found = h
-			}
-		}
-		if found == "" {
-			if _, _, ok, err := verso.FindTable(ctx, d.Root(), n); err != nil {
-				return nil, err
-			} else if !ok {
-				return nil, fmt.Errorf("dolt_conflicts_resolve: no table %q; SHOW TABLES lists the tables", n)
-			}
-			return nil, fmt.Errorf("dolt_conflicts_resolve: table %q has no conflicts; SELECT * FROM dolt_conflicts lists the tables that do", n)
-		}
-		names = append(names, found)
-	}
-	before := d.Root() // all the tables or none
-	for _, n := range names {
-		if err := d.ResolveConflicts(ctx, n, side); err != nil {
-			d.SetRoot(before)
-			return nil, fmt.Errorf("dolt_conflicts_resolve: %w", err)
-		}
-		delete(d.writers, strings.ToLower(n))
-	}
-	return statusRow(0), nil
 }

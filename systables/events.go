@@ -1,4 +1,4 @@
-package sqlserver
+package systables
 
 import (
 	"errors"
@@ -10,30 +10,23 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 	sqltypes "github.com/dolthub/vitess/go/sqltypes"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/eventindex"
 )
 
-// The event log of a database (package eventindex) as SQL: the system
-// table dolt_events (this file, events_index.go, events_write.go),
-// dolt_streams and dolt_event_stats (events_info.go), the procedures
-// dolt_append_events, dolt_stream_metadata and dolt_delete_stream
-// (events_procs.go), the table functions dolt_read_all and
-// dolt_read_stream (events_funcs.go), and the merge of two transactions'
-// appends at commit (the engine's merge.go).
+// The event log of a database (package eventindex) as tables: dolt_events
+// (this file, events_index.go, events_write.go), dolt_streams and
+// dolt_event_stats (events_info.go, events_streams_index.go), and the
+// reads of the table functions dolt_read_all and dolt_read_stream
+// (events_read.go; package sqlserver registers them, and the procedures
+// that write the log).
 //
-// Every read loads the log from a root value: the session transaction's
-// root (its own appends included) or a fixed one (eventTableAt, for AS OF).
+// Every read loads the log from the session transaction's root (its own
+// appends included; a revision database's transaction reads its commit).
 // Every write is a Batch on the transaction's log whose new Log replaces
 // the events/ entries of the transaction's root: appends commit, roll back
 // and merge with the transaction.
-
-// Names of the event system tables.
-const (
-	eventsTableName     = "dolt_events"
-	streamsTableName    = "dolt_streams"
-	eventStatsTableName = "dolt_event_stats"
-)
 
 // eventPage is the number of events a read takes from the log at once, as
 // KurrentDB pages its reads; it is also the default max_count of the
@@ -41,88 +34,81 @@ const (
 const eventPage = 2000
 
 var (
-	// errEventsImmutable refuses UPDATE, DELETE and TRUNCATE of dolt_events.
-	errEventsImmutable = errors.New("verso: events cannot be updated or deleted: remove them with the retention procedures: " +
+	// ErrEventsImmutable refuses UPDATE, DELETE and TRUNCATE of dolt_events.
+	ErrEventsImmutable = errors.New("verso: events cannot be updated or deleted: remove them with the retention procedures: " +
 		`CALL dolt_stream_metadata('stream', '{"$maxCount": n}') (or "$maxAge" seconds, or "$tb" event number) ` +
 		`or CALL dolt_delete_stream('stream' [, '--hard'])`)
-	// errEventsReadOnlyTx refuses event writes in a READ ONLY transaction.
-	errEventsReadOnlyTx = errors.New("verso: cannot write events in a READ ONLY transaction")
+	// ErrEventsReadOnlyTx refuses event writes in a READ ONLY transaction.
+	ErrEventsReadOnlyTx = errors.New("verso: cannot write events in a READ ONLY transaction")
 )
 
-// openEventTables opens dolt_events, dolt_streams and dolt_event_stats on
-// the session transaction's root.
-func openEventTables(ctx *sql.Context, db *Database, name string) (sql.Table, bool, error) {
-	t, ok := eventTable(db, name, nil)
-	return t, ok, nil
+// OpenEventsAt returns the event table named name (dolt_events,
+// dolt_streams or dolt_event_stats, any case) reading the log of root
+// instead of the session transaction's: read-only. ok is false if name is
+// none of them.
+func OpenEventsAt(name string, v *View, root commitgraph.RootValue) (sql.Table, bool) {
+	return eventTable(name, eventSource{v: v, root: &root})
 }
 
-// eventTableAt returns the event system table named name reading the log
-// of root (AS OF a commit): read-only. ok is false if name is none of
-// them.
-func (db *Database) eventTableAt(name string, root commitgraph.RootValue) (sql.Table, bool) {
-	return eventTable(db, name, &root)
-}
-
-func eventTable(db *Database, name string, root *commitgraph.RootValue) (sql.Table, bool) {
-	src := logSource{db: db, root: root}
+func eventTable(name string, src eventSource) (sql.Table, bool) {
 	switch strings.ToLower(name) {
-	case eventsTableName:
+	case EventsTable:
 		return &eventsTable{src: src}, true
-	case streamsTableName:
+	case StreamsName:
 		return newStreamsTable(src), true
-	case eventStatsTableName:
+	case EventStatsName:
 		return newEventStatsTable(src), true
 	}
 	return nil, false
 }
 
-// logSource is where an event table reads its log: a fixed root value, or
+// eventSource is where an event table reads its log: a fixed root value, or
 // the session transaction's root at the time of the read.
-type logSource struct {
-	db   *Database
+type eventSource struct {
+	v    *View
 	root *commitgraph.RootValue
 }
 
-func (s logSource) log(ctx *sql.Context) (eventindex.Log, error) {
-	ns := s.db.st.graph.NodeStore()
+func (s eventSource) log(ctx *sql.Context) (eventindex.Log, error) {
 	if s.root != nil {
-		return eventindex.LoadLog(ctx, ns, *s.root)
+		return eventindex.LoadLog(ctx, s.v.Graph.NodeStore(), *s.root)
 	}
-	d, err := s.db.tx(ctx)
+	tx, err := s.v.Session.Txn(ctx)
 	if err != nil {
 		return eventindex.Log{}, err
 	}
-	return eventindex.LoadLog(ctx, ns, d.Root())
+	return tx.Events(ctx)
 }
 
 // Column types of the event tables. Names compare binary, as the index
 // keys do.
 var (
-	eventNameType = types.MustCreateString(sqltypes.VarChar, eventindex.MaxNameLen, sql.Collation_utf8mb4_0900_bin)
+	// EventNameType is the type of stream ids and event types.
+	EventNameType = types.MustCreateString(sqltypes.VarChar, eventindex.MaxNameLen, sql.Collation_utf8mb4_0900_bin)
 	eventIDType   = types.MustCreateString(sqltypes.Char, 36, sql.Collation_utf8mb4_0900_bin)
 	eventTimeType = types.DatetimeMaxPrecision
 )
 
-// eventSchema is the schema of dolt_events and of the table functions'
+// EventSchema is the schema of dolt_events and of the table functions'
 // results. The columns the log assigns (position, category, created) and
 // those an INSERT may leave out are nullable so that the engine passes
 // NULL for them; stored events never hold NULL in position, stream_id,
 // event_number, event_id, event_type, category or created.
-func eventSchema(source string) sql.Schema {
+func EventSchema(source string) sql.Schema {
 	return sql.Schema{
 		{Name: "position", Type: types.Uint64, PrimaryKey: true, Nullable: true, Source: source},
-		{Name: "stream_id", Type: eventNameType, Source: source},
+		{Name: "stream_id", Type: EventNameType, Source: source},
 		{Name: "event_number", Type: types.Uint64, Nullable: true, Source: source},
 		{Name: "event_id", Type: eventIDType, Nullable: true, Source: source},
-		{Name: "event_type", Type: eventNameType, Source: source},
-		{Name: "category", Type: eventNameType, Nullable: true, Source: source},
+		{Name: "event_type", Type: EventNameType, Source: source},
+		{Name: "category", Type: EventNameType, Nullable: true, Source: source},
 		{Name: "created", Type: eventTimeType, Nullable: true, Source: source},
 		{Name: "data", Type: types.JSON, Nullable: true, Source: source},
 		{Name: "metadata", Type: types.JSON, Nullable: true, Source: source},
 	}
 }
 
-// Column ordinals of eventSchema.
+// Column ordinals of EventSchema.
 const (
 	colPosition = iota
 	colStream
@@ -301,7 +287,7 @@ func (it *eventIter) Close(*sql.Context) error { return nil }
 // order, with the indexes of events_index.go. INSERT appends
 // (events_write.go); UPDATE, DELETE and TRUNCATE are refused.
 type eventsTable struct {
-	src     logSource
+	src     eventSource
 	queries []eventQuery // set on a table returned by IndexedAccess
 	lookup  *sql.IndexLookup
 }
@@ -320,13 +306,13 @@ var (
 	_ sql.IndexSearchableTable  = (*eventsTable)(nil)
 )
 
-func (t *eventsTable) Name() string                   { return eventsTableName }
-func (t *eventsTable) String() string                 { return eventsTableName }
+func (t *eventsTable) Name() string                   { return EventsTable }
+func (t *eventsTable) String() string                 { return EventsTable }
 func (t *eventsTable) Collation() sql.CollationID     { return sql.Collation_Default }
 func (t *eventsTable) IsTemporary() bool              { return false }
 func (t *eventsTable) Schema(*sql.Context) sql.Schema { return eventsSchema }
 
-var eventsSchema = eventSchema(eventsTableName)
+var eventsSchema = EventSchema(EventsTable)
 
 // PrimaryKeySchema implements sql.PrimaryKeyTable: position is the key.
 func (t *eventsTable) PrimaryKeySchema(*sql.Context) sql.PrimaryKeySchema {
@@ -380,17 +366,13 @@ func (t *eventsTable) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowI
 }
 
 // writable returns the transaction the table's writes go to, or an error
-// for a table read AS OF a commit or in a READ ONLY transaction.
-func (s logSource) writable(ctx *sql.Context) (*txDB, error) {
+// for a table read at a fixed root or in a READ ONLY transaction.
+func (s eventSource) writable(ctx *sql.Context) (*verso.Txn, error) {
 	if s.root != nil {
 		return nil, fmt.Errorf("verso: the event log AS OF a commit is read-only")
 	}
-	tx, err := transaction(ctx)
-	if err != nil {
-		return nil, err
+	if tx := ctx.GetTransaction(); tx != nil && tx.IsReadOnly() {
+		return nil, ErrEventsReadOnlyTx
 	}
-	if tx.readOnly {
-		return nil, errEventsReadOnlyTx
-	}
-	return s.db.tx(ctx)
+	return s.v.Session.Txn(ctx)
 }

@@ -1,0 +1,91 @@
+package sqlserver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/tablemerge"
+)
+
+// CALL dolt_conflicts_resolve('--ours' | '--theirs', <table>... | '.')
+// resolves the conflicts that dolt_merge left in the transaction's working
+// root (the tables dolt_conflicts and dolt_conflicts_<table> show them:
+// package systables).
+
+// conflictProcedures are the procedures of merge conflicts.
+var conflictProcedures = []sql.ExternalStoredProcedureDetails{
+	{Name: "dolt_conflicts_resolve", Schema: statusSchema, Function: doltConflictsResolve},
+}
+
+var resolveSpec = optSpec{proc: "dolt_conflicts_resolve", opts: map[string]bool{"ours": false, "theirs": false}}
+
+// doltConflictsResolve resolves every conflict of the named tables ('.'
+// for all) with our rows (the table as it is) or theirs.
+func doltConflictsResolve(ctx *sql.Context, args ...string) (sql.RowIter, error) {
+	a, err := resolveSpec.parse(args)
+	if err != nil {
+		return nil, err
+	}
+	if a.has("ours") == a.has("theirs") {
+		return nil, fmt.Errorf("dolt_conflicts_resolve: give one of '--ours' or '--theirs', then the tables ('.' for all)")
+	}
+	if len(a.pos) == 0 {
+		return nil, fmt.Errorf("dolt_conflicts_resolve: name the tables to resolve, or '.' for all")
+	}
+	side := tablemerge.Ours
+	if a.has("theirs") {
+		side = tablemerge.Theirs
+	}
+	db, err := currentDatabase(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if db.rev != nil {
+		return nil, fmt.Errorf("dolt_conflicts_resolve: database %s is a read-only revision", db.name)
+	}
+	d, err := db.tx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.flushAll(ctx); err != nil {
+		return nil, err
+	}
+	have, err := verso.ConflictedTables(ctx, d.Root())
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, n := range a.pos {
+		if n == "." {
+			names = append(names, have...)
+			continue
+		}
+		found := ""
+		for _, h := range have {
+			if strings.EqualFold(h, n) {
+				found = h
+			}
+		}
+		if found == "" {
+			if _, _, ok, err := verso.FindTable(ctx, d.Root(), n); err != nil {
+				return nil, err
+			} else if !ok {
+				return nil, fmt.Errorf("dolt_conflicts_resolve: no table %q; SHOW TABLES lists the tables", n)
+			}
+			return nil, fmt.Errorf("dolt_conflicts_resolve: table %q has no conflicts; SELECT * FROM dolt_conflicts lists the tables that do", n)
+		}
+		names = append(names, found)
+	}
+	before := d.Root() // all the tables or none
+	for _, n := range names {
+		if err := d.ResolveConflicts(ctx, n, side); err != nil {
+			d.SetRoot(before)
+			return nil, fmt.Errorf("dolt_conflicts_resolve: %w", err)
+		}
+		delete(d.writers, strings.ToLower(n))
+	}
+	return statusRow(0), nil
+}

@@ -1,0 +1,104 @@
+package systables
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// System tables over refs and the working set, with Dolt's columns:
+//
+//	dolt_branches  name text PRIMARY KEY, hash text, latest_committer text,
+//	               latest_committer_email text, latest_commit_date datetime,
+//	               latest_commit_message text, remote text, branch text,
+//	               dirty tinyint (the working set differs from the head)
+//	dolt_tags      tag_name text PRIMARY KEY, tag_hash text, tagger text,
+//	               email text, date datetime, message text
+//	dolt_status    table_name text, staged tinyint, status text: the
+//	               session branch's staged changes (HEAD to staged, staged
+//	               = 1), unstaged ones (staged to working, as the session's
+//	               transaction sees it) and conflicts. status is "new
+//	               table", "modified", "deleted" or "conflict".
+//
+// They are plain scans, computed when the statement reads them: there
+// are few branches and tags, and dolt_status diffs two pairs of root
+// values, which costs what changed.
+
+var (
+	branchesSchema = sql.Schema{
+		textCol(BranchesName, "name", true, false),
+		textCol(BranchesName, "hash", false, false),
+		textCol(BranchesName, "latest_committer", false, true),
+		textCol(BranchesName, "latest_committer_email", false, true),
+		{Name: "latest_commit_date", Type: types.DatetimeMaxPrecision, Source: BranchesName, Nullable: true},
+		textCol(BranchesName, "latest_commit_message", false, true),
+		textCol(BranchesName, "remote", false, true),
+		textCol(BranchesName, "branch", false, true),
+		{Name: "dirty", Type: types.Boolean, Source: BranchesName, Nullable: true},
+	}
+	tagsSchema = sql.Schema{
+		textCol(TagsName, "tag_name", true, false),
+		textCol(TagsName, "tag_hash", false, false),
+		textCol(TagsName, "tagger", false, false),
+		textCol(TagsName, "email", false, false),
+		{Name: "date", Type: types.DatetimeMaxPrecision, Source: TagsName, Nullable: false},
+		textCol(TagsName, "message", false, false),
+	}
+	statusTableSchema = sql.Schema{
+		textCol(StatusName, "table_name", true, false),
+		{Name: "staged", Type: types.Boolean, Source: StatusName, PrimaryKey: true, Nullable: false},
+		textCol(StatusName, "status", true, false),
+	}
+)
+
+func (v *View) branchRows(ctx *sql.Context) ([]sql.Row, error) {
+	g := v.Graph
+	bs, err := g.Branches(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]sql.Row, 0, len(bs))
+	for _, b := range bs {
+		c, ws, err := g.BranchState(ctx, b.Name)
+		if err != nil {
+			return nil, err
+		}
+		who := c.Meta.CommitterOrAuthor()
+		dirty := ws.Working != c.Root || ws.Staged != c.Root
+		rows = append(rows, sql.Row{b.Name, c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message, "", "", dirty})
+	}
+	return rows, nil
+}
+
+func (v *View) tagRows(ctx *sql.Context) ([]sql.Row, error) {
+	ts, err := v.Graph.Tags(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]sql.Row, 0, len(ts))
+	for _, t := range ts {
+		rows = append(rows, sql.Row{t.Name, t.Commit.String(), t.Tagger.Name, t.Tagger.Email, t.Time, t.Message})
+	}
+	return rows, nil
+}
+
+func (v *View) statusRows(ctx *sql.Context) ([]sql.Row, error) {
+	tx, err := v.Session.Txn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if tx.ReadOnly() {
+		return nil, nil // a commit has no working set
+	}
+	if err := v.Session.Flush(ctx); err != nil {
+		return nil, err
+	}
+	entries, err := tx.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]sql.Row, len(entries))
+	for i, e := range entries {
+		rows[i] = sql.Row{e.Table, e.Staged, e.Status.String()}
+	}
+	return rows, nil
+}

@@ -1,0 +1,91 @@
+package systables
+
+import (
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/verso-db/verso"
+)
+
+// Session is the session's transaction on a view's database, as the
+// tables that follow it reach it each time a statement reads or writes
+// them (a plan may outlive the transaction it was made in): package
+// sqlserver's transactions implement it.
+type Session interface {
+	// Txn returns the session's transaction on the database, beginning
+	// it if the session has none.
+	Txn(ctx *sql.Context) (*verso.Txn, error)
+	// Flush puts the statement's pending table writes into the
+	// transaction's root (dolt_status reads them; the other tables read
+	// only entries those writes do not touch).
+	Flush(ctx *sql.Context) error
+}
+
+// Names of the tables OpenSession serves, as Dolt spells them.
+const (
+	BranchesName    = "dolt_branches"
+	TagsName        = "dolt_tags"
+	StatusName      = "dolt_status"
+	ConflictsName   = "dolt_conflicts"
+	ConflictsPrefix = "dolt_conflicts_"
+	MergeStatusName = "dolt_merge_status"
+	StreamsName     = "dolt_streams"
+	EventStatsName  = "dolt_event_stats"
+)
+
+// OpenSession returns the table named name (any case) among those over
+// the refs as they are now and the session's transaction: dolt_branches,
+// dolt_tags, dolt_status, dolt_conflicts, dolt_merge_status,
+// dolt_conflicts_<t> (for a table t of the transaction's root), and the
+// event log's dolt_events, dolt_streams and dolt_event_stats. ok is false
+// for any other name. It reads v's DB, Graph, Branch, Tables and Session;
+// Refs and Working may be unset. The tables read when a statement runs,
+// not when they are opened (dolt_conflicts_<t> fixes its columns at open).
+func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error) {
+	l := strings.ToLower(name)
+	switch {
+	case l == ConflictsName:
+		return &rowsTable{name: ConflictsName, sch: conflictsSchema, rows: v.conflictRows}, true, nil
+	case l == MergeStatusName:
+		return &rowsTable{name: MergeStatusName, sch: mergeStatusSchema, rows: v.mergeStatusRows}, true, nil
+	case strings.HasPrefix(l, ConflictsPrefix):
+		return v.openConflictsTable(ctx, name[len(ConflictsPrefix):])
+	case l == EventsTable || l == StreamsName || l == EventStatsName:
+		t, ok := eventTable(l, eventSource{v: v})
+		return t, ok, nil
+	case l == BranchesName:
+		return &rowsTable{name: BranchesName, sch: branchesSchema, rows: v.branchRows}, true, nil
+	case l == TagsName:
+		return &rowsTable{name: TagsName, sch: tagsSchema, rows: v.tagRows}, true, nil
+	case l == StatusName:
+		return &rowsTable{name: StatusName, sch: statusTableSchema, rows: v.statusRows}, true, nil
+	}
+	return nil, false, nil
+}
+
+// rowsTable is a read-only table of rows computed per scan.
+type rowsTable struct {
+	name string
+	sch  sql.Schema
+	rows func(*sql.Context) ([]sql.Row, error)
+}
+
+var _ sql.Table = (*rowsTable)(nil)
+
+func (t *rowsTable) Name() string                   { return t.name }
+func (t *rowsTable) String() string                 { return t.name }
+func (t *rowsTable) Schema(*sql.Context) sql.Schema { return t.sch }
+func (t *rowsTable) Collation() sql.CollationID     { return sql.Collation_Default }
+func (t *rowsTable) IsTemporary() bool              { return false }
+func (t *rowsTable) Partitions(*sql.Context) (sql.PartitionIter, error) {
+	return sql.PartitionsToPartitionIter(partition{}), nil
+}
+
+func (t *rowsTable) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter, error) {
+	rows, err := t.rows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
