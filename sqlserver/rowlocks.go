@@ -364,11 +364,54 @@ func (t *Table) readLock(ctx *sql.Context) *lockClause {
 
 var _ sql.LifecycleAwareSession = (*Session)(nil)
 
-// CommandBegin implements sql.LifecycleAwareSession.
-func (s *Session) CommandBegin() error { return nil }
+// CommandBegin implements sql.LifecycleAwareSession: it notes the
+// transaction the command starts in.
+func (s *Session) CommandBegin() error {
+	s.txAtBegin = s.GetTransaction()
+	return nil
+}
 
-// CommandEnd implements sql.LifecycleAwareSession.
-func (s *Session) CommandEnd() {}
+// CommandEnd implements sql.LifecycleAwareSession. Under autocommit, a
+// transaction that the command began and left open without writing
+// (preparing a statement begins one, and the engine ends it only after
+// an execution) is rolled back: else the statement's first execution
+// would read the snapshot taken when it was prepared, not the latest
+// committed data, as every autocommit statement must.
+func (s *Session) CommandEnd() {
+	tx, ok := s.GetTransaction().(*Transaction)
+	at := s.txAtBegin
+	s.txAtBegin = nil
+	if !ok || tx == nil || at == sql.Transaction(tx) || s.GetIgnoreAutoCommit() || !tx.unchanged() {
+		return
+	}
+	ctx := sql.NewContext(context.Background(), sql.WithSession(s))
+	if v, err := s.GetSessionVariable(ctx, "autocommit"); err != nil {
+		return
+	} else if on, err := sql.ConvertToBool(ctx, v); err != nil || !on {
+		return
+	}
+	tx.abort()
+	s.SetTransaction(nil)
+}
+
+// unchanged reports whether the transaction wrote nothing and holds no
+// row locks.
+func (t *Transaction) unchanged() bool {
+	if t.locks != nil || len(t.savepoints) > 0 {
+		return false
+	}
+	for _, d := range t.dbs {
+		for _, w := range d.writers {
+			if w.dirty {
+				return false
+			}
+		}
+		if !d.Unchanged() {
+			return false
+		}
+	}
+	return true
+}
 
 // SessionEnd implements sql.LifecycleAwareSession: a session that ends
 // (its client went away, or the server shuts down) rolls back its open

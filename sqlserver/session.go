@@ -29,6 +29,9 @@ type Session struct {
 	// branches holds the branch the session has checked out per database
 	// (lower-case name), when it is not the database's (dolt_checkout).
 	branches map[string]string
+	// txAtBegin is the transaction the running command began in
+	// (CommandBegin, rowlocks.go).
+	txAtBegin sql.Transaction
 }
 
 var (
