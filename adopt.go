@@ -35,9 +35,7 @@ type TableLoader func(ctx context.Context, name string, addr Hash) (*tables.Tabl
 // row's lock and writes ed's table into the transaction's root.
 func (t *Txn) AdoptRow(ctx context.Context, table string, ed *tables.Editor, key []byte, cur RowVersion, load TableLoader) (RowVersion, bool, error) {
 	if load == nil {
-		load = func(ctx context.Context, _ string, addr Hash) (*tables.Table, error) {
-			return tables.Load(ctx, t.db.graph.NodeStore(), addr, t.db.Collations())
-		}
+		load = t.loadTable
 	}
 	name := strings.ToLower(table)
 	_, _, latestRoot, err := t.db.Snapshot(ctx, t.branch)

@@ -64,10 +64,10 @@
 //
 // # Caveats
 //
-//   - Rows of tables without a primary key, and unique values, take no
-//     locks in the typed API: two transactions that write one meet at
-//     Commit, and the second fails with a SerializationError, to be
-//     retried. There are no gap locks.
+//   - Rows of tables without a primary key take no locks: two
+//     transactions that write one meet at Commit, and the second fails
+//     with a SerializationError, to be retried. Unique values are locked
+//     like rows. There are no gap locks.
 //   - A Txn is not safe for concurrent use; a DB is.
 //   - Only one process may open a database folder for writing at a time;
 //     others may open it read-only (Options.ReadOnly) meanwhile.

@@ -3,7 +3,6 @@ package verso
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -130,15 +129,6 @@ func (t *Txn) owner() *LockOwner {
 		t.locks = t.db.locks.NewOwner()
 	}
 	return t.locks
-}
-
-// lockRow locks the row under key of table for writing, waiting up to
-// the transaction's lock timeout.
-func (t *Txn) lockRow(ctx context.Context, table string, key []byte) (bool, error) {
-	if t.readOnly {
-		return false, fmt.Errorf("%w: cannot lock rows at a commit", ErrReadOnly)
-	}
-	return t.owner().Lock(ctx, t.LockKey(table, key), LockExclusive, LockWait, t.LockTimeout)
 }
 
 // Rollback ends the transaction: its writes are dropped and its row

@@ -2,10 +2,13 @@ package verso
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/verso-db/verso/tables"
 )
 
 // counterDB returns a database with the table c (id, n) holding rows
@@ -109,4 +112,48 @@ func TestLockWaitsForCommit(t *testing.T) {
 	must(t, a.Commit(ctx))
 	must(t, <-done)
 	b.Rollback()
+}
+
+// TestUniqueValueLocked: a second transaction inserting a unique value
+// another holds uncommitted waits for it; when the first commits, the
+// second's insert fails as a duplicate (the first's row is adopted), and
+// when the first rolls back, it goes in.
+func TestUniqueValueLocked(t *testing.T) {
+	ctx := context.Background()
+	for _, commitFirst := range []bool{true, false} {
+		db, err := OpenMemory("u", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		setup, _ := db.Begin(ctx, "")
+		must(t, setup.CreateTable(ctx, "u", &Schema{
+			Columns:    []Column{{Name: "id", Type: "int", Kind: KindInt}, {Name: "email", Type: "varchar(40)", Kind: KindString}},
+			PrimaryKey: []int{0},
+			Indexes:    []Index{{Name: "email", Columns: []int{1}, Unique: true}},
+		}))
+		must(t, setup.Commit(ctx))
+		a, _ := db.Begin(ctx, "")
+		b, _ := db.Begin(ctx, "")
+		must(t, a.Insert(ctx, "u", Int(1), String("jane@example.com")))
+		done := make(chan error, 1)
+		go func() { done <- b.Insert(ctx, "u", Int(2), String("jane@example.com")) }()
+		select {
+		case err := <-done:
+			t.Fatalf("b's insert did not wait for a's unique value: %v", err)
+		case <-time.After(50 * time.Millisecond):
+		}
+		if commitFirst {
+			must(t, a.Commit(ctx))
+			var dup *tables.DuplicateKeyError
+			if err := <-done; !errors.As(err, &dup) {
+				t.Fatalf("b inserted a value a committed: %v", err)
+			}
+			b.Rollback()
+		} else {
+			a.Rollback()
+			must(t, <-done)
+			must(t, b.Commit(ctx))
+		}
+		db.Close()
+	}
 }

@@ -85,12 +85,12 @@ func (t *Txn) Get(ctx context.Context, table string, key ...tables.Value) ([]tab
 func (t *Txn) GetForUpdate(ctx context.Context, table string, key ...tables.Value) ([]tables.Value, bool, error) {
 	var row []tables.Value
 	var found bool
-	err := t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lock func([]byte) error) error {
+	err := t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lk *rowLocker) error {
 		if len(key) != len(tb.Schema().PrimaryKey) {
 			_, _, err := ed.Get(ctx, key) // its error says what is wrong
 			return err
 		}
-		if err := lock(tb.KeyPrefix(key)); err != nil {
+		if err := lk.lock(tb.KeyPrefix(key)); err != nil {
 			return err
 		}
 		var err error
@@ -103,8 +103,8 @@ func (t *Txn) GetForUpdate(ctx context.Context, table string, key ...tables.Valu
 // Insert adds row to table; a row whose primary key or unique value is
 // taken fails with a *tables.DuplicateKeyError. It locks the row's key.
 func (t *Txn) Insert(ctx context.Context, table string, row ...tables.Value) error {
-	return t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lock func([]byte) error) error {
-		if err := lockRowOf(tb, row, lock); err != nil {
+	return t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lk *rowLocker) error {
+		if err := lk.row(row); err != nil {
 			return err
 		}
 		_, err := ed.Insert(ctx, row)
@@ -115,12 +115,12 @@ func (t *Txn) Insert(ctx context.Context, table string, row ...tables.Value) err
 // Put writes row to table: an insert, or an update of the row with its
 // primary key (locked, at its latest committed version).
 func (t *Txn) Put(ctx context.Context, table string, row ...tables.Value) error {
-	return t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lock func([]byte) error) error {
+	return t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lk *rowLocker) error {
 		s := ed.Schema()
 		if len(row) != len(s.Columns) {
 			return fmt.Errorf("%w: a row of %s has %d values, got %d", tables.ErrRowShape, table, len(s.Columns), len(row))
 		}
-		if err := lockRowOf(tb, row, lock); err != nil {
+		if err := lk.row(row); err != nil {
 			return err
 		}
 		pk := make([]tables.Value, len(s.PrimaryKey))
@@ -146,7 +146,7 @@ func (t *Txn) Put(ctx context.Context, table string, row ...tables.Value) error 
 // the whole row, and one copy of it goes (such rows take no locks).
 func (t *Txn) Delete(ctx context.Context, table string, key ...tables.Value) (bool, error) {
 	found := false
-	err := t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lock func([]byte) error) error {
+	err := t.edit(ctx, table, func(tb *tables.Table, ed *tables.Editor, lk *rowLocker) error {
 		if ed.Schema().Keyless() {
 			err := ed.Delete(ctx, key)
 			if errors.Is(err, tables.ErrRowNotFound) {
@@ -156,7 +156,7 @@ func (t *Txn) Delete(ctx context.Context, table string, key ...tables.Value) (bo
 			return err
 		}
 		if len(key) == len(tb.Schema().PrimaryKey) {
-			if err := lock(tb.KeyPrefix(key)); err != nil {
+			if err := lk.lock(tb.KeyPrefix(key)); err != nil {
 				return err
 			}
 		}
@@ -170,21 +170,11 @@ func (t *Txn) Delete(ctx context.Context, table string, key ...tables.Value) (bo
 	return found, err
 }
 
-// lockRowOf locks the row row of tb takes (a table with a primary key;
-// rows of keyless tables are not locked).
-func lockRowOf(tb *tables.Table, row []tables.Value, lock func([]byte) error) error {
-	s := tb.Schema()
-	if s.Keyless() || len(row) != len(s.Columns) {
-		return nil // the editor refuses a row of the wrong shape
-	}
-	return lock(tb.KeyOf(row))
-}
-
 // edit runs fn on an editor of table and writes the result into the
 // transaction's root. fn's lock locks a row key for writing and, on its
 // first lock, brings the row's latest committed version into the editor
 // (AdoptRow).
-func (t *Txn) edit(ctx context.Context, table string, fn func(tb *tables.Table, ed *tables.Editor, lock func([]byte) error) error) error {
+func (t *Txn) edit(ctx context.Context, table string, fn func(tb *tables.Table, ed *tables.Editor, lk *rowLocker) error) error {
 	if t.readOnly {
 		return fmt.Errorf("%w: cannot write to %s at a commit", ErrReadOnly, table)
 	}
@@ -200,19 +190,7 @@ func (t *Txn) edit(ctx context.Context, table string, fn func(tb *tables.Table, 
 		return err
 	}
 	ed := tb.Edit()
-	lock := func(key []byte) error {
-		first, err := t.lockRow(ctx, exact, key)
-		if err != nil || !first {
-			return err
-		}
-		cur, err := rawVersion(ctx, ed, key)
-		if err != nil {
-			return err
-		}
-		_, _, err = t.AdoptRow(ctx, exact, ed, key, cur, nil)
-		return err
-	}
-	if err := fn(tb, ed, lock); err != nil {
+	if err := fn(tb, ed, &rowLocker{ctx: ctx, t: t, table: exact, tb: tb, ed: ed}); err != nil {
 		return err
 	}
 	nt, err := ed.Table(ctx)
@@ -220,6 +198,55 @@ func (t *Txn) edit(ctx context.Context, table string, fn func(tb *tables.Table, 
 		return err
 	}
 	return t.putTable(ctx, exact, nt)
+}
+
+// rowLocker takes the typed API's row locks of one table edit.
+type rowLocker struct {
+	ctx   context.Context
+	t     *Txn
+	table string
+	tb    *tables.Table
+	ed    *tables.Editor
+}
+
+// lock locks the row under key for writing and, on the
+// transaction's first lock of it, brings the row's latest committed
+// version into the editor (AdoptRow).
+func (l *rowLocker) lock(key []byte) error { return l.lockMode(key, LockExclusive) }
+
+// lockMode locks the row under key in mode, adopting it on the first lock.
+func (l *rowLocker) lockMode(key []byte, mode LockMode) error {
+	if l.t.readOnly {
+		return fmt.Errorf("%w: cannot lock rows at a commit", ErrReadOnly)
+	}
+	first, err := l.t.owner().Lock(l.ctx, l.t.LockKey(l.table, key), mode, LockWait, l.t.LockTimeout)
+	if err != nil || !first {
+		return err
+	}
+	cur, err := rawVersion(l.ctx, l.ed, key)
+	if err != nil {
+		return err
+	}
+	_, _, err = l.t.AdoptRow(l.ctx, l.table, l.ed, key, cur, nil)
+	return err
+}
+
+// row locks the row row takes, and its unique values (LockUnique); rows
+// of keyless tables take no locks.
+func (l *rowLocker) row(row []tables.Value) error {
+	s := l.tb.Schema()
+	if s.Keyless() || len(row) != len(s.Columns) {
+		return nil // the editor refuses a row of the wrong shape
+	}
+	key := l.tb.KeyOf(row)
+	if err := l.lock(key); err != nil {
+		return err
+	}
+	lock := func(table string, k []byte) (bool, error) {
+		return l.t.owner().Lock(l.ctx, l.t.LockKey(table, k), LockExclusive, LockWait, l.t.LockTimeout)
+	}
+	holder := func(rk []byte) error { return l.lockMode(rk, LockShared) }
+	return l.t.LockUnique(l.ctx, l.table, l.tb, l.ed, row, key, lock, holder, nil)
 }
 
 // putTable writes tb into the transaction's root under name.

@@ -206,17 +206,7 @@ func rawGet(ctx context.Context, ed *tables.Editor, key []byte) (rowVersion, err
 // transaction's base of the row, and returns the version the transaction
 // now holds (cur is its version before).
 func (d *txDB) adopt(ctx *sql.Context, db *Database, w *tableWriter, key []byte, cur rowVersion) (rowVersion, error) {
-	// Table values through the provider's cache: under concurrent writers
-	// the latest table is new after each commit, but one load serves every
-	// session's locks until the next.
-	load := func(_ context.Context, name string, addr chunks.Address) (*tables.Table, error) {
-		info, err := db.p.cache.get(ctx, db, name, addr, chunks.Address{})
-		if err != nil {
-			return nil, err
-		}
-		return info.t, nil
-	}
-	v, changed, err := d.AdoptRow(ctx, w.name, w.ed, key, cur, load)
+	v, changed, err := d.AdoptRow(ctx, w.name, w.ed, key, cur, db.cacheLoader(ctx))
 	if err != nil || !changed {
 		return v, engineError(err)
 	}
@@ -240,6 +230,20 @@ func (d *txDB) adopt(ctx *sql.Context, db *Database, w *tableWriter, key []byte,
 func (d *txDB) dropAdopted(w *tableWriter) {
 	d.Unadopt(strings.ToLower(w.name), w.adopted)
 	w.adopted = nil
+}
+
+// cacheLoader opens table values through the provider's cache, for the
+// engine's adoption of locked rows: under concurrent writers the latest
+// table is new after each commit, but one load serves every session's
+// locks until the next.
+func (db *Database) cacheLoader(ctx *sql.Context) verso.TableLoader {
+	return func(_ context.Context, name string, addr chunks.Address) (*tables.Table, error) {
+		info, err := db.p.cache.get(ctx, db, name, addr, chunks.Address{})
+		if err != nil {
+			return nil, err
+		}
+		return info.t, nil
+	}
 }
 
 // lockStored locks the row of a table with a primary key whose stored
@@ -424,81 +428,17 @@ func (s *Session) SessionEnd() {
 }
 
 // lockUnique locks, for writing, the values the row vals (stored under
-// key) takes in the table's unique indexes, as InnoDB locks a unique index
-// entry: a second transaction taking one waits for the first. On the first
-// lock of a value, the rows that hold it in the latest committed table or
-// in the transaction's view are locked (shared) and adopted, so that the
-// editor's unique check sees the latest: a value another transaction took
-// and committed is a duplicate (1062), one it freed is free.
+// key) takes in the table's unique indexes (verso.Txn.LockUnique): the
+// holders of a value are locked shared and adopted through the
+// statement's lockRow, so that the editor's unique check sees the latest.
 func (e *editor) lockUnique(ctx *sql.Context, vals []tables.Value, key []byte) error {
 	if key == nil {
 		return nil // a row that takes no locks (storedKey)
 	}
-	sch := e.w.ed.Schema()
-	for _, u := range e.t.info.t.UniqueKeys(vals) {
-		first, err := e.d.lock(ctx, e.t.db.p, e.t.name+"\x00unique\x00"+sch.Indexes[u.Index].Name, u.Prefix, lockWrite)
-		if err != nil {
-			return err
-		}
-		if !first {
-			continue
-		}
-		holders, err := e.uniqueHolders(ctx, u)
-		if err != nil {
-			return err
-		}
-		for _, rk := range holders {
-			if bytes.Equal(rk, key) {
-				continue
-			}
-			if _, _, _, _, err := e.d.lockRow(ctx, e.t.db, e.t.name, rk, lockClause{mode: verso.LockShared, policy: verso.LockWait}); err != nil {
-				return err
-			}
-		}
+	lock := func(table string, key []byte) (bool, error) { return e.d.lock(ctx, e.t.db.p, table, key, lockWrite) }
+	holder := func(rk []byte) error {
+		_, _, _, _, err := e.d.lockRow(ctx, e.t.db, e.t.name, rk, lockClause{mode: verso.LockShared, policy: verso.LockWait})
+		return err
 	}
-	return nil
-}
-
-// uniqueHolders returns the keys of the rows holding the unique value u in
-// the transaction's view of the table or in the latest committed table
-// (read only when something was committed since the snapshot).
-func (e *editor) uniqueHolders(ctx *sql.Context, u tables.UniqueKey) ([][]byte, error) {
-	d := e.d
-	own, err := e.w.ed.IndexRowKeys(ctx, u.Index, u.Prefix)
-	if err != nil {
-		return nil, err
-	}
-	_, _, latestRoot, err := d.st.db.Snapshot(ctx, d.Branch())
-	if err != nil {
-		return nil, err
-	}
-	if latestRoot.Address() == d.Base().Address() && !d.HasAdopted() {
-		return own, nil
-	}
-	_, addr, ok, err := verso.FindTable(ctx, latestRoot, e.t.name)
-	if err != nil || !ok {
-		return nil, err
-	}
-	li, err := e.t.db.p.cache.get(ctx, e.t.db, e.t.name, addr, chunks.Address{})
-	if err != nil {
-		return nil, err
-	}
-	latest := li.t
-	if !bytes.Equal(tables.EncodeSchema(latest.Schema()), tables.EncodeSchema(e.w.ed.Schema())) {
-		return own, nil // the commit fails on the schema change
-	}
-	keys, err := latest.IndexRowKeys(ctx, u.Index, u.Prefix)
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range own {
-		dup := false
-		for _, x := range keys {
-			dup = dup || bytes.Equal(x, k)
-		}
-		if !dup {
-			keys = append(keys, k)
-		}
-	}
-	return keys, nil
+	return e.d.LockUnique(ctx, e.t.name, e.t.info.t, e.w.ed, vals, key, lock, holder, e.t.db.cacheLoader(ctx))
 }
