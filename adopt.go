@@ -92,7 +92,7 @@ func (t *Txn) AdoptRow(ctx context.Context, table string, ed *tables.Editor, key
 	if !bytes.Equal(tables.EncodeSchema(latest.Schema()), tables.EncodeSchema(ed.Schema())) {
 		return RowVersion{}, false, errSerialization("the schema of table %q changed", table)
 	}
-	if err := ApplyVersion(ctx, ed, latest, key, cur, l); err != nil {
+	if err := applyVersion(ctx, ed, latest, key, cur, l); err != nil {
 		var dup *tables.DuplicateKeyError
 		if errors.As(err, &dup) {
 			return RowVersion{}, false, errSerialization("the latest version of the row with key %s in table %q takes key %s of index %s that this transaction holds", tables.KeyText(key), table, dup.Key, dup.Index)
@@ -103,9 +103,9 @@ func (t *Txn) AdoptRow(ctx context.Context, table string, ed *tables.Editor, key
 	return l, true, nil
 }
 
-// ApplyVersion changes the editor's row under key from version from to
+// applyVersion changes the editor's row under key from version from to
 // version to, decoding both with tb (a table of the editor's schema).
-func ApplyVersion(ctx context.Context, ed *tables.Editor, tb *tables.Table, key []byte, from, to RowVersion) error {
+func applyVersion(ctx context.Context, ed *tables.Editor, tb *tables.Table, key []byte, from, to RowVersion) error {
 	var old, row []tables.Value
 	var err error
 	if from.OK {

@@ -115,7 +115,7 @@ func (db *DB) mergeOptions(theirs chunks.Address, def tablemerge.DefaultFunc) ta
 	return tablemerge.Options{
 		Theirs:        theirs,
 		Default:       def,
-		PrefixMergers: map[string]tablemerge.PrefixMerger{commitgraph.EventsPrefix: MergeBranchEvents},
+		PrefixMergers: map[string]tablemerge.PrefixMerger{commitgraph.EventsPrefix: mergeBranchEvents},
 		Collations:    db.Collations(),
 	}
 }
@@ -420,16 +420,16 @@ func carryUntracked(ctx context.Context, s *BranchState, untracked []string, ch 
 	if ch == nil || len(untracked) == 0 {
 		return ch, nil
 	}
-	items, err := ItemEntries(ctx, ch.Working)
+	items, err := itemEntries(ctx, ch.Working)
 	if err != nil {
 		return nil, err
 	}
 	for _, n := range untracked {
-		if FindItem(items, n) != "" {
+		if findItem(items, n) != "" {
 			return nil, &UntrackedClashError{Table: n}
 		}
 	}
-	w, err := CopyItems(ctx, s.Working, ch.Working, untracked)
+	w, err := copyItems(ctx, s.Working, ch.Working, untracked)
 	if err != nil {
 		return nil, err
 	}
@@ -442,7 +442,7 @@ func carryUntracked(ctx context.Context, s *BranchState, untracked []string, ch 
 // the working set: the merged root (with conflicts) as working, and as
 // staged the merged root with each conflicted table as staged had it.
 func conflictState(ctx context.Context, s *BranchState, res *tablemerge.Result, merge *commitgraph.MergeState) (*BranchChange, error) {
-	clean, err := WithoutConflicts(ctx, res.Root)
+	clean, err := withoutConflicts(ctx, res.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -450,7 +450,7 @@ func conflictState(ctx context.Context, s *BranchState, res *tablemerge.Result, 
 	for i, c := range res.Conflicts {
 		names[i] = c.Table
 	}
-	staged, err := CopyItems(ctx, s.Staged, clean, names)
+	staged, err := copyItems(ctx, s.Staged, clean, names)
 	if err != nil {
 		return nil, err
 	}

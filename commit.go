@@ -66,7 +66,7 @@ func (t *Txn) CommitChanges(ctx context.Context, opts CommitOptions) (*commitgra
 		case opts.StageAll:
 			staged, err = StageAll(ctx, s.Working)
 		case opts.StageTracked:
-			staged, err = StageTracked(ctx, s.Staged, s.Working)
+			staged, err = stageTracked(ctx, s.Staged, s.Working)
 		}
 		if err != nil {
 			return nil, err

@@ -313,11 +313,11 @@ func mergeLogs(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs com
 	return eventindex.Merge(ctx, logs[0], logs[1], logs[2])
 }
 
-// MergeBranchEvents is the tablemerge.PrefixMerger of the event log: in a
+// mergeBranchEvents is the tablemerge.PrefixMerger of the event log: in a
 // branch merge (a merge, cherry-pick or revert) theirs' new events follow
 // ours' (renumbered), and both branches changing one stream fails the
 // merge.
-func MergeBranchEvents(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs, merged commitgraph.RootValue) (commitgraph.RootValue, error) {
+func mergeBranchEvents(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs, merged commitgraph.RootValue) (commitgraph.RootValue, error) {
 	l, err := mergeLogs(ctx, ns, base, ours, theirs)
 	if errors.Is(err, eventindex.ErrMergeConflict) {
 		return commitgraph.RootValue{}, fmt.Errorf("%w; the merge changed nothing: merge one branch's events into the other stream by stream (read them with dolt_read_stream and append them with dolt_append_events), then merge again", err)

@@ -77,9 +77,9 @@ func DecodeObject(name, kind string, kinds []Kind, b []byte) (Object, error) {
 	return Object{Name: name, Kind: kind, Fields: vals[1:]}, nil
 }
 
-// FindObject returns the entry of root under prefix whose name is name,
+// findObject returns the entry of root under prefix whose name is name,
 // matched without case.
-func FindObject(ctx context.Context, root commitgraph.RootValue, prefix, name string) (commitgraph.RootEntry, bool, error) {
+func findObject(ctx context.Context, root commitgraph.RootValue, prefix, name string) (commitgraph.RootEntry, bool, error) {
 	ents, err := root.Entries(ctx, prefix)
 	if err != nil {
 		return commitgraph.RootEntry{}, false, err
@@ -116,7 +116,7 @@ func (t *Txn) DropObject(ctx context.Context, prefix, name string) (bool, error)
 	if t.readOnly {
 		return false, fmt.Errorf("%w: cannot change %s%s at a commit", ErrReadOnly, prefix, name)
 	}
-	e, ok, err := FindObject(ctx, t.root, prefix, name)
+	e, ok, err := findObject(ctx, t.root, prefix, name)
 	if err != nil || !ok {
 		return false, err
 	}
@@ -133,7 +133,7 @@ func (t *Txn) DropObject(ctx context.Context, prefix, name string) (bool, error)
 func (t *Txn) Objects(ctx context.Context, prefix, kind string, kinds []Kind, name string) ([]Object, error) {
 	var ents []commitgraph.RootEntry
 	if name != "" {
-		e, ok, err := FindObject(ctx, t.root, prefix, name)
+		e, ok, err := findObject(ctx, t.root, prefix, name)
 		if err != nil || !ok {
 			return nil, err
 		}

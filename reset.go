@@ -54,7 +54,7 @@ func (t *Txn) Reset(ctx context.Context, opts ResetOptions) error {
 	return t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
 		ch := &BranchChange{Working: s.Working, Staged: s.Staged, Merge: s.WS.Merge}
 		if len(opts.Tables) > 0 {
-			staged, err := CopyItems(ctx, s.HeadRoot, s.Staged, opts.Tables)
+			staged, err := copyItems(ctx, s.HeadRoot, s.Staged, opts.Tables)
 			if err != nil {
 				return nil, err
 			}
@@ -90,13 +90,13 @@ func (t *Txn) Reset(ctx context.Context, opts ResetOptions) error {
 // a hard reset keeps them, as git's and Dolt's do (removing them is
 // dolt_clean's business).
 func keepUntracked(ctx context.Context, s *BranchState, to RootValue) (RootValue, error) {
-	working, err := ItemEntries(ctx, s.Working)
+	working, err := itemEntries(ctx, s.Working)
 	if err != nil {
 		return to, err
 	}
 	var others []map[string][]RootEntry
 	for _, r := range []RootValue{s.Staged, s.HeadRoot, to} {
-		items, err := ItemEntries(ctx, r)
+		items, err := itemEntries(ctx, r)
 		if err != nil {
 			return to, err
 		}
@@ -109,7 +109,7 @@ func keepUntracked(ctx context.Context, s *BranchState, to RootValue) (RootValue
 		}
 		tracked := false
 		for _, o := range others {
-			if FindItem(o, name) != "" {
+			if findItem(o, name) != "" {
 				tracked = true
 			}
 		}
@@ -120,7 +120,7 @@ func keepUntracked(ctx context.Context, s *BranchState, to RootValue) (RootValue
 	if len(untracked) == 0 {
 		return to, nil
 	}
-	return CopyItems(ctx, s.Working, to, untracked)
+	return copyItems(ctx, s.Working, to, untracked)
 }
 
 // CheckoutTables discards changes of the named tables (items, matched
@@ -145,30 +145,30 @@ func (t *Txn) CheckoutTables(ctx context.Context, rev string, names []string) er
 			if err != nil {
 				return nil, err
 			}
-			staged, err := CopyItems(ctx, src, s.Staged, names)
+			staged, err := copyItems(ctx, src, s.Staged, names)
 			if err != nil {
 				return nil, err
 			}
-			w, err := CopyItems(ctx, src, s.Working, names)
+			w, err := copyItems(ctx, src, s.Working, names)
 			if err != nil {
 				return nil, err
 			}
 			return &BranchChange{Working: w, Staged: staged, Merge: s.WS.Merge}, nil
 		}
-		working, err := ItemEntries(ctx, s.Working)
+		working, err := itemEntries(ctx, s.Working)
 		if err != nil {
 			return nil, err
 		}
-		staged, err := ItemEntries(ctx, s.Staged)
+		staged, err := itemEntries(ctx, s.Staged)
 		if err != nil {
 			return nil, err
 		}
 		for _, n := range names {
-			if FindItem(working, n) == "" && FindItem(staged, n) == "" {
+			if findItem(working, n) == "" && findItem(staged, n) == "" {
 				return nil, &TableNotFoundError{Table: n}
 			}
 		}
-		w, err := CopyItems(ctx, s.Staged, s.Working, names)
+		w, err := copyItems(ctx, s.Staged, s.Working, names)
 		if err != nil {
 			return nil, err
 		}

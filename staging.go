@@ -25,7 +25,7 @@ const SchemasItem = "dolt_schemas"
 // staged. A merge in progress stays.
 func (t *Txn) Stage(ctx context.Context, names ...string) error {
 	return t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
-		staged, err := CopyItems(ctx, s.Working, s.Staged, names)
+		staged, err := copyItems(ctx, s.Working, s.Staged, names)
 		if err != nil {
 			return nil, err
 		}
@@ -46,8 +46,8 @@ func (t *Txn) StageAll(ctx context.Context) error {
 	})
 }
 
-// ItemOf returns the item a root value entry belongs to.
-func ItemOf(name string) string {
+// itemOf returns the item a root value entry belongs to.
+func itemOf(name string) string {
 	switch {
 	case strings.HasPrefix(name, commitgraph.TablePrefix):
 		return strings.TrimPrefix(name, commitgraph.TablePrefix)
@@ -73,18 +73,18 @@ func ChangedItems(ctx context.Context, from, to commitgraph.RootValue) ([]ItemCh
 	names := map[string]bool{}
 	err := from.Diff(ctx, to, func(c commitgraph.RootChange) error {
 		if !strings.HasPrefix(c.Name, commitgraph.ConflictsPrefix) {
-			names[ItemOf(c.Name)] = true
+			names[itemOf(c.Name)] = true
 		}
 		return nil
 	})
 	if err != nil || len(names) == 0 {
 		return nil, err
 	}
-	fromItems, err := ItemEntries(ctx, from)
+	fromItems, err := itemEntries(ctx, from)
 	if err != nil {
 		return nil, err
 	}
-	toItems, err := ItemEntries(ctx, to)
+	toItems, err := itemEntries(ctx, to)
 	if err != nil {
 		return nil, err
 	}
@@ -108,8 +108,8 @@ func hasTableEntry(es []commitgraph.RootEntry) bool {
 	return false
 }
 
-// ItemEntries groups root's entries (conflicts aside) by item.
-func ItemEntries(ctx context.Context, root commitgraph.RootValue) (map[string][]commitgraph.RootEntry, error) {
+// itemEntries groups root's entries (conflicts aside) by item.
+func itemEntries(ctx context.Context, root commitgraph.RootValue) (map[string][]commitgraph.RootEntry, error) {
 	ents, err := root.Entries(ctx, "")
 	if err != nil {
 		return nil, err
@@ -119,14 +119,14 @@ func ItemEntries(ctx context.Context, root commitgraph.RootValue) (map[string][]
 		if strings.HasPrefix(e.Name, commitgraph.ConflictsPrefix) {
 			continue
 		}
-		n := ItemOf(e.Name)
+		n := itemOf(e.Name)
 		out[n] = append(out[n], e)
 	}
 	return out, nil
 }
 
-// FindItem returns the item of root named name, ignoring case, or "".
-func FindItem(items map[string][]commitgraph.RootEntry, name string) string {
+// findItem returns the item of root named name, ignoring case, or "".
+func findItem(items map[string][]commitgraph.RootEntry, name string) string {
 	if _, ok := items[name]; ok {
 		return name
 	}
@@ -138,21 +138,21 @@ func FindItem(items map[string][]commitgraph.RootEntry, name string) string {
 	return ""
 }
 
-// CopyItems returns dst with the named items as src has them (an item src
+// copyItems returns dst with the named items as src has them (an item src
 // lacks is removed from dst). Names are matched without case; a name in
 // neither root is a *TableNotFoundError.
-func CopyItems(ctx context.Context, src, dst commitgraph.RootValue, names []string) (commitgraph.RootValue, error) {
-	srcItems, err := ItemEntries(ctx, src)
+func copyItems(ctx context.Context, src, dst commitgraph.RootValue, names []string) (commitgraph.RootValue, error) {
+	srcItems, err := itemEntries(ctx, src)
 	if err != nil {
 		return dst, err
 	}
-	dstItems, err := ItemEntries(ctx, dst)
+	dstItems, err := itemEntries(ctx, dst)
 	if err != nil {
 		return dst, err
 	}
 	var edits []commitgraph.RootEdit
 	for _, name := range names {
-		s, d := FindItem(srcItems, name), FindItem(dstItems, name)
+		s, d := findItem(srcItems, name), findItem(dstItems, name)
 		if s == "" && d == "" {
 			return dst, &TableNotFoundError{Table: name}
 		}
@@ -163,11 +163,11 @@ func CopyItems(ctx context.Context, src, dst commitgraph.RootValue, names []stri
 			edits = append(edits, commitgraph.RootEdit{Name: e.Name, Addr: e.Addr})
 		}
 	}
-	return dst.Edit(ctx, DedupEdits(edits)...)
+	return dst.Edit(ctx, dedupEdits(edits)...)
 }
 
-// DedupEdits keeps the last edit of each name.
-func DedupEdits(edits []commitgraph.RootEdit) []commitgraph.RootEdit {
+// dedupEdits keeps the last edit of each name.
+func dedupEdits(edits []commitgraph.RootEdit) []commitgraph.RootEdit {
 	last := map[string]int{}
 	for i, e := range edits {
 		last[e.Name] = i
@@ -181,8 +181,8 @@ func DedupEdits(edits []commitgraph.RootEdit) []commitgraph.RootEdit {
 	return out
 }
 
-// WithoutConflicts returns root without its conflicts entries.
-func WithoutConflicts(ctx context.Context, root commitgraph.RootValue) (commitgraph.RootValue, error) {
+// withoutConflicts returns root without its conflicts entries.
+func withoutConflicts(ctx context.Context, root commitgraph.RootValue) (commitgraph.RootValue, error) {
 	ents, err := root.Entries(ctx, commitgraph.ConflictsPrefix)
 	if err != nil || len(ents) == 0 {
 		return root, err
@@ -197,13 +197,13 @@ func WithoutConflicts(ctx context.Context, root commitgraph.RootValue) (commitgr
 // StageAll returns the staged root after "dolt_add -A": the working root,
 // without its conflicts.
 func StageAll(ctx context.Context, working commitgraph.RootValue) (commitgraph.RootValue, error) {
-	return WithoutConflicts(ctx, working)
+	return withoutConflicts(ctx, working)
 }
 
-// StageTracked returns staged with every item that changed from staged to
+// stageTracked returns staged with every item that changed from staged to
 // working and exists in staged ("dolt_commit -a": modified and deleted
 // tables, not new ones).
-func StageTracked(ctx context.Context, staged, working commitgraph.RootValue) (commitgraph.RootValue, error) {
+func stageTracked(ctx context.Context, staged, working commitgraph.RootValue) (commitgraph.RootValue, error) {
 	changes, err := ChangedItems(ctx, staged, working)
 	if err != nil {
 		return staged, err
@@ -217,7 +217,7 @@ func StageTracked(ctx context.Context, staged, working commitgraph.RootValue) (c
 	if len(names) == 0 {
 		return staged, nil
 	}
-	return CopyItems(ctx, working, staged, names)
+	return copyItems(ctx, working, staged, names)
 }
 
 // ConflictedTables returns the tables with merge conflicts in root.
