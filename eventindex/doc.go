@@ -38,7 +38,7 @@
 //     with new positions, and a stream changed on both sides is a conflict
 //     (ErrMergeConflict). Root values merge in tablemerge.Merge, which
 //     gives the log's entries to a PrefixMerger that calls Merge (the
-//     engine's verso.MergeBranchEvents).
+//     engine's event merger in its merge.go).
 //   - Store: a Log on a branch of a commitgraph.DB (the engine's DB has
 //     its own subscriptions over a branch's working set, verso.Subscribe); Append and Write
 //     commit one batch each (one CommitRoot, one fsync), and Subscribe
