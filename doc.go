@@ -62,6 +62,17 @@
 // layers' errors a caller tests for (ErrBranchNotFound, ErrBadRevision,
 // ErrLocked, ...) are named in this package too.
 //
+// # For layers built on the engine
+//
+// The SQL layer batches a statement's writes in its own table editors and
+// takes its own row locks; it reaches the engine through lower-level calls
+// that a program rarely needs: Txn.Root and SetRoot (the transaction's
+// root value), UpdateBranch (a branch operation of its own as one
+// compare-and-swap), LockKey, Locks and LockOwner (locks shared across
+// databases), AdoptRow and LockUnique (a locked row's latest version, a
+// unique value's lock), PendingWorking, and the item helpers of staging
+// (ChangedItems, ConflictedTables, FindTable).
+//
 // # Caveats
 //
 //   - Rows of tables without a primary key take no locks: two
