@@ -157,3 +157,31 @@ func TestUniqueValueLocked(t *testing.T) {
 		db.Close()
 	}
 }
+
+// TestAlterTable: adding a unique index rebuilds the table with its rows;
+// one the rows break fails with the duplicate and changes nothing.
+func TestAlterTable(t *testing.T) {
+	ctx := context.Background()
+	db := counterDB(t) // rows (0, 0) and (1, 0)
+	txn, _ := db.Begin(ctx, "")
+	before := txn.Root().Address()
+	_, err := txn.AlterTable(ctx, "c", func(s *Schema) error {
+		s.Indexes = append(s.Indexes, Index{Name: "un", Columns: []int{1}, Unique: true})
+		return nil
+	})
+	var dup *tables.DuplicateKeyError
+	if !errors.As(err, &dup) || txn.Root().Address() != before {
+		t.Fatalf("a unique index over two zeros: %v (root changed: %v)", err, txn.Root().Address() != before)
+	}
+	tb, err := txn.AlterTable(ctx, "c", func(s *Schema) error {
+		s.Indexes = append(s.Indexes, Index{Name: "n", Columns: []int{1}})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Check(ctx); err != nil || tb.Count() != 2 {
+		t.Fatalf("rebuilt table: %d rows, %v", tb.Count(), err)
+	}
+	must(t, txn.Commit(ctx))
+}

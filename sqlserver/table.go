@@ -343,49 +343,17 @@ func (t *Table) alterSchema(ctx *sql.Context, change func(*tables.Schema) error)
 	if err := d.flushAll(ctx); err != nil {
 		return err
 	}
-	exact, addr, ok, err := verso.FindTable(ctx, d.Root(), t.name)
+	exact, _, ok, err := verso.FindTable(ctx, d.Root(), t.name)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return sql.ErrTableNotFound.New(t.name)
 	}
-	info, err := t.db.p.cache.get(ctx, t.db, exact, addr, chunks.Address{})
-	if err != nil {
-		return err
-	}
-	old := info.t
-	s := old.Schema().Clone()
-	if err := change(s); err != nil {
-		return err
-	}
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	nt, err := tables.New(t.db.st.graph.NodeStore(), s, sqlCollations{})
-	if err != nil {
-		return err
-	}
-	ed := nt.Edit()
-	ed.KeepZero(true) // the rows are copied as they are
-	ed.SetAutoIncrement(old.AutoIncrement())
-	it := old.Scan(ctx, nil, nil, false)
-	for it.Next(ctx) {
-		if _, err := ed.Insert(ctx, it.Row()); err != nil {
-			return t.editError(ctx, err)
-		}
-	}
-	if err := it.Err(); err != nil {
-		return err
-	}
-	nt, err = ed.Table(ctx)
-	if err != nil {
-		return err
+	if _, err := d.AlterTable(ctx, exact, change); err != nil {
+		return t.editError(ctx, err) // a duplicate as the engine reports one
 	}
 	delete(d.writers, strings.ToLower(exact))
-	if err := d.putTable(ctx, exact, nt); err != nil {
-		return err
-	}
 	t.refresh(ctx, d, exact)
 	return nil
 }
