@@ -17,7 +17,7 @@ import (
 
 // backend is what a connector's connections run on: the databases and the
 // engine: a data directory's (openDataDir), or one database the program
-// opened (openDB, for NewConnector).
+// opened (openEngineDB, for NewConnector).
 type backend struct {
 	dir string // the data directory, as the registry knows it
 	p   *sqlserver.Provider

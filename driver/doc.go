@@ -22,8 +22,12 @@
 // engine, and the last one closed closes them. (Its stores are locked by
 // the process that opens them, so a second open would fail.)
 //
-// A NewConnector over a *verso.DB that the program opened itself will
-// come with the engine's root package; the DSN's form stays.
+// NewConnector serves a *verso.DB that the program opened itself (with the
+// engine's root package) through sql.OpenDB: the program uses the engine's
+// API and SQL on one database. Its connections' current database is that
+// one; SQL sessions and the program's transactions share its row locks;
+// closing the sql.DB leaves the program's DB open. CREATE DATABASE through
+// such a connector makes a database in memory.
 //
 // # Connections
 //
