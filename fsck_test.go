@@ -367,3 +367,51 @@ func TestEngineCheckMissingChunk(t *testing.T) {
 		t.Fatalf("the check stopped: %d commits, %d tables", rep.Commits, rep.Tables)
 	}
 }
+
+// TestEngineCheckIndexMismatch commits, on a branch of its own, a table
+// whose rows are of one version and whose index by_n is of an older one:
+// every chunk is whole, and the table's check reports the row that lacks
+// its index entry, by key, at the commit and the branch.
+func TestEngineCheckIndexMismatch(t *testing.T) {
+	ctx := context.Background()
+	db := memDB(t)
+	write(t, db, "", func(ctx context.Context, txn *verso.Txn) error {
+		return txn.CreateTable(ctx, "items", fsckSchema())
+	})
+	fsckRows(t, db, "main", 0, 10)
+	old := commitAll(t, db, "main", "old")
+	write(t, db, "", func(ctx context.Context, txn *verso.Txn) error {
+		return txn.Put(ctx, "items", verso.Int(1), verso.String("one"), verso.Int(99))
+	})
+	cur := commitAll(t, db, "main", "new")
+	tableChunk := func(c *verso.Commit) []byte {
+		rv, err := db.Graph().OpenRoot(ctx, c.Root)
+		ok(t, err)
+		_, addr, _, err := verso.FindTable(ctx, rv, "items")
+		ok(t, err)
+		b, err := db.Store().Get(ctx, addr)
+		ok(t, err)
+		return b
+	}
+	// The table chunk (tables/table.go): magic and version (12 bytes),
+	// schema and rows addresses, auto-increment (8), index count (2), then
+	// the index maps' addresses: by_n's is the first.
+	const byN = 12 + 2*chunks.AddressSize + 8 + 2
+	bad := tableChunk(cur)
+	copy(bad[byN:byN+chunks.AddressSize], tableChunk(old)[byN:])
+	addr, err := db.Store().Put(ctx, bad)
+	ok(t, err)
+	rv, err := db.Graph().OpenRoot(ctx, cur.Root)
+	ok(t, err)
+	rv, err = rv.Edit(ctx, commitgraph.RootEdit{Name: commitgraph.TablePrefix + "items", Addr: addr})
+	ok(t, err)
+	c, err := db.Graph().WriteCommit(ctx, rv.Address(), []chunks.Address{cur.Addr}, commitgraph.Meta{Author: jane, Message: "bad"})
+	ok(t, err)
+	ok(t, db.Graph().CreateBranch(ctx, "bad", c.Addr))
+
+	rep := check(t, db, false)
+	where := "commit " + c.Addr.String() + " (branch bad), root " + rv.Address().String() + ", table items"
+	if rep.Count() != 1 || !hasProblem(rep, where, `has no entry in index "by_n"`) {
+		t.Fatalf("a table whose index is of another version: %v", rep.Problems)
+	}
+}
