@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/server"
 )
 
 // runFsck is verso fsck [--quick]: the engine's DB.Check over the database
-// opened read-only (so it runs beside a server), each problem on a line of
-// stdout, then a summary. It exits 1 on any problem, a store that cannot be
+// opened read-only (so it runs beside a server), and, unless --quick, the
+// users files a server of the database reads (server.CheckUsersFile);
+// each problem on a line of stdout, then a summary. It exits 1 on any problem, a store that cannot be
 // opened for its damage included, and 2 on a usage error. A progress line
 // goes to stderr when stderr is a terminal.
 func runFsck(dir string, args []string, stdout, stderr io.Writer) int {
@@ -58,11 +61,20 @@ func runFsck(dir string, args []string, stdout, stderr io.Writer) int {
 	if rep.More > 0 {
 		fmt.Fprintf(stdout, "... and %d more\n", rep.More)
 	}
+	count := rep.Count()
+	if !*quick {
+		for _, path := range usersFiles(db.Dir()) {
+			if err := server.CheckUsersFile(path); err != nil {
+				fmt.Fprintf(stdout, "users file: %v\n", err)
+				count++
+			}
+		}
+	}
 	what := fmt.Sprintf("checked %d chunks", rep.Chunks)
 	if !*quick {
 		what = fmt.Sprintf("checked %d commits, %d tables, %d chunks", rep.Commits, rep.Tables, rep.Chunks)
 	}
-	switch n := rep.Count(); n {
+	switch n := count; n {
 	case 0:
 		fmt.Fprintf(stdout, "%s: no problems\n", what)
 		return 0
@@ -72,6 +84,19 @@ func runFsck(dir string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: %d problems\n", what, n)
 	}
 	return 1
+}
+
+// usersFiles returns the users files a server would read for the database
+// in dir: its own (.verso/users, served alone) and its data dir's
+// (.verso-users in the parent folder), those that exist.
+func usersFiles(dir string) []string {
+	var out []string
+	for _, p := range []string{filepath.Join(dir, repoDir, "users"), filepath.Join(filepath.Dir(dir), usersFileName)} {
+		if _, err := os.Stat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // isDamage reports whether an open failed on the store's bytes (a

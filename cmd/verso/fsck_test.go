@@ -37,6 +37,20 @@ func TestFsck(t *testing.T) {
 	runFail(t, 2, "-C", dir, "fsck", "extra")
 	runFail(t, 2, "-C", dir, "fsck", "--nope")
 
+	// A damaged users file (the database's own, for a server of it alone).
+	users := filepath.Join(dir, ".verso", "users")
+	if err := os.WriteFile(users, []byte("VERSOUSR garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-C", dir, "fsck"}, &stdout, &stderr); code != 1 || !strings.HasPrefix(stdout.String(), "users file: "+users+": ") || !strings.HasSuffix(stdout.String(), ": 1 problem\n") {
+		t.Fatalf("fsck with a damaged users file: exit %d, stdout %q", code, stdout.String())
+	}
+	runOK(t, "-C", dir, "fsck", "--quick") // the chunks only
+	if err := os.Remove(users); err != nil {
+		t.Fatal(err)
+	}
+
 	// Compact, so that the head commit's chunk is in a table file, and
 	// damage it there.
 	ctx := context.Background()
@@ -74,7 +88,7 @@ func TestFsck(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var stdout, stderr bytes.Buffer
+	stdout.Reset()
 	if code := run([]string{"-C", dir, "fsck"}, &stdout, &stderr); code != 1 {
 		t.Fatalf("fsck of a damaged database: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}

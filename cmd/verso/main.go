@@ -12,7 +12,7 @@
 //	verso status|add|commit|branch|checkout|merge|tag|reset [arguments]
 //	                                versioning, with the SQL procedures' arguments (vcs.go)
 //	verso sql [flags]               run SQL (-q, or a script on stdin) and print the results
-//	verso fsck [--quick]            check the database's chunks, commits, tables, indexes and event log (fsck.go)
+//	verso fsck [--quick]            check the database's chunks, commits, tables, indexes, event log and users file (fsck.go)
 //
 // -C dir runs the command as if started in dir.
 //
@@ -168,9 +168,9 @@ commands:
             verso sql [-q QUERY] [-r table|csv|json] [--data-dir D] [< script.sql]
   fsck      check the database: every chunk present and matching its address,
             and every commit, closure, table, index, event log and schema
-            object the branches, tags and working sets reach; prints each
-            problem and exits 1 if there is any (read-only: runs beside a
-            server)
+            object the branches, tags and working sets reach, and the users
+            file; prints each problem and exits 1 if there is any
+            (read-only: runs beside a server)
             verso fsck [--quick]   (--quick: the chunks only)
   help      print this message
 
