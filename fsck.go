@@ -87,7 +87,9 @@ var _ eachChecker = (*chunks.FileStore)(nil)
 // Check verifies the database (see the top of fsck.go). Damage is reported
 // in the CheckReport, not as an error: the error is ctx's, or one that
 // stops the check from reading the database at all. On a database opened
-// read-only it checks the snapshot the open took, beside a running writer.
+// read-only it checks the snapshot the open took, beside a running writer;
+// on one open for writing, the store's part holds the store's read lock, so
+// that commits wait for it.
 func (db *DB) Check(ctx context.Context, opts CheckOptions) (*CheckReport, error) {
 	if opts.MaxProblems <= 0 {
 		opts.MaxProblems = 100
