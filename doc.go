@@ -62,6 +62,18 @@
 // layers' errors a caller tests for (ErrBranchNotFound, ErrBadRevision,
 // ErrLocked, ...) are named in this package too.
 //
+// # Checking
+//
+// DB.Check (fsck.go; the command verso fsck) runs every layer's verifier
+// over what the branches, tags and working sets reach: the store's chunks
+// against their addresses, the commit graph's heights and closures, and
+// each distinct root value's tables and indexes, event log, schema objects
+// and conflicts. It collects each problem with its place (a file and
+// offset, a commit and the ref that reaches it, a table, a key) and goes
+// on; CheckOptions.Quick checks the chunks only. A store too damaged to
+// open (its manifest, a table file's index, committed journal records)
+// fails Open with an error wrapping ErrCorrupt instead.
+//
 // # For layers built on the engine
 //
 // The SQL layer batches a statement's writes in its own table editors and
@@ -82,4 +94,9 @@
 //   - A Txn is not safe for concurrent use; a DB is.
 //   - Only one process may open a database folder for writing at a time;
 //     others may open it read-only (Options.ReadOnly) meanwhile.
+//   - DB.Check cannot tell a journal cut short inside its last commit from
+//     a write that a power loss interrupted: the store opens at the commit
+//     before, which checks clean. It keeps one entry per distinct commit,
+//     root value and table in memory, and the commit graph's part stops at
+//     its first problem.
 package verso

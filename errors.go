@@ -46,6 +46,12 @@ var (
 	// ErrLocked: Open of a database another process holds for writing
 	// (a running server); a read-only open (Options.ReadOnly) works.
 	ErrLocked = chunks.ErrLocked
+	// ErrCorrupt: stored bytes that fail their checksum or do not decode
+	// (chunks.IsCorrupt). DB.Check reports them; Open fails with it for a
+	// store whose manifest, table index or committed journal is damaged.
+	ErrCorrupt = chunks.ErrCorrupt
+	// ErrVersion: a store file of a format version this build cannot read.
+	ErrVersion = chunks.ErrVersion
 )
 
 // RevisionError is the failure to resolve the revision Rev that a call was

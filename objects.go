@@ -56,6 +56,28 @@ func DecodeObject(name, kind string, kinds []Kind, b []byte) (Object, error) {
 	bad := func(why string) (Object, error) {
 		return Object{}, fmt.Errorf("%w: %s %q: %s", ErrBadObject, kind, name, why)
 	}
+	o, err := decodeAnyObject(name, b)
+	if err != nil {
+		return Object{}, err
+	}
+	if o.Kind != kind || len(o.Fields) != len(kinds) {
+		return bad("wrong kind or number of fields")
+	}
+	for i, k := range kinds {
+		if o.Fields[i].Kind() != k {
+			return bad(fmt.Sprintf("field %d has the wrong kind", i+1))
+		}
+	}
+	return o, nil
+}
+
+// decodeAnyObject decodes the chunk b of the object name whatever its
+// kind: the magic, the version, and a tuple that begins with the kind as
+// a String. Anything else is ErrBadObject.
+func decodeAnyObject(name string, b []byte) (Object, error) {
+	bad := func(why string) (Object, error) {
+		return Object{}, fmt.Errorf("%w: %q: %s", ErrBadObject, name, why)
+	}
 	if len(b) < len(objectMagic)+1 || !bytes.Equal(b[:len(objectMagic)], []byte(objectMagic)) {
 		return bad("not an object chunk")
 	}
@@ -66,15 +88,10 @@ func DecodeObject(name, kind string, kinds []Kind, b []byte) (Object, error) {
 	if err != nil {
 		return bad(err.Error())
 	}
-	if len(vals) != 1+len(kinds) || vals[0].Kind() != prolly.KindString || vals[0].AsString() != kind {
-		return bad("wrong kind or number of fields")
+	if len(vals) == 0 || vals[0].Kind() != prolly.KindString {
+		return bad("no kind")
 	}
-	for i, k := range kinds {
-		if vals[1+i].Kind() != k {
-			return bad(fmt.Sprintf("field %d has the wrong kind", i+1))
-		}
-	}
-	return Object{Name: name, Kind: kind, Fields: vals[1:]}, nil
+	return Object{Name: name, Kind: vals[0].AsString(), Fields: vals[1:]}, nil
 }
 
 // findObject returns the entry of root under prefix whose name is name,

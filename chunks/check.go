@@ -10,10 +10,28 @@ import (
 // problem found, wrapping ErrCorrupt. It holds the store's read lock
 // throughout: writers wait until it is done.
 func (s *FileStore) Check(ctx context.Context) error {
+	var first error
+	_, err := s.CheckEach(ctx, func(err error) bool {
+		first = err
+		return false
+	})
+	if err != nil {
+		return err
+	}
+	return first
+}
+
+// CheckEach is Check going on past each problem: it calls problem with
+// every damaged chunk (an error wrapping ErrCorrupt that names the file,
+// and the offset or the address where it can), stopping early if problem
+// returns false, and returns how many chunk records it read. The error it
+// returns is ctx's, or one that stops the whole check; it holds the
+// store's read lock throughout.
+func (s *FileStore) CheckEach(ctx context.Context, problem func(error) bool) (int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if err := s.check(); err != nil {
-		return err
+		return 0, err
 	}
 	verify := func(where string, addr Address, data []byte) error {
 		if got := Of(data); got != addr {
@@ -21,42 +39,45 @@ func (s *FileStore) Check(ctx context.Context) error {
 		}
 		return nil
 	}
+	n := 0
 	for _, j := range s.journals {
 		for addr, loc := range j.index {
 			if err := ctx.Err(); err != nil {
-				return err
+				return n, err
 			}
+			n++
 			data, err := j.get(addr, loc)
-			if err != nil {
-				return err
+			if err == nil {
+				err = verify(fmt.Sprintf("journal %s at offset %d", j.path, loc.off), addr, data)
 			}
-			if err := verify(fmt.Sprintf("journal %s at offset %d", j.path, loc.off), addr, data); err != nil {
-				return err
+			if err != nil && !problem(err) {
+				return n, nil
 			}
 		}
 	}
 	for _, t := range s.tables {
 		for i := 0; i < t.count; i++ {
 			if err := ctx.Err(); err != nil {
-				return err
+				return n, err
 			}
+			n++
 			addr, codec, stored, err := t.record(i)
 			if err != nil {
-				return fmt.Errorf("table file %s: %w", t.path, err)
+				err = fmt.Errorf("table file %s: record %d: %w", t.path, i, err)
+			} else if data, derr := decodeChunk(codec, stored); derr != nil {
+				err = fmt.Errorf("table file %s: chunk %s: %w", t.path, addr, derr)
+			} else {
+				err = verify("table file "+t.path, addr, data)
 			}
-			data, err := decodeChunk(codec, stored)
-			if err != nil {
-				return fmt.Errorf("table file %s: chunk %s: %w", t.path, addr, err)
-			}
-			if err := verify("table file "+t.path, addr, data); err != nil {
-				return err
+			if err != nil && !problem(err) {
+				return n, nil
 			}
 		}
 	}
 	if !s.root.IsEmpty() {
 		if j, _, t, _ := s.locate(s.root); j == nil && t == nil {
-			return fmt.Errorf("%w: the root %s names no chunk in the store", ErrCorrupt, s.root)
+			problem(fmt.Errorf("%w: the root %s names no chunk in the store", ErrCorrupt, s.root))
 		}
 	}
-	return nil
+	return n, nil
 }

@@ -59,7 +59,8 @@
 // Every chunk read from disk is checked against a checksum that covers its
 // address (xxh3 of the record); a mismatch is an error wrapping ErrCorrupt,
 // never wrong data. FileStore.Check reads everything and verifies each
-// chunk's SHA-256 against its address.
+// chunk's SHA-256 against its address; CheckEach goes on past each damaged
+// chunk, naming its file and offset (verso fsck lists them).
 //
 // # Caveats
 //

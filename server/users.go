@@ -127,6 +127,14 @@ func loadUsers(db *mysql_db.MySQLDb, path string) error {
 	return nil
 }
 
+// CheckUsersFile checks the users file at path as a server's start reads
+// it (checksum, format, every offset of the payload, then the engine's
+// decoding), into a scratch user database: verso fsck calls it. A missing
+// file is no error. A failure wraps ErrUsersFile.
+func CheckUsersFile(path string) error {
+	return loadUsers(mysql_db.CreateEmptyMySQLDb(), path)
+}
+
 // loadUsersPayload loads the engine's encoding of its user database.
 func loadUsersPayload(db *mysql_db.MySQLDb, payload []byte) (err error) {
 	if len(payload) == 0 {

@@ -12,6 +12,7 @@
 //	verso status|add|commit|branch|checkout|merge|tag|reset [arguments]
 //	                                versioning, with the SQL procedures' arguments (vcs.go)
 //	verso sql [flags]               run SQL (-q, or a script on stdin) and print the results
+//	verso fsck [--quick]            check the database's chunks, commits, tables, indexes, event log and users file (fsck.go)
 //
 // -C dir runs the command as if started in dir.
 //
@@ -34,7 +35,7 @@
 // take from it.
 //
 // Only one process writes a database: a server holds its store's lock.
-// The commands that read (log, diff, status, branch and tag without
+// The commands that read (log, diff, status, fsck, branch and tag without
 // arguments) open the store read-only, which needs no lock: a snapshot of
 // its last commit, readable while a server writes. sql opens it for
 // writing, and read-only when another process holds it: queries work,
@@ -108,6 +109,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return vcsCommands[args[0]](dir, args[1:], stdout, stderr)
 	case "sql":
 		return runSQL(dir, args[1:], os.Stdin, stdout, stderr)
+	case "fsck":
+		return runFsck(dir, args[1:], stdout, stderr)
 	case "help", "--help", "-h":
 		if len(args) > 1 && args[1] == "versioning" {
 			fmt.Fprint(stdout, versioningHelp)
@@ -163,6 +166,12 @@ commands:
   sql       run SQL against the database of the current folder (or the
             databases of --data-dir): -q "QUERY", or a script on stdin
             verso sql [-q QUERY] [-r table|csv|json] [--data-dir D] [< script.sql]
+  fsck      check the database: every chunk present and matching its address,
+            and every commit, closure, table, index, event log and schema
+            object the branches, tags and working sets reach, and the users
+            file; prints each problem and exits 1 if there is any
+            (read-only: runs beside a server)
+            verso fsck [--quick]   (--quick: the chunks only)
   help      print this message
 
 -C dir runs the command as if started in dir. Author identity: --name and
