@@ -378,6 +378,13 @@ func (b *Batch) Log(ctx context.Context) (Log, error) {
 	if err := errors.Join(errs...); err != nil {
 		return Log{}, err
 	}
+	if prolly.InvariantsEnabled {
+		// -tags invariants: every log a batch makes is verified deeply
+		// (each index entry against its event, every event indexed).
+		if err := l.Check(ctx, true); err != nil {
+			return Log{}, fmt.Errorf("eventindex: invariants: the log a batch made: %w", err)
+		}
+	}
 	return l, nil
 }
 

@@ -430,6 +430,14 @@ func (e *Editor) Table(ctx context.Context) (*Table, error) {
 	}
 	t.autoInc = e.autoInc
 	nt := &t
+	if prolly.InvariantsEnabled {
+		// -tags invariants: every table an editor makes is verified
+		// whole (keys, rows against the schema, every index entry
+		// against its row and every row indexed).
+		if err := nt.Check(ctx); err != nil {
+			return nil, fmt.Errorf("tables: invariants: the table an editor made: %w", err)
+		}
+	}
 	e.t = nt
 	e.rows = newOverlay(nt.rows)
 	for i := range e.indexes {
