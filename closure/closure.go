@@ -235,7 +235,40 @@ func Build(ctx context.Context, ns *prolly.NodeStore, parents []Parent) (Closure
 	if err != nil {
 		return Closure{}, fmt.Errorf("closure: insert %d entries: %w", len(edits), err)
 	}
-	return Closure{m: m}, nil
+	c := Closure{m: m}
+	if prolly.InvariantsEnabled {
+		if err := c.checkBuilt(ctx, parents); err != nil {
+			return Closure{}, err
+		}
+	}
+	return c, nil
+}
+
+// checkBuilt verifies, under -tags invariants, what Build promises of c:
+// it holds every parent, and at least every entry of the first parent's
+// closure and one more.
+func (c Closure) checkBuilt(ctx context.Context, parents []Parent) error {
+	for _, p := range parents {
+		ok, err := c.Contains(ctx, p.Entry)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("closure: invariants: the closure built lacks its parent %v", p.Entry)
+		}
+	}
+	n, err := c.Count(ctx)
+	if err != nil {
+		return err
+	}
+	fn, err := parents[0].Closure.Count(ctx)
+	if err != nil {
+		return err
+	}
+	if n < fn+1 {
+		return fmt.Errorf("closure: invariants: the closure built has %d entries, its first parent's %d", n, fn)
+	}
+	return nil
 }
 
 // Check verifies the prolly tree under the closure, that every key is a
