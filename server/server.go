@@ -152,7 +152,14 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 		udb.SetPersister(memoryUsers{})
 	}
 	ed := udb.Editor()
-	udb.AddEphemeralSuperUser(ed, cfg.User, "%", cfg.Password)
+	// The superuser is user@localhost on a loopback listener, as Dolt's
+	// is (commits made over SQL record its host: root@localhost), and
+	// user@% on any other, where clients come from elsewhere.
+	superHost := "%"
+	if isLoopback(ln.Addr()) {
+		superHost = "localhost"
+	}
+	udb.AddEphemeralSuperUser(ed, cfg.User, superHost, cfg.Password)
 	ed.Close()
 
 	var mem *memoryWatch
