@@ -91,6 +91,10 @@
 //     transactions that write one meet at Commit, and the second fails
 //     with a SerializationError, to be retried. Unique values are locked
 //     like rows. There are no gap locks.
+//   - Each typed write (Insert, Put, Delete) loads its table and writes the
+//     changed nodes into the transaction's root at once: a load of many
+//     rows in one transaction writes many short-lived nodes to the store
+//     (the SQL layer batches a statement's rows in one editor instead).
 //   - A Txn is not safe for concurrent use; a DB is.
 //   - Only one process may open a database folder for writing at a time;
 //     others may open it read-only (Options.ReadOnly) meanwhile.

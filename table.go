@@ -43,14 +43,13 @@ func (t *Txn) CreateTable(ctx context.Context, name string, s *tables.Schema) er
 // Table returns the table name (matched without case) as the
 // transaction's root holds it.
 func (t *Txn) Table(ctx context.Context, name string) (*tables.Table, error) {
-	exact, addr, ok, err := FindTable(ctx, t.root, name)
+	_, addr, ok, err := FindTable(ctx, t.root, name)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrTableNotFound, name)
 	}
-	_ = exact
 	return tables.Load(ctx, t.db.graph.NodeStore(), addr, t.db.Collations())
 }
 
@@ -216,9 +215,6 @@ func (l *rowLocker) lock(key []byte) error { return l.lockMode(key, LockExclusiv
 
 // lockMode locks the row under key in mode, adopting it on the first lock.
 func (l *rowLocker) lockMode(key []byte, mode LockMode) error {
-	if l.t.readOnly {
-		return fmt.Errorf("%w: cannot lock rows at a commit", ErrReadOnly)
-	}
 	first, err := l.t.owner().Lock(l.ctx, l.t.LockKey(l.table, key), mode, LockWait, l.t.LockTimeout)
 	if err != nil || !first {
 		return err

@@ -29,14 +29,7 @@ func (s *stmt) NumInput() int { return s.n }
 
 // ExecContext implements driver.StmtExecContext.
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
-	if s.closed {
-		return nil, ErrClosed
-	}
-	b, err := bindings(args)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.c.start(ctx, s.query, b, false)
+	r, err := s.start(ctx, args)
 	if err != nil {
 		return nil, err
 	}
@@ -49,6 +42,15 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 
 // QueryContext implements driver.StmtQueryContext.
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	r, err := s.start(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	return newRows(r)
+}
+
+// start runs the statement with args bound to its placeholders.
+func (s *stmt) start(ctx context.Context, args []driver.NamedValue) (*running, error) {
 	if s.closed {
 		return nil, ErrClosed
 	}
@@ -56,11 +58,7 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.c.start(ctx, s.query, b, false)
-	if err != nil {
-		return nil, err
-	}
-	return newRows(r)
+	return s.c.start(ctx, s.query, b, false)
 }
 
 // Exec implements driver.Stmt.
