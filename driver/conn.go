@@ -168,14 +168,14 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 		return nil, err
 	}
 	defer e.ProcessList.EndQuery(sctx)
-	open := sctx.GetTransaction() != nil
-	_, err = e.PrepareQuery(sctx, query)
-	if tx := sctx.GetTransaction(); !open && tx != nil {
-		// Preparing began a transaction (and took its snapshot); the
-		// first execution begins its own, as a server's does.
-		c.sess.Rollback(sctx, tx)
-		sctx.SetTransaction(nil)
+	// A command, as the server runs COM_STMT_PREPARE: under autocommit
+	// the transaction preparing began ends with it (sqlserver's
+	// Session.CommandEnd), so the first execution reads the latest data.
+	if err := gms.SessionCommandBegin(c.sess); err != nil {
+		return nil, err
 	}
+	_, err = e.PrepareQuery(sctx, query)
+	gms.SessionCommandEnd(c.sess)
 	if err != nil {
 		return nil, statementError(ctx, err, query)
 	}
