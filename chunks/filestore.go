@@ -60,6 +60,11 @@ type FileStore struct {
 	tables   []*table   // oldest first
 	failed   error
 	closed   bool
+	// barrier records every Put while a collection runs (collect.go);
+	// nil otherwise.
+	barrier *barrier
+
+	collecting atomic.Bool // a Collect holds compactMu
 
 	bg      sync.WaitGroup
 	bgBusy  atomic.Bool
@@ -354,19 +359,42 @@ func (s *FileStore) Put(ctx context.Context, data []byte) (Address, error) {
 	s.mu.RLock()
 	err := s.writable()
 	j, _, t, _ := s.locate(addr)
+	collecting := s.barrier != nil
 	s.mu.RUnlock()
-	if err != nil || j != nil || t != nil {
+	if err != nil || (!collecting && (j != nil || t != nil)) {
 		return addr, err
+	}
+	if collecting {
+		// A collection runs: every Put, of a chunk held or not, is
+		// recorded, under the writer's lock so that none falls between
+		// the finish's last look at the barrier and its switch to the
+		// new files (collect.go).
+		s.wmu.Lock()
+		defer s.wmu.Unlock()
+		s.mu.Lock()
+		if s.barrier != nil {
+			s.barrier.add(addr)
+		}
+		j, _, t, _ = s.locate(addr)
+		s.mu.Unlock()
+		if j != nil || t != nil {
+			return addr, nil
+		}
 	}
 	codec, stored := encodeChunk(s.codec, data)
 
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
+	if !collecting {
+		s.wmu.Lock()
+		defer s.wmu.Unlock()
+	}
 	s.scratch = appendChunkRecord(s.scratch[:0], addr, codec, stored)
 	s.mu.Lock()
 	if err := s.writable(); err != nil {
 		s.mu.Unlock()
 		return addr, err
+	}
+	if s.barrier != nil {
+		s.barrier.add(addr) // a collection began since the look above
 	}
 	a := s.active()
 	if _, ok := a.index[addr]; !ok {
@@ -444,6 +472,11 @@ func (s *FileStore) commitLocked(newRoot, expected Address) (int64, error) {
 			s.mu.Unlock()
 			return 0, fmt.Errorf("%w: %s", errMissingRoot, newRoot)
 		}
+	}
+	if s.barrier != nil {
+		// A root committed while a collection runs may have been put
+		// before its barrier: readers may still take it (collect.go).
+		s.barrier.add(newRoot)
 	}
 	a := s.active()
 	a.buf = appendRootRecord(a.buf, newRoot)

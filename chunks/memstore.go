@@ -14,6 +14,8 @@ type MemoryStore struct {
 	chunks map[Address][]byte
 	root   Address
 	closed bool
+	// barrier records every Put while a collection runs (collect.go).
+	barrier *barrier
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -84,6 +86,9 @@ func (s *MemoryStore) Put(ctx context.Context, data []byte) (Address, error) {
 	if _, ok := s.chunks[addr]; !ok {
 		s.chunks[addr] = data
 	}
+	if s.barrier != nil {
+		s.barrier.add(addr)
+	}
 	return addr, nil
 }
 
@@ -100,6 +105,9 @@ func (s *MemoryStore) Commit(ctx context.Context, newRoot, expected Address) err
 		if _, ok := s.chunks[newRoot]; !ok {
 			return fmt.Errorf("%w: %s", errMissingRoot, newRoot)
 		}
+	}
+	if s.barrier != nil {
+		s.barrier.add(newRoot)
 	}
 	s.root = newRoot
 	return nil

@@ -1,0 +1,486 @@
+package chunks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// The collector's tests build graphs of test chunks: a count byte, that
+// many raw addresses, then random bytes (which may, as in real chunks,
+// be anything). reach returns what a root reaches by the chunk layout,
+// independently of the collector's conservative scan.
+
+func graphChunk(r *rand.Rand, refs []Address) []byte {
+	b := []byte{byte(len(refs))}
+	for _, a := range refs {
+		b = append(b, a[:]...)
+	}
+	b = append(b, randomChunk(r)...)
+	return b
+}
+
+func graphRefs(b []byte) []Address {
+	if len(b) == 0 {
+		return nil
+	}
+	n := int(b[0])
+	out := make([]Address, 0, n)
+	for i := 0; i < n && 1+(i+1)*AddressSize <= len(b); i++ {
+		var a Address
+		copy(a[:], b[1+i*AddressSize:])
+		out = append(out, a)
+	}
+	return out
+}
+
+// reach returns every address reachable from roots in s, failing t if
+// one cannot be read or does not match its address.
+func reach(t testing.TB, ctx context.Context, s Store, roots ...Address) map[Address]bool {
+	t.Helper()
+	seen := map[Address]bool{}
+	stack := append([]Address(nil), roots...)
+	for len(stack) > 0 {
+		a := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if a.IsEmpty() || seen[a] {
+			continue
+		}
+		seen[a] = true
+		b, err := s.Get(ctx, a)
+		if err != nil {
+			t.Fatalf("reachable chunk %s: %v", a, err)
+		}
+		if Of(b) != a {
+			t.Fatalf("chunk %s does not match its address", a)
+		}
+		stack = append(stack, graphRefs(b)...)
+	}
+	return seen
+}
+
+// held returns every address the store holds.
+func held(t testing.TB, s Store) map[Address]bool {
+	t.Helper()
+	out := map[Address]bool{}
+	switch s := s.(type) {
+	case *MemoryStore:
+		s.mu.RLock()
+		for a := range s.chunks {
+			out[a] = true
+		}
+		s.mu.RUnlock()
+	case *FileStore:
+		s.mu.RLock()
+		for _, j := range s.journals {
+			for a := range j.index {
+				out[a] = true
+			}
+		}
+		for _, tb := range s.tables {
+			for i := 0; i < tb.count; i++ {
+				a, _, _ := tb.entry(i)
+				out[a] = true
+			}
+		}
+		s.mu.RUnlock()
+	default:
+		t.Fatalf("held: store %T", s)
+	}
+	return out
+}
+
+// TestCollectModel builds random histories (a root chunk naming earlier
+// chunks, garbage left behind by roots replaced, pins that keep other
+// roots alive), collects at random moments, and checks after each
+// collection that the store holds exactly what the root and the pins
+// reach, all of it readable.
+func TestCollectModel(t *testing.T) {
+	ctx := context.Background()
+	for _, h := range harnesses() {
+		t.Run(h.name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(seed(t)))
+			dir := t.TempDir()
+			s := h.open(t, dir)
+			defer func() { s.Close() }()
+			var pool []Address // chunks some root may name
+			var pins []Address
+			for step := 0; step < 60; step++ {
+				// A few writes: new chunks naming older ones, then a new root.
+				for i, n := 0, 1+r.Intn(20); i < n; i++ {
+					var refs []Address
+					for k := r.Intn(4); k > 0 && len(pool) > 0; k-- {
+						refs = append(refs, pool[r.Intn(len(pool))])
+					}
+					a, err := s.Put(ctx, graphChunk(r, refs))
+					if err != nil {
+						t.Fatal(err)
+					}
+					pool = append(pool, a)
+				}
+				old, _ := s.Root(ctx)
+				var refs []Address
+				for k := 1 + r.Intn(5); k > 0; k-- {
+					refs = append(refs, pool[r.Intn(len(pool))])
+				}
+				root, err := s.Put(ctx, graphChunk(r, refs))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Commit(ctx, root, old); err != nil {
+					t.Fatal(err)
+				}
+				if r.Intn(6) == 0 {
+					pins = append(pins, pool[r.Intn(len(pool))])
+				}
+				if r.Intn(5) == 0 && len(pins) > 0 {
+					pins = pins[1:]
+				}
+				if fs, ok := s.(*FileStore); ok && r.Intn(8) == 0 {
+					if err := fs.Compact(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if r.Intn(4) != 0 {
+					continue
+				}
+				st, err := s.(Collector).Collect(ctx, CollectOptions{Pins: func() []Address { return pins }})
+				if err != nil {
+					t.Fatalf("step %d: collect: %v", step, err)
+				}
+				want := reach(t, ctx, s, append([]Address{root}, pins...)...)
+				got := held(t, s)
+				for a := range want {
+					if !got[a] {
+						t.Fatalf("step %d: reachable %s is gone", step, a)
+					}
+				}
+				for a := range got {
+					if !want[a] {
+						t.Fatalf("step %d: %s is kept but nothing reaches it", step, a)
+					}
+				}
+				if st.ChunksAfter != len(want) || st.ChunksBefore < st.ChunksAfter {
+					t.Fatalf("step %d: stats %+v, %d reachable", step, st, len(want))
+				}
+				// The pool keeps only what survived.
+				var live []Address
+				for _, a := range pool {
+					if want[a] {
+						live = append(live, a)
+					}
+				}
+				pool = live
+				if h.durable {
+					s.Close()
+					s = h.open(t, dir)
+					reach(t, ctx, s, append([]Address{root}, pins...)...)
+				}
+			}
+		})
+	}
+}
+
+// TestCollectConcurrent runs writers that build new roots on what the
+// current root reaches while collections run, and checks that every
+// chunk the last root reaches survives. Writers take a shared lock from
+// their first Put to their Commit, and Quiesce waits for the ones that
+// began before the barrier, as the engine's transactions do.
+func TestCollectConcurrent(t *testing.T) {
+	ctx := context.Background()
+	for _, h := range harnesses() {
+		t.Run(h.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := h.open(t, dir)
+			defer func() { s.Close() }()
+			var ops sync.RWMutex
+			var stop atomic.Bool
+			var wg sync.WaitGroup
+			errc := make(chan error, 4)
+			for w := 0; w < 3; w++ {
+				wg.Add(1)
+				go func(w int) {
+					defer wg.Done()
+					r := rand.New(rand.NewSource(int64(w)))
+					var stash [][]byte
+					for !stop.Load() {
+						if err := concurrentWrite(ctx, s, r, &ops, &stash); err != nil {
+							errc <- err
+							return
+						}
+					}
+				}(w)
+			}
+			collections := 0
+			for i := 0; i < 15; i++ {
+				_, err := s.(Collector).Collect(ctx, CollectOptions{Quiesce: func(context.Context) error {
+					ops.Lock()
+					ops.Unlock() //nolint:staticcheck // waiting for the writers in flight is the point
+					return nil
+				}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				collections++
+				select {
+				case err := <-errc:
+					t.Fatal(err)
+				default:
+				}
+			}
+			stop.Store(true)
+			wg.Wait()
+			close(errc)
+			for err := range errc {
+				t.Fatal(err)
+			}
+			root, _ := s.Root(ctx)
+			reach(t, ctx, s, root)
+			if h.durable {
+				s.Close()
+				s = h.open(t, dir)
+				root2, _ := s.Root(ctx)
+				if root2 != root {
+					t.Fatalf("reopened at %s, want %s", root2, root)
+				}
+				reach(t, ctx, s, root)
+			}
+		})
+	}
+}
+
+// concurrentWrite makes one new root: it reads what the current root
+// names, puts chunks naming some of it, and commits. It also puts again
+// the bytes of chunks it read from earlier roots (stash), which may be
+// garbage by then, and names them: a Put of a chunk the store holds must
+// keep it.
+func concurrentWrite(ctx context.Context, s Store, r *rand.Rand, ops *sync.RWMutex, stash *[][]byte) error {
+	ops.RLock()
+	defer ops.RUnlock()
+	for {
+		old, err := s.Root(ctx)
+		if err != nil {
+			return err
+		}
+		var names []Address
+		if !old.IsEmpty() {
+			b, err := s.Get(ctx, old)
+			if err != nil {
+				return fmt.Errorf("read root %s: %w", old, err)
+			}
+			names = graphRefs(b)
+			for _, a := range names {
+				c, err := s.Get(ctx, a)
+				if err != nil {
+					return fmt.Errorf("read %s named by root %s: %w", a, old, err)
+				}
+				if len(*stash) < 50 && r.Intn(4) == 0 {
+					*stash = append(*stash, c)
+				}
+			}
+		}
+		var refs []Address
+		for _, a := range names {
+			if r.Intn(3) != 0 {
+				refs = append(refs, a)
+			}
+		}
+		if len(*stash) > 0 && r.Intn(2) == 0 {
+			i := r.Intn(len(*stash))
+			a, err := s.Put(ctx, (*stash)[i]) // held, perhaps garbage
+			if err != nil {
+				return err
+			}
+			refs = append(refs, a)
+			(*stash)[i] = (*stash)[len(*stash)-1]
+			*stash = (*stash)[:len(*stash)-1]
+		}
+		runtime.Gosched() // let a collection's finish fall between the Puts and the Commit
+		for i := r.Intn(4); i >= 0 && len(refs) < 200; i-- {
+			a, err := s.Put(ctx, graphChunk(r, nil))
+			if err != nil {
+				return err
+			}
+			refs = append(refs, a)
+		}
+		root, err := s.Put(ctx, graphChunk(r, refs))
+		if err != nil {
+			return err
+		}
+		err = s.Commit(ctx, root, old)
+		if errors.Is(err, ErrRootMoved) {
+			continue
+		}
+		return err
+	}
+}
+
+const collectChildEnv = "VERSO_CHUNKS_COLLECT_CHILD"
+
+// TestCollectCrash ends a child process at each step of a collection and
+// checks that the store opens either as it was or as collected, with its
+// root and everything it reaches.
+func TestCollectCrash(t *testing.T) {
+	if dir := os.Getenv(collectChildEnv); dir != "" {
+		s, err := OpenFileStore(dir, Options{})
+		if err == nil {
+			_, err = s.Collect(context.Background(), CollectOptions{crashAt: os.Getenv(collectChildEnv + "_STEP")})
+		}
+		fmt.Fprintln(os.Stderr, "child: collection finished:", err)
+		os.Exit(0)
+	}
+	ctx := context.Background()
+	for _, step := range []string{"mark", "copy", "manifest", "remove", ""} {
+		t.Run("at "+step, func(t *testing.T) {
+			dir := t.TempDir()
+			s, err := OpenFileStore(dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rand.New(rand.NewSource(seed(t)))
+			var root Address
+			for i := 0; i < 40; i++ {
+				var refs []Address
+				if !root.IsEmpty() && r.Intn(2) == 0 {
+					refs = append(refs, root)
+				}
+				for k := 0; k < 5; k++ {
+					a, _ := s.Put(ctx, graphChunk(r, nil))
+					refs = append(refs, a)
+				}
+				next, _ := s.Put(ctx, graphChunk(r, refs))
+				if err := s.Commit(ctx, next, root); err != nil {
+					t.Fatal(err)
+				}
+				root = next
+			}
+			want := reach(t, ctx, s, root)
+			total := len(held(t, s))
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(os.Args[0], "-test.run=^TestCollectCrash$")
+			cmd.Env = append(os.Environ(), collectChildEnv+"="+dir, collectChildEnv+"_STEP="+step)
+			out, _ := cmd.CombinedOutput()
+			code := cmd.ProcessState.ExitCode()
+			if (step == "") != (code == 0) {
+				t.Fatalf("child exited %d: %s", code, out)
+			}
+			s, err = OpenFileStore(dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if got, _ := s.Root(ctx); got != root {
+				t.Fatalf("root %s after the crash, want %s", got, root)
+			}
+			reach(t, ctx, s, root)
+			n := len(held(t, s))
+			switch step {
+			case "mark", "copy", "manifest":
+				if n != total {
+					t.Fatalf("a crash before the manifest left %d chunks, want all %d", n, total)
+				}
+			default:
+				if n != len(want) {
+					t.Fatalf("a crash after the manifest left %d chunks, want the %d reachable", n, len(want))
+				}
+			}
+			if err := s.Check(ctx); err != nil {
+				t.Fatal(err)
+			}
+			entries, _ := os.ReadDir(dir)
+			st := s.Stats()
+			if files := st.Journals + st.Tables; len(entries) != files+2 { // + MANIFEST, LOCK
+				var names []string
+				for _, e := range entries {
+					names = append(names, e.Name())
+				}
+				t.Fatalf("folder holds %v, the store names %d files", names, files)
+			}
+		})
+	}
+}
+
+func TestCollectRefusals(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := OpenFileStore(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := s.Put(ctx, []byte("x"))
+	if err := s.Commit(ctx, a, Address{}); err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	release := make(chan struct{})
+	done := make(chan error)
+	go func() {
+		_, err := s.Collect(ctx, CollectOptions{Quiesce: func(context.Context) error {
+			close(started)
+			<-release
+			return nil
+		}})
+		done <- err
+	}()
+	<-started
+	if _, err := s.Collect(ctx, CollectOptions{}); !errors.Is(err, ErrCollecting) {
+		t.Fatalf("a second collection: %v, want ErrCollecting", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	quit := errors.New("stop")
+	if _, err := s.Collect(ctx, CollectOptions{Quiesce: func(context.Context) error { return quit }}); !errors.Is(err, quit) {
+		t.Fatalf("a quiesce that fails: %v", err)
+	}
+	if s.barrier != nil {
+		t.Fatal("an aborted collection left its barrier up")
+	}
+	s.Close()
+	ro, err := OpenFileStore(dir, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if _, err := ro.Collect(ctx, CollectOptions{}); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("collect of a read-only store: %v", err)
+	}
+}
+
+// TestCollectKeepsRootsCommittedDuring: a root put before the barrier and
+// committed after it was current while the collection ran, so a reader
+// may hold it; it must survive even once replaced.
+func TestCollectKeepsRootsCommittedDuring(t *testing.T) {
+	ctx := context.Background()
+	for _, h := range harnesses() {
+		t.Run(h.name, func(t *testing.T) {
+			s := h.open(t, t.TempDir())
+			defer s.Close()
+			r := rand.New(rand.NewSource(seed(t)))
+			leaf, _ := s.Put(ctx, graphChunk(r, nil))
+			r1, _ := s.Put(ctx, graphChunk(r, []Address{leaf})) // put before the barrier
+			other, _ := s.Put(ctx, graphChunk(r, nil))
+			_, err := s.(Collector).Collect(ctx, CollectOptions{Quiesce: func(context.Context) error {
+				if err := s.Commit(ctx, r1, Address{}); err != nil {
+					return err
+				}
+				r2, _ := s.Put(ctx, graphChunk(r, []Address{other}))
+				return s.Commit(ctx, r2, r1) // r1 is replaced, but a reader may hold it
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reach(t, ctx, s, r1)
+		})
+	}
+}

@@ -1,0 +1,101 @@
+package chunks
+
+import (
+	"context"
+	"fmt"
+)
+
+// The mark of a collection (collect.go) is conservative: a chunk is kept
+// if its address, as its 20 raw bytes, appears anywhere in a kept chunk's
+// bytes. Every layer above writes the addresses it refers to that way (a
+// prolly node's children, a commit's root, parents and closure, a root
+// value's tables, a working set's roots, a Ref value's tree), so the mark
+// needs to know no chunk's format, and a kind of chunk added later cannot
+// be forgotten by the collector. What it costs: a chunk whose address
+// appears by chance in another's bytes is kept too, which for 160 bits
+// of SHA-256 is chance only where a user stores chunk addresses as data;
+// and every kept chunk is read.
+//
+// The scan looks at every byte offset of a chunk. A bitmap over the first
+// three bytes of every address the store holds (2 MiB) turns away nearly
+// every offset before the map lookup of the whole 20 bytes.
+
+// marker holds the addresses of a store and which of them are marked.
+type marker struct {
+	ids    map[Address]int32
+	addrs  []Address
+	marked []bool
+	filter []uint64 // bit k: some address begins with the three bytes k
+	stack  []int32
+	count  int // marked chunks
+	get    func(ctx context.Context, a Address) ([]byte, error)
+}
+
+const filterBits = 1 << 24
+
+func newMarker(get func(context.Context, Address) ([]byte, error), sizeHint int) *marker {
+	return &marker{
+		ids:    make(map[Address]int32, sizeHint),
+		addrs:  make([]Address, 0, sizeHint),
+		marked: make([]bool, 0, sizeHint),
+		filter: make([]uint64, filterBits/64),
+		get:    get,
+	}
+}
+
+// add registers an address the store holds.
+func (m *marker) add(a Address) {
+	if _, ok := m.ids[a]; ok {
+		return
+	}
+	m.ids[a] = int32(len(m.addrs))
+	m.addrs = append(m.addrs, a)
+	m.marked = append(m.marked, false)
+	k := uint32(a[0])<<16 | uint32(a[1])<<8 | uint32(a[2])
+	m.filter[k/64] |= 1 << (k % 64)
+}
+
+// keep marks a, if the store holds it and it is not marked yet, to be
+// scanned by run. It reports whether the store holds a.
+func (m *marker) keep(a Address) bool {
+	id, ok := m.ids[a]
+	if ok && !m.marked[id] {
+		m.marked[id] = true
+		m.count++
+		m.stack = append(m.stack, id)
+	}
+	return ok
+}
+
+// run scans every chunk marked and not yet scanned, marking what their
+// bytes name, until none is left.
+func (m *marker) run(ctx context.Context) error {
+	for n := 0; len(m.stack) > 0; n++ {
+		if n%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		id := m.stack[len(m.stack)-1]
+		m.stack = m.stack[:len(m.stack)-1]
+		data, err := m.get(ctx, m.addrs[id])
+		if err != nil {
+			return fmt.Errorf("chunks: collection: read %s: %w", m.addrs[id], err)
+		}
+		m.scan(data)
+	}
+	return nil
+}
+
+// scan marks every address of the store that data holds.
+func (m *marker) scan(data []byte) {
+	var a Address
+	for i := 0; i+AddressSize <= len(data); i++ {
+		k := uint32(data[i])<<16 | uint32(data[i+1])<<8 | uint32(data[i+2])
+		if m.filter[k/64]&(1<<(k%64)) == 0 {
+			continue
+		}
+		copy(a[:], data[i:i+AddressSize])
+		m.keep(a)
+	}
+}
