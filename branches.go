@@ -93,6 +93,7 @@ func (db *DB) CreateBranch(ctx context.Context, name, from string) error {
 // ErrBadName for a name not allowed, and a *RevisionError for a start that
 // names nothing.
 func (db *DB) SetBranch(ctx context.Context, name, start string, opts BranchOptions) error {
+	defer db.op()()
 	head := db.head(opts)
 	if opts.Force && name == head {
 		return fmt.Errorf("%w: %q", ErrBranchCheckedOut, name)
@@ -109,6 +110,7 @@ func (db *DB) SetBranch(ctx context.Context, name, start string, opts BranchOpti
 // named to. It fails with ErrBranchNotFound if from does not exist, and
 // for to as SetBranch does.
 func (db *DB) CopyBranch(ctx context.Context, from, to string, opts BranchOptions) error {
+	defer db.op()()
 	head, ws, err := db.graph.BranchState(ctx, from)
 	if err != nil {
 		return err
@@ -122,6 +124,7 @@ func (db *DB) CopyBranch(ctx context.Context, from, to string, opts BranchOption
 // switches to to itself. Renaming a branch to its own name changes
 // nothing, and without Force fails with ErrBranchExists.
 func (db *DB) RenameBranch(ctx context.Context, from, to string, opts BranchOptions) error {
+	defer db.op()()
 	if from != to && from == db.DefaultBranch() {
 		return fmt.Errorf("%w: %q", ErrDefaultBranch, from)
 	}
@@ -140,6 +143,7 @@ func (db *DB) RenameBranch(ctx context.Context, from, to string, opts BranchOpti
 // is not an ancestor of opts.Head's (ErrNotMerged); a branch that does not
 // exist is ErrBranchNotFound.
 func (db *DB) DeleteBranch(ctx context.Context, name string, opts BranchOptions) error {
+	defer db.op()()
 	head := db.head(opts)
 	switch {
 	case name == head:
@@ -214,6 +218,7 @@ func (db *DB) Tags(ctx context.Context) ([]*Tag, error) {
 // *RevisionError for a revision that names nothing and ErrNoAuthor
 // without a tagger.
 func (db *DB) CreateTag(ctx context.Context, name, rev string, opts TagOptions) (*Tag, error) {
+	defer db.op()()
 	head := opts.Head
 	if head == "" {
 		head = db.DefaultBranch()
@@ -230,5 +235,6 @@ func (db *DB) CreateTag(ctx context.Context, name, rev string, opts TagOptions) 
 
 // DeleteTag deletes the tag name; ErrTagNotFound if there is none.
 func (db *DB) DeleteTag(ctx context.Context, name string) error {
+	defer db.op()()
 	return db.graph.DeleteTag(ctx, name)
 }

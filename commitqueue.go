@@ -53,6 +53,7 @@ type commitReq struct {
 // writes nothing. After a commit the transaction goes on from the working
 // root it made.
 func (t *Txn) Commit(ctx context.Context) error {
+	defer t.endOp()
 	defer t.releaseLocks() // once its writes are durable, or dropped
 	if t.Unchanged() {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math/rand"
 	"os"
 	"os/exec"
 	"strconv"
@@ -34,6 +35,19 @@ func init() {
 		mu.Lock()
 		fmt.Printf("%s %d\n", what, id)
 		mu.Unlock()
+	}
+	if os.Getenv("VERSO_CRASH_GC") != "" {
+		// Collections, one after another, under the increments: the
+		// kill lands at any point of one.
+		go func() {
+			for n := int64(1); ; n++ {
+				if _, err := db.GC(ctx, GCOptions{}); err != nil {
+					fmt.Println("error", err)
+					os.Exit(1)
+				}
+				say("gc", n)
+			}
+		}()
 	}
 	for w := range 4 {
 		go func() {
@@ -66,7 +80,16 @@ func init() {
 // database: each counter holds at least the increments whose Commit
 // returned and at most those that were tried, so an acknowledged commit
 // survives a crash and nothing half-written appears.
-func TestCrashDuringIncrements(t *testing.T) {
+func TestCrashDuringIncrements(t *testing.T) { crashIncrements(t, false, 3) }
+
+// TestCrashDuringGC is TestCrashDuringIncrements with garbage collections
+// running back to back beside the increments, over a database large
+// enough that a collection takes a while, so that the kills land at
+// random points of collections: after each, every acknowledged increment
+// is there and the database checks clean.
+func TestCrashDuringGC(t *testing.T) { crashIncrements(t, true, 6) }
+
+func crashIncrements(t *testing.T, gc bool, rounds int) {
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}
@@ -83,13 +106,27 @@ func TestCrashDuringIncrements(t *testing.T) {
 	}))
 	must(t, txn.Insert(ctx, "c", Int(0), Int(0)))
 	must(t, txn.Insert(ctx, "c", Int(1), Int(0)))
+	if gc {
+		// Filler, so that a collection has something to copy.
+		must(t, txn.CreateTable(ctx, "filler", &Schema{
+			Columns:    []Column{{Name: "id", Type: "int", Kind: KindInt}, {Name: "s", Type: "text", Kind: KindString}},
+			PrimaryKey: []int{0},
+		}))
+		for i := range 20000 {
+			must(t, txn.Insert(ctx, "filler", Int(int64(i)), String(strings.Repeat("x", i%200))))
+		}
+	}
 	must(t, txn.Commit(ctx))
 	must(t, db.Close())
+	collections := 0
 
 	var acked, tried [2]int64
-	for round := range 3 {
+	for round := range rounds {
 		cmd := exec.Command(os.Args[0], "-test.run", "^$")
 		cmd.Env = append(os.Environ(), "VERSO_CRASH_DIR="+dir)
+		if gc {
+			cmd.Env = append(cmd.Env, "VERSO_CRASH_GC=1")
+		}
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -105,7 +142,11 @@ func TestCrashDuringIncrements(t *testing.T) {
 			}
 			close(lines)
 		}()
-		deadline := time.After(time.Duration(200+100*round) * time.Millisecond)
+		wait := time.Duration(200+100*round) * time.Millisecond
+		if gc {
+			wait = time.Duration(300+rand.Intn(700)) * time.Millisecond
+		}
+		deadline := time.After(wait)
 	read:
 		for {
 			select {
@@ -120,6 +161,8 @@ func TestCrashDuringIncrements(t *testing.T) {
 					tried[n]++
 				case "acked":
 					acked[n]++
+				case "gc":
+					collections++
 				default:
 					t.Fatalf("child: %s", l)
 				}
@@ -150,6 +193,18 @@ func TestCrashDuringIncrements(t *testing.T) {
 			// The next round counts from what is stored.
 			acked[id], tried[id] = row[1].AsInt(), row[1].AsInt()
 		}
+		check.Rollback()
+		if gc {
+			rep, err := db.Check(ctx, CheckOptions{})
+			must(t, err)
+			if !rep.OK() {
+				t.Fatalf("round %d: check after the kill: %v", round, rep.Problems)
+			}
+		}
 		must(t, db.Close())
 	}
+	if gc && collections == 0 {
+		t.Fatal("no collection finished before the kills: they all landed in the first")
+	}
+	t.Logf("%d collections finished", collections)
 }

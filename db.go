@@ -81,6 +81,12 @@ type DB struct {
 	closed bool // under feedMu
 
 	locks *Locks
+
+	// ops are the operations a garbage collection waits for (gc.go).
+	ops ops
+	// collectHooks run after each garbage collection (OnCollect).
+	hookMu       sync.Mutex
+	collectHooks []func(collected func(Hash) bool)
 }
 
 // snapshot is a branch's working set and root as of a store root.

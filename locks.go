@@ -137,6 +137,7 @@ func (t *Txn) Rollback() {
 	t.root = t.base
 	t.adopted = nil
 	t.releaseLocks()
+	t.endOp()
 }
 
 // releaseLocks releases the locks the transaction's own owner holds.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/verso-db/verso/chunks"
@@ -38,6 +39,9 @@ type Txn struct {
 	// LockTimeout bounds the typed API's lock waits; 0 is
 	// DefaultLockTimeout.
 	LockTimeout time.Duration
+	// op is the transaction's operation (gc.go), ended by Commit and
+	// Rollback: a garbage collection waits for it.
+	op uint64
 }
 
 // RowVersion is a row's stored value, or its absence.
@@ -79,7 +83,7 @@ func (db *DB) Begin(ctx context.Context, branch string) (*Txn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Txn{db: db, branch: branch, start: ws, refs: refs, base: root, root: root}, nil
+	return db.track(&Txn{db: db, branch: branch, start: ws, refs: refs, base: root, root: root}), nil
 }
 
 // BeginAt starts a read-only transaction that reads the commit c.
@@ -89,7 +93,25 @@ func (db *DB) BeginAt(ctx context.Context, c *commitgraph.Commit) (*Txn, error) 
 		return nil, err
 	}
 	ws := commitgraph.WorkingSet{Working: c.Root, Staged: c.Root}
-	return &Txn{db: db, branch: c.Addr.String(), readOnly: true, start: ws, base: root, root: root}, nil
+	return db.track(&Txn{db: db, branch: c.Addr.String(), readOnly: true, start: ws, base: root, root: root}), nil
+}
+
+// track makes t an operation of the database (gc.go) until it commits or
+// rolls back, or, if the program drops it without either, until Go's
+// collector finds it.
+func (db *DB) track(t *Txn) *Txn {
+	t.op = db.ops.begin()
+	o := &db.ops
+	runtime.AddCleanup(t, func(id uint64) { o.end(id) }, t.op)
+	return t
+}
+
+// endOp ends the transaction's operation.
+func (t *Txn) endOp() {
+	if t.op != 0 {
+		t.db.ops.end(t.op)
+		t.op = 0
+	}
 }
 
 // DB returns the transaction's database.

@@ -140,3 +140,27 @@ func (c *nodeCache) len() (int, int) {
 	}
 	return nodes, bytes
 }
+
+// evict removes every node for which drop reports true.
+func (c *nodeCache) evictIf(drop func(chunks.Address) bool) int {
+	n := 0
+	for i := range c.shards {
+		s := &c.shards[i]
+		s.mu.Lock()
+		keep := s.ring[:0]
+		for _, nd := range s.ring {
+			if drop(nd.addr) {
+				delete(s.items, nd.addr)
+				s.size -= cost(nd)
+				n++
+				continue
+			}
+			keep = append(keep, nd)
+		}
+		clear(s.ring[len(keep):])
+		s.ring = keep
+		s.hand = 0
+		s.mu.Unlock()
+	}
+	return n
+}

@@ -135,3 +135,12 @@ func (ns *NodeStore) write(ctx context.Context, level uint8, keys, vals [][]byte
 	}
 	return nd, nil
 }
+
+// Evict drops from the cache every node for which drop reports true (the
+// chunks a garbage collection removed), and returns how many it dropped.
+func (ns *NodeStore) Evict(drop func(chunks.Address) bool) int {
+	if ns.cache == nil {
+		return 0
+	}
+	return ns.cache.evictIf(drop)
+}

@@ -56,6 +56,18 @@ func (c *tableCache) len() (tables, schemas int) {
 	return len(c.m), len(c.schemas)
 }
 
+// evict drops the tables of st whose value or options a garbage
+// collection removed.
+func (c *tableCache) evict(st *dbState, collected func(chunks.Address) bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.m {
+		if k.st == st && (collected(k.addr) || (!k.opts.IsEmpty() && collected(k.opts))) {
+			delete(c.m, k)
+		}
+	}
+}
+
 func (c *tableCache) get(ctx *sql.Context, db *Database, name string, addr, opts chunks.Address) (*tableInfo, error) {
 	st := db.st
 	k := cacheKey{st, db.Name(), name, addr, opts}

@@ -73,6 +73,15 @@ type dbState struct {
 	borrowed bool
 }
 
+// watch makes the provider's caches drop what a garbage collection of
+// st's database removes, so that they never serve a collected chunk.
+func (p *Provider) watch(st *dbState) {
+	st.db.OnCollect(func(collected func(verso.Hash) bool) {
+		p.cache.evict(st, collected)
+		p.sysCache.Evict(st.graph, collected)
+	})
+}
+
 // newState returns the provider's state of db.
 func newState(db *verso.DB) *dbState {
 	registerDBVars(db.Name())
@@ -153,6 +162,7 @@ func (p *Provider) addDatabaseDir(name, dir string, readOnly bool) error {
 		st.close()
 		return sql.ErrDatabaseExists.New(name)
 	}
+	p.watch(st)
 	p.dbs[strings.ToLower(name)] = st
 	return nil
 }
@@ -193,6 +203,7 @@ func (p *Provider) AddDB(db *verso.DB) error {
 	if _, ok := p.dbs[strings.ToLower(db.Name())]; ok {
 		return sql.ErrDatabaseExists.New(db.Name())
 	}
+	p.watch(st)
 	p.dbs[strings.ToLower(db.Name())] = st
 	return nil
 }
@@ -306,6 +317,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 		}
 		st = newState(db)
 	}
+	p.watch(st)
 	p.dbs[strings.ToLower(name)] = st
 	return nil
 }

@@ -154,9 +154,20 @@ func (d *txDB) lock(ctx *sql.Context, p *Provider, table string, key []byte, c l
 // abort rolls the transaction back: its views of every database, its
 // savepoints and its locks.
 func (t *Transaction) abort() {
+	t.endAll()
 	t.dbs = map[txKey]*txDB{}
 	t.savepoints = nil
 	t.releaseLocks()
+}
+
+// endAll rolls back the engine transactions of every database the
+// transaction touched: the ones committed already are over, the rest end
+// here, so that a garbage collection does not wait for them (verso's
+// gc.go).
+func (t *Transaction) endAll() {
+	for _, d := range t.dbs {
+		d.Rollback()
+	}
 }
 
 // releaseLocks releases the transaction's row locks; its next lock starts

@@ -30,7 +30,9 @@ func TestCommitRefusesSameValue(t *testing.T) {
 	if err := d.flushAll(a); err != nil {
 		t.Fatal(err)
 	}
-	env.exec(a, "ROLLBACK") // d keeps its snapshot and writes
+	root := d.Root()
+	env.exec(a, "ROLLBACK")
+	d.SetRoot(root) // d keeps its snapshot and writes
 	b := env.session("db")
 	env.exec(b, "UPDATE c SET n = n + 1 WHERE id = 0") // the same value, 1
 	_, ws, _, err := d.st.db.Snapshot(b, d.Branch())

@@ -145,6 +145,7 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 		// that the client's retry starts from a fresh snapshot. Keeping
 		// the failed writes made every later BEGIN (which commits the
 		// open transaction first) fail the same way forever.
+		t.endAll()
 		t.dbs = map[txKey]*txDB{}
 		t.savepoints = nil
 		t.releaseLocks() // once its writes are durable, or dropped

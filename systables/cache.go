@@ -40,6 +40,23 @@ func (c *Cache) Len() (commits, refs int) {
 	return len(c.commits), len(c.refs)
 }
 
+// Evict drops the commits of graph g, and the refs snapshots, that a
+// garbage collection removed (collected reports which).
+func (c *Cache) Evict(g *commitgraph.DB, collected func(chunks.Address) bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.commits {
+		if k.g == g && collected(k.a) {
+			delete(c.commits, k)
+		}
+	}
+	for k := range c.refs {
+		if k.g == g && collected(k.root) {
+			delete(c.refs, k)
+		}
+	}
+}
+
 type commitKey struct {
 	g *commitgraph.DB
 	a chunks.Address

@@ -56,3 +56,12 @@ func Merge() Spec {
 		Shorts: map[byte]string{'m': "message"},
 	}
 }
+
+// GC is dolt_gc's: --shallow / -s, --full / -f, and Dolt's
+// --archive-level, which the caller refuses (verso writes no archives).
+func GC() Spec {
+	return Spec{
+		Opts:   map[string]bool{"shallow": false, "full": false, "archive-level": true},
+		Shorts: map[byte]string{'s': "shallow", 'f': "full"},
+	}
+}
