@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -128,4 +130,47 @@ func TestFsck(t *testing.T) {
 	if code := run([]string{"-C", dir2, "fsck"}, &stdout, &stderr); code != 1 || !strings.HasPrefix(stdout.String(), "open: ") || !strings.Contains(stdout.String(), journals[0]) {
 		t.Fatalf("fsck of a damaged journal: exit %d, stdout %q", code, stdout.String())
 	}
+}
+
+// TestGC runs verso gc on a database with garbage (a deleted branch's
+// commits): it shrinks, checks clean and keeps main's history; its usage
+// errors exit 2.
+func TestGC(t *testing.T) {
+	dir := t.TempDir()
+	runOK(t, "-C", dir, "init")
+	runOK(t, "-C", dir, "sql", "-q", "CREATE TABLE t (id INT PRIMARY KEY, s TEXT); INSERT INTO t VALUES (1, 'a'); CALL dolt_commit('-Am', 'one')")
+	runOK(t, "-C", dir, "branch", "scratch")
+	runOK(t, "-C", dir, "checkout", "scratch")
+	for i := 0; i < 20; i++ {
+		runOK(t, "-C", dir, "sql", "-q", fmt.Sprintf("INSERT INTO t VALUES (%d, REPEAT('x', 3000)); CALL dolt_commit('-am', 'scratch %d')", 100+i, i))
+	}
+	runOK(t, "-C", dir, "checkout", "main")
+	runOK(t, "-C", dir, "branch", "-D", "scratch")
+	out := runOK(t, "-C", dir, "gc")
+	m := regexp.MustCompile(`^collected: (.+) -> (.+), kept (\d+) of (\d+) chunks, in .+\n$`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("verso gc printed %q", out)
+	}
+	if kept, all := atoi(t, m[3]), atoi(t, m[4]); kept >= all {
+		t.Fatalf("verso gc kept %d of %d chunks", kept, all)
+	}
+	runOK(t, "-C", dir, "fsck")
+	if out := runOK(t, "-C", dir, "sql", "-q", "SELECT COUNT(*) FROM dolt_log", "-r", "csv"); !strings.Contains(out, "\n2\n") {
+		t.Fatalf("main's history after the collection: %q", out)
+	}
+	if out := runOK(t, "-C", dir, "gc", "--shallow"); !strings.HasPrefix(out, "compacted: ") {
+		t.Fatalf("verso gc --shallow printed %q", out)
+	}
+	runFail(t, 2, "-C", dir, "gc", "extra")
+	runFail(t, 2, "-C", dir, "gc", "--shallow", "--full")
+	runFail(t, 2, "-C", dir, "gc", "--nope")
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -111,6 +111,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runSQL(dir, args[1:], os.Stdin, stdout, stderr)
 	case "fsck":
 		return runFsck(dir, args[1:], stdout, stderr)
+	case "gc":
+		return runGC(dir, args[1:], stdout, stderr)
 	case "help", "--help", "-h":
 		if len(args) > 1 && args[1] == "versioning" {
 			fmt.Fprint(stdout, versioningHelp)
@@ -172,6 +174,10 @@ commands:
             file; prints each problem and exits 1 if there is any
             (read-only: runs beside a server)
             verso fsck [--quick]   (--quick: the chunks only)
+  gc        collect garbage: drop every chunk no branch, tag, working set
+            or commit reaches, and return the space (a running server
+            does it online: CALL dolt_gc())
+            verso gc [--shallow|--full]   (--shallow: compact the journal only)
   help      print this message
 
 -C dir runs the command as if started in dir. Author identity: --name and

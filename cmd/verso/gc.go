@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/verso-db/verso"
+)
+
+// runGC is verso gc [--shallow|--full]: the engine's DB.GC over the
+// database, which needs it to itself (a running server answers CALL
+// dolt_gc() instead). It prints what it did; it exits 1 on failure and 2
+// on a usage error.
+func runGC(dir string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gc", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	shallow := fs.Bool("shallow", false, "fold the journal into table files only, dropping nothing")
+	full := fs.Bool("full", false, "collect everything nothing reaches (what gc does without flags: verso keeps one generation)")
+	fs.BoolVar(shallow, "s", false, "short for --shallow")
+	fs.BoolVar(full, "f", false, "short for --full")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return 2
+	}
+	switch {
+	case len(pos) > 0:
+		fmt.Fprintf(stderr, "verso gc: takes no arguments, but found %d: %v\n", len(pos), pos)
+		return 2
+	case *shallow && *full:
+		fmt.Fprintln(stderr, "verso gc: give --shallow or --full, not both")
+		return 2
+	}
+	db, err := openDB(dir, false)
+	if err != nil {
+		fmt.Fprintf(stderr, "verso gc: %v\n", heldElsewhere(err, "CALL dolt_gc()"))
+		return 1
+	}
+	defer db.Close()
+	rep, err := db.GC(context.Background(), verso.GCOptions{Shallow: *shallow})
+	if err != nil {
+		fmt.Fprintf(stderr, "verso gc: %v\n", err)
+		return 1
+	}
+	if *shallow {
+		fmt.Fprintf(stdout, "compacted: %s -> %s in %s\n", size(rep.BytesBefore), size(rep.BytesAfter), rep.Took.Round(time.Millisecond))
+		return 0
+	}
+	fmt.Fprintf(stdout, "collected: %s -> %s, kept %d of %d chunks, in %s\n",
+		size(rep.BytesBefore), size(rep.BytesAfter), rep.ChunksAfter, rep.ChunksBefore, rep.Took.Round(time.Millisecond))
+	return 0
+}
+
+// size formats a byte count.
+func size(n int64) string {
+	switch {
+	case n >= 10<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 10<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
