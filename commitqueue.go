@@ -159,6 +159,7 @@ func (db *DB) commitBranch(ctx context.Context, branch string, reqs []*commitReq
 		if err == nil {
 			db.commits.writes.Add(1)
 			db.changed(branch) // durable: wake the branch's subscribers
+			db.maybeAutoGC()
 		}
 		for _, r := range merged {
 			if r.err = err; err == nil {

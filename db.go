@@ -3,6 +3,7 @@ package verso
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,6 +35,12 @@ type Options struct {
 	// name (other than binary ones); nil knows none. The SQL layer passes
 	// its engine's.
 	Collations tables.Collations
+	// AutoGC configures automatic garbage collection (autogc.go); the
+	// zero value collects once the store doubles, past 64 MiB.
+	AutoGC AutoGC
+	// Logger receives the database's log lines (automatic collections);
+	// nil discards them.
+	Logger *slog.Logger
 }
 
 // DB is one open database: its chunk store, commit graph and the state its
@@ -87,6 +94,8 @@ type DB struct {
 	// collectHooks run after each garbage collection (OnCollect).
 	hookMu       sync.Mutex
 	collectHooks []func(collected func(Hash) bool)
+	// auto is the automatic collection (autogc.go).
+	auto autoGC
 }
 
 // snapshot is a branch's working set and root as of a store root.
@@ -118,12 +127,18 @@ func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB,
 	if err != nil {
 		return nil, err
 	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	db.auto.init(opts.AutoGC, cs, opts.ReadOnly, log)
 	return db, nil
 }
 
 // Close closes the database's store. Transactions of the database must be
 // over.
 func (db *DB) Close() error {
+	db.stopAutoGC()
 	db.feedMu.Lock()
 	if !db.closed {
 		db.closed = true

@@ -451,3 +451,63 @@ func TestGCDroppedTransaction(t *testing.T) {
 	_, err := db.GC(ctx, verso.GCOptions{Wait: 5 * time.Second})
 	ok(t, err)
 }
+
+// TestAutoGC: with automatic collection on, a database whose writes are
+// mostly garbage (one row rewritten with new text again and again)
+// collects by itself, and its files stay within the growth bound.
+func TestAutoGC(t *testing.T) {
+	ctx := context.Background()
+	const min = 256 << 10
+	db, err := verso.Init(t.TempDir(), verso.Options{AutoGC: verso.AutoGC{Growth: 1.5, MinBytes: min}})
+	ok(t, err)
+	defer db.Close()
+	write(t, db, "main", func(ctx context.Context, txn *verso.Txn) error {
+		return txn.CreateTable(ctx, "t", &verso.Schema{
+			Columns:    []verso.Column{{Name: "id", Type: "int", Kind: verso.KindInt}, {Name: "s", Type: "text", Kind: verso.KindString}},
+			PrimaryKey: []int{0},
+		})
+	})
+	r := rand.New(rand.NewSource(1))
+	fs := db.Store().(*chunks.FileStore)
+	var peak int64
+	for i := 0; i < 600; i++ {
+		buf := make([]byte, 4000)
+		for j := range buf {
+			buf[j] = byte('a' + r.Intn(26))
+		}
+		write(t, db, "main", func(ctx context.Context, txn *verso.Txn) error {
+			return txn.Put(ctx, "t", verso.Int(int64(i%3)), verso.String(string(buf)))
+		})
+		st := fs.Stats()
+		peak = max(peak, st.JournalBytes+st.TableBytes)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for db.AutoGCRuns() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if db.AutoGCRuns() == 0 {
+		t.Fatal("no automatic collection ran")
+	}
+	// 600 commits of about 4 KB each, mostly garbage: without collection
+	// the files would pass 2.4 MB.
+	if peak > 4*min {
+		t.Fatalf("the files reached %d bytes", peak)
+	}
+	rep, err := db.Check(ctx, verso.CheckOptions{})
+	ok(t, err)
+	if !rep.OK() {
+		t.Fatal(rep.Problems)
+	}
+	t.Logf("%d automatic collections; the files peaked at %d bytes", db.AutoGCRuns(), peak)
+
+	off, err := verso.Init(t.TempDir(), verso.Options{AutoGC: verso.AutoGC{Off: true, MinBytes: 1}})
+	ok(t, err)
+	defer off.Close()
+	createKV(t, off, "main", "kv")
+	for i := 0; i < 50; i++ {
+		put(t, off, "main", "kv", 1, int64(i))
+	}
+	if off.AutoGCRuns() != 0 {
+		t.Fatal("a database with AutoGC.Off collected")
+	}
+}

@@ -79,21 +79,28 @@ func (db *DB) Begin(ctx context.Context, branch string) (*Txn, error) {
 	if branch == "" {
 		branch = db.DefaultBranch()
 	}
+	// The operation begins before the snapshot is read: a collection
+	// that starts in between waits for it (gc.go).
+	t := db.track(&Txn{db: db, branch: branch})
 	refs, ws, root, err := db.Snapshot(ctx, branch)
 	if err != nil {
+		t.endOp()
 		return nil, err
 	}
-	return db.track(&Txn{db: db, branch: branch, start: ws, refs: refs, base: root, root: root}), nil
+	t.start, t.refs, t.base, t.root = ws, refs, root, root
+	return t, nil
 }
 
 // BeginAt starts a read-only transaction that reads the commit c.
 func (db *DB) BeginAt(ctx context.Context, c *commitgraph.Commit) (*Txn, error) {
+	t := db.track(&Txn{db: db, branch: c.Addr.String(), readOnly: true})
 	root, err := db.graph.OpenRoot(ctx, c.Root)
 	if err != nil {
+		t.endOp()
 		return nil, err
 	}
-	ws := commitgraph.WorkingSet{Working: c.Root, Staged: c.Root}
-	return db.track(&Txn{db: db, branch: c.Addr.String(), readOnly: true, start: ws, base: root, root: root}), nil
+	t.start, t.base, t.root = commitgraph.WorkingSet{Working: c.Root, Staged: c.Root}, root, root
+	return t, nil
 }
 
 // track makes t an operation of the database (gc.go) until it commits or
@@ -284,6 +291,7 @@ func (t *Txn) UpdateBranch(ctx context.Context, fn func(s *BranchState) (*Branch
 		t.continueFrom(next, ch.Working) // the new base holds the rows adopted
 		t.releaseLocks()                 // its writes are durable
 		db.changed(t.branch)
+		db.maybeAutoGC()
 		return nil
 	}
 }

@@ -16,7 +16,8 @@ import (
 //
 // # The protocol
 //
-//  1. Barrier. Under the store's lock, the collection records the root R0
+//  1. Barrier. Under the store's locks (the writer's too, so that no
+//     Commit is half done), the collection records the root R0
 //     and puts up a write barrier: from then on every Put records its
 //     address, whether the chunk is new or already held (a Put of bytes
 //     the store holds returns at once, but its caller now refers to that
@@ -150,10 +151,15 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 	s.collecting.Store(true)
 	defer s.collecting.Store(false)
 
-	// 1. The barrier, and the marker over every address held now.
+	// 1. The barrier, and the marker over every address held now. The
+	// writer's lock too: a Commit between its look at the barrier and
+	// its update of the root would make a root current that neither R0
+	// nor the barrier names.
+	s.wmu.Lock()
 	s.mu.Lock()
 	if err := s.writable(); err != nil {
 		s.mu.Unlock()
+		s.wmu.Unlock()
 		return st, err
 	}
 	b := &barrier{}
@@ -180,6 +186,7 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 	}
 	st.BytesBefore = s.fileBytes()
 	s.mu.Unlock()
+	s.wmu.Unlock()
 	st.ChunksBefore = len(m.addrs)
 	defer func() {
 		if err != nil {

@@ -81,7 +81,16 @@ func (s *sessionLog) get() *sessionLogger {
 // default, discards it. Sessions made before keep their logger. A
 // server's sessions log to the server's logger (package server's
 // Config.Logger), if it is set.
-func (p *Provider) SetLogger(l *slog.Logger) { p.log.set(l) }
+func (p *Provider) SetLogger(l *slog.Logger) {
+	p.log.set(l)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, st := range p.dbs {
+		if !st.borrowed {
+			st.db.SetLogger(l)
+		}
+	}
+}
 
 // Logger returns the log of p's sessions (SetLogger; by default one that
 // discards everything). The wire server logs to it when it is given no

@@ -51,6 +51,9 @@ type Provider struct {
 	log sessionLog
 	// readOnly opens the data dir's stores read-only (readonly.go).
 	readOnly bool
+	// autoGC, if set, is the automatic collection of the databases the
+	// provider opens (SetAutoGC); nil leaves the engine's default.
+	autoGC *verso.AutoGC
 }
 
 var (
@@ -73,9 +76,29 @@ type dbState struct {
 	borrowed bool
 }
 
+// SetAutoGC sets the automatic garbage collection of every database the
+// provider opened and opens (verso.Options.AutoGC); databases a program
+// gave it (AddDB) keep their own.
+func (p *Provider) SetAutoGC(cfg verso.AutoGC) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.autoGC = &cfg
+	for _, st := range p.dbs {
+		if !st.borrowed {
+			st.db.SetAutoGC(cfg)
+		}
+	}
+}
+
 // watch makes the provider's caches drop what a garbage collection of
 // st's database removes, so that they never serve a collected chunk.
 func (p *Provider) watch(st *dbState) {
+	if !st.borrowed {
+		st.db.SetLogger(p.Logger())
+		if p.autoGC != nil {
+			st.db.SetAutoGC(*p.autoGC)
+		}
+	}
 	st.db.OnCollect(func(collected func(verso.Hash) bool) {
 		p.cache.evict(st, collected)
 		p.sysCache.Evict(st.graph, collected)

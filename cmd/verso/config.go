@@ -35,6 +35,7 @@ type serverConfig struct {
 	ConnectTimeout time.Duration
 	MaxQueryMemory int64 // bytes; 0: no limit
 	LogLevel       slog.Level
+	NoAutoGC       bool // automatic garbage collection off
 }
 
 // configFile is the YAML layout of the config file: the subset of Dolt's
@@ -54,6 +55,9 @@ type serverConfig struct {
 //	  connect_timeout_millis: 10000  # verso's own: the handshake's bound
 //	behavior:
 //	  max_query_memory: 1G   # verso's own: bytes, or with K, M, G; 0: no limit
+//	  auto_gc_behavior:
+//	    enable: true         # automatic garbage collection (verso.AutoGC)
+//	    archive_level: 1     # Dolt's: 0 or 1 accepted; verso writes no archives
 //	secure_file_priv: files  # or NULL (or empty); relative to the config file's folder
 //	log_level: info          # debug, info, warn or error (Dolt's also: trace, warning)
 //
@@ -78,6 +82,10 @@ type configFile struct {
 	} `yaml:"listener"`
 	Behavior struct {
 		MaxQueryMemory *string `yaml:"max_query_memory"`
+		AutoGC         struct {
+			Enable       *bool `yaml:"enable"`
+			ArchiveLevel *int  `yaml:"archive_level"`
+		} `yaml:"auto_gc_behavior"`
 	} `yaml:"behavior"`
 }
 
@@ -170,6 +178,12 @@ func readConfigFile(path string, c *serverConfig) error {
 			return fmt.Errorf("config file %s: behavior.max_query_memory: %v", path, err)
 		}
 		c.MaxQueryMemory = n
+	}
+	if e := f.Behavior.AutoGC.Enable; e != nil {
+		c.NoAutoGC = !*e
+	}
+	if a := f.Behavior.AutoGC.ArchiveLevel; a != nil && *a != 0 && *a != 1 {
+		return fmt.Errorf("config file %s: behavior.auto_gc_behavior.archive_level is %d; verso writes no archive files, so only Dolt's 0 and 1 are accepted (and change nothing)", path, *a)
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/server"
 	"github.com/verso-db/verso/sqlserver"
 )
@@ -51,6 +52,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	secureFilePriv := fs.String("secure-file-priv", "", "the folder LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE may reach, or NULL to disable them (default: .verso-files of the data dir)")
 	connectTimeout := fs.Duration("connect-timeout", server.DefaultConnectTimeout, "how long a new connection has to complete its handshake (MySQL's connect_timeout)")
 	maxQueryMemory := fs.String("max-query-memory", "1G", "the memory one statement may take: bytes, or a number with K, M or G (0: no limit)")
+	autoGC := fs.Bool("auto-gc", true, "collect garbage in the background once a database's files have doubled (past 64 MiB); --auto-gc=false turns it off")
 	logLevel := fs.String("log-level", "info", "what the log on stderr shows: debug (every connection and statement), info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -114,6 +116,9 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		}
 		cfg.MaxQueryMemory = n
 	}
+	if set["auto-gc"] {
+		cfg.NoAutoGC = !*autoGC
+	}
 	if set["log-level"] {
 		lv, err := parseLogLevel(*logLevel)
 		if err != nil {
@@ -142,6 +147,8 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		return 1
 	}
 	defer p.Close()
+	p.SetAutoGC(verso.AutoGC{Off: cfg.NoAutoGC})
+	p.SetLogger(logger) // the databases' lines (automatic collections)
 	if cfg.SecureFilePriv == "" && filesDir != "" {
 		if err := os.MkdirAll(filesDir, 0o750); err != nil {
 			fmt.Fprintf(stderr, "verso sql-server: making the secure_file_priv folder: %v\n", err)
