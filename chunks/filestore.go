@@ -584,3 +584,31 @@ func (s *FileStore) Stats() Stats {
 	}
 	return st
 }
+
+// EachRecord calls fn with the address and the on-disk bytes of the
+// record of every chunk the store holds (a chunk held in more than one
+// file counts where a read finds it), for tools that measure where a
+// store's bytes go. It holds the store's read lock while it runs.
+func (s *FileStore) EachRecord(fn func(a Address, bytes int)) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	seen := map[Address]bool{}
+	for i := len(s.journals) - 1; i >= 0; i-- {
+		for a, loc := range s.journals[i].index {
+			if !seen[a] {
+				seen[a] = true
+				fn(a, int(loc.size))
+			}
+		}
+	}
+	for i := len(s.tables) - 1; i >= 0; i-- {
+		t := s.tables[i]
+		for k := 0; k < t.count; k++ {
+			a, _, size := t.entry(k)
+			if !seen[a] {
+				seen[a] = true
+				fn(a, size+tableEntrySize)
+			}
+		}
+	}
+}
