@@ -64,7 +64,7 @@ func (s *FileStore) CheckEach(ctx context.Context, problem func(error) bool) (in
 			addr, codec, stored, err := t.record(i)
 			if err != nil {
 				err = fmt.Errorf("table file %s: record %d: %w", t.path, i, err)
-			} else if data, derr := decodeChunk(codec, stored); derr != nil {
+			} else if data, derr := decodeChunk(codec, stored, t.z); derr != nil {
 				err = fmt.Errorf("table file %s: chunk %s: %w", t.path, addr, derr)
 			} else {
 				err = verify("table file "+t.path, addr, data)

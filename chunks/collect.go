@@ -33,8 +33,9 @@ import (
 //     for, it pins (their roots come back from Pins).
 //  3. Mark: R0 and the pins, and everything their bytes name,
 //     conservatively (mark.go). Readers and writers are not held up.
-//  4. Copy: every marked chunk's record, as stored (no recompression),
-//     into a new table file, sorted by address. Not held up either.
+//  4. Copy: every marked chunk into a new table file, sorted by address,
+//     in zstd where that is smaller than its stored form (codec.go). Not
+//     held up either.
 //  5. Finish, holding the writer's lock (Puts and Commits wait): mark from
 //     every address the barrier recorded, from the current root and from
 //     the pins again, then write what this marked and the copy lacks into
@@ -318,7 +319,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	}
 	var tabs []*table
 	for _, p := range append([]string{mainPath}, paths...) {
-		t, err := openTable(p, tableNumber(p))
+		t, err := openTable(p, tableNumber(p), &s.z)
 		if err != nil {
 			for _, t := range tabs {
 				t.close()
@@ -378,7 +379,8 @@ func tableNumber(path string) uint64 {
 }
 
 // writeKept writes a table file of the chunks at addrs (sorted here),
-// copying their records as stored.
+// each in zstd where that is smaller than its stored form (unless the
+// store keeps chunks raw), else as stored.
 func (s *FileStore) writeKept(path string, addrs []Address) error {
 	slices.SortFunc(addrs, func(a, b Address) int { return a.Compare(b) })
 	i := 0
@@ -389,6 +391,9 @@ func (s *FileStore) writeKept(path string, addrs []Address) error {
 		a := addrs[i]
 		i++
 		codec, stored, err := s.stored(a)
+		if err == nil && s.codec != CodecRaw {
+			codec, stored, err = s.z.recompress(codec, stored)
+		}
 		return a, codec, stored, err == nil, err
 	})
 	if err != nil {

@@ -43,7 +43,7 @@ func (s *FileStore) Compact() error {
 	if err := syncDir(s.dir); err != nil {
 		return err
 	}
-	t, err := openTable(path, tableNum)
+	t, err := openTable(path, tableNum, &s.z)
 	if err != nil {
 		return fmt.Errorf("chunks: compaction: %w", err)
 	}

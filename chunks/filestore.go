@@ -66,6 +66,8 @@ type FileStore struct {
 
 	collecting atomic.Bool // a Collect holds compactMu
 
+	z zstdCodec // for the zstd records of table files
+
 	bg      sync.WaitGroup
 	bgBusy  atomic.Bool
 	bgErr   atomic.Pointer[error]
@@ -143,7 +145,7 @@ func (s *FileStore) load() error {
 		return err
 	}
 	for _, n := range m.tables {
-		t, err := openTable(filepath.Join(s.dir, tableFileName(n)), n)
+		t, err := openTable(filepath.Join(s.dir, tableFileName(n)), n, &s.z)
 		if err != nil {
 			return fmt.Errorf("chunks: open store %s: %w", s.dir, err)
 		}

@@ -1,8 +1,10 @@
 package chunks
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -11,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/zeebo/xxh3"
 )
 
 func openTest(t testing.TB, dir string, opts Options) *FileStore {
@@ -75,13 +79,85 @@ func TestFileStoreFormatGolden(t *testing.T) {
 	if err := s.Compact(); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := sum("000003.table"), "2ec8a3807c10b6c6"; got != want {
+	if got, want := sum("000003.table"), "9a128fdd118fe2ca"; got != want {
 		t.Errorf("table bytes hash to %s, want %s", got, want)
 	}
 	if got, want := sum("MANIFEST"), "0daa69e28b3e3957"; got != want {
 		t.Errorf("manifest bytes hash to %s, want %s", got, want)
 	}
+	// A collection writes the chunks the root reaches, in zstd where that
+	// is smaller.
+	var text strings.Builder
+	for i := 0; text.Len() < 4000; i++ {
+		fmt.Fprintf(&text, "row %d: %d, %x; ", i, i*i, i*7919)
+	}
+	big, err := s.Put(ctx, []byte(text.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(ctx, big, root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Collect(ctx, CollectOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sum("000004.table"), "2f70eb5c86fadecf"; got != want {
+		t.Errorf("collected table bytes hash to %s, want %s", got, want)
+	}
+	if st := s.Stats(); st.Tables != 1 || st.TableChunks != 1 {
+		t.Fatalf("after the collection: %+v", st)
+	}
+	_, codec, _, err := s.tables[0].record(0)
+	if err != nil || codec != CodecZstd {
+		t.Fatalf("the collected chunk is stored as %v (%v), want zstd", codec, err)
+	}
 	s.Close()
+}
+
+// TestTableVersion1 reads a table file of format version 1 (the same
+// layout, no zstd records), as an older build wrote it, and refuses a
+// zstd record in one.
+func TestTableVersion1(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "000001.table")
+	data := []byte(strings.Repeat("version one ", 30))
+	addr := Of(data)
+	codec, stored := encodeChunk(CodecS2, data)
+	if _, err := writeTable(path, func() func() (Address, Codec, []byte, bool, error) {
+		done := false
+		return func() (Address, Codec, []byte, bool, error) {
+			if done {
+				return Address{}, 0, nil, false, nil
+			}
+			done = true
+			return addr, codec, stored, true, nil
+		}
+	}()); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.BigEndian.PutUint32(b[8:], 1)
+	foot := b[len(b)-tableFooterSize:]
+	binary.BigEndian.PutUint32(foot[24:], 1)
+	binary.BigEndian.PutUint64(foot[tableFooterSize-8:], xxh3.Hash(foot[:tableFooterSize-8]))
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := openTable(path, 1, &zstdCodec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.close()
+	got, err := tb.read(tb.search(addr))
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("version-1 table read %q, %v", got, err)
+	}
+	if _, _, err := tb.checkTableRecord(addr, 0, append([]byte{byte(CodecZstd)}, make([]byte, 9)...)); !IsCorrupt(err) {
+		t.Fatalf("a zstd record in a version-1 table: %v", err)
+	}
 }
 
 // TestTableCorruption damages a table file: the damaged chunk reads as a

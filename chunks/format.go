@@ -1,9 +1,13 @@
 package chunks
 
-// FormatVersion is the version of the file store's on-disk formats (journal,
-// table files, manifest). Each file carries it; a store written by a newer
+// FormatVersion is the version of the file store's journal and manifest
+// formats. Each file carries it; a store written by a newer
 // version is refused rather than misread.
 const FormatVersion = 1
+
+// TableFormatVersion is the version of the table files this build writes
+// (table.go); it reads versions 1 to this one.
+const TableFormatVersion = 2
 
 // maxChunkSize bounds one chunk's bytes, so that a damaged length can never
 // make a decoder allocate without limit. Prolly tree nodes are a few KiB.

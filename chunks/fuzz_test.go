@@ -26,7 +26,7 @@ func FuzzDecodeRecord(f *testing.F) {
 		switch r.kind {
 		case recordKindChunk:
 			again = appendChunkRecord(nil, r.addr, r.codec, r.stored)
-			if data, err := decodeChunk(r.codec, r.stored); err == nil && r.codec == CodecRaw && !bytes.Equal(data, r.stored) {
+			if data, err := decodeChunk(r.codec, r.stored, nil); err == nil && r.codec == CodecRaw && !bytes.Equal(data, r.stored) {
 				t.Fatal("raw chunk changed in decoding")
 			}
 		case recordKindRoot:
@@ -83,7 +83,7 @@ func FuzzParseTable(f *testing.F) {
 			if ti.search(addr) != i {
 				t.Fatalf("entry %d is not found by its address", i)
 			}
-			_, _ = decodeChunk(codec, stored)
+			_, _ = decodeChunk(codec, stored, &zstdCodec{})
 		}
 	})
 }
@@ -109,9 +109,19 @@ func FuzzDecodeManifest(f *testing.F) {
 func FuzzDecodeChunk(f *testing.F) {
 	f.Add(uint8(1), []byte{5, 16, 'h', 'e', 'l', 'l', 'o'})
 	f.Add(uint8(0), []byte("raw"))
+	z := &zstdCodec{}
+	frame, err := z.encode(bytes.Repeat([]byte("a zstd chunk "), 40))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(uint8(CodecZstd), frame)
 	f.Fuzz(func(t *testing.T, codec uint8, b []byte) {
-		if _, err := decodeChunk(Codec(codec), b); err != nil && !IsCorrupt(err) {
+		data, err := decodeChunk(Codec(codec), b, z)
+		if err != nil && !IsCorrupt(err) {
 			t.Fatalf("error %v does not wrap ErrCorrupt", err)
+		}
+		if err == nil && len(data) > maxChunkSize {
+			t.Fatalf("a chunk of %d bytes decoded", len(data))
 		}
 	})
 }

@@ -69,7 +69,7 @@ func decodeJournalChunk(path string, addr Address, loc journalLoc, b []byte) ([]
 	}
 	var data []byte
 	if err == nil {
-		data, err = decodeOwned(r.codec, r.stored)
+		data, err = decodeOwned(r.codec, r.stored, nil)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("journal %s at offset %d: %w", path, loc.off, err)

@@ -102,7 +102,7 @@ func (s *FileStore) loadReadOnly(read manifestReader) error {
 		return fmt.Errorf("chunks: open store %s read-only: %w", s.dir, err)
 	}
 	for _, n := range m.tables {
-		t, err := openTable(filepath.Join(s.dir, tableFileName(n)), n)
+		t, err := openTable(filepath.Join(s.dir, tableFileName(n)), n, &s.z)
 		if err != nil {
 			return gone(err)
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/zeebo/xxh3"
 )
 
-// Table file format, version 1.
+// Table file format, version 2 (TableFormatVersion; version 1 is read too).
 //
 // A table file is immutable: compaction writes it once from sorted chunks
 // and never changes it. Integers are big-endian.
@@ -36,6 +36,10 @@ import (
 // Index entries are sorted by address, strictly ascending: a lookup is a
 // binary search over the index. The index xxh3 covers the whole index; the
 // footer xxh3 covers the 36 footer bytes before it.
+//
+// Versions: a record of a version-1 file is raw or S2 (codec 0 or 1); one
+// of a version-2 file may be zstd too (codec 2, written by garbage
+// collection). The layout is the same.
 
 const (
 	tableMagic       = "VRSTABL\n"
@@ -124,7 +128,7 @@ func writeTable(path string, src tableSource) (n int, err error) {
 
 func appendTableHeader(buf []byte) []byte {
 	buf = append(buf, tableMagic...)
-	buf = binary.BigEndian.AppendUint32(buf, FormatVersion)
+	buf = binary.BigEndian.AppendUint32(buf, TableFormatVersion)
 	return binary.BigEndian.AppendUint32(buf, 0)
 }
 
@@ -133,7 +137,7 @@ func appendTableFooter(buf []byte, indexOffset, count, indexSum uint64) []byte {
 	buf = binary.BigEndian.AppendUint64(buf, indexOffset)
 	buf = binary.BigEndian.AppendUint64(buf, count)
 	buf = binary.BigEndian.AppendUint64(buf, indexSum)
-	buf = binary.BigEndian.AppendUint32(buf, FormatVersion)
+	buf = binary.BigEndian.AppendUint32(buf, TableFormatVersion)
 	buf = append(buf, tableMagic...)
 	return binary.BigEndian.AppendUint64(buf, xxh3.Hash(buf[start:]))
 }
@@ -147,7 +151,8 @@ type tableIndex struct {
 	// in memory: a lookup binary-searches these integers, 8 to a cache
 	// line, instead of 32-byte entries spread over the mapped index (a
 	// page fault or a cache miss a step), and compares one full address.
-	heads []uint64
+	heads   []uint64
+	version uint32 // the file's format version
 }
 
 // parseTable validates a table file's bytes: header, footer, index checksum,
@@ -160,8 +165,9 @@ func parseTable(b []byte) (tableIndex, error) {
 	if string(b[:8]) != tableMagic {
 		return tableIndex{}, fmt.Errorf("%w: not a verso table file (bad magic %q)", ErrCorrupt, b[:8])
 	}
-	if v := binary.BigEndian.Uint32(b[8:]); v != FormatVersion {
-		return tableIndex{}, fmt.Errorf("%w: table format version %d; this build reads version %d", ErrVersion, v, FormatVersion)
+	v := binary.BigEndian.Uint32(b[8:])
+	if v < 1 || v > TableFormatVersion {
+		return tableIndex{}, fmt.Errorf("%w: table format version %d; this build reads versions 1 to %d", ErrVersion, v, TableFormatVersion)
 	}
 	if binary.BigEndian.Uint32(b[12:]) != 0 {
 		return tableIndex{}, fmt.Errorf("%w: table header's reserved field is not zero", ErrCorrupt)
@@ -170,7 +176,7 @@ func parseTable(b []byte) (tableIndex, error) {
 	if xxh3.Hash(foot[:tableFooterSize-8]) != binary.BigEndian.Uint64(foot[tableFooterSize-8:]) {
 		return tableIndex{}, fmt.Errorf("%w: table footer checksum mismatch", ErrCorrupt)
 	}
-	if string(foot[28:36]) != tableMagic || binary.BigEndian.Uint32(foot[24:]) != FormatVersion {
+	if string(foot[28:36]) != tableMagic || binary.BigEndian.Uint32(foot[24:]) != v {
 		return tableIndex{}, fmt.Errorf("%w: table footer has a bad magic or version", ErrCorrupt)
 	}
 	indexOffset := binary.BigEndian.Uint64(foot)
@@ -196,7 +202,7 @@ func parseTable(b []byte) (tableIndex, error) {
 			return tableIndex{}, fmt.Errorf("%w: table index entry %d points outside the data (offset %d, length %d)", ErrCorrupt, i, off, size)
 		}
 	}
-	return tableIndex{data: b, index: index, count: int(count), heads: heads}, nil
+	return tableIndex{data: b, index: index, count: int(count), heads: heads, version: v}, nil
 }
 
 // entryAddr returns the address of index entry i.
@@ -236,14 +242,17 @@ func (t *tableIndex) entry(i int) (addr Address, off int64, size int) {
 // their checksum. stored aliases the table's bytes.
 func (t *tableIndex) record(i int) (Address, Codec, []byte, error) {
 	addr, off, size := t.entry(i)
-	codec, stored, err := checkTableRecord(addr, off, t.data[off:off+int64(size)])
+	codec, stored, err := t.checkTableRecord(addr, off, t.data[off:off+int64(size)])
 	return addr, codec, stored, err
 }
 
 // checkTableRecord splits the table record rec, read from offset off, into
 // codec and stored bytes, checked against the record's checksum.
-func checkTableRecord(addr Address, off int64, rec []byte) (Codec, []byte, error) {
+func (t *tableIndex) checkTableRecord(addr Address, off int64, rec []byte) (Codec, []byte, error) {
 	codec := Codec(rec[0])
+	if codec == CodecZstd && t.version < 2 {
+		return 0, nil, fmt.Errorf("%w: zstd chunk %s at table offset %d of a version-%d table", ErrCorrupt, addr, off, t.version)
+	}
 	stored := rec[1 : len(rec)-8]
 	if tableRecordSum(addr, codec, stored) != binary.BigEndian.Uint64(rec[len(rec)-8:]) {
 		return 0, nil, fmt.Errorf("%w: chunk %s at table offset %d fails its checksum", ErrCorrupt, addr, off)
@@ -259,12 +268,13 @@ func checkTableRecord(addr Address, off int64, rec []byte) (Codec, []byte, error
 type table struct {
 	num  uint64
 	path string
-	f    *os.File // nil in a read-only store
+	f    *os.File   // nil in a read-only store
+	z    *zstdCodec // the store's, for zstd records
 	tableIndex
 }
 
 // openTable maps and validates the table file at path.
-func openTable(path string, num uint64) (*table, error) {
+func openTable(path string, num uint64, z *zstdCodec) (*table, error) {
 	f, err := openShared(path)
 	if err != nil {
 		return nil, err
@@ -287,7 +297,7 @@ func openTable(path string, num uint64) (*table, error) {
 		f.Close()
 		return nil, fmt.Errorf("table file %s: %w", path, err)
 	}
-	return &table{num: num, path: path, f: f, tableIndex: ti}, nil
+	return &table{num: num, path: path, f: f, z: z, tableIndex: ti}, nil
 }
 
 // read returns the chunk of entry i, read with pread (from the mapping in
@@ -300,10 +310,10 @@ func (t *table) read(i int) ([]byte, error) {
 	} else if _, err := t.f.ReadAt(rec, off); err != nil {
 		return nil, fmt.Errorf("table file %s: read at offset %d: %w", t.path, off, err)
 	}
-	codec, stored, err := checkTableRecord(addr, off, rec)
+	codec, stored, err := t.checkTableRecord(addr, off, rec)
 	if err == nil {
 		var data []byte
-		if data, err = decodeOwned(codec, stored); err == nil {
+		if data, err = decodeOwned(codec, stored, t.z); err == nil {
 			return data, nil
 		}
 	}

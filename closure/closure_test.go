@@ -1,6 +1,7 @@
 package closure
 
 import (
+	"fmt"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -31,6 +32,7 @@ func fakeAddr(i int) chunks.Address {
 // dag is a model commit graph: parents by commit number, heights, and the
 // closures Build made.
 type dag struct {
+	maxTail  int // BuildTail's
 	parents  [][]int
 	heights  []Height
 	closures []Closure
@@ -45,10 +47,10 @@ func (g *dag) add(t testing.TB, ctx context.Context, ns *prolly.NodeStore, paren
 		for _, q := range g.parents[p] {
 			hs = append(hs, g.heights[q])
 		}
-		ps = append(ps, Parent{Entry: Entry{g.heights[p], fakeAddr(p)}, Closure: g.closures[p], Parents: hs})
+		ps = append(ps, Parent{Entry: Entry{g.heights[p], fakeAddr(p)}, Closure: g.closures[p], Merge: len(g.parents[p]) > 1, Parents: hs})
 		h = max(h, g.heights[p]+1)
 	}
-	c, err := Build(ctx, ns, ps)
+	c, err := BuildTail(ctx, ns, ps, g.maxTail)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +130,8 @@ func (g *dag) children(x, i int, anc []Entry) []chunks.Address {
 
 // randomDAG grows a graph of n commits: mostly linear runs on a few
 // branches, with merges of two or three parents.
-func randomDAG(t testing.TB, ctx context.Context, ns *prolly.NodeStore, rng *rand.Rand, n int) *dag {
-	g := &dag{}
+func randomDAG(t testing.TB, ctx context.Context, ns *prolly.NodeStore, rng *rand.Rand, n, maxTail int) *dag {
+	g := &dag{maxTail: maxTail}
 	g.add(t, ctx, ns, nil)
 	tips := []int{0}
 	for len(g.heights) < n {
@@ -179,12 +181,26 @@ func collect(t testing.TB, ctx context.Context, it *Iter) []Entry {
 	return out
 }
 
+// tails are the tail lengths the model tests build with: none (every
+// closure a base), short, and BuildTail's longest.
+var tails = []int{0, 3, MaxTail}
+
 func TestBuildMatchesParentWalk(t *testing.T) {
+	for _, maxTail := range tails {
+		t.Run(fmt.Sprintf("tail %d", maxTail), func(t *testing.T) { testBuildMatchesParentWalk(t, maxTail) })
+	}
+}
+
+func testBuildMatchesParentWalk(t *testing.T, maxTail int) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed(t), 1))
 	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
-	g := randomDAG(t, ctx, ns, rng, 400)
+	g := randomDAG(t, ctx, ns, rng, 400, maxTail)
+	tailed := 0
 	for i := range g.heights {
+		if len(g.closures[i].Tail()) > 0 {
+			tailed++
+		}
 		want := g.ancestors(i)
 		c := g.closures[i]
 		if n, err := c.Count(ctx); err != nil || n != uint64(len(want)) {
@@ -243,6 +259,9 @@ func TestBuildMatchesParentWalk(t *testing.T) {
 			}
 		}
 	}
+	if (maxTail > 0) != (tailed > 0) {
+		t.Fatalf("%d of %d closures have a tail with at most %d", tailed, len(g.heights), maxTail)
+	}
 }
 
 // TestHistoryIndependence: the closure of a merge is the tree a builder
@@ -251,10 +270,16 @@ func TestHistoryIndependence(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed(t), 2))
 	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
-	g := randomDAG(t, ctx, ns, rng, 300)
+	g := randomDAG(t, ctx, ns, rng, 300, MaxTail)
 	for i := range g.heights {
+		// The base holds the entries below the tail: built in one go,
+		// they make the same tree.
+		tail := g.closures[i].Tail()
 		b := prolly.NewBuilder(ns)
 		for _, e := range g.ancestors(i) {
+			if slices.Contains(tail, e) {
+				continue
+			}
 			if err := b.Add(ctx, e.Key(), nil); err != nil {
 				t.Fatal(err)
 			}
@@ -411,8 +436,8 @@ func TestMergeCostFollowsDivergence(t *testing.T) {
 // unevenDAG grows a graph whose merges join parents of very different
 // heights: long branches merged into short ones and the other way round,
 // merges of up to five parents, and merges of merges.
-func unevenDAG(t testing.TB, ctx context.Context, ns *prolly.NodeStore, rng *rand.Rand, n int) *dag {
-	g := &dag{}
+func unevenDAG(t testing.TB, ctx context.Context, ns *prolly.NodeStore, rng *rand.Rand, n, maxTail int) *dag {
+	g := &dag{maxTail: maxTail}
 	g.add(t, ctx, ns, nil)
 	tips := []int{0}
 	for len(g.heights) < n {
@@ -457,10 +482,16 @@ func unevenDAG(t testing.TB, ctx context.Context, ns *prolly.NodeStore, rng *ran
 // naive parent walk; Count is the number of ancestors; no iteration yields
 // an alias; the aliases are exactly the model's.
 func TestChildCandidatesModel(t *testing.T) {
+	for _, maxTail := range tails {
+		t.Run(fmt.Sprintf("tail %d", maxTail), func(t *testing.T) { testChildCandidatesModel(t, maxTail) })
+	}
+}
+
+func testChildCandidatesModel(t *testing.T, maxTail int) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed(t), 3))
 	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
-	g := unevenDAG(t, ctx, ns, rng, 300)
+	g := unevenDAG(t, ctx, ns, rng, 300, maxTail)
 	merges, higher := 0, 0
 	for i := range g.heights {
 		if len(g.parents[i]) > 1 {

@@ -93,12 +93,16 @@ func (db *DB) Check(ctx context.Context) error {
 		if err != nil {
 			return fail("commit %s: %v", a, err)
 		}
-		want, err := closure.Build(ctx, scratch, ps)
+		want, err := closure.BuildTail(ctx, scratch, ps, maxTail(c.Version))
 		if err != nil {
 			return fail("commit %s: rebuild closure: %v", a, err)
 		}
-		if want.Address() != c.Closure {
-			return fail("commit %s has closure %s, its parents make %s", a, c.Closure, want.Address())
+		got, err := openClosure(ctx, scratch, c)
+		if err != nil {
+			return fail("commit %s: %v", a, err)
+		}
+		if !want.Equal(got) {
+			return fail("commit %s has closure %s with tail %v, its parents make %s with tail %v", a, c.Closure, c.Tail, want.Address(), want.Tail())
 		}
 		root, err := db.OpenRoot(ctx, c.Root)
 		if chunks.IsNotFound(err) {

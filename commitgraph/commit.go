@@ -9,12 +9,13 @@ import (
 	"github.com/verso-db/verso/closure"
 )
 
-// Commit chunk format, version 2 (commitVersion). Integers are big-endian.
+// Commit chunk format, version 3 (commitVersion). Integers are big-endian.
 //
 //	+--------------------------------------------------------------+
-//	| magic "VCMT" [4] | version u8 (2, or 1: see below)            |
+//	| magic "VCMT" [4] | version u8 (3, or 2 or 1: see below)       |
 //	| root value address [20]                                      |
-//	| closure address [20]       (zero for a root commit)          |
+//	| closure base address [20]  (zero: an empty base)             |
+//	| tail count u8 | tail address [20] x (count - 1)   (version 3)|
 //	| height u64                 (1 for a root commit)             |
 //	| time i64                   (milliseconds since the Unix epoch)|
 //	| parent count u16 | parent address [20] x count               |
@@ -26,27 +27,41 @@ import (
 //	| message: len u32 | bytes   (at most 1 MiB)                    |
 //	+--------------------------------------------------------------+
 //
+// The closure of a commit (package closure) is a base, a prolly set, and
+// a tail: the commits of its first-parent chain above the base, newest
+// first, none of them a merge, at heights height-1, height-2, ... The
+// tail's first commit is the first parent, so the chunk stores the count
+// and the rest. A commit of a linear history extends its parent's tail
+// (no closure node written) until the tail holds closure.MaxTail
+// commits; the next one writes a base. A commit with a tail has one
+// parent; its base is empty only when the tail reaches the root commit
+// (height - count = 1).
+//
 // The first parent is the mainline. One canonical encoding per commit: the
 // decoder rejects a commit without parents whose height is not 1 or whose
 // closure is not empty, a commit with parents whose height is 1 or whose
-// closure is empty, zero or repeated parent addresses, a committer flag
-// other than 0 and 1, a committer equal to the author given explicitly,
-// and trailing bytes. The height being 1 + the greatest parent height and
-// the closure being right are checked by the graph when it writes a commit,
-// not by the decoder (which sees one chunk). Heights above
+// closure is empty, a tail on a commit of several parents or longer than
+// closure.MaxTail or below height 1, zero or repeated parent addresses, a
+// committer flag other than 0 and 1, a committer equal to the author
+// given explicitly, and trailing bytes. The height being 1 + the greatest
+// parent height and the closure being right (the tail being the chain,
+// the base the closure below it) are checked by the graph when it writes
+// a commit, not by the decoder (which sees one chunk). Heights above
 // closure.MaxHeight (2^63 - 1) are rejected.
 //
-// Versions. The bytes of versions 1 and 2 are laid out alike; the version
-// says what the closure holds. Version 2: the closure holds the
-// merge-child aliases of every merge among the commit's ancestors (see
-// package closure), and every parent is of version 2. Version 1 (the first
-// format): the closure may lack aliases. Both are read. This build writes
-// version 2 when every parent is of version 2 (or there is none), and
-// version 1 otherwise, with a closure built without adding aliases, as a
-// version-1 writer did: a history begun in version 1 stays version 1.
-// Children and dolt_diff_<t>'s from_commit lookups of a version-1 head
-// fall back to a scan of the head's closure above the commit (correct,
-// slower); IsAncestor, Log, MergeBase and the rest are the same for both.
+// Versions. Version 3 adds the tail; every closure of versions 1 and 2 is
+// a base alone, and their bytes lack the tail count. Versions 2 and 3:
+// the closure holds the merge-child aliases of every merge among the
+// commit's ancestors (see package closure), and every parent is of
+// version 2 or 3. Version 1 (the first format): the closure may lack
+// aliases. All three are read. This build writes version 3 when every
+// parent is of version 2 or 3 (or there is none), and version 1
+// otherwise, with a closure built without adding aliases and without a
+// tail, as a version-1 writer did: a history begun in version 1 stays
+// version 1. Children and dolt_diff_<t>'s from_commit lookups of a
+// version-1 head fall back to a scan of the head's closure above the
+// commit (correct, slower); IsAncestor, Log, MergeBase and the rest are
+// the same for all.
 
 const commitMagic = "VCMT"
 
@@ -54,7 +69,8 @@ const commitMagic = "VCMT"
 // commitVersion.
 const (
 	commitVersion1 = 1 // closures without merge-child aliases
-	commitVersion  = 2 // closures with them
+	commitVersion2 = 2 // closures with them
+	commitVersion  = 3 // and with a tail
 )
 
 // maxParents bounds the parents of one commit (an octopus merge).
@@ -88,9 +104,10 @@ func (m Meta) CommitterOrAuthor() Signature {
 
 // Commit is a decoded commit chunk.
 type Commit struct {
-	// Version is the chunk's format version: 2 for commits whose closure
-	// holds merge-child aliases (every commit this build writes on a
-	// version-2 history), 1 for older ones. Zero encodes as the current
+	// Version is the chunk's format version: 3 for commits whose closure
+	// holds merge-child aliases and may have a tail (every commit this
+	// build writes on a version-2 or 3 history), 2 for older ones with
+	// aliases, 1 for older ones still. Zero encodes as the current
 	// version.
 	Version uint8
 	// Addr is the address of the commit's chunk (not part of its bytes).
@@ -102,8 +119,13 @@ type Commit struct {
 	// Height is 1 for a root commit and 1 + the greatest parent height
 	// otherwise.
 	Height closure.Height
-	// Closure is the address of the closure: every strict ancestor.
+	// Closure is the address of the closure's base: every strict ancestor
+	// below the tail.
 	Closure chunks.Address
+	// Tail is the closure's tail (version 3): the first-parent chain
+	// above the base, newest first; Tail[0] is the first parent. Empty
+	// when the base holds every ancestor.
+	Tail []chunks.Address
 	Meta    Meta
 }
 
@@ -112,7 +134,7 @@ func (c *Commit) Entry() closure.Entry { return closure.Entry{Height: c.Height, 
 
 // HasAliases reports whether the commit's closure holds the merge-child
 // aliases of every merge among its ancestors (format version 2).
-func (c *Commit) HasAliases() bool { return c.Version >= commitVersion }
+func (c *Commit) HasAliases() bool { return c.Version >= commitVersion2 }
 
 // IsMerge reports whether the commit has more than one parent.
 func (c *Commit) IsMerge() bool { return len(c.Parents) > 1 }
@@ -130,6 +152,17 @@ func encodeCommit(c *Commit) ([]byte, error) {
 	w.versionedHeader(commitMagic, v)
 	w.addr(c.Root)
 	w.addr(c.Closure)
+	if v >= commitVersion {
+		if len(c.Tail) > closure.MaxTail || (len(c.Tail) > 0 && (len(c.Parents) != 1 || c.Tail[0] != c.Parents[0])) {
+			w.fail(fmt.Errorf("commitgraph: commit tail %v with parents %v", c.Tail, c.Parents))
+		}
+		w.u8(uint8(len(c.Tail)))
+		for _, a := range c.Tail[min(1, len(c.Tail)):] {
+			w.addr(a)
+		}
+	} else if len(c.Tail) > 0 {
+		w.fail(fmt.Errorf("commitgraph: a commit of format %d has no tail", v))
+	}
 	w.u64(uint64(c.Height))
 	w.millis(c.Meta.Time)
 	if len(c.Parents) > maxParents {
@@ -161,6 +194,17 @@ func DecodeCommit(addr chunks.Address, b []byte) (*Commit, error) {
 	c.Version = r.versionedHeader(commitMagic, commitVersion1, commitVersion)
 	c.Root = r.addr("root")
 	c.Closure = r.addr("closure")
+	var rest []chunks.Address
+	tail := 0
+	if c.Version >= commitVersion {
+		tail = int(r.u8("tail count"))
+		if r.err == nil && tail > closure.MaxTail {
+			return nil, badChunk("commit: a tail of %d commits, at most %d", tail, closure.MaxTail)
+		}
+		for i := 1; i < tail; i++ {
+			rest = append(rest, r.addr("tail"))
+		}
+	}
 	c.Height = closure.Height(r.u64("height"))
 	c.Meta.Time = r.millis("time")
 	n := int(r.u16("parent count"))
@@ -190,6 +234,12 @@ func DecodeCommit(addr chunks.Address, b []byte) (*Commit, error) {
 	if err := r.done(); err != nil {
 		return nil, err
 	}
+	if tail > 0 {
+		if len(c.Parents) != 1 {
+			return nil, badChunk("commit: a tail and %d parents", len(c.Parents))
+		}
+		c.Tail = append([]chunks.Address{c.Parents[0]}, rest...)
+	}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
@@ -205,10 +255,17 @@ func (c *Commit) validate() error {
 		return badChunk("commit: no parents and a closure")
 	case len(c.Parents) > 0 && c.Height < 2:
 		return badChunk("commit: %d parents and height %d", len(c.Parents), c.Height)
-	case len(c.Parents) > 0 && c.Closure.IsEmpty():
-		return badChunk("commit: %d parents and no closure", len(c.Parents))
+	case uint64(len(c.Tail)) >= uint64(c.Height):
+		return badChunk("commit: a tail of %d commits at height %d", len(c.Tail), c.Height)
+	case len(c.Parents) > 0 && c.Closure.IsEmpty() && uint64(c.Height)-uint64(len(c.Tail)) != 1:
+		return badChunk("commit: %d parents and no closure below height %d", len(c.Parents), c.Height-closure.Height(len(c.Tail)))
 	case c.Height > closure.MaxHeight:
 		return badChunk("commit: height %d above %d", c.Height, closure.MaxHeight)
+	}
+	for i, a := range c.Tail {
+		if a.IsEmpty() || slices.Contains(c.Tail[:i], a) {
+			return badChunk("commit: tail %d is the zero address or repeated", i)
+		}
 	}
 	for i, p := range c.Parents {
 		if p.IsEmpty() {

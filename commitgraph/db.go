@@ -98,9 +98,21 @@ func (db *DB) ReadCommit(ctx context.Context, addr chunks.Address) (*Commit, err
 	return c, nil
 }
 
-// Closure opens the closure of c.
+// Closure opens the closure of c: its base, and its tail.
 func (db *DB) Closure(ctx context.Context, c *Commit) (closure.Closure, error) {
-	return closure.Open(ctx, db.ns, c.Closure)
+	return openClosure(ctx, db.ns, c)
+}
+
+func openClosure(ctx context.Context, ns *prolly.NodeStore, c *Commit) (closure.Closure, error) {
+	cl, err := closure.Open(ctx, ns, c.Closure)
+	if err != nil || len(c.Tail) == 0 {
+		return cl, err
+	}
+	tail := make([]closure.Entry, len(c.Tail))
+	for i, a := range c.Tail {
+		tail[i] = closure.Entry{Height: c.Height - 1 - closure.Height(i), Addr: a}
+	}
+	return cl.WithTail(tail)
 }
 
 // WriteCommit writes a commit of root with parents (the mainline first)
@@ -136,11 +148,14 @@ func (db *DB) WriteCommit(ctx context.Context, root chunks.Address, parents []ch
 	if err != nil {
 		return nil, err
 	}
-	cl, err := closure.Build(ctx, db.ns, ps)
+	cl, err := closure.BuildTail(ctx, db.ns, ps, maxTail(c.Version))
 	if err != nil {
 		return nil, err
 	}
 	c.Closure = cl.Address()
+	for _, e := range cl.Tail() {
+		c.Tail = append(c.Tail, e.Addr)
+	}
 	b, err := encodeCommit(c)
 	if err != nil {
 		return nil, err
@@ -160,6 +175,14 @@ func (db *DB) writeVersion() uint8 {
 	return commitVersion
 }
 
+// maxTail is the longest closure tail a commit of format v has.
+func maxTail(v uint8) int {
+	if v >= commitVersion {
+		return closure.MaxTail
+	}
+	return 0
+}
+
 // closureParents returns what closure.Build needs of each parent commit:
 // its entry and closure (opened in ns), and, if aliases, the heights of
 // its own parents when it is a merge (one chunk read per parent of a
@@ -168,11 +191,11 @@ func (db *DB) writeVersion() uint8 {
 func (db *DB) closureParents(ctx context.Context, ns *prolly.NodeStore, pcs []*Commit, aliases bool) ([]closure.Parent, error) {
 	ps := make([]closure.Parent, len(pcs))
 	for i, pc := range pcs {
-		cl, err := closure.Open(ctx, ns, pc.Closure)
+		cl, err := openClosure(ctx, ns, pc)
 		if err != nil {
 			return nil, err
 		}
-		ps[i] = closure.Parent{Entry: pc.Entry(), Closure: cl}
+		ps[i] = closure.Parent{Entry: pc.Entry(), Closure: cl, Merge: pc.IsMerge()}
 		if !aliases || !pc.IsMerge() {
 			continue
 		}

@@ -2,6 +2,7 @@ package commitgraph
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,13 @@ func goldenCommits() []*Commit {
 	}
 }
 
+// goldenTailCommit is a commit of format 3 with a closure tail.
+func goldenTailCommit() *Commit {
+	return &Commit{Root: testAddr("root3"), Height: 9, Closure: testAddr("base"), Parents: []chunks.Address{testAddr("p1")},
+		Tail: []chunks.Address{testAddr("p1"), testAddr("t2"), testAddr("t3")},
+		Meta: Meta{Author: Signature{"Ada", "ada@example.com"}, Time: goldenTime, Message: "on a tail"}}
+}
+
 // TestFormatGolden pins the address of fixed chunks of each kind: a change
 // means the format changed, which changes every commit's address.
 func TestFormatGolden(t *testing.T) {
@@ -38,26 +46,37 @@ func TestFormatGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, chunks.Of(b).String())
-	// The commits again in format 1: their bytes are those of the first
-	// format, unchanged.
-	for _, c := range goldenCommits() {
-		c.Version = commitVersion1
-		b, err := encodeCommit(c)
-		if err != nil {
-			t.Fatal(err)
+	// The commits again in formats 1 and 2: their bytes are those of the
+	// first and second formats, unchanged.
+	for _, v := range []uint8{commitVersion1, commitVersion2} {
+		for _, c := range goldenCommits() {
+			c.Version = v
+			b, err := encodeCommit(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, chunks.Of(b).String())
 		}
-		got = append(got, chunks.Of(b).String())
 	}
+	b, err = encodeCommit(goldenTailCommit())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, chunks.Of(b).String())
 	got = append(got, chunks.Of(encodeWorkingSet(WorkingSet{Working: testAddr("w"), Staged: testAddr("s")})).String())
 	got = append(got, chunks.Of(encodeWorkingSet(WorkingSet{Working: testAddr("w"), Staged: testAddr("s"), Merge: &MergeState{testAddr("m"), testAddr("pre")}})).String())
-	want := []string{"l4tpt8kdq301vji5vp0gmdpc9bpl9ede", "7jsfe65v79ep8bbsq7ankvph36t4vbi9", "k7f03rlk4ub9n897h5m0n92lv8e4er84", "20h4092t5is0cslt2q8gh7mg0laggn15", "p927kms45mov76dev09lb3d3os3ohkfm", "59ktia7tgnfd4i8ip98o1bhuq3ulcdid", "4hqpoi50ub33amcsuho0c0v3uhdqj4hr"}
+	want := []string{"htn7elp5rnegk05m5g73r24s3crmhkmd", "obpj2n4h8sgq34a3joddntmgdtcktr35", "k7f03rlk4ub9n897h5m0n92lv8e4er84",
+		"20h4092t5is0cslt2q8gh7mg0laggn15", "p927kms45mov76dev09lb3d3os3ohkfm",
+		"l4tpt8kdq301vji5vp0gmdpc9bpl9ede", "7jsfe65v79ep8bbsq7ankvph36t4vbi9",
+		"kaeasqbg11uib1o3q312uebmrsshn013",
+		"59ktia7tgnfd4i8ip98o1bhuq3ulcdid", "4hqpoi50ub33amcsuho0c0v3uhdqj4hr"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("golden addresses\n got %q\nwant %q", got, want)
 	}
 }
 
 func TestCommitRoundTrip(t *testing.T) {
-	for _, c := range goldenCommits() {
+	for _, c := range append(goldenCommits(), goldenTailCommit()) {
 		b, err := encodeCommit(c)
 		if err != nil {
 			t.Fatal(err)
@@ -67,7 +86,7 @@ func TestCommitRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		again, _ := encodeCommit(d)
-		if !bytes.Equal(again, b) || !d.Meta.Time.Equal(c.Meta.Time) || d.Meta != c.Meta {
+		if !bytes.Equal(again, b) || !d.Meta.Time.Equal(c.Meta.Time) || d.Meta != c.Meta || !slices.Equal(d.Tail, c.Tail) {
 			t.Fatalf("round trip changed %+v into %+v", c, d)
 		}
 	}
@@ -84,6 +103,33 @@ func TestCommitRejects(t *testing.T) {
 		"repeated parent":            func(c *Commit) { c.Parents = []chunks.Address{testAddr("a"), testAddr("a")} },
 		"height above the maximum":   func(c *Commit) { c.Height = closure.MaxHeight + 1 },
 	}
+	tailCases := map[string]func(c *Commit){
+		"a tail reaching below height 1":  func(c *Commit) { c.Height = 3 },
+		"no base above the root":          func(c *Commit) { c.Closure = chunks.Address{} },
+		"a repeated tail commit":          func(c *Commit) { c.Tail[2] = c.Tail[1] },
+		"a zero tail commit":              func(c *Commit) { c.Tail[1] = chunks.Address{} },
+		"a tail longer than the longest": func(c *Commit) { c.Height = 40; c.Tail = append(c.Tail, make([]chunks.Address, closure.MaxTail)...) },
+	}
+	for name, mutate := range tailCases {
+		c := goldenTailCommit()
+		mutate(c)
+		b, err := encodeCommit(c)
+		if name == "a tail longer than the longest" {
+			if err == nil {
+				t.Errorf("%s: encoded", name)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := DecodeCommit(chunks.Of(b), b); !chunks.IsCorrupt(err) {
+			t.Errorf("%s: error %v, want a corruption", name, err)
+		}
+	}
+	if _, err := encodeCommit(&Commit{Root: testAddr("r"), Height: 3, Closure: testAddr("c"), Parents: []chunks.Address{testAddr("a"), testAddr("b")}, Tail: []chunks.Address{testAddr("a")}}); err == nil {
+		t.Error("a tail on a merge was encoded")
+	}
 	for name, mutate := range cases {
 		c := *ok
 		mutate(&c)
@@ -96,7 +142,7 @@ func TestCommitRejects(t *testing.T) {
 		}
 	}
 	b, _ := encodeCommit(ok)
-	for _, bad := range [][]byte{nil, b[:10], append(bytes.Clone(b), 0), append([]byte("VTAG"), b[4:]...), append([]byte("VCMT\x03"), b[5:]...), append([]byte("VCMT\x00"), b[5:]...)} {
+	for _, bad := range [][]byte{nil, b[:10], append(bytes.Clone(b), 0), append([]byte("VTAG"), b[4:]...), append([]byte("VCMT\x04"), b[5:]...), append([]byte("VCMT\x00"), b[5:]...)} {
 		if _, err := DecodeCommit(chunks.Address{}, bad); !chunks.IsCorrupt(err) {
 			t.Errorf("%q: error %v, want a corruption", bad, err)
 		}

@@ -258,8 +258,14 @@ func TestCheckFindsBadClosure(t *testing.T) {
 	if err := db.Check(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// The same ancestors as c2's closure, but as a base with a shorter
+	// tail: not the closure its parents make.
+	other, err := closure.Build(ctx, db.NodeStore(), []closure.Parent{{Entry: c0.Entry(), Closure: closure.Empty(db.NodeStore())}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, mutate := range map[string]func(c *Commit){
-		"closure": func(c *Commit) { c.Closure = c1.Closure },
+		"closure": func(c *Commit) { c.Closure, c.Tail = other.Address(), c.Tail[:1] },
 		"height":  func(c *Commit) { c.Height = 5 },
 	} {
 		bad := *c2
