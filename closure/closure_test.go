@@ -1,11 +1,11 @@
 package closure
 
 import (
-	"fmt"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"

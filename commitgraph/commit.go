@@ -126,7 +126,7 @@ type Commit struct {
 	// above the base, newest first; Tail[0] is the first parent. Empty
 	// when the base holds every ancestor.
 	Tail []chunks.Address
-	Meta    Meta
+	Meta Meta
 }
 
 // Entry returns the commit's closure entry (height, address).

@@ -104,10 +104,10 @@ func TestCommitRejects(t *testing.T) {
 		"height above the maximum":   func(c *Commit) { c.Height = closure.MaxHeight + 1 },
 	}
 	tailCases := map[string]func(c *Commit){
-		"a tail reaching below height 1":  func(c *Commit) { c.Height = 3 },
-		"no base above the root":          func(c *Commit) { c.Closure = chunks.Address{} },
-		"a repeated tail commit":          func(c *Commit) { c.Tail[2] = c.Tail[1] },
-		"a zero tail commit":              func(c *Commit) { c.Tail[1] = chunks.Address{} },
+		"a tail reaching below height 1": func(c *Commit) { c.Height = 3 },
+		"no base above the root":         func(c *Commit) { c.Closure = chunks.Address{} },
+		"a repeated tail commit":         func(c *Commit) { c.Tail[2] = c.Tail[1] },
+		"a zero tail commit":             func(c *Commit) { c.Tail[1] = chunks.Address{} },
 		"a tail longer than the longest": func(c *Commit) { c.Height = 40; c.Tail = append(c.Tail, make([]chunks.Address, closure.MaxTail)...) },
 	}
 	for name, mutate := range tailCases {
