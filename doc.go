@@ -74,6 +74,19 @@
 // open (its manifest, a table file's index, committed journal records)
 // fails Open with an error wrapping ErrCorrupt instead.
 //
+// # Garbage collection
+//
+// DB.GC (gc.go; CALL dolt_gc(), verso gc) drops every chunk that no ref,
+// working set or open transaction reaches and returns the space, while
+// the database serves reads and writes: the store's write barrier keeps
+// what commits write meanwhile, and the collection waits for the
+// transactions that began before it (GCOptions.Wait, a minute by
+// default; the caller's own are kept instead). A kill at any point leaves
+// the database as it was or as collected. Options.AutoGC collects in the
+// background once the files have doubled (past 64 MiB); it is on by
+// default, as Dolt's is. chunks/collect.go has the protocol and the
+// argument that nothing reachable is collected.
+//
 // # For layers built on the engine
 //
 // The SQL layer batches a statement's writes in its own table editors and
@@ -98,6 +111,12 @@
 //   - A Txn is not safe for concurrent use; a DB is.
 //   - Only one process may open a database folder for writing at a time;
 //     others may open it read-only (Options.ReadOnly) meanwhile.
+//   - A collection keeps what the refs, working sets and open
+//     transactions reach: a commit known only by a hash a user holds (a
+//     deleted branch's), or a RootValue read outside a transaction
+//     (DB.Root) whose branch moved on, may be collected. A transaction
+//     must end (Commit or Rollback): one left open holds up collections
+//     until Go's collector finds it dropped.
 //   - DB.Check cannot tell a journal cut short inside its last commit from
 //     a write that a power loss interrupted: the store opens at the commit
 //     before, which checks clean. It keeps one entry per distinct commit,

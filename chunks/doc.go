@@ -24,7 +24,8 @@
 //	NNNNNN.journal  append-only records: chunks, and a root record ending
 //	                each commit (record.go)
 //	NNNNNN.table    immutable sorted tables built from the journal by
-//	                compaction, searched by binary search (table.go)
+//	                compaction or garbage collection, searched by binary
+//	                search (table.go)
 //
 // Put appends a chunk record to an in-memory buffer that reaches the journal
 // file in batches of about 1 MiB, unsynced. Commit appends a root record,
@@ -46,6 +47,17 @@
 // names the table in a new manifest and only then deletes what it replaced.
 // Readers are not blocked while the table is written. Files that no manifest
 // names, left by a crash, are removed on open.
+//
+// Garbage collection (Collect, collect.go) keeps what the root and the
+// caller's pins reach, by a conservative mark (every raw address inside a
+// kept chunk is followed, mark.go), and rewrites the store as one or two
+// table files and a journal holding only a root record, while readers and
+// writers go on: a write barrier records what they put and commit
+// meanwhile, and only the short finish holds up writers. It stores
+// chunks in zstd where that is smaller than S2 (table format version 2;
+// the journal stays S2, which encodes six times faster). The protocol,
+// and the argument that no reachable chunk is dropped, are at the top of
+// collect.go.
 //
 // A read-only open (Options.ReadOnly, readonly.go) takes no lock, so it
 // works while another process writes the store: it reads the manifest and

@@ -17,6 +17,11 @@
 #   PS_MODE=auto (sysbench's --db-ps-mode: auto uses server-side prepared
 #   statements; disable sends every query as text with its values written in)
 #   VERSO_CPUPROFILE=/tmp/verso.prof (profile the verso server)
+#   GC_FIRST=1: CALL dolt_gc() on verso after the prepare, so that its reads
+#   come from collected (zstd) table files
+#   GC_EVERY=N: during each run of verso (not of BEFORE), CALL dolt_gc() from
+#   another connection every N seconds; the collections' times are printed
+#   after the table
 #   BEFORE=<git revision>: also build verso at that revision (a temporary
 #   worktree) and run it on BEFORE_PORT=3409 beside the others, for
 #   before/after figures in one run (the two alternate which runs first);
@@ -110,11 +115,35 @@ prepare() { # name port
 prepare mariadb "$MARIADB_PORT"
 prepare verso "$VERSO_PORT"
 [ -n "$BEFORE" ] && prepare before "$BEFORE_PORT"
+if [ "${GC_FIRST:-0}" = 1 ]; then
+  mysql --no-defaults -h 127.0.0.1 -P "$VERSO_PORT" -u root sbtest -e "CALL dolt_gc()" >/dev/null
+  echo "== verso: collected after the prepare" >&2
+fi
+GC_EVERY=${GC_EVERY:-}
+: >"$WORK/gc-times.log"
+# gcloop port: CALL dolt_gc() every GC_EVERY seconds, logging each one's
+# seconds, until killed.
+gcloop() {
+  while sleep "$GC_EVERY"; do
+    local s e
+    s=$(date +%s.%N)
+    mysql --no-defaults -h 127.0.0.1 -P "$1" -u root sbtest -e "CALL dolt_gc()" >/dev/null 2>>"$WORK/gc-errors.log" || continue
+    e=$(date +%s.%N)
+    awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f\n", e - s }' >>"$WORK/gc-times.log"
+  done
+}
 
 # run name port test threads: prints "qps p95" (or "failed failed").
 run() {
-  local log="$WORK/$1-$3-$4.log"
-  if sb "$2" "$3" run --threads="$4" --time="$TIME" --percentile=95 --report-interval=0 >"$log" 2>&1; then
+  local log="$WORK/$1-$3-$4.log" gcpid=
+  if [ -n "$GC_EVERY" ] && [ "$1" = verso ]; then
+    gcloop "$2" &
+    gcpid=$!
+  fi
+  local ok=0
+  sb "$2" "$3" run --threads="$4" --time="$TIME" --percentile=95 --report-interval=0 >"$log" 2>&1 || ok=1
+  if [ -n "$gcpid" ]; then kill "$gcpid" 2>/dev/null; wait "$gcpid" 2>/dev/null || true; fi
+  if [ "$ok" = 0 ]; then
     local qps p95
     qps=$(sed -n 's/.*queries: *[0-9]* *(\([0-9.]*\) per sec.).*/\1/p' "$log")
     p95=$(sed -n 's/.*95th percentile: *\([0-9.]*\).*/\1/p' "$log")
@@ -169,6 +198,11 @@ for test in $TESTS; do
   done
 done
 echo
+if [ -n "$GC_EVERY" ]; then
+  sort -n "$WORK/gc-times.log" | awk '{ a[NR] = $1 } END { if (NR) printf "collections during verso'"'"'s runs (CALL dolt_gc() every %s s): %d, %.3f s median, %.3f s longest\n", "'"$GC_EVERY"'", NR, a[int((NR+1)/2)], a[NR]; else print "no collection finished during the runs" }'
+  [ -s "$WORK/gc-errors.log" ] && { echo "dolt_gc errors:"; sort | uniq -c <"$WORK/gc-errors.log"; }
+  echo
+fi
 
 # Single-connection commit throughput on verso: one client session runs
 # UPDATE + CALL dolt_commit COMMITS times.
