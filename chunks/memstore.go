@@ -129,3 +129,13 @@ func (s *MemoryStore) Close() error {
 	s.closed = true
 	return nil
 }
+
+// EachRecord calls fn with the address and size of every chunk held, as
+// FileStore.EachRecord does with its records' sizes.
+func (s *MemoryStore) EachRecord(fn func(a Address, bytes int)) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for a, data := range s.chunks {
+		fn(a, len(data))
+	}
+}
