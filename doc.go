@@ -115,8 +115,9 @@
 //     transactions reach: a commit known only by a hash a user holds (a
 //     deleted branch's), or a RootValue read outside a transaction
 //     (DB.Root) whose branch moved on, may be collected. A transaction
-//     must end (Commit or Rollback): one left open holds up collections
-//     until Go's collector finds it dropped.
+//     must end (Commit or Rollback): one left open, or dropped without
+//     either, makes every later collection wait for it and fail with
+//     ErrGCWait, as an idle transaction holds up a vacuum elsewhere.
 //   - DB.Check cannot tell a journal cut short inside its last commit from
 //     a write that a power loss interrupted: the store opens at the commit
 //     before, which checks clean. It keeps one entry per distinct commit,

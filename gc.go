@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/verso-db/verso/chunks"
@@ -99,13 +99,13 @@ func (db *DB) GC(ctx context.Context, opts GCOptions) (*GCReport, error) {
 		wait = DefaultGCWait
 	}
 	rep := &GCReport{}
-	self := map[uint64]bool{}
+	var self []uint64
 	for _, t := range opts.Txns {
-		self[t.op] = true
+		self = append(self, t.op)
 	}
 	quiesce := func(ctx context.Context) error {
 		start := time.Now()
-		err := db.ops.waitFor(ctx, db.ops.last(), self, wait)
+		err := db.ops.drain(ctx, self, wait)
 		rep.Waited = time.Since(start)
 		return err
 	}
@@ -191,91 +191,98 @@ func (t *Txn) pins() []chunks.Address {
 }
 
 // ops tracks the database's operations that may hold chunks no root
-// reaches (see the top of gc.go): each has an id, in the order they
-// began, and is live until it ends.
+// reaches (see the top of gc.go), cheaply enough for every transaction:
+// a count of live operations per epoch, in opSlots slots. An operation
+// begins in the slot of the current epoch (begin returns a token naming
+// it) and ends there. A collection moves the epoch on (drain) and waits
+// for every slot but the new one to empty: the operations that began
+// before the move, which includes every one that began before the
+// store's barrier.
 type ops struct {
-	mu   sync.Mutex
-	next uint64
-	live map[uint64]struct{}
-	// ended is closed (and replaced) when an operation ends while a
-	// collection waits; nil when none waits.
-	ended chan struct{}
+	epoch  atomic.Uint64
+	counts [opSlots]atomic.Int64
 }
 
-// begin registers an operation and returns its id.
+// opSlots is the number of epochs with live operations at once: a drain
+// that gave up leaves its operations in their slot, and the next drain
+// waits for them too, so slots are reused only once empty.
+const opSlots = 4
+
+// begin registers an operation and returns its token (never 0).
 func (o *ops) begin() uint64 {
-	o.mu.Lock()
-	o.next++
-	id := o.next
-	if o.live == nil {
-		o.live = map[uint64]struct{}{}
-	}
-	o.live[id] = struct{}{}
-	o.mu.Unlock()
-	return id
-}
-
-// end ends the operation id; ending one that ended is a no-op.
-func (o *ops) end(id uint64) {
-	o.mu.Lock()
-	if _, ok := o.live[id]; ok {
-		delete(o.live, id)
-		if o.ended != nil {
-			close(o.ended)
-			o.ended = nil
-		}
-	}
-	o.mu.Unlock()
-}
-
-// last returns the id of the latest operation begun.
-func (o *ops) last() uint64 {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.next
-}
-
-// waitFor waits until no operation with an id up to upto is live but
-// those of except, for at most wait. A transaction the program dropped without
-// ending it ends when Go's collector finds it (Begin attaches a cleanup):
-// if the wait goes on, waitFor runs Go's collector once to find them.
-func (o *ops) waitFor(ctx context.Context, upto uint64, except map[uint64]bool, wait time.Duration) error {
-	deadline := time.NewTimer(wait)
-	defer deadline.Stop()
-	nudge := time.NewTimer(50 * time.Millisecond)
-	defer nudge.Stop()
 	for {
-		o.mu.Lock()
-		open := 0
-		for id := range o.live {
-			if id <= upto && !except[id] {
-				open++
+		e := o.epoch.Load()
+		o.counts[e%opSlots].Add(1)
+		if o.epoch.Load() == e {
+			return e + 1
+		}
+		// A drain moved the epoch on meanwhile, and may have looked at
+		// the slot already: count in the new one.
+		o.counts[e%opSlots].Add(-1)
+	}
+}
+
+// end ends the operation of token tok.
+func (o *ops) end(tok uint64) {
+	o.counts[(tok-1)%opSlots].Add(-1)
+}
+
+// drain moves the epoch on and waits until the only live operations of
+// the earlier epochs are those of the tokens in except, for at most wait.
+// A transaction the program dropped without ending it ends when Go's
+// collector finds it (Begin attaches a cleanup): if the wait goes on,
+// drain runs Go's collector once to find them.
+func (o *ops) drain(ctx context.Context, except []uint64, wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	skip := func(slot uint64) int64 {
+		n := int64(0)
+		for _, tok := range except {
+			if tok != 0 && (tok-1)%opSlots == slot {
+				n++
 			}
 		}
-		if open == 0 {
-			o.mu.Unlock()
-			return nil
-		}
-		if o.ended == nil {
-			o.ended = make(chan struct{})
-		}
-		ended := o.ended
-		o.mu.Unlock()
-		select {
-		case <-ended:
-		case <-nudge.C:
-			runtime.GC()
-		case <-deadline.C:
-			return fmt.Errorf("%w: %d after %s; commit or roll them back and collect again", ErrGCWait, open, wait)
-		case <-ctx.Done():
-			return ctx.Err()
+		return n
+	}
+	// waitSlots waits until each slot but keep holds only except's.
+	collected := false
+	waitSlots := func(keep uint64) error {
+		for pause := 50 * time.Microsecond; ; pause = min(2*pause, 5*time.Millisecond) {
+			open := int64(0)
+			for s := uint64(0); s < opSlots; s++ {
+				if s != keep {
+					open += max(o.counts[s].Load()-skip(s), 0)
+				}
+			}
+			if open == 0 {
+				return nil
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("%w: %d after %s; commit or roll them back and collect again", ErrGCWait, open, wait)
+			}
+			if !collected && time.Until(deadline) < wait-50*time.Millisecond {
+				collected = true
+				runtime.GC()
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(pause):
+			}
 		}
 	}
+	// The slot the epoch moves to must hold no older operation first:
+	// wait for what earlier drains left (nothing, unless one gave up).
+	e := o.epoch.Load()
+	if err := waitSlots(e % opSlots); err != nil {
+		return err
+	}
+	o.epoch.Add(1)
+	return waitSlots((e + 1) % opSlots)
 }
 
 // op runs the rest of a DB method as an operation (see ops): a caller
 // writes defer db.op()().
 func (db *DB) op() func() {
-	id := db.ops.begin()
-	return func() { db.ops.end(id) }
+	tok := db.ops.begin()
+	return func() { db.ops.end(tok) }
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -487,7 +488,10 @@ func TestGCWaitsForOlderTransactions(t *testing.T) {
 
 // TestGCDroppedTransaction: a transaction the program forgets (neither
 // committed nor rolled back) does not hold up collections for ever: Go's
-// collector ends it.
+// collector ends it. One the program still holds, open, makes a
+// collection fail with ErrGCWait after GCOptions.Wait, changing nothing;
+// once it ends, collections work again, and ending it twice (its cleanup
+// and Rollback) counts once.
 func TestGCDroppedTransaction(t *testing.T) {
 	ctx := context.Background()
 	db := memDB(t)
@@ -498,6 +502,24 @@ func TestGCDroppedTransaction(t *testing.T) {
 		ok(t, txn.Put(ctx, "kv", verso.Int(1), verso.Int(1)))
 	}()
 	_, err := db.GC(ctx, verso.GCOptions{Wait: 5 * time.Second})
+	ok(t, err)
+
+	txn, err := db.Begin(ctx, "")
+	ok(t, err)
+	ok(t, txn.Put(ctx, "kv", verso.Int(2), verso.Int(2)))
+	if _, err := db.GC(ctx, verso.GCOptions{Wait: 100 * time.Millisecond}); !errors.Is(err, verso.ErrGCWait) {
+		t.Fatalf("collection beside an open transaction: %v, want ErrGCWait", err)
+	}
+	txn.Rollback()
+	txn.Rollback()
+	runtime.GC()
+	held, err := db.Begin(ctx, "")
+	ok(t, err)
+	if _, err := db.GC(ctx, verso.GCOptions{Wait: 100 * time.Millisecond}); !errors.Is(err, verso.ErrGCWait) {
+		t.Fatalf("collection beside a held transaction after a double rollback: %v, want ErrGCWait", err)
+	}
+	held.Rollback()
+	_, err = db.GC(ctx, verso.GCOptions{Wait: time.Second})
 	ok(t, err)
 }
 

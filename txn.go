@@ -1,11 +1,11 @@
 package verso
 
 import (
+	"runtime"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/verso-db/verso/chunks"
@@ -40,8 +40,10 @@ type Txn struct {
 	// DefaultLockTimeout.
 	LockTimeout time.Duration
 	// op is the transaction's operation (gc.go), ended by Commit and
-	// Rollback: a garbage collection waits for it.
-	op uint64
+	// Rollback: a garbage collection waits for it. cleanup ends it if
+	// the program drops the transaction without either.
+	op      uint64
+	cleanup runtime.Cleanup
 }
 
 // RowVersion is a row's stored value, or its absence.
@@ -105,17 +107,18 @@ func (db *DB) BeginAt(ctx context.Context, c *commitgraph.Commit) (*Txn, error) 
 
 // track makes t an operation of the database (gc.go) until it commits or
 // rolls back, or, if the program drops it without either, until Go's
-// collector finds it.
+// collector finds it (the cleanup, which endOp cancels).
 func (db *DB) track(t *Txn) *Txn {
 	t.op = db.ops.begin()
 	o := &db.ops
-	runtime.AddCleanup(t, func(id uint64) { o.end(id) }, t.op)
+	t.cleanup = runtime.AddCleanup(t, func(tok uint64) { o.end(tok) }, t.op)
 	return t
 }
 
 // endOp ends the transaction's operation.
 func (t *Txn) endOp() {
 	if t.op != 0 {
+		t.cleanup.Stop()
 		t.db.ops.end(t.op)
 		t.op = 0
 	}
