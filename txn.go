@@ -1,11 +1,11 @@
 package verso
 
 import (
-	"runtime"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/verso-db/verso/chunks"
