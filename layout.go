@@ -29,9 +29,15 @@ const (
 	headFile = "HEAD"
 )
 
-// FormatVersion is the version of the chunk store's on-disk format
-// (chunks.FormatVersion).
-const FormatVersion = chunks.FormatVersion
+// The versions of the formats this build writes: the chunk store's
+// journal and manifest (chunks.FormatVersion), its table files
+// (chunks.TableFormatVersion) and commit chunks
+// (commitgraph.CommitFormatVersion). It reads every earlier version.
+const (
+	FormatVersion       = chunks.FormatVersion
+	TableFormatVersion  = chunks.TableFormatVersion
+	CommitFormatVersion = commitgraph.CommitFormatVersion
+)
 
 // IsDatabase reports whether dir holds a database (dir/.verso/chunks).
 func IsDatabase(dir string) bool {

@@ -67,6 +67,10 @@ const commitMagic = "VCMT"
 
 // The commit chunk format versions this build reads; it writes
 // commitVersion.
+// CommitFormatVersion is the version of the commit chunks this build
+// writes (on histories of version 2 or 3).
+const CommitFormatVersion = commitVersion
+
 const (
 	commitVersion1 = 1 // closures without merge-child aliases
 	commitVersion2 = 2 // closures with them

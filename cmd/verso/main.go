@@ -95,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "version", "--version", "-v":
-		fmt.Fprintf(stdout, "verso %s\nstorage format %d\n", moduleVersion(), verso.FormatVersion)
+		fmt.Fprintf(stdout, "verso %s\nstorage format %d (table files %d, commits %d)\n", moduleVersion(), verso.FormatVersion, verso.TableFormatVersion, verso.CommitFormatVersion)
 		return 0
 	case "init":
 		return runInit(dir, args[1:], stdout, stderr)
