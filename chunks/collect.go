@@ -88,6 +88,22 @@ type CollectOptions struct {
 	crashAt string
 }
 
+// quiesce calls Quiesce, if set.
+func (o CollectOptions) quiesce(ctx context.Context) error {
+	if o.Quiesce == nil {
+		return nil
+	}
+	return o.Quiesce(ctx)
+}
+
+// pinned returns Pins' addresses, if set.
+func (o CollectOptions) pinned() []Address {
+	if o.Pins == nil {
+		return nil
+	}
+	return o.Pins()
+}
+
 // CollectStats says what a collection did.
 type CollectStats struct {
 	ChunksBefore, ChunksAfter int   // chunks held
@@ -124,6 +140,13 @@ func (b *barrier) add(a Address) {
 	b.mu.Lock()
 	b.addrs = append(b.addrs, a)
 	b.mu.Unlock()
+}
+
+// lowerBarrier takes a failed collection's barrier down, under mu.
+func lowerBarrier(mu sync.Locker, b **barrier) {
+	mu.Lock()
+	*b = nil
+	mu.Unlock()
 }
 
 func (b *barrier) take() []Address {
@@ -191,29 +214,16 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 	st.ChunksBefore = len(m.addrs)
 	defer func() {
 		if err != nil {
-			s.mu.Lock()
-			s.barrier = nil
-			s.mu.Unlock()
+			lowerBarrier(&s.mu, &s.barrier)
 		}
 	}()
 
 	// 2. Quiesce, 3. mark.
-	if opts.Quiesce != nil {
-		if err := opts.Quiesce(ctx); err != nil {
-			return st, err
-		}
+	if err := opts.quiesce(ctx); err != nil {
+		return st, err
 	}
 	s.crash(opts, "mark")
-	pins := func() []Address {
-		if opts.Pins == nil {
-			return nil
-		}
-		return opts.Pins()
-	}
-	for _, a := range append(pins(), root) {
-		m.keep(a)
-	}
-	if err := m.run(ctx); err != nil {
+	if err := m.markFrom(ctx, append(opts.pinned(), root)...); err != nil {
 		return st, err
 	}
 
@@ -244,7 +254,7 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 	// 5. Finish under the writer's lock.
 	s.wmu.Lock()
 	held := time.Now()
-	st, err = s.finish(ctx, opts, m, b, copied, num, mainPath, pins, st)
+	st, err = s.finish(ctx, opts, m, b, copied, num, mainPath, st)
 	s.wmu.Unlock()
 	st.Pause = time.Since(held)
 	if err != nil {
@@ -256,7 +266,7 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 
 // finish is step 5 of Collect; the caller holds wmu.
 func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, b *barrier, copied []bool,
-	num uint64, mainPath string, pins func() []Address, st CollectStats) (_ CollectStats, err error) {
+	num uint64, mainPath string, st CollectStats) (_ CollectStats, err error) {
 	var made []string
 	defer func() {
 		if err != nil {
@@ -279,13 +289,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	if err != nil {
 		return st, err
 	}
-	for _, a := range late {
-		m.keep(a)
-	}
-	for _, a := range append(pins(), root) {
-		m.keep(a)
-	}
-	if err := m.run(ctx); err != nil {
+	if err := m.markFrom(ctx, append(append(late, opts.pinned()...), root)...); err != nil {
 		return st, err
 	}
 	var extra []Address
@@ -480,26 +484,13 @@ func (s *MemoryStore) Collect(ctx context.Context, opts CollectOptions) (st Coll
 	st.ChunksBefore = len(m.addrs)
 	defer func() {
 		if err != nil {
-			s.mu.Lock()
-			s.barrier = nil
-			s.mu.Unlock()
+			lowerBarrier(&s.mu, &s.barrier)
 		}
 	}()
-	if opts.Quiesce != nil {
-		if err := opts.Quiesce(ctx); err != nil {
-			return st, err
-		}
+	if err := opts.quiesce(ctx); err != nil {
+		return st, err
 	}
-	pins := func() []Address {
-		if opts.Pins == nil {
-			return nil
-		}
-		return opts.Pins()
-	}
-	for _, a := range append(pins(), root) {
-		m.keep(a)
-	}
-	if err := m.run(ctx); err != nil {
+	if err := m.markFrom(ctx, append(opts.pinned(), root)...); err != nil {
 		return st, err
 	}
 	before := m.count
@@ -520,13 +511,7 @@ func (s *MemoryStore) Collect(ctx context.Context, opts CollectOptions) (st Coll
 		}
 		return data, nil
 	}
-	for _, a := range late {
-		m.keep(a)
-	}
-	for _, a := range append(pins(), s.root) {
-		m.keep(a)
-	}
-	if err := m.run(ctx); err != nil {
+	if err := m.markFrom(ctx, append(append(late, opts.pinned()...), s.root)...); err != nil {
 		return st, err
 	}
 	for id, a := range m.addrs {

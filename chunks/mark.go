@@ -67,6 +67,14 @@ func (m *marker) keep(a Address) bool {
 	return ok
 }
 
+// markFrom marks roots and everything they reach.
+func (m *marker) markFrom(ctx context.Context, roots ...Address) error {
+	for _, a := range roots {
+		m.keep(a)
+	}
+	return m.run(ctx)
+}
+
 // run scans every chunk marked and not yet scanned, marking what their
 // bytes name, until none is left.
 func (m *marker) run(ctx context.Context) error {
