@@ -302,7 +302,6 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	st.ChunksAfter = m.count
 
 	newMan := manifest{root: root, journals: []uint64{num + 2}, tables: []uint64{num}}
-	var paths []string
 	if len(extra) > 0 {
 		p := filepath.Join(s.dir, tableFileName(num+1))
 		made = append(made, p)
@@ -310,7 +309,6 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 			return st, err
 		}
 		newMan.tables = append(newMan.tables, num+1)
-		paths = append(paths, p)
 	}
 	jpath := filepath.Join(s.dir, journalFileName(num+2))
 	made = append(made, jpath)
@@ -322,8 +320,8 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 		return st, err
 	}
 	var tabs []*table
-	for _, p := range append([]string{mainPath}, paths...) {
-		t, err := openTable(p, tableNumber(p), &s.z)
+	for _, n := range newMan.tables {
+		t, err := openTable(filepath.Join(s.dir, tableFileName(n)), n, &s.z)
 		if err != nil {
 			for _, t := range tabs {
 				t.close()
@@ -373,13 +371,6 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 		return st, fmt.Errorf("chunks: collection done, but removing the old files failed: %w", errs)
 	}
 	return st, nil
-}
-
-// tableNumber returns the file number of a table path this store made.
-func tableNumber(path string) uint64 {
-	var n uint64
-	fmt.Sscanf(filepath.Base(path), "%d.table", &n)
-	return n
 }
 
 // writeKept writes a table file of the chunks at addrs (sorted here),
