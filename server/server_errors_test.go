@@ -19,6 +19,7 @@ func TestServerErrors(t *testing.T) {
 		"CREATE DATABASE shop",
 		"USE shop",
 		"CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(5) UNIQUE, qty INT NOT NULL, t TINYINT)",
+		"CREATE TABLE typed (id INT PRIMARY KEY, d DATE, dt DATETIME, j JSON)",
 		"INSERT INTO items VALUES (1, 'apple', 3, 0)",
 	} {
 		if _, err := c.ExecContext(ctx, q); err != nil {
@@ -53,6 +54,11 @@ func TestServerErrors(t *testing.T) {
 		{query: "INSERT INTO items VALUES (3, 'toolongname', 1, 0)", num: 1406, state: "22001", msg: "name"},
 		{query: "INSERT INTO items VALUES (3, 'fig', 1, 1000)", num: 1264, state: "22003", msg: "t"},
 		{query: "INSERT INTO items VALUES (3, 'fig')", num: 1136, state: "21S01", msg: "number of values"},
+		{query: "INSERT INTO typed (id, d) VALUES (1, '2020-13-45')", num: 1292, state: "22007", msg: "2020-13-45"},
+		{query: "INSERT INTO typed (id, dt) VALUES (1, ?)", args: []any{"not a date"}, num: 1292, state: "22007", msg: "not a date"},
+		{query: "INSERT INTO typed (id, j) VALUES (1, '{bad json')", num: 3140, state: "22032", msg: "Invalid JSON text"},
+		{query: "SELECT ABS(1, 2)", num: 1582, state: "42000", msg: "abs"},
+		{query: "SELECT SUBSTRING('a')", num: 1582, state: "42000", msg: "substring"},
 		{query: "CREATE TABLE items (id INT PRIMARY KEY)", num: 1050, state: "42S01", msg: "items"},
 		{query: "CALL no_such_procedure()", num: 1305, state: "42000", msg: "no_such_procedure"},
 		{query: "USE no_such_db", num: 1049, state: "42000", msg: "no_such_db"},

@@ -22,39 +22,42 @@ import (
 // sqlStates is the SQLSTATE MySQL sends with each error number the engine
 // reports with HY000 (from MySQL's errmsg list).
 var sqlStates = map[int]string{
-	mysql.ERDbCreateExists:                  "HY000",
-	mysql.ERBadDb:                           "42000",
-	mysql.ERNoDb:                            "3D000",
-	mysql.ERNoSuchTable:                     "42S02",
-	mysql.ERBadTable:                        "42S02",
-	mysql.ERTableExists:                     "42S01",
-	mysql.ERBadFieldError:                   "42S22",
-	mysql.ERDupFieldName:                    "42S21",
-	mysql.ERDupKeyName:                      "42000",
-	mysql.ERDupEntry:                        "23000",
-	mysql.ERParseError:                      "42000",
-	mysql.ERBadNullError:                    "23000",
-	mysql.ERNonUniq:                         "23000",
-	mysql.ERWrongValueCountOnRow:            "21S01",
-	mysql.EROperandColumns:                  "21000",
-	mysql.ERSubqueryNo1Row:                  "21000",
-	mysql.ERMultiplePriKey:                  "42000",
-	mysql.ERKeyColumnDoesNotExist:           "42000",
-	mysql.ERCantDropFieldOrKey:              "42000",
-	mysql.ErNoReferencedRow2:                "23000",
-	mysql.ERRowIsReferenced2:                "23000",
-	mysql.ERWrongAutoKey:                    "42000",
-	mysql.ERFieldSpecifiedTwice:             "42000",
-	mysql.ERDataOutOfRange:                  "22003",
-	mysql.ERDataTooLong:                     "22001",
-	mysql.ERAccessDeniedError:               "28000",
-	mysql.ERDBAccessDenied:                  "42000",
-	1142 /* ER_TABLEACCESS_DENIED_ERROR */ : "42000",
-	1264 /* ER_WARN_DATA_OUT_OF_RANGE */ :   "22003",
-	mysql.ERSpecifiedAccessDenied:           "42000",
-	mysql.ERMixOfGroupFuncAndFields:         "42000",
-	1305 /* ER_SP_DOES_NOT_EXIST */ :        "42000",
-	mysql.ERLockDeadlock:                    "40001",
+	mysql.ERDbCreateExists:                        "HY000",
+	mysql.ERBadDb:                                 "42000",
+	mysql.ERNoDb:                                  "3D000",
+	mysql.ERNoSuchTable:                           "42S02",
+	mysql.ERBadTable:                              "42S02",
+	mysql.ERTableExists:                           "42S01",
+	mysql.ERBadFieldError:                         "42S22",
+	mysql.ERDupFieldName:                          "42S21",
+	mysql.ERDupKeyName:                            "42000",
+	mysql.ERDupEntry:                              "23000",
+	mysql.ERParseError:                            "42000",
+	mysql.ERBadNullError:                          "23000",
+	mysql.ERNonUniq:                               "23000",
+	mysql.ERWrongValueCountOnRow:                  "21S01",
+	mysql.EROperandColumns:                        "21000",
+	mysql.ERSubqueryNo1Row:                        "21000",
+	mysql.ERMultiplePriKey:                        "42000",
+	mysql.ERKeyColumnDoesNotExist:                 "42000",
+	mysql.ERCantDropFieldOrKey:                    "42000",
+	mysql.ErNoReferencedRow2:                      "23000",
+	mysql.ERRowIsReferenced2:                      "23000",
+	mysql.ERWrongAutoKey:                          "42000",
+	mysql.ERFieldSpecifiedTwice:                   "42000",
+	mysql.ERDataOutOfRange:                        "22003",
+	mysql.ERDataTooLong:                           "22001",
+	mysql.ERAccessDeniedError:                     "28000",
+	mysql.ERDBAccessDenied:                        "42000",
+	1142 /* ER_TABLEACCESS_DENIED_ERROR */ :       "42000",
+	1264 /* ER_WARN_DATA_OUT_OF_RANGE */ :         "22003",
+	mysql.ERSpecifiedAccessDenied:                 "42000",
+	mysql.ERMixOfGroupFuncAndFields:               "42000",
+	1305 /* ER_SP_DOES_NOT_EXIST */ :              "42000",
+	mysql.ERLockDeadlock:                          "40001",
+	1292 /* ER_TRUNCATED_WRONG_VALUE */ :          "22007",
+	3140 /* ER_INVALID_JSON_TEXT */ :              "22032",
+	1582 /* ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT */ : "42000",
 }
 
 // unknownErrors gives MySQL's number to engine errors that reach the
@@ -70,6 +73,9 @@ var unknownErrors = []struct {
 	{regexp.MustCompile(`^Access denied for user .* to database `), mysql.ERDBAccessDenied},                  // ErrDatabaseAccessDeniedForUser
 	{regexp.MustCompile(`^string '.*' is too large for column '`), mysql.ERDataTooLong},                      // types.ErrLengthBeyondLimit
 	{regexp.MustCompile(` out of range for `), 1264},                                                         // ErrValueOutOfRange: ER_WARN_DATA_OUT_OF_RANGE
+	{regexp.MustCompile(`^Incorrect (date|datetime|time|timestamp) value: `), 1292},                          // types.ErrConvertingToTime: ER_TRUNCATED_WRONG_VALUE
+	{regexp.MustCompile(`^Invalid JSON text`), 3140},                                                         // ErrInvalidJson, ErrInvalidJSONText: ER_INVALID_JSON_TEXT
+	{regexp.MustCompile(`^function '.*' expected .* arguments?, \d+ received$`), 1582},                       // ErrInvalidArgumentNumber: ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
 	{regexp.MustCompile(`^number of values does not match number of columns`), mysql.ERWrongValueCountOnRow}, // ErrInsertIntoMismatchValueCount
 	{regexp.MustCompile(`^table with name .* already exists$`), mysql.ERTableExists},                         // ErrTableAlreadyExists
 	{regexp.MustCompile(`^the view .* already exists$`), mysql.ERTableExists},                                // ErrExistingView
