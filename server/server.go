@@ -191,6 +191,7 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 		Listener:         lim,
 		ConnReadTimeout:  cfg.ReadTimeout,
 		ConnWriteTimeout: cfg.WriteTimeout,
+		Version:          sqlserver.MySQLVersion,
 	}, e, sql.NewContext, sessions, nil, func(h mysql.Handler) (mysql.Handler, error) {
 		return connHandler{Handler: statusHandler{h}, log: cfg.Logger, dataDir: p.DataDir(), stmts: stmts}, nil
 	})

@@ -1,10 +1,17 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"io"
+	"net"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/sqlserver"
 )
 
 // TestServerErrors sends bad statements over one connection and checks
@@ -125,5 +132,37 @@ func TestServerRetryAfterConflict(t *testing.T) {
 	var v int
 	if err := c1.QueryRowContext(ctx, "SELECT v FROM shop.t WHERE id = 1").Scan(&v); err != nil || v != 10 {
 		t.Fatalf("after the retry v = %d, %v; want 10", v, err)
+	}
+}
+
+// TestServerIdentity: the handshake announces the MySQL version that
+// @@version answers, and @@version_comment names verso and its version
+// (the mysql client prints "Server version: 8.0.33 verso v...").
+func TestServerIdentity(t *testing.T) {
+	s, _ := startTestServer(t, t.TempDir(), Config{})
+	db := connect(t, s, "root", "", "")
+	var version, comment string
+	if err := db.QueryRow("SELECT @@version, @@version_comment").Scan(&version, &comment); err != nil {
+		t.Fatal(err)
+	}
+	if version != sqlserver.MySQLVersion || comment != "verso "+verso.Version() {
+		t.Fatalf("@@version %q, @@version_comment %q", version, comment)
+	}
+	nc, err := net.DialTimeout("tcp", s.Addr(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(10 * time.Second))
+	head := make([]byte, 4)
+	if _, err := io.ReadFull(nc, head); err != nil {
+		t.Fatal(err)
+	}
+	hs := make([]byte, int(head[0])|int(head[1])<<8|int(head[2])<<16)
+	if _, err := io.ReadFull(nc, hs); err != nil {
+		t.Fatal(err)
+	}
+	if end := bytes.IndexByte(hs[1:], 0); end < 0 || string(hs[1:1+end]) != version {
+		t.Fatalf("the handshake announces %q, @@version is %q", hs[1:], version)
 	}
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/verso-db/verso"
 )
 
 // System variables.
@@ -38,9 +40,20 @@ const (
 
 var dbVarSuffixes = []string{"_head_ref", "_head", "_working", "_staged"}
 
+// MySQLVersion is the MySQL version verso answers to: @@version, and the
+// version the wire server's handshake announces (package server), so
+// that a client's feature checks see one version. @@version_comment
+// names verso and its version (the mysql client prints both).
+const MySQLVersion = "8.0.33"
+
+// VersionComment is @@version_comment: "verso" and verso's version.
+func VersionComment() string { return "verso " + verso.Version() }
+
 // systemVariables are verso's system variables, beside @@secure_file_priv
 // (files.go) and the per-database ones (registerDBVars).
 var systemVariables = []sql.SystemVariable{
+	&sql.MysqlSystemVariable{Name: "version", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: false, Type: types.NewSystemStringType("version"), Default: MySQLVersion},
+	&sql.MysqlSystemVariable{Name: "version_comment", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: false, Type: types.NewSystemStringType("version_comment"), Default: VersionComment()},
 	&sql.MysqlSystemVariable{Name: userNameVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userNameVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: userEmailVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userEmailVar), Default: ""},
 	// The engine fixes it at 1 (it takes no row locks); verso's row
