@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"log/slog"
 	"runtime"
 	"runtime/metrics"
@@ -9,6 +8,8 @@ import (
 	"time"
 
 	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/verso-db/verso/internal/bytesize"
 )
 
 // The per-statement memory limit.
@@ -186,18 +187,5 @@ func (w *memoryWatch) check() {
 // memoryError is the error of a statement stopped by the memory limit.
 func memoryError(limit, grown uint64) *mysql.SQLError {
 	return mysql.NewSQLError(3170, "HY000", "Memory capacity of %d bytes for 'max_query_memory' exceeded. The server's memory grew by %s while the statement ran; narrow it (a WHERE, a LIMIT, fewer or smaller rows to sort or group) or raise the limit (--max-query-memory, or behavior.max_query_memory in the config file)",
-		limit, byteSize(grown))
-}
-
-// byteSize writes n bytes for people.
-func byteSize(n uint64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
+		limit, bytesize.Format(grown))
 }

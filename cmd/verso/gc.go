@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/internal/bytesize"
 )
 
 // runGC is verso gc [--shallow|--full]: the engine's DB.GC over the
@@ -45,21 +46,10 @@ func runGC(dir string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *shallow {
-		fmt.Fprintf(stdout, "compacted: %s -> %s in %s\n", size(rep.BytesBefore), size(rep.BytesAfter), rep.Took.Round(time.Millisecond))
+		fmt.Fprintf(stdout, "compacted: %s -> %s in %s\n", bytesize.Format(uint64(rep.BytesBefore)), bytesize.Format(uint64(rep.BytesAfter)), rep.Took.Round(time.Millisecond))
 		return 0
 	}
 	fmt.Fprintf(stdout, "collected: %s -> %s, kept %d of %d chunks, in %s\n",
-		size(rep.BytesBefore), size(rep.BytesAfter), rep.ChunksAfter, rep.ChunksBefore, rep.Took.Round(time.Millisecond))
+		bytesize.Format(uint64(rep.BytesBefore)), bytesize.Format(uint64(rep.BytesAfter)), rep.ChunksAfter, rep.ChunksBefore, rep.Took.Round(time.Millisecond))
 	return 0
-}
-
-// size formats a byte count.
-func size(n int64) string {
-	switch {
-	case n >= 10<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 10<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
