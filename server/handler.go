@@ -27,6 +27,9 @@ type connHandler struct {
 	log     *slog.Logger
 	dataDir string // the server's data dir, "" for none
 	stmts   *statements
+	// requireSecure turns away clients on TCP without TLS (Config's
+	// RequireSecureTransport).
+	requireSecure bool
 }
 
 func (h connHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
@@ -87,9 +90,18 @@ func (h connHandler) ConnectionClosed(c *mysql.Conn) {
 func (h connHandler) ConnectionAuthenticated(c *mysql.Conn) (err error) {
 	endHandshake(c)
 	defer h.finish(c, "", nil, &err)
+	if h.requireSecure && !c.TLSEnabled() && !isUnixConn(c.Conn) {
+		h.log.Debug("refused a connection without TLS (require_secure_transport)", "conn", c.ConnectionID, "user", c.User)
+		return mysql.NewSQLError(ERSecureTransportRequired, mysql.SSUnknownSQLState,
+			"Connections using insecure transport are prohibited while --require_secure_transport=ON.")
+	}
 	h.log.Debug("logged in", "conn", c.ConnectionID, "user", c.User)
 	return h.Handler.ConnectionAuthenticated(c)
 }
+
+// ERSecureTransportRequired is MySQL's error for a client without TLS
+// under require_secure_transport.
+const ERSecureTransportRequired = 3159
 
 // finish, deferred by each command, turns a panic of the command into an
 // error, ends its statement st (if it runs one), and makes *errp the

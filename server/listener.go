@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/dolthub/vitess/go/mysql"
-	"github.com/dolthub/vitess/go/netutil"
 )
 
 // limitListener counts the connections it accepted that are still open,
@@ -119,16 +118,10 @@ func (c *limitConn) SetWriteDeadline(t time.Time) error { return c.Conn.SetWrite
 // endHandshake lifts the handshake's deadline from the connection of c, a
 // client that has logged in.
 func endHandshake(c *mysql.Conn) {
-	nc := c.Conn
-	for {
-		switch x := nc.(type) {
-		case *limitConn:
-			x.handshake.Store(0)
-			x.Conn.SetDeadline(time.Time{})
-			return
-		case *netutil.ConnWithTimeouts:
-			nc = x.Conn
-		default:
+	for nc := c.Conn; nc != nil; nc = innerConn(nc) {
+		if lc, ok := nc.(*limitConn); ok {
+			lc.handshake.Store(0)
+			lc.Conn.SetDeadline(time.Time{})
 			return
 		}
 	}

@@ -23,8 +23,7 @@ import (
 // that answer is one such error packet, with the message sqlserver.MapError
 // gives a syntax error of a query.
 //
-// Packets (MySQL client/server protocol, no compression; the server does
-// not offer TLS, so the bytes are the protocol's):
+// Packets (MySQL client/server protocol, no compression):
 //
 //	+-----------------+-----+---------+
 //	| payload length  | seq | payload |
@@ -34,6 +33,13 @@ import (
 // A COM_STMT_PREPARE payload is 0x16 then the statement's text. An error
 // packet's payload is 0xff, the error number (2 bytes, LE), '#', the
 // SQLSTATE (5 bytes) and the message.
+//
+// A client that switches to TLS (tls.go) sends first an SSL request, a
+// packet of exactly 32 bytes (a handshake response is longer: it goes on
+// with the user name); from then on the bytes under the library are
+// encrypted, and prepareConn passes them through untouched. On such a
+// connection a syntax error of a prepared statement keeps the library's
+// 1105.
 
 const (
 	comStmtPrepare = 0x16
@@ -41,6 +47,8 @@ const (
 	// keeps its first maxPrepareText bytes (the error's "near" text is
 	// then found only when it lies within them).
 	maxPrepareText = 1 << 16
+	// sslRequestLen is the payload length of a client's SSL request.
+	sslRequestLen = 32
 )
 
 // libraryPrepareSyntax matches the library's message for a syntax error
@@ -65,6 +73,8 @@ type prepareConn struct {
 	text    []byte // the text of the last COM_STMT_PREPARE
 	pending bool   // that prepare has not been answered yet
 	held    []byte // the answer's first packet, while incomplete
+	packets int    // the client's packets begun so far, up to 2
+	tls     bool   // the client asked for TLS: pass everything through
 }
 
 // maxHeldPacket bounds the packet Write holds: a longer one is no error
@@ -76,7 +86,9 @@ func newPrepareConn(c net.Conn) *prepareConn { return &prepareConn{Conn: c} }
 func (c *prepareConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	c.mu.Lock()
-	c.scan(p[:n])
+	if !c.tls {
+		c.scan(p[:n])
+	}
 	c.mu.Unlock()
 	return n, err
 }
@@ -94,6 +106,13 @@ func (c *prepareConn) scan(b []byte) {
 			c.nhdr = 0
 			c.remain = int(c.hdr[0]) | int(c.hdr[1])<<8 | int(c.hdr[2])<<16
 			c.first, c.capture = true, false
+			if c.packets < 2 {
+				c.packets++
+			}
+			if c.packets == 1 && c.hdr[3] == 1 && c.remain == sslRequestLen {
+				c.tls = true
+				return
+			}
 			continue
 		}
 		k := min(len(b), c.remain)

@@ -96,3 +96,34 @@ func TestPrepareConn(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareConnTLS: after a client's SSL request, prepareConn passes
+// every byte through, even bytes that read as a COM_STMT_PREPARE and an
+// answer that reads as the library's syntax error (under TLS they are
+// ciphertext, which must not be held or rewritten).
+func TestPrepareConnTLS(t *testing.T) {
+	sslRequest := packet(1, make([]byte, sslRequestLen))
+	binary.LittleEndian.PutUint32(sslRequest[4:], mysql.CapabilityClientSSL|mysql.CapabilityClientProtocol41)
+	looksLikePrepare := packet(0, append([]byte{comStmtPrepare}, "SELEC 1"...))
+	cc := &chunkConn{chunks: [][]byte{sslRequest, looksLikePrepare}}
+	c := newPrepareConn(cc)
+	got, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, append(append([]byte(nil), sslRequest...), looksLikePrepare...)) {
+		t.Fatal("reads changed")
+	}
+	answer := errPacket(1, mysql.ERUnknownError, "HY000", "syntax error at position 6 near 'SELEC'")
+	for _, b := range [][]byte{answer[:2], answer[2:]} {
+		if n, err := c.Write(b); err != nil || n != len(b) {
+			t.Fatalf("write: %d, %v", n, err)
+		}
+		if !bytes.HasSuffix(cc.out.Bytes(), b) {
+			t.Fatal("a write was held or changed after the SSL request")
+		}
+	}
+	if !bytes.Equal(cc.out.Bytes(), answer) {
+		t.Errorf("writes: %q, want %q", cc.out.Bytes(), answer)
+	}
+}

@@ -2,10 +2,13 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"strings"
+	"sync"
 	"time"
 
 	sqle "github.com/dolthub/go-mysql-server"
@@ -61,6 +64,17 @@ type Config struct {
 	// folder that exists. @@secure_file_priv shows it; it cannot be set
 	// while the server runs.
 	SecureFilePriv string
+	// TLS, when set, is offered to clients (tls.go: LoadTLS, AutoTLS);
+	// RequireSecureTransport turns away, with MySQL's error 3159, a
+	// client that logs in over TCP without it (MySQL's
+	// require_secure_transport; the Unix socket counts as secure).
+	TLS                    *tls.Config
+	RequireSecureTransport bool
+	// Socket, when set, is the path of a Unix socket the server also
+	// listens on (socket.go). With SocketIfFree, a socket another server
+	// answers on is left to it and logged, instead of failing New.
+	Socket       string
+	SocketIfFree bool
 	// NoFastPath runs every statement through the engine's planning,
 	// including the primary-key selects sqlserver's fastpath.go runs
 	// without it (for comparing the two).
@@ -88,6 +102,7 @@ type Server struct {
 	ln     *limitListener
 	emb    *sqlserver.Embedded
 	mem    *memoryWatch // nil without a memory limit
+	closed sync.Once
 }
 
 // New returns a server over p listening on cfg.Address. Start it
@@ -113,17 +128,33 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 	if cfg.MaxConnections < 0 {
 		return nil, fmt.Errorf("server: max connections is %d; give 0 (no limit) or more", cfg.MaxConnections)
 	}
-	ln, err := net.Listen("tcp", cfg.Address)
-	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w (is another server using the port? choose another with --port)", cfg.Address, err)
-	}
-	if cfg.Password == "" && !isLoopback(ln.Addr()) {
-		ln.Close()
-		return nil, fmt.Errorf("%w: refusing to listen on %s with user %q and no password, since anyone who can reach it would get every privilege; give the superuser a password (--password, or user.password in the config file) or listen on loopback only (--host 127.0.0.1)",
-			ErrNoPassword, ln.Addr(), cfg.User)
+	if cfg.RequireSecureTransport && cfg.TLS == nil && cfg.Socket == "" {
+		return nil, errors.New("server: require_secure_transport with neither TLS nor a Unix socket would turn every client away; give a certificate (--tls-cert and --tls-key) or let the server make one")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = p.Logger()
+	}
+	tcp, err := net.Listen("tcp", cfg.Address)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w (is another server using the port? choose another with --port)", cfg.Address, err)
+	}
+	if cfg.Password == "" && !isLoopback(tcp.Addr()) {
+		tcp.Close()
+		return nil, fmt.Errorf("%w: refusing to listen on %s with user %q and no password, since anyone who can reach it would get every privilege; give the superuser a password (--password, or user.password in the config file) or listen on loopback only (--host 127.0.0.1)",
+			ErrNoPassword, tcp.Addr(), cfg.User)
+	}
+	ln := net.Listener(tcp)
+	if cfg.Socket != "" {
+		unix, err := listenUnix(cfg.Socket)
+		switch {
+		case err == nil:
+			ln = newMultiListener(tcp, unix)
+		case cfg.SocketIfFree && errors.Is(err, ErrSocketInUse):
+			cfg.Logger.Info("not listening on the Unix socket: another server answers on it", "socket", cfg.Socket)
+		default:
+			tcp.Close()
+			return nil, err
+		}
 	}
 	sessionLog := logrus.New()
 	sqlserver.ForwardLogrus(sessionLog, cfg.Logger)
@@ -156,7 +187,7 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 	// is (commits made over SQL record its host: root@localhost), and
 	// user@% on any other, where clients come from elsewhere.
 	superHost := "%"
-	if isLoopback(ln.Addr()) {
+	if isLoopback(tcp.Addr()) {
 		superHost = "localhost"
 	}
 	udb.AddEphemeralSuperUser(ed, cfg.User, superHost, cfg.Password)
@@ -178,6 +209,12 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 		client := sql.Client{Address: host, User: user, Capabilities: conn.Capabilities}
 		s := emb.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID))
 		s.SetLogger(logrus.NewEntry(sessionLog))
+		if tc, ok := conn.Conn.(*tls.Conn); ok {
+			// What SHOW STATUS says of the connection's TLS, as MySQL's.
+			st := tc.ConnectionState()
+			s.SetStatusVariable(nil, "Ssl_cipher", tls.CipherSuiteName(st.CipherSuite))
+			s.SetStatusVariable(nil, "Ssl_version", strings.Replace(tls.VersionName(st.Version), "TLS 1", "TLSv1", 1))
+		}
 		// The connection's session, for its status flags
 		// (statusflags.go).
 		conn.ClientData = s
@@ -192,8 +229,20 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 		ConnReadTimeout:  cfg.ReadTimeout,
 		ConnWriteTimeout: cfg.WriteTimeout,
 		Version:          sqlserver.MySQLVersion,
+		// The protocol library's listener, with the server's account
+		// checker (sha2auth.go) and TLS.
+		ProtocolListenerFactory: func(gc gmsserver.Config, lc mysql.ListenerConfig, _ gmsserver.ServerEventListener) (gmsserver.ProtocolListener, error) {
+			lc.AuthServer = newAuthServer(udb)
+			vl, err := mysql.NewListenerWithConfig(lc)
+			if err != nil {
+				return nil, err
+			}
+			vl.ServerVersion = gc.Version
+			vl.TLSConfig = cfg.TLS
+			return vl, nil
+		},
 	}, e, sql.NewContext, sessions, nil, func(h mysql.Handler) (mysql.Handler, error) {
-		return connHandler{Handler: statusHandler{h}, log: cfg.Logger, dataDir: p.DataDir(), stmts: stmts}, nil
+		return connHandler{Handler: statusHandler{h}, log: cfg.Logger, dataDir: p.DataDir(), stmts: stmts, requireSecure: cfg.RequireSecureTransport}, nil
 	})
 	if err != nil {
 		lim.Close()
@@ -219,12 +268,15 @@ func (s *Server) Shutdown(timeout time.Duration) bool {
 	return s.ln.closeConns(timeout)
 }
 
-// Close stops the server from accepting clients (see Shutdown).
-func (s *Server) Close() error {
-	err := s.Server.Close()
-	if s.mem != nil {
-		s.mem.close()
-	}
+// Close stops the server from accepting clients (see Shutdown). Calls
+// after the first do nothing.
+func (s *Server) Close() (err error) {
+	s.closed.Do(func() {
+		err = s.Server.Close()
+		if s.mem != nil {
+			s.mem.close()
+		}
+	})
 	return err
 }
 

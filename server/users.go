@@ -91,7 +91,7 @@ var _ mysql_db.MySQLDbPersistence = (*usersPersister)(nil)
 func (p *usersPersister) Persist(_ *sql.Context, data []byte) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if err := writeFileAtomic(p.path, encodeUsersFile(data)); err != nil {
+	if err := writeFileAtomic(p.path, encodeUsersFile(data), 0o600); err != nil {
 		return fmt.Errorf("saving users and grants to %s: %w", p.path, err)
 	}
 	return nil
@@ -156,11 +156,11 @@ func loadUsersPayload(db *mysql_db.MySQLDb, payload []byte) (err error) {
 	return nil
 }
 
-// writeFileAtomic replaces path with data: a synced temporary file renamed
-// over it, then the folder synced.
-func writeFileAtomic(path string, data []byte) error {
+// writeFileAtomic replaces path with data, a file of the given mode: a
+// synced temporary file renamed over it, then the folder synced.
+func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, mode)
 	if err != nil {
 		return err
 	}
