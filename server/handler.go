@@ -30,7 +30,12 @@ type connHandler struct {
 	// requireSecure turns away clients on TCP without TLS (Config's
 	// RequireSecureTransport).
 	requireSecure bool
+	// maxQueryLen is how much of a statement the log shows (negative: all).
+	maxQueryLen int
 }
+
+// defaultLoggedQueryLen is Config.MaxLoggedQueryLen's default.
+const defaultLoggedQueryLen = 1000
 
 func (h connHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
 	ctx, st := h.stmts.begin(ctx, c, query)
@@ -123,7 +128,7 @@ func (h connHandler) finish(c *mysql.Conn, query string, st *statement, errp *er
 	h.logCommand(c, query, st, se)
 	out, trace := sqlserver.ScrubError(se, query, h.dataDir)
 	if trace {
-		h.log.Error("internal error", "conn", c.ConnectionID, "query", truncate(query, 1000), "error", se.Message)
+		h.log.Error("internal error", "conn", c.ConnectionID, "query", truncate(query, h.maxQueryLen), "error", se.Message)
 	}
 	*errp = out
 }
@@ -140,7 +145,7 @@ func (h connHandler) logCommand(c *mysql.Conn, query string, st *statement, err 
 	attrs := []any{"conn", c.ConnectionID}
 	msg := "command failed"
 	if query != "" {
-		attrs = append(attrs, "query", truncate(query, 1000))
+		attrs = append(attrs, "query", truncate(query, h.maxQueryLen))
 		msg = "prepared"
 		if st != nil {
 			msg = "statement"
@@ -168,7 +173,7 @@ func recovered(r any) error {
 
 // truncate returns s cut to at most n bytes, marked when cut.
 func truncate(s string, n int) string {
-	if len(s) <= n {
+	if n < 0 || len(s) <= n {
 		return s
 	}
 	return s[:n] + "..."

@@ -16,8 +16,14 @@ import (
 // close of the protocol library), bounds each connection's handshake by
 // connectTimeout, and can close them all at shutdown.
 //
+// With backLog (Dolt's back_log), up to that many connections beyond max
+// wait, each up to waitTimeout (Dolt's max_connections_timeout), for a
+// connection to close; one that gets no place in time gets the 1040. A
+// waiting connection is handed to the protocol library at once, and its
+// first read or write (the library's handshake) waits for its place.
+//
 // The handshake's bound is a deadline on the connection's reads and writes
-// from the moment it is accepted until connHandler.ConnectionAuthenticated
+// from the moment it has a place until connHandler.ConnectionAuthenticated
 // ends it (endHandshake): the protocol library sets its read and write
 // timeouts (ReadTimeout, WriteTimeout: hours, for idle clients) before each
 // read and write, and limitConn holds them to the handshake's deadline
@@ -26,11 +32,15 @@ import (
 type limitListener struct {
 	net.Listener
 	max            int
+	backLog        int
+	waitTimeout    time.Duration
 	connectTimeout time.Duration
 
-	mu    sync.Mutex
-	conns map[*limitConn]struct{}
-	done  chan struct{} // closed when conns becomes empty during closeConns
+	mu     sync.Mutex
+	conns  map[*limitConn]struct{} // every open connection, waiting or not
+	active int                     // those with a place
+	freed  chan struct{}           // closed, and replaced, when a place frees
+	done   chan struct{}           // closed when conns becomes empty during closeConns
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
@@ -39,19 +49,62 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
+		lc := &limitConn{Conn: newPrepareConn(c), l: l, closed: make(chan struct{})}
 		l.mu.Lock()
-		if l.max > 0 && len(l.conns) >= l.max {
+		if l.max > 0 && l.active >= l.max {
+			if len(l.conns)-l.active >= l.backLog {
+				l.mu.Unlock()
+				go refuse(c, l.max)
+				continue
+			}
+			lc.waiting.Store(true)
+			l.conns[lc] = struct{}{}
 			l.mu.Unlock()
-			go refuse(c, l.max)
-			continue
+			return lc, nil
 		}
-		lc := &limitConn{Conn: newPrepareConn(c), l: l}
 		l.conns[lc] = struct{}{}
+		l.active++
 		l.mu.Unlock()
-		hs := time.Now().Add(l.connectTimeout)
-		lc.handshake.Store(hs.UnixNano())
-		lc.Conn.SetDeadline(hs)
+		lc.startHandshake()
 		return lc, nil
+	}
+}
+
+// admit waits for a place for c, a connection of the back log; it fails,
+// having sent the client 1040, when none frees within the listener's
+// waitTimeout.
+func (c *limitConn) admit() error {
+	c.admitMu.Lock()
+	defer c.admitMu.Unlock()
+	if !c.waiting.Load() {
+		return nil
+	}
+	l := c.l
+	timer := time.NewTimer(l.waitTimeout)
+	defer timer.Stop()
+	for {
+		l.mu.Lock()
+		if l.active < l.max {
+			l.active++
+			c.waiting.Store(false)
+			l.mu.Unlock()
+			c.startHandshake()
+			return nil
+		}
+		if l.freed == nil {
+			l.freed = make(chan struct{})
+		}
+		freed := l.freed
+		l.mu.Unlock()
+		select {
+		case <-freed:
+		case <-c.closed:
+			return net.ErrClosed
+		case <-timer.C:
+			refuse(c.Conn, l.max)
+			c.Close()
+			return net.ErrClosed
+		}
 	}
 }
 
@@ -95,11 +148,42 @@ func (l *limitListener) closeConns(timeout time.Duration) bool {
 // limitConn is a connection of a limitListener.
 type limitConn struct {
 	net.Conn
-	l    *limitListener
-	once sync.Once
+	l      *limitListener
+	once   sync.Once
+	closed chan struct{} // closed by Close
 	// handshake is the deadline of the handshake (Unix nanoseconds) until
 	// it ends, then 0.
 	handshake atomic.Int64
+	// waiting is set while the connection waits in the back log for a
+	// place (admit).
+	waiting atomic.Bool
+	admitMu sync.Mutex
+}
+
+// startHandshake starts the handshake's deadline of a connection that has
+// its place.
+func (c *limitConn) startHandshake() {
+	hs := time.Now().Add(c.l.connectTimeout)
+	c.handshake.Store(hs.UnixNano())
+	c.Conn.SetDeadline(hs)
+}
+
+func (c *limitConn) Read(p []byte) (int, error) {
+	if c.waiting.Load() {
+		if err := c.admit(); err != nil {
+			return 0, err
+		}
+	}
+	return c.Conn.Read(p)
+}
+
+func (c *limitConn) Write(p []byte) (int, error) {
+	if c.waiting.Load() {
+		if err := c.admit(); err != nil {
+			return 0, err
+		}
+	}
+	return c.Conn.Write(p)
 }
 
 // clamp returns deadline t held to the handshake's deadline, if the
@@ -130,8 +214,16 @@ func endHandshake(c *mysql.Conn) {
 func (c *limitConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(func() {
+		close(c.closed)
 		c.l.mu.Lock()
 		delete(c.l.conns, c)
+		if !c.waiting.Load() {
+			c.l.active--
+			if c.l.freed != nil {
+				close(c.l.freed)
+				c.l.freed = nil
+			}
+		}
 		if len(c.l.conns) == 0 && c.l.done != nil {
 			close(c.l.done)
 			c.l.done = nil

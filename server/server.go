@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -36,6 +37,13 @@ type Config struct {
 	// MaxConnections caps the clients connected at once; one more gets
 	// MySQL's error 1040 (Too many connections). Zero means no limit.
 	MaxConnections int
+	// BackLog is how many clients beyond MaxConnections may wait for a
+	// place, each up to MaxConnectionsTimeout (DefaultMaxConnectionsTimeout
+	// if zero), before they get the 1040 (Dolt's back_log and
+	// max_connections_timeout). Zero turns them away at once, as MySQL
+	// does.
+	BackLog               int
+	MaxConnectionsTimeout time.Duration
 	// MaxQueryMemory is the per-statement memory limit, in bytes (see
 	// querymemory.go); zero means DefaultMaxQueryMemory, a negative value
 	// no limit.
@@ -75,6 +83,23 @@ type Config struct {
 	// answers on is left to it and logged, instead of failing New.
 	Socket       string
 	SocketIfFree bool
+	// ReadOnly refuses every statement that would change a database
+	// (Dolt's --readonly): the client gets 1290, "database server is set
+	// to read only mode".
+	ReadOnly bool
+	// NoAutocommit starts every session with @@autocommit off (Dolt's
+	// --no-auto-commit).
+	NoAutocommit bool
+	// DisableMultiStatements runs a query with several statements as one
+	// statement even for clients that ask for multi-statements (Dolt's
+	// behavior.disable_client_multi_statements).
+	DisableMultiStatements bool
+	// SessionVars are session variables set on each session of a user at
+	// login, by user name (Dolt's user_session_vars).
+	SessionVars map[string]map[string]any
+	// MaxLoggedQueryLen is how much of a statement the log shows;
+	// zero means 1000 characters, a negative value no limit.
+	MaxLoggedQueryLen int
 	// NoFastPath runs every statement through the engine's planning,
 	// including the primary-key selects sqlserver's fastpath.go runs
 	// without it (for comparing the two).
@@ -84,6 +109,10 @@ type Config struct {
 // DefaultConnTimeout is the connection read and write timeout when none is
 // configured: long enough for idle interactive clients.
 const DefaultConnTimeout = 8 * time.Hour
+
+// DefaultMaxConnectionsTimeout is how long a client of the back log waits
+// for a place when none is configured: Dolt's default.
+const DefaultMaxConnectionsTimeout = time.Minute
 
 // DefaultConnectTimeout is how long a new connection has for its
 // handshake when none is configured: MySQL's connect_timeout default.
@@ -128,6 +157,12 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 	if cfg.MaxConnections < 0 {
 		return nil, fmt.Errorf("server: max connections is %d; give 0 (no limit) or more", cfg.MaxConnections)
 	}
+	if cfg.BackLog < 0 || cfg.MaxConnectionsTimeout < 0 {
+		return nil, fmt.Errorf("server: the back log (%d) and its timeout (%v) must not be negative", cfg.BackLog, cfg.MaxConnectionsTimeout)
+	}
+	if cfg.MaxConnectionsTimeout == 0 {
+		cfg.MaxConnectionsTimeout = DefaultMaxConnectionsTimeout
+	}
 	if cfg.RequireSecureTransport && cfg.TLS == nil && cfg.Socket == "" {
 		return nil, errors.New("server: require_secure_transport with neither TLS nor a Unix socket would turn every client away; give a certificate (--tls-cert and --tls-key) or let the server make one")
 	}
@@ -166,6 +201,7 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 	}
 	emb := sqlserver.NewEmbedded(p, sqlserver.EmbeddedOptions{NoFastPath: cfg.NoFastPath})
 	e := emb.Engine
+	e.ReadOnly.Store(cfg.ReadOnly)
 	if err := emb.EnforceAccounts(filesDir); err != nil {
 		ln.Close()
 		e.Close()
@@ -215,13 +251,24 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 			s.SetStatusVariable(nil, "Ssl_cipher", tls.CipherSuiteName(st.CipherSuite))
 			s.SetStatusVariable(nil, "Ssl_version", strings.Replace(tls.VersionName(st.Version), "TLS 1", "TLSv1", 1))
 		}
+		if cfg.NoAutocommit {
+			if err := s.SetSessionVariable(nil, "autocommit", int8(0)); err != nil {
+				return nil, err
+			}
+		}
+		for k, v := range cfg.SessionVars[user] {
+			if err := s.SetSessionVariable(nil, k, v); err != nil {
+				return nil, fmt.Errorf("the session variable %s of user %s (user_session_vars): %w", k, user, err)
+			}
+		}
 		// The connection's session, for its status flags
 		// (statusflags.go).
 		conn.ClientData = s
 		stmts.addSession(conn.ConnectionID, s)
 		return s, nil
 	}
-	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, connectTimeout: cfg.ConnectTimeout, conns: map[*limitConn]struct{}{}}
+	lim := &limitListener{Listener: ln, max: cfg.MaxConnections, backLog: cfg.BackLog, waitTimeout: cfg.MaxConnectionsTimeout,
+		connectTimeout: cfg.ConnectTimeout, conns: map[*limitConn]struct{}{}}
 	s, err := gmsserver.NewServerWithHandler(gmsserver.Config{
 		Protocol:         "tcp",
 		Address:          ln.Addr().String(),
@@ -229,6 +276,8 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 		ConnReadTimeout:  cfg.ReadTimeout,
 		ConnWriteTimeout: cfg.WriteTimeout,
 		Version:          sqlserver.MySQLVersion,
+		// The engine's handler reads it in each connection.
+		DisableClientMultiStatements: cfg.DisableMultiStatements,
 		// The protocol library's listener, with the server's account
 		// checker (sha2auth.go) and TLS.
 		ProtocolListenerFactory: func(gc gmsserver.Config, lc mysql.ListenerConfig, _ gmsserver.ServerEventListener) (gmsserver.ProtocolListener, error) {
@@ -242,7 +291,8 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 			return vl, nil
 		},
 	}, e, sql.NewContext, sessions, nil, func(h mysql.Handler) (mysql.Handler, error) {
-		return connHandler{Handler: statusHandler{h}, log: cfg.Logger, dataDir: p.DataDir(), stmts: stmts, requireSecure: cfg.RequireSecureTransport}, nil
+		return connHandler{Handler: statusHandler{Handler: h, noAutocommit: cfg.NoAutocommit}, log: cfg.Logger, dataDir: p.DataDir(), stmts: stmts,
+			requireSecure: cfg.RequireSecureTransport, maxQueryLen: cmp.Or(cfg.MaxLoggedQueryLen, defaultLoggedQueryLen)}, nil
 	})
 	if err != nil {
 		lim.Close()

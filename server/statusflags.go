@@ -37,12 +37,13 @@ const (
 // session builder (New).
 type statusHandler struct {
 	mysql.Handler
+	noAutocommit bool // sessions start with autocommit off (Config)
 }
 
 func (h statusHandler) NewConnection(c *mysql.Conn) {
 	h.Handler.NewConnection(c)
 	c.StatusFlags &^= sessionStatusFlags
-	if _, v, ok := sql.SystemVariables.GetGlobal("autocommit"); ok && isTrue(v) {
+	if _, v, ok := sql.SystemVariables.GetGlobal("autocommit"); ok && isTrue(v) && !h.noAutocommit {
 		c.StatusFlags |= statusFlagAutocommit
 	}
 }

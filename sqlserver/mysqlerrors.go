@@ -87,6 +87,7 @@ var unknownErrors = []struct {
 	{regexp.MustCompile(`^Variable '.*' is a read only variable$`), 1238},                                                    // ErrSystemVariableReadOnly: ER_INCORRECT_GLOBAL_LOCAL_VAR
 	{regexp.MustCompile(`^Variable '.*' is a GLOBAL variable and should be set with SET GLOBAL$`), 1229},                     // ErrSystemVariableGlobalOnly: ER_GLOBAL_VARIABLE
 	{regexp.MustCompile(`^The MySQL server is running with the --secure-file-priv option`), mysql.EROptionPreventsStatement}, // ErrSecureFilePriv
+	{regexp.MustCompile(`^database server is set to read only mode$`), mysql.EROptionPreventsStatement},                      // ErrReadOnly (--readonly): ER_OPTION_PREVENTS_STATEMENT, by which clients know a read-only server
 	{regexp.MustCompile(`^Timeout exceeded in regular expression match`), 3699},                                              // ER_REGEXP_TIME_OUT (regexp.go)
 	{regexp.MustCompile(`^Overflow in the regular expression backtrack stack`), 3698},                                        // ER_REGEXP_STACK_OVERFLOW
 }
