@@ -18,6 +18,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/sqlserver"
@@ -147,11 +148,16 @@ func runScript(ctx *sql.Context, e *sqle.Engine, script string, emit func(sql.Sc
 		if stmt == nil {
 			return 0
 		}
-		sch, iter, _, err := e.QueryWithBindings(ctx, parsed, stmt, nil, nil)
-		var rows []sql.Row
-		if err == nil {
-			rows, err = sql.RowIterToRows(ctx, iter)
+		if d, ok := stmt.(*ast.DDL); ok && d.SubStatementPositionEnd > len(parsed) {
+			// A statement with a body (CREATE TRIGGER, PROCEDURE, EVENT,
+			// VIEW): the parser placed the body's end by the whole rest of
+			// the script; parsed alone, its positions are the statement's.
+			if stmt, err = ast.ParseWithOptions(ctx, parsed, sql.LoadSqlMode(ctx).ParserOptions()); err != nil {
+				fail(line, err, parsed)
+				return 1
+			}
 		}
+		rows, sch, err := runStatement(ctx, e, parsed, stmt)
 		if err == nil {
 			err = emit(sch, rows)
 		}
@@ -166,6 +172,21 @@ func runScript(ctx *sql.Context, e *sqle.Engine, script string, emit func(sql.Sc
 		// what it parsed is a prefix of rest.
 		off += len(strings.TrimRightFunc(rest, func(r rune) bool { return r == ';' || unicode.IsSpace(r) })) - len(remainder)
 	}
+}
+
+// runStatement runs one statement and returns its rows; a panic of the
+// engine is an error, as the server makes it, not a crash of verso sql.
+func runStatement(ctx *sql.Context, e *sqle.Engine, query string, stmt ast.Statement) (rows []sql.Row, sch sql.Schema, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error running the statement: %v", r)
+		}
+	}()
+	sch, iter, _, err := e.QueryWithBindings(ctx, query, stmt, nil, nil)
+	if err == nil {
+		rows, err = sql.RowIterToRows(ctx, iter)
+	}
+	return rows, sch, err
 }
 
 // skipSpaceAndComments returns the offset of the first byte of s from off
