@@ -26,6 +26,22 @@
 // or closes it and frees its place; the read and write timeouts (hours,
 // for idle clients) apply only after the login.
 //
+// With Config.BackLog, clients beyond MaxConnections wait for a place
+// instead (Dolt's back_log), each up to Config.MaxConnectionsTimeout.
+//
+// TLS (tls.go): with Config.TLS the handshake offers it; LoadTLS reads a
+// certificate, AutoTLS makes one on first start as MySQL 8 does.
+// Config.RequireSecureTransport turns away clients on TCP without TLS
+// with 3159. The Unix socket (socket.go, Config.Socket) shares the
+// connection limits, counts as secure, and its clients come from
+// localhost. The account checker (sha2auth.go) adds
+// caching_sha2_password's fast path to the engine's methods: the first
+// login of such an account after a start needs TLS, later ones work on
+// any connection.
+//
+// Config.ReadOnly refuses every write with 1290; Config.NoAutocommit and
+// Config.SessionVars set sessions' variables at login.
+//
 // The status flags of the handshake and of every OK and EOF packet follow
 // the session as MySQL's do (statusflags.go), since clients such as
 // PyMySQL trust them: SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS

@@ -132,6 +132,7 @@ type Server struct {
 	emb    *sqlserver.Embedded
 	mem    *memoryWatch // nil without a memory limit
 	closed sync.Once
+	socket string // the Unix socket's path, "" for none
 }
 
 // New returns a server over p listening on cfg.Address. Start it
@@ -179,11 +180,12 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 			ErrNoPassword, tcp.Addr(), cfg.User)
 	}
 	ln := net.Listener(tcp)
+	socket := ""
 	if cfg.Socket != "" {
 		unix, err := listenUnix(cfg.Socket)
 		switch {
 		case err == nil:
-			ln = newMultiListener(tcp, unix)
+			ln, socket = newMultiListener(tcp, unix), cfg.Socket
 		case cfg.SocketIfFree && errors.Is(err, ErrSocketInUse):
 			cfg.Logger.Info("not listening on the Unix socket: another server answers on it", "socket", cfg.Socket)
 		default:
@@ -302,8 +304,12 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 		}
 		return nil, err
 	}
-	return &Server{Server: s, Engine: e, emb: emb, ln: lim, mem: mem}, nil
+	return &Server{Server: s, Engine: e, emb: emb, ln: lim, mem: mem, socket: socket}, nil
 }
+
+// Socket returns the path of the Unix socket the server listens on, or ""
+// if none (Config.Socket unset, or taken with SocketIfFree).
+func (s *Server) Socket() string { return s.socket }
 
 // Addr returns the address the server listens on.
 func (s *Server) Addr() string { return s.ln.Addr().String() }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ log_level: debug
 		MaxConnections: 7, ReadTimeout: 1500 * time.Millisecond, WriteTimeout: 2500 * time.Millisecond,
 		SecureFilePriv: filepath.Join(dir, "files"), ConnectTimeout: 3 * time.Second, MaxQueryMemory: 512 << 20,
 		LogLevel: slog.LevelDebug}
-	if c != want {
+	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("got %+v, want %+v", c, want)
 	}
 	for _, tc := range []struct{ text, msg string }{
@@ -57,6 +58,17 @@ log_level: debug
 		{"secure_file_priv: ''\n", "secure_file_priv is empty"},
 		{"secure_file_priv: [a]\n", "a folder or NULL"},
 		{"log_level: loud\n", "log_level: \"loud\" is not a log level"},
+		{"log_format: xml\n", "log_format is \"xml\"; give text or json"},
+		{"behavior: {dolt_transaction_commit: true}\n", "behavior.dolt_transaction_commit: verso does not make a commit"},
+		{"behavior: {branch_activity_tracking: true}\n", "behavior.branch_activity_tracking"},
+		{"behavior: {event_scheduler: sometimes}\n", "give ON, OFF or DISABLED"},
+		{"jwks: [{name: x}]\n", "jwks: verso does not authenticate"},
+		{"metrics: {port: 9090}\n", "metrics.port: verso serves no metrics"},
+		{"remotesapi: {port: 50051}\n", "remotesapi.port"},
+		{"cluster: {standby_remotes: []}\n", "cluster: verso has no cluster"},
+		{"branch_control_file: config.yaml\n", "branch_control_file: verso has no branch permissions"},
+		{"listener: {back_log: -1}\n", "listener.back_log is -1"},
+		{"user_session_vars: [{vars: {a: 1}}]\n", "has no name"},
 	} {
 		write(tc.text)
 		if err := readConfigFile(path, &serverConfig{}); err == nil || !strings.Contains(err.Error(), tc.msg) {

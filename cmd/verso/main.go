@@ -140,23 +140,33 @@ commands:
   sql-server
             serve the database (or every database of --data-dir) over the
             MySQL protocol until interrupted
-            verso sql-server [--config FILE] [--host 127.0.0.1] [--port 3306]
-                             [--data-dir D] [--user root] [--password P]
-                             [--max-connections N] [--timeout 8h]
+            verso sql-server [--config FILE] [-H|--host 127.0.0.1] [-P|--port 3306]
+                             [--data-dir D] [-u|--user root] [-p|--password P]
+                             [--max-connections N] [--back-log N]
+                             [--max-connections-timeout 1m] [-t|--timeout 8h|SECONDS]
                              [--read-timeout D] [--write-timeout D]
                              [--secure-file-priv DIR|NULL]
                              [--connect-timeout 10s] [--max-query-memory 1G]
-                             [--log-level debug|info|warn|error]
-            The config file (YAML, Dolt's names; flags override it):
+                             [-l|--log-level debug|info|warn|error] [-f|--logformat text|json]
+                             [-r|--readonly] [--no-auto-commit] [--auto-gc=false]
+                             [--socket PATH] [--tls-cert F --tls-key F] [--tls-ca F]
+                             [--no-tls] [--require-secure-transport]
+                             [--doltcfg-dir DIR] [--privilege-file F]
+            The config file (YAML, Dolt's names; flags override it; every
+            key is in cmd/verso/config.go):
               data_dir: D                  # relative to the file's folder
               user: {name: root, password: P}
-              listener: {host: H, port: N, max_connections: N,
-                         read_timeout_millis: N, write_timeout_millis: N,
-                         connect_timeout_millis: N}
-              behavior: {max_query_memory: 1G}   # 0: no limit
+              listener: {host: H, port: N, socket: PATH, max_connections: N,
+                         back_log: N, read_timeout_millis: N,
+                         write_timeout_millis: N, connect_timeout_millis: N,
+                         tls_cert: F, tls_key: F, require_secure_transport: B}
+              behavior: {read_only: B, autocommit: B, max_query_memory: 1G}
               secure_file_priv: DIR        # or NULL; MySQL's name
               log_level: info              # debug: every connection and statement
-            Without a password, only a loopback --host is allowed.
+            Without a password, only a loopback --host is allowed. TLS uses
+            a certificate made in .verso-tls of the data dir unless one is
+            given (or --no-tls); on a loopback host the server also listens
+            on /tmp/mysql.sock when no other server does.
             LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE need the FILE
             privilege and reach only the folder of --secure-file-priv
             (default: .verso-files of the data dir); NULL disables them.

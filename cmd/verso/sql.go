@@ -72,10 +72,10 @@ func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	if *dataDir != "" {
 		*dataDir = joinDir(dir, *dataDir)
 	}
-	p, _, _, _, err := openProvider(dir, *dataDir)
+	p, _, err := openProvider(dir, *dataDir)
 	readOnly := false
 	if errors.Is(err, verso.ErrLocked) {
-		p, _, _, _, err = openDatabases(dir, *dataDir, true)
+		p, _, err = openDatabases(dir, *dataDir, true)
 		readOnly = true
 	}
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,12 +12,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	gmssql "github.com/dolthub/go-mysql-server/sql"
 	"github.com/sirupsen/logrus"
 
 	"github.com/verso-db/verso"
@@ -39,14 +42,29 @@ func runSQLServer(dir string, args []string, stdout, stderr io.Writer) int {
 func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	fs := flag.NewFlagSet("sql-server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	// alias gives flag name a short name, as Dolt's (-H, -P, ...).
+	alias := func(short, name string) {
+		f := fs.Lookup(name)
+		fs.Var(f.Value, short, "the same as --"+name)
+	}
 	configPath := fs.String("config", "", "read settings from this YAML file (flags override it)")
 	host := fs.String("host", "127.0.0.1", "address to listen on")
+	alias("H", "host")
 	port := fs.Int("port", 3306, "port to listen on")
+	alias("P", "port")
 	dataDir := fs.String("data-dir", "", "serve every database folder in this folder")
+	cfgDir := fs.String("doltcfg-dir", "", "the folder of the server's files: the users file and the TLS certificate (default: beside the databases)")
+	privilegeFile := fs.String("privilege-file", "", "the file of accounts and grants (default: .verso-users of the data dir)")
 	user := fs.String("user", sqlserver.DefaultUser, "the superuser's name")
+	alias("u", "user")
 	password := fs.String("password", "", "the superuser's password (required unless listening on loopback)")
+	alias("p", "password")
 	maxConns := fs.Int("max-connections", 0, "the most clients connected at once (0: no limit)")
-	timeout := fs.Duration("timeout", server.DefaultConnTimeout, "read and write timeout of client connections")
+	backLog := fs.Int("back-log", 0, "how many clients beyond --max-connections may wait for a place (0: none, they get error 1040)")
+	maxConnsTimeout := fs.Duration("max-connections-timeout", server.DefaultMaxConnectionsTimeout, "how long a client of the back log waits for a place")
+	timeout := secondsFlag{server.DefaultConnTimeout}
+	fs.Var(&timeout, "timeout", "read and write timeout of client connections: a duration (8h) or seconds, as Dolt's -t; 0 for none (default 8h)")
+	alias("t", "timeout")
 	readTimeout := fs.Duration("read-timeout", server.DefaultConnTimeout, "read timeout of client connections (overrides --timeout)")
 	writeTimeout := fs.Duration("write-timeout", server.DefaultConnTimeout, "write timeout of client connections (overrides --timeout)")
 	secureFilePriv := fs.String("secure-file-priv", "", "the folder LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE may reach, or NULL to disable them (default: .verso-files of the data dir)")
@@ -54,6 +72,19 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	maxQueryMemory := fs.String("max-query-memory", "1G", "the memory one statement may take: bytes, or a number with K, M or G (0: no limit)")
 	autoGC := fs.Bool("auto-gc", true, "collect garbage in the background once a database's files have doubled (past 64 MiB); --auto-gc=false turns it off")
 	logLevel := fs.String("log-level", "info", "what the log on stderr shows: debug (every connection and statement), info, warn or error")
+	alias("loglevel", "log-level")
+	alias("l", "log-level")
+	logFormat := fs.String("logformat", "text", "the log's format: text or json")
+	alias("f", "logformat")
+	readOnly := fs.Bool("readonly", false, "refuse every statement that would change a database (error 1290)")
+	alias("r", "readonly")
+	noAutocommit := fs.Bool("no-auto-commit", false, "start every session with @@autocommit off")
+	socket := fs.String("socket", "", "also listen on this Unix socket (default: "+defaultSocket+" when the host is a loopback one and no other server answers there; --socket '' for none)")
+	tlsCert := fs.String("tls-cert", "", "the TLS certificate (PEM) offered to clients (default: one made in the config folder's tls/)")
+	tlsKey := fs.String("tls-key", "", "the key of --tls-cert")
+	tlsCA := fs.String("tls-ca", "", "the authority of client certificates, for accounts that REQUIRE X509")
+	noTLS := fs.Bool("no-tls", false, "offer no TLS when no certificate is given (instead of making one)")
+	requireSecure := fs.Bool("require-secure-transport", false, "turn away clients on TCP without TLS (error 3159)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -72,43 +103,65 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if set["host"] {
+	// given reports whether the flag name, or a short name of it, was
+	// given.
+	given := func(names ...string) bool {
+		for _, n := range names {
+			if set[n] {
+				return true
+			}
+		}
+		return false
+	}
+	if given("host", "H") {
 		cfg.Host = *host
 	}
-	if set["port"] {
+	if given("port", "P") {
 		cfg.Port = *port
 	}
-	if set["data-dir"] {
+	if given("data-dir") {
 		cfg.DataDir = joinDir(dir, *dataDir)
 	}
-	if set["user"] {
+	if given("doltcfg-dir") {
+		cfg.CfgDir = joinDir(dir, *cfgDir)
+	}
+	if given("privilege-file") {
+		cfg.PrivilegeFile = joinDir(dir, *privilegeFile)
+	}
+	if given("user", "u") {
 		cfg.User = *user
 	}
-	if set["password"] {
+	if given("password", "p") {
 		cfg.Password = *password
 	}
-	if set["max-connections"] {
+	if given("max-connections") {
 		cfg.MaxConnections = *maxConns
 	}
-	if set["timeout"] {
-		cfg.ReadTimeout, cfg.WriteTimeout = *timeout, *timeout
+	if given("back-log") {
+		cfg.BackLog = *backLog
 	}
-	if set["read-timeout"] {
+	if given("max-connections-timeout") {
+		cfg.MaxConnectionsTimeout = *maxConnsTimeout
+	}
+	if given("timeout", "t") {
+		cfg.ReadTimeout, cfg.WriteTimeout = timeout.d, timeout.d
+	}
+	if given("read-timeout") {
 		cfg.ReadTimeout = *readTimeout
 	}
-	if set["write-timeout"] {
+	if given("write-timeout") {
 		cfg.WriteTimeout = *writeTimeout
 	}
-	if set["secure-file-priv"] {
+	if given("secure-file-priv") {
 		cfg.SecureFilePriv = *secureFilePriv
 		if cfg.SecureFilePriv != "" && !strings.EqualFold(cfg.SecureFilePriv, "NULL") {
 			cfg.SecureFilePriv = joinDir(dir, cfg.SecureFilePriv)
 		}
 	}
-	if set["connect-timeout"] {
+	if given("connect-timeout") {
 		cfg.ConnectTimeout = *connectTimeout
 	}
-	if set["max-query-memory"] {
+	if given("max-query-memory") {
 		n, err := parseByteSize(*maxQueryMemory)
 		if err != nil {
 			fmt.Fprintf(stderr, "verso sql-server: --max-query-memory: %v\n", err)
@@ -116,16 +169,52 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		}
 		cfg.MaxQueryMemory = n
 	}
-	if set["auto-gc"] {
+	if given("auto-gc") {
 		cfg.NoAutoGC = !*autoGC
 	}
-	if set["log-level"] {
+	if given("log-level", "loglevel", "l") {
 		lv, err := parseLogLevel(*logLevel)
 		if err != nil {
 			fmt.Fprintf(stderr, "verso sql-server: --log-level: %v\n", err)
 			return 2
 		}
 		cfg.LogLevel = lv
+	}
+	if given("logformat", "f") {
+		switch *logFormat {
+		case "text", "json":
+			cfg.LogJSON = *logFormat == "json"
+		default:
+			fmt.Fprintf(stderr, "verso sql-server: --logformat is %q; give text or json\n", *logFormat)
+			return 2
+		}
+	}
+	if given("readonly", "r") {
+		cfg.ReadOnly = *readOnly
+	}
+	if given("no-auto-commit") {
+		cfg.NoAutocommit = *noAutocommit
+	}
+	if given("socket") {
+		cfg.Socket, cfg.SocketSet = *socket, true
+		if cfg.Socket != "" {
+			cfg.Socket = joinDir(dir, cfg.Socket)
+		}
+	}
+	if given("tls-cert") {
+		cfg.TLSCert = joinDir(dir, *tlsCert)
+	}
+	if given("tls-key") {
+		cfg.TLSKey = joinDir(dir, *tlsKey)
+	}
+	if given("tls-ca") {
+		cfg.TLSCA = joinDir(dir, *tlsCA)
+	}
+	if given("no-tls") {
+		cfg.NoTLS = *noTLS
+	}
+	if given("require-secure-transport") {
+		cfg.RequireSecureTransport = *requireSecure
 	}
 	if cfg.MaxConnections < 0 || cfg.Port < 0 || cfg.Port > 65535 || cfg.ReadTimeout < 0 || cfg.WriteTimeout < 0 {
 		fmt.Fprintln(stderr, "verso sql-server: --port must be 0 to 65535, and --max-connections and the timeouts must not be negative")
@@ -139,9 +228,13 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	// also log through logrus's standard logger (connection lines,
 	// handshake errors): this program routes it into the same log, at the
 	// same levels (the library never touches it).
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	var handler slog.Handler = slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})
+	if cfg.LogJSON {
+		handler = slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})
+	}
+	logger := slog.New(handler)
 	defer sqlserver.ForwardLogrus(logrus.StandardLogger(), logger)()
-	p, serving, usersFile, filesDir, err := openProvider(dir, cfg.DataDir)
+	p, sv, err := openProvider(dir, cfg.DataDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
 		return 1
@@ -149,24 +242,58 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	defer p.Close()
 	p.SetAutoGC(verso.AutoGC{Off: cfg.NoAutoGC})
 	p.SetLogger(logger) // the databases' lines (automatic collections)
-	if cfg.SecureFilePriv == "" && filesDir != "" {
-		if err := os.MkdirAll(filesDir, 0o750); err != nil {
+	if cfg.SecureFilePriv == "" && sv.filesDir != "" {
+		if err := os.MkdirAll(sv.filesDir, 0o750); err != nil {
 			fmt.Fprintf(stderr, "verso sql-server: making the secure_file_priv folder: %v\n", err)
 			return 1
 		}
 	}
+	if cfg.CfgDir != "" {
+		sv.usersFile, sv.tlsDir = filepath.Join(cfg.CfgDir, "users"), filepath.Join(cfg.CfgDir, "tls")
+	}
+	usersFile := cmp.Or(cfg.PrivilegeFile, sv.usersFile)
+	if err := os.MkdirAll(filepath.Dir(usersFile), 0o700); err != nil {
+		fmt.Fprintf(stderr, "verso sql-server: making the users file's folder: %v\n", err)
+		return 1
+	}
+	tlsConfig, err := serverTLS(cfg, sv.tlsDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
+		return 2
+	}
+	sockPath, socketIfFree := cfg.Socket, false
+	if !cfg.SocketSet && runtime.GOOS != "windows" && isLoopbackHost(cfg.Host) {
+		sockPath, socketIfFree = defaultSocket, true
+	}
+	restoreVars, err := setServerVariables(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
+		return 2
+	}
+	defer restoreVars()
 	s, err := server.New(p, server.Config{
-		Address:        net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)),
-		ReadTimeout:    cfg.ReadTimeout,
-		WriteTimeout:   cfg.WriteTimeout,
-		ConnectTimeout: cfg.ConnectTimeout,
-		MaxConnections: cfg.MaxConnections,
-		MaxQueryMemory: queryMemoryLimit(cfg.MaxQueryMemory),
-		User:           cfg.User,
-		Password:       cfg.Password,
-		UsersFile:      usersFile,
-		SecureFilePriv: cmp.Or(cfg.SecureFilePriv, filesDir),
-		Logger:         logger,
+		Address:                net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)),
+		ReadTimeout:            cfg.ReadTimeout,
+		WriteTimeout:           cfg.WriteTimeout,
+		ConnectTimeout:         cfg.ConnectTimeout,
+		MaxConnections:         cfg.MaxConnections,
+		BackLog:                cfg.BackLog,
+		MaxConnectionsTimeout:  cfg.MaxConnectionsTimeout,
+		MaxQueryMemory:         queryMemoryLimit(cfg.MaxQueryMemory),
+		User:                   cfg.User,
+		Password:               cfg.Password,
+		UsersFile:              usersFile,
+		SecureFilePriv:         cmp.Or(cfg.SecureFilePriv, sv.filesDir),
+		Logger:                 logger,
+		TLS:                    tlsConfig,
+		RequireSecureTransport: cfg.RequireSecureTransport,
+		Socket:                 sockPath,
+		SocketIfFree:           socketIfFree,
+		ReadOnly:               cfg.ReadOnly,
+		NoAutocommit:           cfg.NoAutocommit,
+		DisableMultiStatements: cfg.DisableMultiStatements,
+		SessionVars:            cfg.SessionVars,
+		MaxLoggedQueryLen:      cfg.MaxLoggedQueryLen,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
@@ -186,8 +313,14 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		defer f.Close()
 		defer pprof.StopCPUProfile()
 	}
-	fmt.Fprintf(stdout, "verso sql-server listening on %s\nserving %s\n", s.Addr(), serving)
-	logger.Info("verso sql-server listening", "addr", s.Addr(), "data_dir", servedDir(dir, cfg.DataDir), "version", moduleVersion())
+	fmt.Fprintf(stdout, "verso sql-server listening on %s\nserving %s\n", s.Addr(), sv.what)
+	if s.Socket() != "" {
+		fmt.Fprintf(stdout, "listening on the Unix socket %s too\n", s.Socket())
+	}
+	if tlsConfig != nil && cfg.TLSCert == "" {
+		fmt.Fprintf(stdout, "TLS offered with a self-signed certificate: clients verify it with %s\n", filepath.Join(sv.tlsDir, server.TLSCAFile))
+	}
+	logger.Info("verso sql-server listening", "addr", s.Addr(), "socket", s.Socket(), "tls", tlsSummary(cfg, tlsConfig, sv.tlsDir), "data_dir", servedDir(dir, cfg.DataDir), "version", moduleVersion())
 	done := make(chan error, 1)
 	go func() { done <- s.Start() }()
 	select {
@@ -221,37 +354,52 @@ func queryMemoryLimit(n int64) int64 {
 // its connections.
 const shutdownTimeout = 10 * time.Second
 
+// serving describes what openProvider opened: the text the server
+// prints, and where the server's own files go by default.
+type serving struct {
+	what      string // "the databases in ...", for the start line
+	usersFile string // accounts and grants
+	// filesDir is the default folder of secure_file_priv where it is not
+	// the data dir's (server.DefaultFilesDir), else "".
+	filesDir string
+	tlsDir   string // the certificate made when none is given
+}
+
 // openProvider opens the databases to serve (see runSQLServer). Without a
 // data dir and outside any database, it serves the current folder as the
 // data dir, as Dolt does: each database folder in it is a database, and
 // CREATE DATABASE makes new ones there. A data dir that does not exist yet
-// is created. filesDir is the default folder of secure_file_priv where it
-// is not the data dir's (server.DefaultFilesDir), else "".
-func openProvider(dir, dataDir string) (p *sqlserver.Provider, serving, usersFile, filesDir string, err error) {
-	p, serving, usersFile, filesDir, err = openDatabases(dir, dataDir, false)
+// is created.
+func openProvider(dir, dataDir string) (*sqlserver.Provider, serving, error) {
+	p, sv, err := openDatabases(dir, dataDir, false)
 	if err == nil {
 		setCommitter(p)
 	}
-	return p, serving, usersFile, filesDir, err
+	return p, sv, err
 }
 
 // openDatabases is openProvider without the committer; with readOnly
 // every database is opened read-only (sqlserver.NewReadOnlyProvider) and
 // nothing is created.
-func openDatabases(dir, dataDir string, readOnly bool) (p *sqlserver.Provider, serving, usersFile, filesDir string, err error) {
+func openDatabases(dir, dataDir string, readOnly bool) (*sqlserver.Provider, serving, error) {
 	newProvider := sqlserver.NewProvider
 	if readOnly {
 		newProvider = sqlserver.NewReadOnlyProvider
+	}
+	// The server's files in a data dir: beside the databases, under
+	// names no database can have.
+	inDataDir := func(d, what string) serving {
+		return serving{what: what, usersFile: filepath.Join(d, usersFileName), tlsDir: filepath.Join(d, tlsDirName)}
 	}
 	if dataDir != "" {
 		d := dataDir // resolved against dir by the caller
 		if !readOnly {
 			if err := os.MkdirAll(d, 0o755); err != nil {
-				return nil, "", "", "", fmt.Errorf("create the data dir: %w", err)
+				return nil, serving{}, fmt.Errorf("create the data dir: %w", err)
 			}
 		}
 		p, err := newProvider(d)
-		return p, "the databases in " + d, filepath.Join(d, usersFileName), "", err
+		return p, inDataDir(d, "the databases in "+d), err
 	}
 	root, err := findRepoRoot(dir)
 	if errors.Is(err, errNoRepo) {
@@ -260,22 +408,24 @@ func openDatabases(dir, dataDir string, readOnly bool) (p *sqlserver.Provider, s
 		}
 		abs, _ := filepath.Abs(dir)
 		p, err := newProvider(dir)
-		return p, "the databases in " + abs + " (CREATE DATABASE makes one here)", filepath.Join(abs, usersFileName), "", err
+		return p, inDataDir(abs, "the databases in "+abs+" (CREATE DATABASE makes one here)"), err
 	}
 	if err != nil {
-		return nil, "", "", "", err
+		return nil, serving{}, err
 	}
-	p, err = newProvider(root)
+	p, err := newProvider(root)
 	if err != nil {
-		return nil, "", "", "", err
+		return nil, serving{}, err
 	}
 	if err := p.AddDatabaseDir(filepath.Base(root), root); err != nil {
 		p.Close()
-		return nil, "", "", "", err
+		return nil, serving{}, err
 	}
 	// A database served alone keeps the server's files in its .verso
-	// folder, as it does the users file.
-	return p, "the database " + filepath.Base(root) + " in " + root, filepath.Join(root, repoDir, "users"), filepath.Join(root, repoDir, "files"), nil
+	// folder.
+	v := filepath.Join(root, repoDir)
+	return p, serving{what: "the database " + filepath.Base(root) + " in " + root,
+		usersFile: filepath.Join(v, "users"), filesDir: filepath.Join(v, "files"), tlsDir: filepath.Join(v, "tls")}, nil
 }
 
 // servedDir is the folder openProvider serves: the data dir, the
@@ -292,9 +442,20 @@ func servedDir(dir, dataDir string) string {
 }
 
 // usersFileName is the file of a data dir holding the accounts and grants
-// made with CREATE USER and GRANT (sqlserver's users file). A database
-// served alone keeps them in .verso/users.
-const usersFileName = ".verso-users"
+// made with CREATE USER and GRANT (sqlserver's users file), and
+// tlsDirName the folder of the certificate the server makes
+// (server.AutoTLS). A database served alone keeps them in .verso/users
+// and .verso/tls; with a config folder (--doltcfg-dir, cfg_dir) they are
+// its users and tls.
+const (
+	usersFileName = ".verso-users"
+	tlsDirName    = ".verso-tls"
+)
+
+// defaultSocket is the Unix socket a server on a loopback address listens
+// on when no other server answers there and none is configured: Dolt's
+// and MySQL's default.
+const defaultSocket = "/tmp/mysql.sock"
 
 // errNoRepo says that no folder up from the current one holds a database.
 var errNoRepo = errors.New("no verso database")
@@ -327,4 +488,101 @@ func setCommitter(p *sqlserver.Provider) {
 	if os.Getenv(envName) != "" || os.Getenv(envEmail) != "" {
 		p.SetCommitter(identity("", ""))
 	}
+}
+
+// serverTLS returns the server's TLS settings: the certificate of the
+// configuration, or one made in tlsDir (server.AutoTLS) unless NoTLS.
+func serverTLS(cfg serverConfig, tlsDir string) (*tls.Config, error) {
+	if cfg.TLSCert != "" || cfg.TLSKey != "" {
+		return server.LoadTLS(cfg.TLSCert, cfg.TLSKey, cfg.TLSCA, cfg.RequireClientCert)
+	}
+	if cfg.TLSCA != "" || cfg.RequireClientCert {
+		return nil, errors.New("a CA for client certificates (--tls-ca, listener.ca_cert, listener.require_client_cert) needs the server's own certificate: give --tls-cert and --tls-key")
+	}
+	if cfg.NoTLS {
+		return nil, nil
+	}
+	tc, _, err := server.AutoTLS(tlsDir, cfg.Host)
+	return tc, err
+}
+
+// tlsSummary says, for the start line of the log, what TLS the server
+// offers.
+func tlsSummary(cfg serverConfig, tc *tls.Config, tlsDir string) string {
+	switch {
+	case tc == nil:
+		return "off"
+	case cfg.TLSCert != "":
+		return cfg.TLSCert
+	}
+	return "self-signed, CA " + filepath.Join(tlsDir, server.TLSCAFile)
+}
+
+// isLoopbackHost reports whether host, as given to --host, is a loopback
+// address or localhost.
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// setServerVariables sets the global system variables of the
+// configuration: system_variables, and those that show the server's
+// settings (@@read_only, @@require_secure_transport, @@event_scheduler).
+// They are the process's (the engine keeps one set); restore puts back
+// what they were, when the server stops.
+func setServerVariables(cfg serverConfig) (restore func(), err error) {
+	vars := map[string]any{}
+	for k, v := range cfg.SystemVars {
+		vars[k] = v
+	}
+	if cfg.ReadOnly {
+		vars["read_only"] = 1
+	}
+	if cfg.RequireSecureTransport {
+		vars["require_secure_transport"] = 1
+	}
+	if cfg.EventScheduler != "" {
+		vars["event_scheduler"] = cfg.EventScheduler
+	}
+	old := map[string]any{}
+	for k := range vars {
+		if _, v, ok := gmssql.SystemVariables.GetGlobal(k); ok {
+			old[k] = v
+		}
+	}
+	if err := gmssql.SystemVariables.AssignValues(vars); err != nil {
+		return nil, fmt.Errorf("system_variables: %v", err)
+	}
+	return func() { gmssql.SystemVariables.AssignValues(old) }, nil
+}
+
+// secondsFlag is a duration flag that also takes a bare number of
+// seconds, as Dolt's --timeout does; 0 means no timeout.
+type secondsFlag struct{ d time.Duration }
+
+// noTimeout stands for "no timeout": longer than any connection lives.
+const noTimeout = 100 * 365 * 24 * time.Hour
+
+func (f *secondsFlag) String() string { return f.d.String() }
+
+func (f *secondsFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		n, nerr := strconv.ParseUint(s, 10, 32)
+		if nerr != nil {
+			return fmt.Errorf("%q is neither a duration (8h, 90s) nor a number of seconds", s)
+		}
+		d = time.Duration(n) * time.Second
+	}
+	if d < 0 {
+		return fmt.Errorf("%q is negative", s)
+	}
+	if d == 0 {
+		d = noTimeout
+	}
+	f.d = d
+	return nil
 }
