@@ -141,7 +141,11 @@ func (c *sha2Cache) UserEntryWithCacheHash(conn *mysql.Conn, salt []byte, user s
 	h, ok := c.hashes[accountKey(u)]
 	c.mu.Unlock()
 	if ok && h.authString == u.AuthString {
-		if mysql.VerifyHashedCachingSha2Password(reply, salt, h.hash2[:]) {
+		// Some clients (PyMySQL) scramble with the switch request's
+		// data whole, its trailing NUL included: the same proof of the
+		// password over the same fresh nonce.
+		if mysql.VerifyHashedCachingSha2Password(reply, salt, h.hash2[:]) ||
+			mysql.VerifyHashedCachingSha2Password(reply, append(salt[:len(salt):len(salt)], 0), h.hash2[:]) {
 			return login, mysql.AuthAccepted, nil
 		}
 		return nil, mysql.AuthRejected, accessDenied(user)

@@ -51,6 +51,7 @@ var sqlStates = map[int]string{
 	mysql.ERDBAccessDenied:                        "42000",
 	1142 /* ER_TABLEACCESS_DENIED_ERROR */ :       "42000",
 	1264 /* ER_WARN_DATA_OUT_OF_RANGE */ :         "22003",
+	1265 /* WARN_DATA_TRUNCATED */ :               "01000",
 	mysql.ERSpecifiedAccessDenied:                 "42000",
 	mysql.ERMixOfGroupFuncAndFields:               "42000",
 	1305 /* ER_SP_DOES_NOT_EXIST */ :              "42000",
@@ -67,12 +68,14 @@ var unknownErrors = []struct {
 	re  *regexp.Regexp
 	num int
 }{
-	{regexp.MustCompile(`could not be found in any table in scope$`), mysql.ERBadFieldError},                 // ErrColumnNotFound
-	{regexp.MustCompile(`^command denied to user `), 1142},                                                   // ErrPrivilegeCheckFailed: ER_TABLEACCESS_DENIED_ERROR
-	{regexp.MustCompile(`^Access denied for user .* to table `), 1142},                                       // ErrTableAccessDeniedForUser
-	{regexp.MustCompile(`^Access denied for user .* to database `), mysql.ERDBAccessDenied},                  // ErrDatabaseAccessDeniedForUser
-	{regexp.MustCompile(`^string '.*' is too large for column '`), mysql.ERDataTooLong},                      // types.ErrLengthBeyondLimit
-	{regexp.MustCompile(` out of range for `), 1264},                                                         // ErrValueOutOfRange: ER_WARN_DATA_OUT_OF_RANGE
+	{regexp.MustCompile(`could not be found in any table in scope$`), mysql.ERBadFieldError}, // ErrColumnNotFound
+	{regexp.MustCompile(`^command denied to user `), 1142},                                   // ErrPrivilegeCheckFailed: ER_TABLEACCESS_DENIED_ERROR
+	{regexp.MustCompile(`^Access denied for user .* to table `), 1142},                       // ErrTableAccessDeniedForUser
+	{regexp.MustCompile(`^Access denied for user .* to database `), mysql.ERDBAccessDenied},  // ErrDatabaseAccessDeniedForUser
+	{regexp.MustCompile(`^string '.*' is too large for column '`), mysql.ERDataTooLong},      // types.ErrLengthBeyondLimit
+	{regexp.MustCompile(` out of range for `), 1264},
+	{regexp.MustCompile(`^Out of range value for column`), 1264},                                             // ErrOutOfRange of DECIMAL: ER_WARN_DATA_OUT_OF_RANGE
+	{regexp.MustCompile(`^Data truncated for column '`), 1265},                                               // ErrDataTruncatedForColumn (an ENUM or SET value): WARN_DATA_TRUNCATED                                                         // ErrValueOutOfRange: ER_WARN_DATA_OUT_OF_RANGE
 	{regexp.MustCompile(`^Incorrect (date|datetime|time|timestamp) value: `), 1292},                          // types.ErrConvertingToTime: ER_TRUNCATED_WRONG_VALUE
 	{regexp.MustCompile(`^Invalid JSON text`), 3140},                                                         // ErrInvalidJson, ErrInvalidJSONText: ER_INVALID_JSON_TEXT
 	{regexp.MustCompile(`^function '.*' expected .* arguments?, \d+ received$`), 1582},                       // ErrInvalidArgumentNumber: ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
