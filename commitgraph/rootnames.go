@@ -13,6 +13,7 @@ package commitgraph
 //	procedures/<p>            a stored procedure's definition
 //	foreignkeys/<f>           a foreign key's definition
 //	events/log, events/...    the event log and its indexes (eventindex)
+//	dbopts/<o>                a database option the SQL layer keeps (its default collation)
 //
 // Names compare case-sensitively in the map; the SQL layer finds tables and
 // objects case-insensitively by scanning a prefix.
@@ -25,8 +26,9 @@ const (
 	ProcedurePrefix  = "procedures/"
 	ForeignKeyPrefix = "foreignkeys/"
 	EventsPrefix     = "events/"
+	DBOptsPrefix     = "dbopts/"
 )
 
 // RootPrefixes lists every prefix above, in the order the layout lists
 // them.
-var RootPrefixes = []string{TablePrefix, TableOptsPrefix, ConflictsPrefix, ViewPrefix, TriggerPrefix, ProcedurePrefix, ForeignKeyPrefix, EventsPrefix}
+var RootPrefixes = []string{TablePrefix, TableOptsPrefix, ConflictsPrefix, ViewPrefix, TriggerPrefix, ProcedurePrefix, ForeignKeyPrefix, EventsPrefix, DBOptsPrefix}

@@ -38,18 +38,22 @@ type connHandler struct {
 const defaultLoggedQueryLen = 1000
 
 func (h connHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
+	query = sqlserver.PlainMariaDBComments(query)
 	ctx, st := h.stmts.begin(ctx, c, query)
 	defer h.finish(c, query, st, &err)
 	return h.Handler.ComQuery(ctx, c, query, callback)
 }
 
 func (h connHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (rest string, err error) {
+	query = sqlserver.PlainMariaDBComments(query)
 	ctx, st := h.stmts.begin(ctx, c, query)
 	defer h.finish(c, query, st, &err)
 	return h.Handler.ComMultiQuery(ctx, c, query, callback)
 }
 
 func (h connHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) (f []*querypb.Field, err error) {
+	query = sqlserver.PlainMariaDBComments(query)
+	prepare.PrepareStmt = query
 	defer h.finish(c, query, nil, &err)
 	return h.Handler.ComPrepare(ctx, c, query, prepare)
 }

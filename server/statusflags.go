@@ -57,7 +57,7 @@ func (h statusHandler) ConnectionAuthenticated(c *mysql.Conn) error {
 func (h statusHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
 	err := h.Handler.ComQuery(ctx, c, query, func(r *sqltypes.Result, more bool) error {
 		setStatusFlags(c)
-		okInfo(r)
+		mysqlText(r)
 		return callback(r, more)
 	})
 	setStatusFlags(c)
@@ -67,7 +67,7 @@ func (h statusHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 func (h statusHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, func(r *sqltypes.Result, more bool) error {
 		setStatusFlags(c)
-		okInfo(r)
+		mysqlText(r)
 		return callback(r, more)
 	})
 	setStatusFlags(c)
@@ -95,16 +95,40 @@ func (h statusHandler) ComResetConnection(c *mysql.Conn) error {
 	return err
 }
 
-// okInfo drops from r the info message of an OK packet ("Statement
-// prepared") that clients cannot read. The protocol library writes the
-// message after a '#' byte, which MariaDB's client library reads as the
-// message's length-encoded size, 35: a shorter message makes it fail with
-// 2027 "Received malformed packet" (PREPARE did), while it shows a longer
-// one whole ("Rows matched: 1  Changed: 1  Warnings: 0"). So the messages
+// mysqlText makes r, a result of the text protocol, read as MySQL's: the
+// info message of an OK packet that clients cannot read goes, and FLOAT
+// and DOUBLE values are written as MySQL writes them
+// (sqlserver.FormatFloat: 1e15 and 0.00001, where the engine writes
+// 1e+15 and 1e-05).
+//
+// The protocol library writes the info message after a '#' byte, which
+// MariaDB's client library reads as the message's length-encoded size,
+// 35: a shorter message ("Statement prepared") makes it fail with 2027
+// "Received malformed packet" (PREPARE did), while it shows a longer one
+// whole ("Rows matched: 1  Changed: 1  Warnings: 0"). So the messages
 // shorter than that go.
-func okInfo(r *sqltypes.Result) {
-	if r != nil && len(r.Fields) == 0 && len(r.Info) < '#' {
+func mysqlText(r *sqltypes.Result) {
+	if r == nil {
+		return
+	}
+	if len(r.Fields) == 0 && len(r.Info) < '#' {
 		r.Info = ""
+	}
+	for i, f := range r.Fields {
+		bits := 0
+		switch f.Type {
+		case querypb.Type_FLOAT64:
+			bits = 64
+		case querypb.Type_FLOAT32:
+			bits = 32
+		default:
+			continue
+		}
+		for _, row := range r.Rows {
+			if i < len(row) && !row[i].IsNull() {
+				row[i] = sqltypes.MakeTrusted(f.Type, sqlserver.MySQLFloatText(row[i].Raw(), bits))
+			}
+		}
 	}
 }
 

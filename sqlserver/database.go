@@ -275,11 +275,3 @@ func (d *txDB) putTable(ctx *sql.Context, name string, t *tables.Table) error {
 	return nil
 }
 
-// GetCollation implements sql.CollatedDatabase: always the default (see
-// Provider.CreateCollatedDatabase).
-func (db *Database) GetCollation(*sql.Context) sql.CollationID { return sql.Collation_Default }
-
-// SetCollation implements sql.CollatedDatabase.
-func (db *Database) SetCollation(_ *sql.Context, c sql.CollationID) error {
-	return checkDatabaseCollation(c)
-}

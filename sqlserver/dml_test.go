@@ -209,3 +209,30 @@ func TestAlterTableOptions(t *testing.T) {
 		t.Fatalf("SHOW CREATE TABLE after rename: %s", got)
 	}
 }
+
+// TestDeleteOtherDatabase: with another current database, DELETE FROM
+// db.t runs db.t's ON DELETE trigger even when the current database has
+// a table t without one, and without a current database it works (the
+// engine's DELETE-to-TRUNCATE looked in the current database: it skipped
+// the trigger, or failed with 1049).
+func TestDeleteOtherDatabase(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE t (id INT PRIMARY KEY)")
+	env.exec(ctx, "CREATE TABLE gone (id INT PRIMARY KEY)")
+	env.exec(ctx, "CREATE TRIGGER keep BEFORE DELETE ON t FOR EACH ROW INSERT INTO db.gone VALUES (old.id)")
+	env.exec(ctx, "INSERT INTO t VALUES (1), (2)")
+	env.exec(ctx, "CREATE DATABASE other")
+	env.exec(ctx, "CREATE TABLE other.t (id INT PRIMARY KEY)")
+
+	ctx.SetCurrentDatabase("other")
+	env.check(ctx, "DELETE FROM db.t", "[ok:2]")
+	env.check(ctx, "SELECT id FROM db.gone ORDER BY id", "[1] [2]")
+
+	// Without a current database. (The engine finds no triggers then,
+	// which other.t has none of.)
+	ctx.SetCurrentDatabase("")
+	env.exec(ctx, "INSERT INTO other.t VALUES (3), (4)")
+	env.check(ctx, "DELETE FROM other.t", "[ok:2]")
+	env.check(ctx, "SELECT COUNT(*) FROM other.t", "[0]")
+}

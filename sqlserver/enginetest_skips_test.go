@@ -43,7 +43,6 @@ var engineSkips = map[string]string{
 	// TestEngineAlterTable
 	"multi alter with invalid schemas": "the 65535-byte row size limit is not enforced",
 	// TestEngineCreateDatabase
-	"create database error handling": "database collations other than the default are not stored yet",
 	// TestEngineCreateTable
 	"create table t1 (i int primary key, b1 blob, b2 blob, index(b1(10)), index(b2(20)), index(b1(123), b2(456)))": "SHOW CREATE TABLE lists indexes in creation order; the test expects them by name",
 	"create table t1 (pk int primary key) target_row_size=4096":                                                    "table storage options are not stored",
@@ -69,16 +68,14 @@ var engineSkips = map[string]string{
 	"select * from (select l.pk1 as left_pk, r.pk1 as right_pk from three_pk l join three_pk r) alias where left_pk = 1 and right_pk = 2;": "plan shows every column read: tables do not implement sql.ProjectedTable (column pruning) yet",
 	"select * from (select l.left_pk as left_left, l.right_pk as left_right, r.left_pk as right_left, r.right_pk as right_right from join_view_requires_prefix l join join_view_requires_prefix r) alias where left_left = 1 and left_right = 2 and right_left = 3 and right_right = 4;": "plan shows every column read: tables do not implement sql.ProjectedTable (column pruning) yet",
 	// TestEngineScripts
-	"aggregate function with match":                       "FULLTEXT indexes are not supported yet",
-	"alter table, alter column set, drop default":         "ALTER COLUMN DROP DEFAULT then INSERT: error kind differs",
-	"case insensitive index handling":                     "SHOW INDEX / SHOW CREATE TABLE: index listing differs",
-	"found_rows() behavior":                               "FOUND_ROWS() after an indexed LIMIT differs",
-	"int with auto_increment":                             "SHOW CREATE TABLE: AUTO_INCREMENT of a table at its type maximum differs",
-	"intersection and except tests":                       "INTERSECT of ordered, limited selects differs",
-	"test create database with modified server variables": "database collations other than the default are not stored yet",
-	"test index naming":                                   "SHOW INDEX / SHOW CREATE TABLE: index listing differs",
-	"test show create database":                           "database collations other than the default are not stored yet",
-	"unsigned int with auto_increment":                    "SHOW CREATE TABLE: AUTO_INCREMENT of a table at its type maximum differs",
+	"aggregate function with match":               "FULLTEXT indexes are not supported yet",
+	"alter table, alter column set, drop default": "ALTER COLUMN DROP DEFAULT then INSERT: error kind differs",
+	"case insensitive index handling":             "SHOW INDEX / SHOW CREATE TABLE: index listing differs",
+	"found_rows() behavior":                       "FOUND_ROWS() after an indexed LIMIT differs",
+	"int with auto_increment":                     "SHOW CREATE TABLE: AUTO_INCREMENT of a table at its type maximum differs",
+	"intersection and except tests":               "INTERSECT of ordered, limited selects differs",
+	"test index naming":                           "SHOW INDEX / SHOW CREATE TABLE: index listing differs",
+	"unsigned int with auto_increment":            "SHOW CREATE TABLE: AUTO_INCREMENT of a table at its type maximum differs",
 	// TestEngineShowTableStatus
 	"show table status":                             "SHOW TABLE STATUS: storage statistics (lengths, averages) differ",
 	"show table status from mydb":                   "SHOW TABLE STATUS: storage statistics (lengths, averages) differ",

@@ -101,7 +101,8 @@ func NewEngine(p *Provider) *sqle.Engine { return newEngine(p, nil) }
 // newEngine returns an engine over p, with the fast path f if not nil.
 func newEngine(p *Provider, f *fastPath) *sqle.Engine {
 	a := newServerAnalyzer(analyzer.NewBuilder(p).AddOverrides(sql.EngineOverrides{
-		Builder: sql.BuilderOverrides{Parser: lockingParser{Parser: accessParser{withRegexpParser(sql.NewMysqlParser())}, p: p, f: f}},
+		Builder:         sql.BuilderOverrides{Parser: lockingParser{Parser: accessParser{withRegexpParser(sql.NewMysqlParser())}, p: p, f: f}},
+		SchemaFormatter: schemaFormatter{sql.DefaultMySQLSchemaFormatter},
 	}))
 	return sqle.New(a, nil)
 }

@@ -1,7 +1,6 @@
 package sqlserver
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -119,6 +118,7 @@ func NewMemoryProvider() *Provider { return emptyProvider("") }
 // memory), with caches and a catalog of its own.
 func emptyProvider(dataDir string) *Provider {
 	registerSystemVariables()
+	registerAnalyzerRules()
 	return &Provider{dataDir: dataDir, dbs: map[string]*dbState{}, cache: newTableCache(), sysCache: systables.NewCache(), catalog: newCatalog(), locks: verso.NewLocks()}
 }
 
@@ -372,19 +372,18 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 	return err
 }
 
-// CreateCollatedDatabase implements sql.CollatedDatabaseProvider. verso
-// does not store a database collation yet: only the default is accepted
-// (columns keep their own collations).
+// CreateCollatedDatabase implements sql.CollatedDatabaseProvider: the
+// database, with its default collation (dbopts.go) in its working set.
 func (p *Provider) CreateCollatedDatabase(ctx *sql.Context, name string, collation sql.CollationID) error {
-	if err := checkDatabaseCollation(collation); err != nil {
+	if err := p.CreateDatabase(ctx, name); err != nil {
 		return err
 	}
-	return p.CreateDatabase(ctx, name)
-}
-
-func checkDatabaseCollation(c sql.CollationID) error {
-	if c != sql.Collation_Default && c != sql.Collation_Unspecified {
-		return fmt.Errorf("verso does not support database collations other than %s yet (got %s)", sql.Collation_Default, c)
+	if collation == sql.Collation_Default || collation == sql.Collation_Unspecified {
+		return nil
 	}
-	return nil
+	d, err := p.Database(ctx, name)
+	if err != nil {
+		return err
+	}
+	return d.(*Database).SetCollation(ctx, collation)
 }

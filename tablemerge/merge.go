@@ -87,7 +87,7 @@ type PrefixMerger func(ctx context.Context, ns *prolly.NodeStore, base, ours, th
 
 // objectKinds names the root value prefixes of the objects merged by name
 // (before the '/'), with what messages call them.
-var objectKinds = map[string]string{"views": "view", "triggers": "trigger", "procedures": "procedure", "foreignkeys": "foreign key"}
+var objectKinds = map[string]string{"views": "view", "triggers": "trigger", "procedures": "procedure", "foreignkeys": "foreign key", "dbopts": "database option"}
 
 type merger struct {
 	ns   *prolly.NodeStore

@@ -130,6 +130,7 @@ const heldMessage = "another process (a running verso sql-server?) holds the dat
 // result to emit; on the first error it calls fail with the statement's
 // line, the error and the statement, and returns 1.
 func runScript(ctx *sql.Context, e *sqle.Engine, script string, emit func(sql.Schema, []sql.Row) error, fail func(line int, err error, stmt string)) int {
+	script = sqlserver.PlainMariaDBComments(script)
 	parser := sql.NewMysqlParser()
 	off := 0 // where the rest of the script starts in script
 	for {
@@ -233,6 +234,12 @@ func plural(n uint64, one, many string) string {
 func cell(ctx *sql.Context, col *sql.Column, v any) (s string, null bool, err error) {
 	if v == nil {
 		return "", true, nil
+	}
+	switch f := v.(type) {
+	case float64:
+		return sqlserver.FormatFloat(f, 64), false, nil
+	case float32:
+		return sqlserver.FormatFloat(float64(f), 32), false, nil
 	}
 	val, err := col.Type.SQL(ctx, nil, v)
 	if err != nil {
