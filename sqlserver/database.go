@@ -274,4 +274,3 @@ func (d *txDB) putTable(ctx *sql.Context, name string, t *tables.Table) error {
 	d.SetRoot(root)
 	return nil
 }
-
