@@ -11,8 +11,11 @@ require (
 	github.com/google/btree v1.1.3
 	github.com/klauspost/compress v1.20.4
 	github.com/sirupsen/logrus v1.8.3
+	github.com/spf13/cobra v1.10.2
+	github.com/spf13/pflag v1.0.10
 	github.com/zeebo/xxh3 v1.1.0
 	golang.org/x/sys v0.45.0
+	gopkg.in/src-d/go-errors.v1 v1.0.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
@@ -25,6 +28,7 @@ require (
 	github.com/gocraft/dbr/v2 v2.7.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/hashicorp/golang-lru v0.5.4 // indirect
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
 	github.com/lestrrat-go/strftime v1.2.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
@@ -40,5 +44,4 @@ require (
 	google.golang.org/genproto v0.0.0-20230410155749-daa745c078e1 // indirect
 	google.golang.org/grpc v1.79.3 // indirect
 	google.golang.org/protobuf v1.36.10 // indirect
-	gopkg.in/src-d/go-errors.v1 v1.0.0 // indirect
 )

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -27,15 +26,10 @@ import (
 // (-, retention's removals included) and renumbered (< >, after a merge).
 // The database is opened read-only, so diff works while a server holds it.
 func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(pos) > 3 {
-		fmt.Fprintln(stderr, "verso diff: at most two revisions and a table")
-		return 2
+	fs := newFlags("diff", cliContext{stdout: stdout, stderr: stderr})
+	pos, code, ok := parseFlags(fs, args, 3)
+	if !ok {
+		return code
 	}
 	db, err := openDB(dir, true)
 	if err != nil {

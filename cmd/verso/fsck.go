@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,16 +19,10 @@ import (
 // opened for its damage included, and 2 on a usage error. A progress line
 // goes to stderr when stderr is a terminal.
 func runFsck(dir string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("fsck", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("fsck", cliContext{stdout: stdout, stderr: stderr})
 	quick := fs.Bool("quick", false, "check only that every chunk of the store is present and matches its address")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(pos) > 0 {
-		fmt.Fprintln(stderr, "verso fsck: no arguments besides --quick")
-		return 2
+	if _, code, ok := parseFlags(fs, args, 0); !ok {
+		return code
 	}
 	db, err := openDB(dir, true)
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -16,20 +15,13 @@ import (
 // dolt_gc() instead). It prints what it did; it exits 1 on failure and 2
 // on a usage error.
 func runGC(dir string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gc", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	shallow := fs.Bool("shallow", false, "fold the journal into table files only, dropping nothing")
-	full := fs.Bool("full", false, "collect everything nothing reaches (what gc does without flags: verso keeps one generation)")
-	fs.BoolVar(shallow, "s", false, "short for --shallow")
-	fs.BoolVar(full, "f", false, "short for --full")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return 2
+	fs := newFlags("gc", cliContext{stdout: stdout, stderr: stderr})
+	shallow := fs.BoolP("shallow", "s", false, "fold the journal into table files only, dropping nothing")
+	full := fs.BoolP("full", "f", false, "collect everything nothing reaches (what gc does without flags: verso keeps one generation)")
+	if _, code, ok := parseFlags(fs, args, 0); !ok {
+		return code
 	}
 	switch {
-	case len(pos) > 0:
-		fmt.Fprintf(stderr, "verso gc: takes no arguments, but found %d: %v\n", len(pos), pos)
-		return 2
 	case *shallow && *full:
 		fmt.Fprintln(stderr, "verso gc: give --shallow or --full, not both")
 		return 2

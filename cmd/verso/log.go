@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -15,18 +14,13 @@ import (
 const dateLayout = "Mon Jan 2 15:04:05 2006 -0700"
 
 func runLog(dir string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("log", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("log", cliContext{stdout: stdout, stderr: stderr})
 	oneline := fs.Bool("oneline", false, "one line per commit: hash and the first line of the message")
-	limit := fs.Int("n", -1, "print at most n commits")
+	limit := fs.IntP("max-count", "n", -1, "print at most n commits")
 	graph := fs.Bool("graph", false, "draw the commit graph, one line per commit")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(pos) > 1 {
-		fmt.Fprintln(stderr, "verso log: at most one revision")
-		return 2
+	pos, code, ok := parseFlags(fs, args, 1)
+	if !ok {
+		return code
 	}
 	spec := "HEAD"
 	if len(pos) == 1 {

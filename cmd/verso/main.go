@@ -4,17 +4,9 @@
 //
 //	verso [-C dir] <command> [arguments]
 //
-//	verso version                   print the program's version and its storage format version
-//	verso init [flags] [dir]        create a database in dir (default: the current folder)
-//	verso log [flags] [revision]    print the history of a revision (default: HEAD)
-//	verso diff [from [to]] [table]  print the rows changed between two revisions (default: HEAD and the working set)
-//	verso sql-server [flags]        serve the database over the MySQL protocol
-//	verso status|add|commit|branch|checkout|merge|tag|reset [arguments]
-//	                                versioning, with the SQL procedures' arguments (vcs.go)
-//	verso sql [flags]               run SQL (-q, or a script on stdin) and print the results
-//	verso fsck [--quick]            check the database's chunks, commits, tables, indexes, event log and users file (fsck.go)
-//
-// -C dir runs the command as if started in dir.
+// The commands are listed in cli.go (cliCommands), which dispatches them
+// with cobra; verso help lists them and verso <command> --help describes
+// one. -C dir runs the command as if started in dir.
 //
 // sql-server takes its settings from flags and from a YAML config file
 // with Dolt's key names (config.go); it keeps accounts and grants in
@@ -58,8 +50,6 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"log/slog"
 	"os"
 
@@ -83,117 +73,8 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
-	dir := ""
-	for len(args) >= 2 && args[0] == "-C" {
-		dir, args = joinDir(dir, args[1]), args[2:]
-	}
-	if len(args) == 0 {
-		usage(stderr)
-		return 2
-	}
-	switch args[0] {
-	case "version", "--version", "-v":
-		fmt.Fprintf(stdout, "verso %s\nstorage format %d (table files %d, commits %d)\n", moduleVersion(), verso.FormatVersion, verso.TableFormatVersion, verso.CommitFormatVersion)
-		return 0
-	case "init":
-		return runInit(dir, args[1:], stdout, stderr)
-	case "log":
-		return runLog(dir, args[1:], stdout, stderr)
-	case "diff":
-		return runDiff(dir, args[1:], stdout, stderr)
-	case "sql-server":
-		return runSQLServer(dir, args[1:], stdout, stderr)
-	case "status", "add", "commit", "branch", "checkout", "merge", "tag", "reset":
-		return vcsCommands[args[0]](dir, args[1:], stdout, stderr)
-	case "sql":
-		return runSQL(dir, args[1:], os.Stdin, stdout, stderr)
-	case "fsck":
-		return runFsck(dir, args[1:], stdout, stderr)
-	case "gc":
-		return runGC(dir, args[1:], stdout, stderr)
-	case "help", "--help", "-h":
-		if len(args) > 1 && args[1] == "versioning" {
-			fmt.Fprint(stdout, versioningHelp)
-			return 0
-		}
-		usage(stdout)
-		return 0
-	default:
-		fmt.Fprintf(stderr, "verso: unknown command %q\n", args[0])
-		usage(stderr)
-		return 2
-	}
-}
-
-func usage(w io.Writer) {
-	fmt.Fprint(w, `usage: verso [-C dir] <command> [arguments]
-
-commands:
-  version   print the program's version and its storage format version
-  init      create a database with a first empty commit on main
-            verso init [--branch main] [--name N] [--email E] [dir]
-  log       print the history of a revision (default HEAD)
-            verso log [--oneline] [--graph] [-n N] [revision]
-  diff      print the rows added, removed and changed between two revisions
-            verso diff [from [to]] [table]   (default: HEAD against the working set)
-  sql-server
-            serve the database (or every database of --data-dir) over the
-            MySQL protocol until interrupted
-            verso sql-server [--config FILE] [-H|--host 127.0.0.1] [-P|--port 3306]
-                             [--data-dir D] [-u|--user root] [-p|--password P]
-                             [--max-connections N] [--back-log N]
-                             [--max-connections-timeout 1m] [-t|--timeout 8h|SECONDS]
-                             [--read-timeout D] [--write-timeout D]
-                             [--secure-file-priv DIR|NULL]
-                             [--connect-timeout 10s] [--max-query-memory 1G]
-                             [-l|--log-level debug|info|warn|error] [-f|--logformat text|json]
-                             [-r|--readonly] [--no-auto-commit] [--auto-gc=false]
-                             [--socket PATH] [--tls-cert F --tls-key F] [--tls-ca F]
-                             [--no-tls] [--require-secure-transport]
-                             [--doltcfg-dir DIR] [--privilege-file F]
-            The config file (YAML, Dolt's names; flags override it; every
-            key is in cmd/verso/config.go):
-              data_dir: D                  # relative to the file's folder
-              user: {name: root, password: P}
-              listener: {host: H, port: N, socket: PATH, max_connections: N,
-                         back_log: N, read_timeout_millis: N,
-                         write_timeout_millis: N, connect_timeout_millis: N,
-                         tls_cert: F, tls_key: F, require_secure_transport: B}
-              behavior: {read_only: B, autocommit: B, max_query_memory: 1G}
-              secure_file_priv: DIR        # or NULL; MySQL's name
-              log_level: info              # debug: every connection and statement
-            Without a password, only a loopback --host is allowed. TLS uses
-            a certificate made in .verso-tls of the data dir unless one is
-            given (or --no-tls); on a loopback host the server also listens
-            on /tmp/mysql.sock when no other server does.
-            LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE need the FILE
-            privilege and reach only the folder of --secure-file-priv
-            (default: .verso-files of the data dir); NULL disables them.
-  status, add, commit, branch, checkout, merge, tag, reset
-            Git-style versioning, as the SQL procedures dolt_add, ... with
-            the same arguments: verso commit -am "msg", verso checkout -b b
-            (see "verso help versioning")
-  sql       run SQL against the database of the current folder (or the
-            databases of --data-dir): -q "QUERY", or a script on stdin
-            verso sql [-q QUERY] [-r table|csv|json] [--data-dir D] [< script.sql]
-  fsck      check the database: every chunk present and matching its address,
-            and every commit, closure, table, index, event log and schema
-            object the branches, tags and working sets reach, and the users
-            file; prints each problem and exits 1 if there is any
-            (read-only: runs beside a server)
-            verso fsck [--quick]   (--quick: the chunks only)
-  gc        collect garbage: drop every chunk no branch, tag, working set
-            or commit reaches, and return the space (a running server
-            does it online: CALL dolt_gc())
-            verso gc [--shallow|--full]   (--shallow: compact the journal only)
-  help      print this message
-
--C dir runs the command as if started in dir. Author identity: --name and
---email, else $VERSO_AUTHOR_NAME and $VERSO_AUTHOR_EMAIL, else the login name.
-`)
-}
-
+// moduleVersion is this build's version: the release's, else the one
+// the Go toolchain recorded.
 func moduleVersion() string {
 	if version != "" {
 		return version

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -84,34 +83,14 @@ func identity(name, email string) verso.Signature {
 	return verso.Signature{Name: name, Email: email}
 }
 
-// parseArgs parses flags and positional arguments in any order.
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 func runInit(dir string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("init", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("init", cliContext{stdout: stdout, stderr: stderr})
 	branch := fs.String("branch", "main", "name of the first branch")
 	name := fs.String("name", "", "author name (default $"+envName+" or the login name)")
 	email := fs.String("email", "", "author email (default $"+envEmail+" or <login>@localhost)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(pos) > 1 {
-		fmt.Fprintln(stderr, "verso init: at most one folder")
-		return 2
+	pos, code, ok := parseFlags(fs, args, 1)
+	if !ok {
+		return code
 	}
 	target := dir
 	if len(pos) == 1 {

@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -36,16 +35,16 @@ import (
 // queries read, while a statement that writes fails with MySQL's 1290
 // saying to run it through that server.
 func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sql", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	query := fs.String("q", "", "run this SQL (one or more statements) instead of reading stdin")
-	format := fs.String("r", "table", "result format: table, csv or json")
+	fs := newFlags("sql", cliContext{stdout: stdout, stderr: stderr})
+	query := fs.StringP("query", "q", "", "run this SQL (one or more statements) instead of reading stdin")
+	format := fs.StringP("result-format", "r", "table", "result format: table, csv or json")
 	dataDir := fs.String("data-dir", "", "use the databases of this folder (none is current until USE)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	pos, code, ok := parseFlags(fs, args, -1)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "verso sql: unexpected argument %q (quote the query: verso sql -q \"SELECT ...\")\n", fs.Arg(0))
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "verso sql: unexpected argument %q (quote the query: verso sql -q \"SELECT ...\")\n", pos[0])
 		return 2
 	}
 	var print func(w io.Writer, ctx *sql.Context, sch sql.Schema, rows []sql.Row) error
@@ -98,7 +97,7 @@ func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	code := runScript(ctx, e, script, func(sch sql.Schema, rows []sql.Row) error {
+	code = runScript(ctx, e, script, func(sch sql.Schema, rows []sql.Row) error {
 		if types.IsOkResultSchema(sch) {
 			if *format == "table" && len(rows) == 1 {
 				if ok, isOK := rows[0][0].(types.OkResult); isOK {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"crypto/tls"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,6 +20,7 @@ import (
 
 	gmssql "github.com/dolthub/go-mysql-server/sql"
 	"github.com/sirupsen/logrus"
+	"github.com/spf13/pflag"
 
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/server"
@@ -40,44 +40,36 @@ func runSQLServer(dir string, args []string, stdout, stderr io.Writer) int {
 
 // serveSQL is runSQLServer, stopping when stop receives.
 func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
-	fs := flag.NewFlagSet("sql-server", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	// alias gives flag name a short name, as Dolt's (-H, -P, ...).
-	alias := func(short, name string) {
-		f := fs.Lookup(name)
-		fs.Var(f.Value, short, "the same as --"+name)
-	}
+	fs := newFlags("sql-server", cliContext{stdout: stdout, stderr: stderr})
+	// Dolt's spelling of --log-level.
+	fs.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		if name == "loglevel" {
+			name = "log-level"
+		}
+		return pflag.NormalizedName(name)
+	})
 	configPath := fs.String("config", "", "read settings from this YAML file (flags override it)")
-	host := fs.String("host", "127.0.0.1", "address to listen on")
-	alias("H", "host")
-	port := fs.Int("port", 3306, "port to listen on")
-	alias("P", "port")
+	host := fs.StringP("host", "H", "127.0.0.1", "address to listen on")
+	port := fs.IntP("port", "P", 3306, "port to listen on")
 	dataDir := fs.String("data-dir", "", "serve every database folder in this folder")
 	cfgDir := fs.String("doltcfg-dir", "", "the folder of the server's files: the users file and the TLS certificate (default: beside the databases)")
 	privilegeFile := fs.String("privilege-file", "", "the file of accounts and grants (default: .verso-users of the data dir)")
-	user := fs.String("user", sqlserver.DefaultUser, "the superuser's name")
-	alias("u", "user")
-	password := fs.String("password", "", "the superuser's password (required unless listening on loopback)")
-	alias("p", "password")
+	user := fs.StringP("user", "u", sqlserver.DefaultUser, "the superuser's name")
+	password := fs.StringP("password", "p", "", "the superuser's password (required unless listening on loopback)")
 	maxConns := fs.Int("max-connections", 0, "the most clients connected at once (0: no limit)")
 	backLog := fs.Int("back-log", 0, "how many clients beyond --max-connections may wait for a place (0: none, they get error 1040)")
 	maxConnsTimeout := fs.Duration("max-connections-timeout", server.DefaultMaxConnectionsTimeout, "how long a client of the back log waits for a place")
 	timeout := secondsFlag{server.DefaultConnTimeout}
-	fs.Var(&timeout, "timeout", "read and write timeout of client connections: a duration (8h) or seconds, as Dolt's -t; 0 for none (default 8h)")
-	alias("t", "timeout")
+	fs.VarP(&timeout, "timeout", "t", "read and write timeout of client connections: a duration (8h) or seconds, as Dolt's; 0 for none")
 	readTimeout := fs.Duration("read-timeout", server.DefaultConnTimeout, "read timeout of client connections (overrides --timeout)")
 	writeTimeout := fs.Duration("write-timeout", server.DefaultConnTimeout, "write timeout of client connections (overrides --timeout)")
 	secureFilePriv := fs.String("secure-file-priv", "", "the folder LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE may reach, or NULL to disable them (default: .verso-files of the data dir)")
 	connectTimeout := fs.Duration("connect-timeout", server.DefaultConnectTimeout, "how long a new connection has to complete its handshake (MySQL's connect_timeout)")
 	maxQueryMemory := fs.String("max-query-memory", "1G", "the memory one statement may take: bytes, or a number with K, M or G (0: no limit)")
 	autoGC := fs.Bool("auto-gc", true, "collect garbage in the background once a database's files have doubled (past 64 MiB); --auto-gc=false turns it off")
-	logLevel := fs.String("log-level", "info", "what the log on stderr shows: debug (every connection and statement), info, warn or error")
-	alias("loglevel", "log-level")
-	alias("l", "log-level")
-	logFormat := fs.String("logformat", "text", "the log's format: text or json")
-	alias("f", "logformat")
-	readOnly := fs.Bool("readonly", false, "refuse every statement that would change a database (error 1290)")
-	alias("r", "readonly")
+	logLevel := fs.StringP("log-level", "l", "info", "what the log on stderr shows: debug (every connection and statement), info, warn or error (also --loglevel)")
+	logFormat := fs.StringP("logformat", "f", "text", "the log's format: text or json")
+	readOnly := fs.BoolP("readonly", "r", false, "refuse every statement that would change a database (error 1290)")
 	noAutocommit := fs.Bool("no-auto-commit", false, "start every session with @@autocommit off")
 	socket := fs.String("socket", "", "also listen on this Unix socket (default: "+defaultSocket+" when the host is a loopback one and no other server answers there; --socket '' for none)")
 	tlsCert := fs.String("tls-cert", "", "the TLS certificate (PEM) offered to clients (default: one made in the config folder's tls/)")
@@ -85,12 +77,8 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	tlsCA := fs.String("tls-ca", "", "the authority of client certificates, for accounts that REQUIRE X509")
 	noTLS := fs.Bool("no-tls", false, "offer no TLS when no certificate is given (instead of making one)")
 	requireSecure := fs.Bool("require-secure-transport", false, "turn away clients on TCP without TLS (error 3159)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "verso sql-server: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if _, code, ok := parseFlags(fs, args, 0); !ok {
+		return code
 	}
 	cfg := serverConfig{Host: "127.0.0.1", Port: 3306, User: sqlserver.DefaultUser,
 		ReadTimeout: server.DefaultConnTimeout, WriteTimeout: server.DefaultConnTimeout,
@@ -101,22 +89,11 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 			return 2
 		}
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	// given reports whether the flag name, or a short name of it, was
-	// given.
-	given := func(names ...string) bool {
-		for _, n := range names {
-			if set[n] {
-				return true
-			}
-		}
-		return false
-	}
-	if given("host", "H") {
+	given := func(name string) bool { return fs.Changed(name) }
+	if given("host") {
 		cfg.Host = *host
 	}
-	if given("port", "P") {
+	if given("port") {
 		cfg.Port = *port
 	}
 	if given("data-dir") {
@@ -128,10 +105,10 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	if given("privilege-file") {
 		cfg.PrivilegeFile = joinDir(dir, *privilegeFile)
 	}
-	if given("user", "u") {
+	if given("user") {
 		cfg.User = *user
 	}
-	if given("password", "p") {
+	if given("password") {
 		cfg.Password = *password
 	}
 	if given("max-connections") {
@@ -143,7 +120,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	if given("max-connections-timeout") {
 		cfg.MaxConnectionsTimeout = *maxConnsTimeout
 	}
-	if given("timeout", "t") {
+	if given("timeout") {
 		cfg.ReadTimeout, cfg.WriteTimeout = timeout.d, timeout.d
 	}
 	if given("read-timeout") {
@@ -172,7 +149,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	if given("auto-gc") {
 		cfg.NoAutoGC = !*autoGC
 	}
-	if given("log-level", "loglevel", "l") {
+	if given("log-level") {
 		lv, err := parseLogLevel(*logLevel)
 		if err != nil {
 			fmt.Fprintf(stderr, "verso sql-server: --log-level: %v\n", err)
@@ -180,7 +157,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		}
 		cfg.LogLevel = lv
 	}
-	if given("logformat", "f") {
+	if given("logformat") {
 		switch *logFormat {
 		case "text", "json":
 			cfg.LogJSON = *logFormat == "json"
@@ -189,7 +166,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 			return 2
 		}
 	}
-	if given("readonly", "r") {
+	if given("readonly") {
 		cfg.ReadOnly = *readOnly
 	}
 	if given("no-auto-commit") {
@@ -567,6 +544,8 @@ type secondsFlag struct{ d time.Duration }
 const noTimeout = 100 * 365 * 24 * time.Hour
 
 func (f *secondsFlag) String() string { return f.d.String() }
+
+func (f *secondsFlag) Type() string { return "duration" }
 
 func (f *secondsFlag) Set(s string) error {
 	d, err := time.ParseDuration(s)
