@@ -45,53 +45,53 @@ type cliContext struct {
 // cliCommands lists the commands, in the order verso help lists them.
 func cliCommands() []cliCommand {
 	return []cliCommand{
-	{name: "version", short: "print the program's version and its storage format versions",
-		long: "Prints verso's version and the versions of the formats it writes.",
-		run: func(c cliContext, args []string) int {
-			fs := newFlags("version", c)
-			if _, code, ok := parseFlags(fs, args, 0); !ok {
-				return code
-			}
-			fmt.Fprintf(c.stdout, "verso %s\nstorage format %d (table files %d, commits %d)\n", moduleVersion(), verso.FormatVersion, verso.TableFormatVersion, verso.CommitFormatVersion)
-			return 0
-		}},
-	{name: "init", synopsis: "[--branch main] [--name N] [--email E] [dir]", short: "create a database with a first empty commit",
-		long: "Creates a database in dir (default: the current folder), with a first empty commit on --branch. The commit's author is --name and --email, else $" + envName + " and $" + envEmail + ", else the login name.",
-		run:  func(c cliContext, args []string) int { return runInit(c.dir, args, c.stdout, c.stderr) }},
-	{name: "status", short: "show the staged and unstaged changes (dolt_status)", long: vcsLong("status"),
-		run: vcsCommand("status", runStatus)},
-	{name: "add", synopsis: "<table>... | . | -A", short: "stage tables (dolt_add)", long: vcsLong("add"),
-		run: vcsCommand("add", runAdd)},
-	{name: "commit", synopsis: "-m <message> [-a|-A] [--allow-empty|--skip-empty] [--author \"Name <email>\"] [--date D] [--amend]", short: "record the staged changes as a commit (dolt_commit)", long: vcsLong("commit"),
-		run: vcsCommand("commit", runCommit)},
-	{name: "branch", synopsis: "[new [start] | -c old new | -m old new | -d|-D name... | -f]", short: "list, make, copy, rename or delete branches (dolt_branch)", long: vcsLong("branch"),
-		run: vcsCommand("branch", runBranch)},
-	{name: "checkout", synopsis: "<branch> | -b <new> [start] | <table>...", short: "switch branches or restore tables (dolt_checkout)", long: vcsLong("checkout"),
-		run: vcsCommand("checkout", runCheckout)},
-	{name: "merge", synopsis: "<branch> [--no-ff] [--squash] [-m <message>] | --abort", short: "merge a branch into the current one (dolt_merge)", long: vcsLong("merge"),
-		run: vcsCommand("merge", runMerge)},
-	{name: "tag", synopsis: "[<name> [ref] [-m <message>] | -d <name>]", short: "list, make or delete tags (dolt_tag)", long: vcsLong("tag"),
-		run: vcsCommand("tag", runTag)},
-	{name: "reset", synopsis: "[--soft|--hard] [ref] | <table>...", short: "move the branch or unstage tables (dolt_reset)", long: vcsLong("reset"),
-		run: vcsCommand("reset", runReset)},
-	{name: "log", synopsis: "[--oneline] [--graph] [-n N] [revision]", short: "print the history of a revision (default HEAD)",
-		long: "Prints the commits reachable from revision (default HEAD), newest first. The database is opened read-only, so log works while a server holds it.",
-		run:  func(c cliContext, args []string) int { return runLog(c.dir, args, c.stdout, c.stderr) }},
-	{name: "diff", synopsis: "[from [to]] [table]", short: "print the rows added, removed and changed between two revisions",
-		long: "Prints the rows added (+), removed (-) and changed between two revisions (default: HEAD and the working set), of every table or of one; the event log is the table dolt_events. The database is opened read-only, so diff works while a server holds it.",
-		run:  func(c cliContext, args []string) int { return runDiff(c.dir, args, c.stdout, c.stderr) }},
-	{name: "sql", synopsis: "[-q QUERY] [-r table|csv|json] [--data-dir D] [< script.sql]", short: "run SQL against the database and print the results",
-		long: "Runs SQL in this process against the database of the current folder (or the databases of --data-dir): the statements of -q, or a script on stdin. Results print as tables like the mysql client's, or as CSV or JSON; an error goes to stderr with its line, and the exit code is 1. While a server holds the database, queries read its last commit and a statement that writes fails with 1290.",
-		run:  func(c cliContext, args []string) int { return runSQL(c.dir, args, c.stdin, c.stdout, c.stderr) }},
-	{name: "sql-server", synopsis: "[flags]", short: "serve the database over the MySQL protocol",
-		long: sqlServerLong,
-		run:  func(c cliContext, args []string) int { return runSQLServer(c.dir, args, c.stdout, c.stderr) }},
-	{name: "fsck", synopsis: "[--quick]", short: "check the database's chunks, commits, tables, indexes, event log and users file",
-		long: "Checks that every chunk is present and matches its address, and every commit, closure, table, index, event log and schema object the branches, tags and working sets reach, and the users file. Prints each problem and exits 1 if there is any. Read-only: it runs beside a server.",
-		run:  func(c cliContext, args []string) int { return runFsck(c.dir, args, c.stdout, c.stderr) }},
-	{name: "gc", synopsis: "[--shallow|--full]", short: "drop what nothing reaches and return the space",
-		long: "Collects garbage: drops every chunk no branch, tag, working set or commit reaches, and returns the space. It needs the database to itself; a running server does it online (CALL dolt_gc()).",
-		run:  func(c cliContext, args []string) int { return runGC(c.dir, args, c.stdout, c.stderr) }},
+		{name: "version", short: "print the program's version and its storage format versions",
+			long: "Prints verso's version and the versions of the formats it writes.",
+			run: func(c cliContext, args []string) int {
+				fs := newFlags("version", c)
+				if _, code, ok := parseFlags(fs, args, 0); !ok {
+					return code
+				}
+				fmt.Fprintf(c.stdout, "verso %s\nstorage format %d (table files %d, commits %d)\n", moduleVersion(), verso.FormatVersion, verso.TableFormatVersion, verso.CommitFormatVersion)
+				return 0
+			}},
+		{name: "init", synopsis: "[--branch main] [--name N] [--email E] [dir]", short: "create a database with a first empty commit",
+			long: "Creates a database in dir (default: the current folder), with a first empty commit on --branch. The commit's author is --name and --email, else $" + envName + " and $" + envEmail + ", else the login name.",
+			run:  func(c cliContext, args []string) int { return runInit(c.dir, args, c.stdout, c.stderr) }},
+		{name: "status", short: "show the staged and unstaged changes (dolt_status)", long: vcsLong("status"),
+			run: vcsCommand("status", runStatus)},
+		{name: "add", synopsis: "<table>... | . | -A", short: "stage tables (dolt_add)", long: vcsLong("add"),
+			run: vcsCommand("add", runAdd)},
+		{name: "commit", synopsis: "-m <message> [-a|-A] [--allow-empty|--skip-empty] [--author \"Name <email>\"] [--date D] [--amend]", short: "record the staged changes as a commit (dolt_commit)", long: vcsLong("commit"),
+			run: vcsCommand("commit", runCommit)},
+		{name: "branch", synopsis: "[new [start] | -c old new | -m old new | -d|-D name... | -f]", short: "list, make, copy, rename or delete branches (dolt_branch)", long: vcsLong("branch"),
+			run: vcsCommand("branch", runBranch)},
+		{name: "checkout", synopsis: "<branch> | -b <new> [start] | <table>...", short: "switch branches or restore tables (dolt_checkout)", long: vcsLong("checkout"),
+			run: vcsCommand("checkout", runCheckout)},
+		{name: "merge", synopsis: "<branch> [--no-ff] [--squash] [-m <message>] | --abort", short: "merge a branch into the current one (dolt_merge)", long: vcsLong("merge"),
+			run: vcsCommand("merge", runMerge)},
+		{name: "tag", synopsis: "[<name> [ref] [-m <message>] | -d <name>]", short: "list, make or delete tags (dolt_tag)", long: vcsLong("tag"),
+			run: vcsCommand("tag", runTag)},
+		{name: "reset", synopsis: "[--soft|--hard] [ref] | <table>...", short: "move the branch or unstage tables (dolt_reset)", long: vcsLong("reset"),
+			run: vcsCommand("reset", runReset)},
+		{name: "log", synopsis: "[--oneline] [--graph] [-n N] [revision]", short: "print the history of a revision (default HEAD)",
+			long: "Prints the commits reachable from revision (default HEAD), newest first. The database is opened read-only, so log works while a server holds it.",
+			run:  func(c cliContext, args []string) int { return runLog(c.dir, args, c.stdout, c.stderr) }},
+		{name: "diff", synopsis: "[from [to]] [table]", short: "print the rows added, removed and changed between two revisions",
+			long: "Prints the rows added (+), removed (-) and changed between two revisions (default: HEAD and the working set), of every table or of one; the event log is the table dolt_events. The database is opened read-only, so diff works while a server holds it.",
+			run:  func(c cliContext, args []string) int { return runDiff(c.dir, args, c.stdout, c.stderr) }},
+		{name: "sql", synopsis: "[-q QUERY] [-r table|csv|json] [--data-dir D] [< script.sql]", short: "run SQL against the database and print the results",
+			long: "Runs SQL in this process against the database of the current folder (or the databases of --data-dir): the statements of -q, or a script on stdin. Results print as tables like the mysql client's, or as CSV or JSON; an error goes to stderr with its line, and the exit code is 1. While a server holds the database, queries read its last commit and a statement that writes fails with 1290.",
+			run:  func(c cliContext, args []string) int { return runSQL(c.dir, args, c.stdin, c.stdout, c.stderr) }},
+		{name: "sql-server", synopsis: "[flags]", short: "serve the database over the MySQL protocol",
+			long: sqlServerLong,
+			run:  func(c cliContext, args []string) int { return runSQLServer(c.dir, args, c.stdout, c.stderr) }},
+		{name: "fsck", synopsis: "[--quick]", short: "check the database's chunks, commits, tables, indexes, event log and users file",
+			long: "Checks that every chunk is present and matches its address, and every commit, closure, table, index, event log and schema object the branches, tags and working sets reach, and the users file. Prints each problem and exits 1 if there is any. Read-only: it runs beside a server.",
+			run:  func(c cliContext, args []string) int { return runFsck(c.dir, args, c.stdout, c.stderr) }},
+		{name: "gc", synopsis: "[--shallow|--full]", short: "drop what nothing reaches and return the space",
+			long: "Collects garbage: drops every chunk no branch, tag, working set or commit reaches, and returns the space. It needs the database to itself; a running server does it online (CALL dolt_gc()).",
+			run:  func(c cliContext, args []string) int { return runGC(c.dir, args, c.stdout, c.stderr) }},
 	}
 }
 
