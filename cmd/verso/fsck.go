@@ -99,7 +99,7 @@ func isDamage(err error) bool {
 }
 
 // isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
