@@ -42,6 +42,23 @@ func TestReadCommandsBesideServer(t *testing.T) {
 		t.Errorf("verso sql SELECT beside the server: %q", out)
 	}
 
+	// The commands that are SQL underneath, reading.
+	if out := runOK(t, "-C", shop, "ls", "-v"); !strings.Contains(out, "t ") || !strings.Contains(out, "2 rows") {
+		t.Errorf("verso ls beside the server: %q", out)
+	}
+	if out := runOK(t, "-C", shop, "show"); !strings.Contains(out, "add t") || !strings.Contains(out, "| + |") {
+		t.Errorf("verso show beside the server:\n%s", out)
+	}
+	if out := runOK(t, "-C", shop, "schema", "show", "t"); !strings.Contains(out, "CREATE TABLE `t`") {
+		t.Errorf("verso schema show beside the server:\n%s", out)
+	}
+	if out := runOK(t, "-C", shop, "table", "export", "t", "-"); out != "id,v\n1,one\n2,two\n" {
+		t.Errorf("verso table export beside the server: %q", out)
+	}
+	if msg := runFail(t, 1, "-C", shop, "rm", "t"); !strings.Contains(msg, "holds the database for writing") {
+		t.Errorf("verso rm beside the server: %q", msg)
+	}
+
 	// Each run opens a new snapshot: a commit made through the server
 	// since shows.
 	mustExec(t, db, "CALL dolt_commit('-am', 'add two')")

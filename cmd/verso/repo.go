@@ -62,13 +62,14 @@ func heldElsewhere(err error, sqlForm string) error {
 	return fmt.Errorf("another process (a running verso sql-server?) holds the database for writing; run %s through that server, or stop it first (%w)", sqlForm, err)
 }
 
-// identity returns the author: flags, then environment, then the login.
+// identity returns the author: flags, then environment, then the user's
+// config (verso config --global user.name, user.email), then the login.
 func identity(name, email string) verso.Signature {
 	if name == "" {
-		name = os.Getenv(envName)
+		name = cmp.Or(os.Getenv(envName), configValue("user.name"))
 	}
 	if email == "" {
-		email = os.Getenv(envEmail)
+		email = cmp.Or(os.Getenv(envEmail), configValue("user.email"))
 	}
 	login := "verso"
 	if u, err := user.Current(); err == nil && u.Username != "" {

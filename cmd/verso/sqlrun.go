@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,6 +50,11 @@ type sqlRunner struct {
 	// interactive is set in the shell: errors print without "at line",
 	// and the shell goes on after one.
 	interactive bool
+	// silent leaves errors to the caller (runText returns them).
+	silent bool
+	// hexBinary writes binary values (BLOB, BINARY, VARBINARY) as 0x and
+	// their hex digits, as exports do, so CSV and JSON files keep them.
+	hexBinary bool
 	// pager, when set, returns a writer for a result longer than the
 	// screen, and its end; nil pager or a nil writer means none.
 	pager func(lines int) (io.Writer, func())
@@ -153,6 +159,9 @@ var errUsage = errors.New("usage")
 
 // fail prints a statement's error as the mysql client does.
 func (r *sqlRunner) fail(line int, err error, stmt string) {
+	if r.silent {
+		return
+	}
 	r.out.Flush()
 	se := mysqlClientError(err, stmt)
 	if r.readOnly && sqlserver.IsReadOnlyError(err) {
@@ -226,6 +235,10 @@ func (r *sqlRunner) print(format string, sch sql.Schema, next func() (sql.Row, e
 	cells := func(row sql.Row) ([]string, []bool, error) {
 		vals, nulls := make([]string, len(sch)), make([]bool, len(sch))
 		for i := range sch {
+			if b, ok := row[i].([]byte); ok && r.hexBinary && types.IsBinaryType(sch[i].Type) {
+				vals[i] = "0x" + strings.ToUpper(hex.EncodeToString(b))
+				continue
+			}
 			s, null, err := cell(r.ctx, sch[i], row[i])
 			if err != nil {
 				return nil, nil, err
