@@ -81,7 +81,7 @@ func cliCommands() []cliCommand {
 		{name: "conflicts", synopsis: "cat <table>... | resolve --ours|--theirs <table>...", short: "show or resolve a merge's conflicts",
 			long: "conflicts cat prints the rows in conflict of each table (its dolt_conflicts_<table> system table); conflicts resolve keeps our or their side of each conflict of the tables (dolt_conflicts_resolve).",
 			run:  runConflicts},
-		{name: "log", synopsis: "[--oneline] [--graph] [-n N] [revision]", short: "print the history of a revision (default HEAD)",
+		{name: "log", synopsis: "[--oneline] [--graph] [-n N] [--merges] [--author RE] [--decorate short|full|no] [--stat] [revision]", short: "print the history of a revision (default HEAD)",
 			long: "Prints the commits reachable from revision (default HEAD), newest first. The database is opened read-only, so log works while a server holds it.",
 			run:  func(c cliContext, args []string) int { return runLog(c.dir, args, c.stdout, c.stderr) }},
 		{name: "diff", synopsis: "[from [to]] [table]", short: "print the rows added, removed and changed between two revisions",

@@ -235,3 +235,56 @@ func TestConfigCommand(t *testing.T) {
 		t.Errorf("--add without --global: %q", msg)
 	}
 }
+
+// TestLogAndDiffFlags: log --merges, --author, --decorate and --stat;
+// diff --stat, --cached and -r sql (whose statements, run on the first
+// revision's rows, give the second's).
+func TestLogAndDiffFlags(t *testing.T) {
+	dir := t.TempDir()
+	runOK(t, "init", "--name", "T", "--email", "t@x", dir)
+	runOK(t, "-C", dir, "sql", "-q", "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10)); INSERT INTO t VALUES (1, 'a'), (2, 'b')")
+	runOK(t, "-C", dir, "commit", "-Am", "one", "--author", "Ada <ada@example.com>")
+	runOK(t, "-C", dir, "checkout", "-b", "f")
+	runOK(t, "-C", dir, "sql", "-q", "UPDATE t SET v = 'it''s' WHERE id = 1; INSERT INTO t VALUES (3, NULL)")
+	runOK(t, "-C", dir, "commit", "-am", "two")
+	runOK(t, "-C", dir, "checkout", "main")
+	runOK(t, "-C", dir, "sql", "-q", "DELETE FROM t WHERE id = 2")
+	runOK(t, "-C", dir, "commit", "-am", "three")
+	runOK(t, "-C", dir, "merge", "--no-ff", "-m", "merged", "f")
+	runOK(t, "-C", dir, "tag", "v1")
+
+	if out := runOK(t, "-C", dir, "log", "--merges", "--oneline"); strings.Count(out, "\n") != 1 || !strings.Contains(out, "merged") {
+		t.Errorf("--merges: %q", out)
+	}
+	if out := runOK(t, "-C", dir, "log", "--author", "^Ada$", "--oneline"); strings.Count(out, "\n") != 1 || !strings.Contains(out, " one") {
+		t.Errorf("--author: %q", out)
+	}
+	if out := runOK(t, "-C", dir, "log", "--decorate", "full", "--oneline", "-n", "1"); !strings.Contains(out, "(HEAD -> refs/heads/main, tag: refs/tags/v1)") {
+		t.Errorf("--decorate full: %q", out)
+	}
+	if out := runOK(t, "-C", dir, "log", "--decorate", "no", "--oneline", "-n", "1"); strings.Contains(out, "(") {
+		t.Errorf("--decorate no: %q", out)
+	}
+	if out := runOK(t, "-C", dir, "log", "--stat", "-n", "1"); !strings.Contains(out, " t | 1 row added, 0 removed, 1 modified\n") {
+		t.Errorf("--stat:\n%s", out)
+	}
+
+	runOK(t, "-C", dir, "sql", "-q", "INSERT INTO t VALUES (4, 'd')")
+	runOK(t, "-C", dir, "add", "t")
+	runOK(t, "-C", dir, "sql", "-q", "DELETE FROM t WHERE id = 1")
+	if out := runOK(t, "-C", dir, "diff", "--stat"); out != " t | 1 row added, 1 removed, 0 modified\n" {
+		t.Errorf("diff --stat: %q", out)
+	}
+	if out := runOK(t, "-C", dir, "diff", "--cached", "-r", "sql"); out != "INSERT INTO `t` VALUES ('4', 'd');\n" {
+		t.Errorf("diff --cached -r sql: %q", out)
+	}
+	// The statements from main~1 (three) to f give f's rows.
+	stmts := runOK(t, "-C", dir, "diff", "-r", "sql", "main~1", "f")
+	runOK(t, "-C", dir, "reset", "--hard")
+	runOK(t, "-C", dir, "checkout", "-b", "replay", "main~1")
+	runOK(t, "-C", dir, "sql", "-q", stmts)
+	q := "SELECT id, v FROM t ORDER BY id"
+	if got, want := runOK(t, "-C", dir, "sql", "-r", "csv", "-q", q), runOK(t, "-C", dir, "sql", "-r", "csv", "-q", "SELECT id, v FROM t AS OF 'f' ORDER BY id"); got != want {
+		t.Errorf("diff -r sql replayed: %q, want %q (statements:\n%s)", got, want, stmts)
+	}
+}

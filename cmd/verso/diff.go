@@ -27,9 +27,17 @@ import (
 // The database is opened read-only, so diff works while a server holds it.
 func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", cliContext{stdout: stdout, stderr: stderr})
+	stat := fs.Bool("stat", false, "print each changed table with its counts of rows added, removed and modified")
+	cached := fs.Bool("cached", false, "compare HEAD with the staged changes (also --staged)")
+	fs.BoolVar(cached, "staged", false, "the same as --cached")
+	format := fs.StringP("result-format", "r", "table", "table, or sql: the statements that make the second revision's rows from the first's")
 	pos, code, ok := parseFlags(fs, args, 3)
 	if !ok {
 		return code
+	}
+	if *format != "table" && *format != "sql" {
+		fmt.Fprintf(stderr, "verso diff: -r is %q; give table or sql\n", *format)
+		return 2
 	}
 	db, err := openDB(dir, true)
 	if err != nil {
@@ -44,6 +52,9 @@ func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	from, to, table := "HEAD", verso.Working, ""
+	if *cached {
+		to = verso.Staged
+	}
 	var revs []string
 	for i, a := range pos {
 		if i == len(pos)-1 && len(pos) == 3 {
@@ -85,14 +96,22 @@ func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		found = true
-		fmt.Fprintf(stdout, "diff --verso a/%s b/%s\n", ch.Table, ch.Table)
-		if ch.SchemaChange {
-			fmt.Fprintln(stdout, "the schema changed")
+		var err error
+		switch {
+		case *stat:
+			err = printDiffStat(ctx, db, stdout, fromRoot, toRoot, ch)
+		case *format == "sql":
+			err = printDiffSQL(ctx, db, stdout, fromRoot, toRoot, ch)
+		default:
+			fmt.Fprintf(stdout, "diff --verso a/%s b/%s\n", ch.Table, ch.Table)
+			if ch.SchemaChange {
+				fmt.Fprintln(stdout, "the schema changed")
+			}
+			if ch.DataChange {
+				err = printTableDiff(ctx, db, stdout, fromRoot, toRoot, ch.Table)
+			}
 		}
-		if !ch.DataChange {
-			continue
-		}
-		if err := printTableDiff(ctx, db, stdout, fromRoot, toRoot, ch.Table); err != nil {
+		if err != nil {
 			fmt.Fprintf(stderr, "verso diff: %s: %v\n", ch.Table, err)
 			return 1
 		}
@@ -101,6 +120,106 @@ func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "verso diff: table %q did not change between %s and %s\n", table, from, to)
 	}
 	return 0
+}
+
+// rowCounts counts the rows of table added, removed and modified from
+// root from to root to.
+func rowCounts(ctx context.Context, db *verso.DB, from, to verso.RootValue, table string) (added, removed, modified int, err error) {
+	err = db.DiffTable(ctx, from, to, table, func(c verso.RowChange) error {
+		switch {
+		case c.From == nil:
+			added++
+		case c.To == nil:
+			removed++
+		default:
+			modified++
+		}
+		return nil
+	})
+	return added, removed, modified, err
+}
+
+// printDiffStat prints a changed table's line of diff --stat:
+// " t | 2 rows added, 1 removed, 0 modified (schema changed)".
+func printDiffStat(ctx context.Context, db *verso.DB, w io.Writer, from, to verso.RootValue, ch verso.TableChange) error {
+	var a, r, m int
+	if ch.DataChange {
+		var err error
+		if a, r, m, err = rowCounts(ctx, db, from, to, ch.Table); err != nil {
+			return err
+		}
+	}
+	schema := ""
+	if ch.SchemaChange {
+		schema = " (schema changed)"
+	}
+	fmt.Fprintf(w, " %s | %d %s added, %d removed, %d modified%s\n", ch.Table, a, plural(uint64(a), "row", "rows"), r, m, schema)
+	return nil
+}
+
+// printDiffSQL prints the statements that make table's rows at root to
+// from those at root from: DELETE, INSERT and UPDATE by primary key (a
+// table without one is rewritten whole); a schema change is a comment,
+// for the schema's statements are not derived.
+func printDiffSQL(ctx context.Context, db *verso.DB, w io.Writer, from, to verso.RootValue, ch verso.TableChange) error {
+	if ch.SchemaChange {
+		fmt.Fprintf(w, "-- the schema of %s changed: run its new CREATE TABLE (verso schema show %s)\n", sqlName(ch.Table), ch.Table)
+	}
+	if !ch.DataChange {
+		return nil
+	}
+	s, ok, err := db.TableSchema(ctx, to, ch.Table)
+	if err == nil && !ok {
+		s, ok, err = db.TableSchema(ctx, from, ch.Table)
+	}
+	if err != nil || !ok {
+		return err
+	}
+	literal := func(i int, v verso.Value) string {
+		if v.IsNull() {
+			return "NULL"
+		}
+		return sqlString(valueCell(s.Columns[i], v))
+	}
+	where := func(vals []verso.Value) string {
+		var conds []string
+		for _, i := range s.PrimaryKey {
+			conds = append(conds, sqlName(s.Columns[i].Name)+" = "+literal(i, vals[i]))
+		}
+		if len(conds) == 0 {
+			for i, c := range s.Columns {
+				if vals[i].IsNull() {
+					conds = append(conds, sqlName(c.Name)+" IS NULL")
+				} else {
+					conds = append(conds, sqlName(c.Name)+" = "+literal(i, vals[i]))
+				}
+			}
+			return strings.Join(conds, " AND ") + " LIMIT 1"
+		}
+		return strings.Join(conds, " AND ")
+	}
+	tbl := sqlName(ch.Table)
+	return db.DiffTable(ctx, from, to, ch.Table, func(c verso.RowChange) error {
+		switch {
+		case c.From == nil:
+			vals := make([]string, len(c.To))
+			for i, v := range c.To {
+				vals[i] = literal(i, v)
+			}
+			fmt.Fprintf(w, "INSERT INTO %s VALUES (%s);\n", tbl, strings.Join(vals, ", "))
+		case c.To == nil:
+			fmt.Fprintf(w, "DELETE FROM %s WHERE %s;\n", tbl, where(c.From))
+		default:
+			var sets []string
+			for i, col := range s.Columns {
+				if literal(i, c.From[i]) != literal(i, c.To[i]) {
+					sets = append(sets, sqlName(col.Name)+" = "+literal(i, c.To[i]))
+				}
+			}
+			fmt.Fprintf(w, "UPDATE %s SET %s WHERE %s;\n", tbl, strings.Join(sets, ", "), where(c.From))
+		}
+		return nil
+	})
 }
 
 // printTableDiff prints the rows of table that differ from root from to

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -18,9 +19,31 @@ func runLog(dir string, args []string, stdout, stderr io.Writer) int {
 	oneline := fs.Bool("oneline", false, "one line per commit: hash and the first line of the message")
 	limit := fs.IntP("max-count", "n", -1, "print at most n commits")
 	graph := fs.Bool("graph", false, "draw the commit graph, one line per commit")
+	merges := fs.Bool("merges", false, "only merge commits (the same as --min-parents 2)")
+	minParents := fs.Int("min-parents", 0, "only commits with at least this many parents")
+	authorPat := fs.String("author", "", "only commits whose author's name or email matches this regular expression")
+	decorate := fs.String("decorate", "short", "branch and tag names beside commits: short, full (refs/heads/..., refs/tags/...) or no")
+	stat := fs.Bool("stat", false, "after each commit, the tables it changed against its first parent, with their counts of rows")
 	pos, code, ok := parseFlags(fs, args, 1)
 	if !ok {
 		return code
+	}
+	if *merges {
+		*minParents = max(*minParents, 2)
+	}
+	var authorRE *regexp.Regexp
+	if *authorPat != "" {
+		var err error
+		if authorRE, err = regexp.Compile(*authorPat); err != nil {
+			fmt.Fprintf(stderr, "verso log: --author: %v\n", err)
+			return 2
+		}
+	}
+	switch *decorate {
+	case "short", "full", "no", "auto":
+	default:
+		fmt.Fprintf(stderr, "verso log: --decorate is %q; give short, full or no\n", *decorate)
+		return 2
 	}
 	spec := "HEAD"
 	if len(pos) == 1 {
@@ -37,22 +60,41 @@ func runLog(dir string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "verso log: %v\n", err)
 		return 1
 	}
-	deco, err := decorations(ctx, db)
+	deco, err := decorations(ctx, db, *decorate)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso log: %v\n", err)
 		return 1
 	}
+	filtered := *minParents > 0 || authorRE != nil
 	var commits []*verso.Commit
 	if *limit != 0 {
-		commits, err = db.Log(ctx, spec, max(*limit, 0)) // <= 0: all
+		n := max(*limit, 0) // <= 0: all
+		if filtered {
+			n = 0 // the filter picks from all of them
+		}
+		commits, err = db.Log(ctx, spec, n)
 	}
 	g := &graphWriter{w: stdout}
-	for n, c := range commits {
-		if *graph {
-			g.commit(c, onelineText(c, deco[c.Addr]))
+	shown := 0
+	for _, c := range commits {
+		if len(c.Parents) < *minParents || authorRE != nil && !authorRE.MatchString(c.Meta.Author.Name) && !authorRE.MatchString(c.Meta.Author.Email) {
 			continue
 		}
-		printCommit(stdout, c, deco[c.Addr], *oneline, n == 0)
+		if *limit > 0 && shown == *limit {
+			break
+		}
+		if *graph {
+			g.commit(c, onelineText(c, deco[c.Addr]))
+		} else {
+			printCommit(stdout, c, deco[c.Addr], *oneline, shown == 0)
+		}
+		shown++
+		if *stat && len(c.Parents) > 0 {
+			if serr := commitStat(ctx, db, stdout, c); serr != nil {
+				fmt.Fprintf(stderr, "verso log: %v\n", serr)
+				return 1
+			}
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "verso log: %v\n", err)
@@ -61,18 +103,55 @@ func runLog(dir string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// commitStat prints the tables commit c changed against its first
+// parent, as diff --stat does.
+func commitStat(ctx context.Context, db *verso.DB, w io.Writer, c *verso.Commit) error {
+	txn, err := db.Begin(ctx, "")
+	if err != nil {
+		return err
+	}
+	defer txn.Rollback()
+	from, err := txn.RootOf(ctx, c.Parents[0].String())
+	if err != nil {
+		return err
+	}
+	to, err := txn.RootOf(ctx, c.Addr.String())
+	if err != nil {
+		return err
+	}
+	changes, err := verso.ChangedTables(ctx, from, to)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for _, ch := range changes {
+		if err := printDiffStat(ctx, db, w, from, to, ch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // decorations names the branches and tags at each commit, as
-// "HEAD -> main", "dev", "tag: v1".
-func decorations(ctx context.Context, db *verso.DB) (map[verso.Hash][]string, error) {
+// "HEAD -> main", "dev", "tag: v1" (style short), "HEAD ->
+// refs/heads/main", "refs/tags/v1" (full), or none (no).
+func decorations(ctx context.Context, db *verso.DB, style string) (map[verso.Hash][]string, error) {
 	out := map[verso.Hash][]string{}
+	if style == "no" {
+		return out, nil
+	}
+	branchPrefix, tagPrefix := "", "tag: "
+	if style == "full" {
+		branchPrefix, tagPrefix = "refs/heads/", "tag: refs/tags/"
+	}
 	branches, err := db.Branches(ctx)
 	if err != nil {
 		return nil, err
 	}
 	head := db.DefaultBranch()
 	for _, b := range branches {
-		name := b.Name
-		if name == head {
+		name := branchPrefix + b.Name
+		if b.Name == head {
 			name = "HEAD -> " + name
 			out[b.Head] = append([]string{name}, out[b.Head]...)
 			continue
@@ -84,7 +163,7 @@ func decorations(ctx context.Context, db *verso.DB) (map[verso.Hash][]string, er
 		return nil, err
 	}
 	for _, t := range tags {
-		out[t.Commit] = append(out[t.Commit], "tag: "+t.Name)
+		out[t.Commit] = append(out[t.Commit], tagPrefix+t.Name)
 	}
 	for a := range out {
 		sort.SliceStable(out[a], func(i, j int) bool {
