@@ -262,14 +262,14 @@ func formatOf(path, explicit string) (string, error) {
 	return "", fmt.Errorf("cannot tell the format of %q: give --file-type csv, json or sql", path)
 }
 
-// progress returns a progress bar of total items (rows) on stderr when it
-// is a terminal, else nil; done ends it.
-func progress(stderr io.Writer, total int64, what string) *progressbar.ProgressBar {
+// progress returns a progress bar of total items (unit: rows, chunks) on
+// stderr, with counts and rate, when stderr is a terminal; else nil.
+func progress(stderr io.Writer, total int64, what, unit string) *progressbar.ProgressBar {
 	if !isTerminal(stderr) {
 		return nil
 	}
 	return progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("rows"),
+		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString(unit),
 		progressbar.OptionThrottle(100e6), progressbar.OptionClearOnFinish())
 }
 
@@ -308,7 +308,7 @@ func runTableExport(c cliContext, args []string) int {
 			return err
 		}
 		total, _ := strconv.ParseInt(fmt.Sprint(n[0][0]), 10, 64)
-		bar := progress(c.stderr, total, "exporting "+table)
+		bar := progress(c.stderr, total, "exporting "+table, "rows")
 		w := bufio.NewWriter(out)
 		if err := exportRows(s, w, table, format, bar); err != nil {
 			return err
@@ -470,7 +470,7 @@ func runTableImport(c cliContext, args []string) int {
 				binary[strings.ToLower(fmt.Sprint(r[0]))] = strings.Contains(t, "blob") || strings.Contains(t, "binary")
 			}
 		}
-		bar := progress(c.stderr, int64(len(rows)), "importing "+table)
+		bar := progress(c.stderr, int64(len(rows)), "importing "+table, "rows")
 		names := make([]string, len(cols))
 		for i, n := range cols {
 			names[i] = sqlName(n)
@@ -669,6 +669,21 @@ func runDump(c cliContext, args []string) int {
 				views = append(views, fmt.Sprint(r[0]))
 			}
 		}
+		var total int64
+		for _, t := range tables {
+			_, n, err := s.rows("SELECT COUNT(*) FROM " + sqlName(t))
+			if err != nil {
+				return err
+			}
+			k, _ := strconv.ParseInt(fmt.Sprint(n[0][0]), 10, 64)
+			total += k
+		}
+		bar := progress(c.stderr, total, "dumping", "rows")
+		defer func() {
+			if bar != nil {
+				bar.Finish()
+			}
+		}()
 		if *format != "sql" {
 			dir := joinDir(c.dir, cmpOr(*dirFlag, "doltdump"))
 			if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -676,7 +691,7 @@ func runDump(c cliContext, args []string) int {
 			}
 			for _, t := range tables {
 				path := filepath.Join(dir, t+"."+*format)
-				if err := createFile(path, *force, func(w io.Writer) error { return exportRows(s, w, t, *format, nil) }); err != nil {
+				if err := createFile(path, *force, func(w io.Writer) error { return exportRows(s, w, t, *format, bar) }); err != nil {
 					return err
 				}
 			}
@@ -692,7 +707,7 @@ func runDump(c cliContext, args []string) int {
 					return err
 				}
 				fmt.Fprintf(bw, "DROP TABLE IF EXISTS %s;\n%s;\n", sqlName(t), rows[0][1])
-				if err := exportRows(s, bw, t, "sql", nil); err != nil {
+				if err := exportRows(s, bw, t, "sql", bar); err != nil {
 					return err
 				}
 				bw.WriteString("\n")

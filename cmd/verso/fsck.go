@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/schollz/progressbar/v3"
+
 	"context"
 	"errors"
 	"fmt"
@@ -36,10 +38,14 @@ func runFsck(dir string, args []string, stdout, stderr io.Writer) int {
 	defer db.Close()
 	opts := verso.CheckOptions{Quick: *quick}
 	if isTerminal(stderr) {
+		var bar *progressbar.ProgressBar
 		opts.Progress = func(done, total int) {
-			fmt.Fprintf(stderr, "\rchecking: %d/%d", done, total)
+			if bar == nil {
+				bar = progress(stderr, int64(total), "checking", "chunks")
+			}
+			bar.Set(done)
 			if done == total {
-				fmt.Fprint(stderr, "\r\033[K")
+				bar.Finish()
 			}
 		}
 	}
