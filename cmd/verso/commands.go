@@ -180,8 +180,11 @@ func runSchema(c cliContext, args []string) int {
 		return 0
 	}
 	sub, args := args[0], args[1:]
+	if sub == "import" {
+		return runSchemaImport(c, args)
+	}
 	if sub != "show" && sub != "export" {
-		fmt.Fprintf(c.stderr, "verso schema: %q is not show or export (verso schema --help)\n", sub)
+		fmt.Fprintf(c.stderr, "verso schema: %q is not show, export or import (verso schema --help)\n", sub)
 		return 2
 	}
 	return withEngine(c, "schema "+sub, false, "", func(s *engineSession) error {
@@ -824,5 +827,88 @@ func runRm(c cliContext, args []string) int {
 			}
 		}
 		return nil
+	})
+}
+
+// runClean drops the tables that are untracked: new in the working set,
+// neither staged nor committed (as dolt clean does).
+func runClean(c cliContext, args []string) int {
+	fs := newFlags("clean", c)
+	dry := fs.BoolP("dry-run", "n", false, "print the tables that would be dropped, and drop none")
+	pos, code, ok := parseFlags(fs, args, -1)
+	if !ok {
+		return code
+	}
+	return withEngine(c, "clean", !*dry, "DROP TABLE", func(s *engineSession) error {
+		_, rows, err := s.rows("SELECT DISTINCT table_name FROM dolt_status WHERE status = 'new table' AND staged = 0 " +
+			"AND table_name NOT IN (SELECT table_name FROM dolt_status WHERE staged = 1)")
+		if err != nil {
+			return err
+		}
+		only := map[string]bool{}
+		for _, t := range pos {
+			only[strings.ToLower(t)] = true
+		}
+		for _, r := range rows {
+			t := fmt.Sprint(r[0])
+			if len(only) > 0 && !only[strings.ToLower(t)] {
+				continue
+			}
+			if *dry {
+				fmt.Fprintf(c.stdout, "would drop %s\n", t)
+				continue
+			}
+			if _, _, err := s.rows("DROP TABLE " + sqlName(t)); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stdout, "dropped %s\n", t)
+		}
+		return nil
+	})
+}
+
+// runSchemaImport makes a table whose columns suit a CSV or JSON file
+// (createTableFor), without its rows; --dry-run prints the statement.
+func runSchemaImport(c cliContext, args []string) int {
+	fs := newFlags("schema", c)
+	create := fs.BoolP("create", "c", false, "make the table (the only mode)")
+	pks := fs.String("pks", "", "the primary key's columns, comma-separated")
+	dry := fs.Bool("dry-run", false, "print the CREATE TABLE statement, and make nothing")
+	fileType := fs.String("file-type", "", "csv or json (default: by the file's extension)")
+	pos, code, ok := parseFlags(fs, args, 2)
+	if !ok {
+		return code
+	}
+	if len(pos) != 2 || !*create || *pks == "" {
+		fmt.Fprintln(c.stderr, "verso schema import: give --create and --pks, then the table and the file (verso schema --help)")
+		return 2
+	}
+	format, err := formatOf(pos[1], *fileType)
+	if err == nil && format == "sql" {
+		err = errors.New("schema import reads csv or json")
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "verso schema import: %v\n", err)
+		return 2
+	}
+	f, err := os.Open(joinDir(c.dir, pos[1]))
+	if err != nil {
+		fmt.Fprintf(c.stderr, "verso schema import: %v\n", err)
+		return 1
+	}
+	defer f.Close()
+	cols, rows, err := readRows(f, format)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "verso schema import: %s: %v\n", pos[1], err)
+		return 1
+	}
+	stmt := createTableFor(pos[0], cols, rows, strings.Split(*pks, ","))
+	if *dry {
+		fmt.Fprintln(c.stdout, stmt+";")
+		return 0
+	}
+	return withEngine(c, "schema import", true, stmt, func(s *engineSession) error {
+		_, _, err := s.rows(stmt)
+		return err
 	})
 }

@@ -288,3 +288,32 @@ func TestLogAndDiffFlags(t *testing.T) {
 		t.Errorf("diff -r sql replayed: %q, want %q (statements:\n%s)", got, want, stmts)
 	}
 }
+
+// TestCleanAndSchemaImport: clean drops only untracked tables; schema
+// import makes a table that suits a file.
+func TestCleanAndSchemaImport(t *testing.T) {
+	dir := newTestRepo(t)
+	runOK(t, "-C", dir, "sql", "-q", "CREATE TABLE scratch (i INT PRIMARY KEY); CREATE TABLE kept (i INT PRIMARY KEY); INSERT INTO t VALUES (9, 'x')")
+	runOK(t, "-C", dir, "add", "kept")
+	if out := runOK(t, "-C", dir, "clean", "--dry-run"); out != "would drop scratch\n" {
+		t.Errorf("clean --dry-run: %q", out)
+	}
+	if out := runOK(t, "-C", dir, "clean"); out != "dropped scratch\n" {
+		t.Errorf("clean: %q", out)
+	}
+	if out := runOK(t, "-C", dir, "ls"); out != "kept\nt\n" {
+		t.Errorf("tables after clean: %q", out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p.csv"), []byte("id,name,score\n1,a,1.5\n2,b,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "CREATE TABLE `people` (`id` BIGINT NOT NULL, `name` TEXT, `score` DOUBLE, PRIMARY KEY (`id`));\n"
+	if out := runOK(t, "-C", dir, "schema", "import", "--create", "--pks", "id", "--dry-run", "people", "p.csv"); out != want {
+		t.Errorf("schema import --dry-run: %q", out)
+	}
+	runOK(t, "-C", dir, "schema", "import", "-c", "--pks", "id", "people", "p.csv")
+	runOK(t, "-C", dir, "table", "import", "-u", "people", "p.csv")
+	if out := runOK(t, "-C", dir, "sql", "-r", "csv", "-q", "SELECT * FROM people ORDER BY id"); out != "id,name,score\n1,a,1.5\n2,b,2\n" {
+		t.Errorf("the imported table: %q", out)
+	}
+}
