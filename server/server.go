@@ -61,6 +61,11 @@ type Config struct {
 	// Without a password the server listens only on a loopback address:
 	// New refuses any other.
 	User, Password string
+	// LocalUser and LocalPassword, when LocalUser is set, are a second
+	// superuser, user@localhost, made at each start and never stored:
+	// the account through which local tools (cmd/verso's commands) run
+	// their statements while the server holds the database.
+	LocalUser, LocalPassword string
 	// UsersFile is where accounts and grants made with CREATE USER,
 	// GRANT and the like are kept (see users.go); "" keeps them in
 	// memory only.
@@ -164,6 +169,9 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 	if cfg.MaxConnectionsTimeout == 0 {
 		cfg.MaxConnectionsTimeout = DefaultMaxConnectionsTimeout
 	}
+	if cfg.LocalUser != "" && (cfg.LocalPassword == "" || cfg.LocalUser == cfg.User) {
+		return nil, errors.New("server: the local tools' account needs a password and a name of its own")
+	}
 	if cfg.RequireSecureTransport && cfg.TLS == nil && cfg.Socket == "" {
 		return nil, errors.New("server: require_secure_transport with neither TLS nor a Unix socket would turn every client away; give a certificate (--tls-cert and --tls-key) or let the server make one")
 	}
@@ -229,6 +237,9 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 		superHost = "localhost"
 	}
 	udb.AddEphemeralSuperUser(ed, cfg.User, superHost, cfg.Password)
+	if cfg.LocalUser != "" {
+		udb.AddEphemeralSuperUser(ed, cfg.LocalUser, "localhost", cfg.LocalPassword)
+	}
 	ed.Close()
 
 	var mem *memoryWatch

@@ -121,7 +121,17 @@ func cliCommands() []cliCommand {
 			run:  func(c cliContext, args []string) int { return runFsck(c.dir, args, c.stdout, c.stderr) }},
 		{name: "gc", synopsis: "[--shallow|--full]", short: "drop what nothing reaches and return the space",
 			long: "Collects garbage: drops every chunk no branch, tag, working set or commit reaches, and returns the space. It needs the database to itself; a running server does it online (CALL dolt_gc()).",
-			run:  func(c cliContext, args []string) int { return runGC(c.dir, args, c.stdout, c.stderr) }},
+			run: func(c cliContext, args []string) int {
+			for _, a := range args {
+				if a == "--help" || a == "-h" {
+					return runGC(c.dir, args, c.stdout, c.stderr)
+				}
+			}
+			if code, ok := throughServer(c, "gc", procedureCall("dolt_gc", args)); ok {
+				return code
+			}
+			return runGC(c.dir, args, c.stdout, c.stderr)
+		}},
 	}
 }
 
@@ -168,8 +178,30 @@ func vcsCommand(name string, run func(dir string, args []string, stdout, stderr 
 				return 2
 			}
 		}
+		// The forms that write go through a running server that holds
+		// the database (serverinfo.go).
+		reads := name == "status" || (name == "branch" || name == "tag") && len(args) == 0
+		if !reads {
+			if name == "checkout" {
+				if _, _, held := runningServer(c.dir); held {
+					fmt.Fprintln(c.stderr, "verso checkout: a verso sql-server holds the database, and checkout changes its default branch; stop the server first, or switch a session's branch with CALL dolt_checkout(...)")
+					return 1
+				}
+			} else if code, ok := throughServer(c, name, procedureCall("dolt_"+name, args)); ok {
+				return code
+			}
+		}
 		return run(c.dir, args, c.stdout, c.stderr)
 	}
+}
+
+// procedureCall is the CALL of procedure proc with args, each a string.
+func procedureCall(proc string, args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = sqlString(a)
+	}
+	return "CALL " + proc + "(" + strings.Join(quoted, ", ") + ")"
 }
 
 // vcsLong is the description of a versioning command.

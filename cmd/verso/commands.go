@@ -128,11 +128,10 @@ func procCommand(name, proc string) func(cliContext, []string) int {
 				return 0
 			}
 		}
-		quoted := make([]string, len(args))
-		for i, a := range args {
-			quoted[i] = sqlString(a)
+		call := procedureCall(proc, args)
+		if code, ok := throughServer(c, name, call); ok {
+			return code
 		}
-		call := "CALL " + proc + "(" + strings.Join(quoted, ", ") + ")"
 		return withEngine(c, name, true, call, func(s *engineSession) error {
 			return s.runQueries(c, "table", call)
 		})

@@ -28,13 +28,13 @@
 //
 // Only one process writes a database: a server holds its store's lock.
 // The commands that read (log, diff, status, fsck, branch and tag without
-// arguments) open the store read-only, which needs no lock: a snapshot of
-// its last commit, readable while a server writes. sql opens it for
-// writing, and read-only when another process holds it: queries work,
-// a statement that writes fails with MySQL's 1290 saying to run it
-// through the server. The other commands write, and say to run their
-// procedure through the server (or to stop it) when one holds the
-// database.
+// arguments, ls, show, ...) open the store read-only, which needs no lock:
+// a snapshot of its last commit, readable while a server writes. sql opens
+// it for writing, and read-only when another process holds it: queries
+// work, a statement that writes fails with MySQL's 1290 saying to run it
+// through the server. The commands that write through a procedure run it
+// through the server that holds the database (serverinfo.go); the others
+// say to run their SQL through the server (or to stop it).
 // Tests: testdata/mysqlclient/*.sql run through the real mysql client
 // (mysqlclient_test.go); crash_test.go kills a server process with
 // SIGKILL after acknowledged commits.

@@ -1,17 +1,18 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestReadCommandsBesideServer: while a verso sql-server process holds a
 // database, log, status, branch, diff and sql with a query read it (a
 // snapshot, opened read-only), each run seeing the commits made through
 // the server before it; a write through verso sql fails with MySQL's 1290
-// saying to run it through the server, and a versioning command that
-// writes says the same of its procedure.
+// saying to run it through the server.
 func TestReadCommandsBesideServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a server process")
@@ -72,8 +73,11 @@ func TestReadCommandsBesideServer(t *testing.T) {
 			t.Errorf("verso sql %q beside the server: %q", q, msg)
 		}
 	}
-	if msg := runFail(t, 1, "-C", shop, "commit", "--allow-empty", "-m", "x"); !strings.Contains(msg, "holds the database for writing; run CALL dolt_commit(...) through that server") {
-		t.Errorf("verso commit beside the server: %q", msg)
+	// A versioning command that writes goes through the server
+	// (TestWriteCommandsThroughServer); one that is SQL underneath and
+	// not a procedure says to run it through the server.
+	if out := runOK(t, "-C", shop, "commit", "--allow-empty", "-m", "x"); !strings.Contains(out, "hash") {
+		t.Errorf("verso commit beside the server: %q", out)
 	}
 
 	// The server is unharmed and the refused writes left nothing.
@@ -85,4 +89,56 @@ func TestReadCommandsBesideServer(t *testing.T) {
 	if out := runOK(t, "-C", shop, "log", "--oneline", "-n", "1"); !strings.Contains(out, "add three") {
 		t.Errorf("verso log after more commits: %q", out)
 	}
+}
+
+// TestWriteCommandsThroughServer: while a server holds the database, the
+// commands that write run their procedure through it (found by the file
+// it writes), recording the command line's author; checkout is refused;
+// when the server stops, the file is gone and the commands write
+// locally again.
+func TestWriteCommandsThroughServer(t *testing.T) {
+	t.Setenv(envName, "Ada")
+	t.Setenv(envEmail, "ada@example.com")
+	data := t.TempDir()
+	shop := filepath.Join(data, "shop")
+	runOK(t, "init", "--name", "T", "--email", "t@x", shop)
+	stop := make(chan os.Signal, 1)
+	exited := make(chan int, 1)
+	var sout, serr syncBuffer
+	go func() {
+		exited <- serveSQL("", []string{"--data-dir", data, "--port", "0", "--socket", ""}, &sout, &serr, stop)
+	}()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(sout.String(), "listening on") && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	}
+	info := filepath.Join(data, dataDirServerInfo)
+	if fi, err := os.Stat(info); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the server's file: %v, %v", fi, err)
+	}
+	runOK(t, "-C", shop, "sql", "-q", "SELECT 1") // reads beside it, read-only
+	out := runOK(t, "-C", shop, "commit", "--allow-empty", "-m", "through the server")
+	if !strings.Contains(out, "hash") {
+		t.Errorf("commit through the server printed %q", out)
+	}
+	runOK(t, "-C", shop, "branch", "feature")
+	runOK(t, "-C", shop, "tag", "v1")
+	if msg := runFail(t, 1, "-C", shop, "checkout", "feature"); !strings.Contains(msg, "a verso sql-server holds the database") {
+		t.Errorf("checkout beside the server: %q", msg)
+	}
+	if msg := runFail(t, 1, "-C", shop, "merge", "nosuch"); !strings.Contains(msg, "nosuch") {
+		t.Errorf("a failing merge through the server: %q", msg)
+	}
+	if out := runOK(t, "-C", shop, "log", "-n", "1"); !strings.Contains(out, "through the server") || !strings.Contains(out, "Ada <ada@example.com>") || !strings.Contains(out, "tag: v1") {
+		t.Errorf("log after the commit through the server:\n%s", out)
+	}
+	if out := runOK(t, "-C", shop, "branch"); !strings.Contains(out, "feature") {
+		t.Errorf("branches: %q", out)
+	}
+	stop <- os.Interrupt
+	if code := <-exited; code != 0 {
+		t.Fatalf("server exit %d: %s", code, serr.String())
+	}
+	if _, err := os.Stat(info); !os.IsNotExist(err) {
+		t.Errorf("the server's file after it stopped: %v", err)
+	}
+	runOK(t, "-C", shop, "checkout", "feature") // locally again
 }

@@ -248,7 +248,14 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		return 2
 	}
 	defer restoreVars()
+	localPassword, err := newLocalPassword()
+	if err != nil {
+		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
+		return 1
+	}
 	s, err := server.New(p, server.Config{
+		LocalUser:              localToolsUser,
+		LocalPassword:          localPassword,
 		Address:                net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)),
 		ReadTimeout:            cfg.ReadTimeout,
 		WriteTimeout:           cfg.WriteTimeout,
@@ -289,6 +296,14 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		}
 		defer f.Close()
 		defer pprof.StopCPUProfile()
+	}
+	// The file by which the commands that write find this server
+	// (serverinfo.go).
+	removeInfo, err := writeServerInfo(sv.infoFile, serverInfo{PID: os.Getpid(), Addr: s.Addr(), Socket: s.Socket(), User: localToolsUser, Password: localPassword})
+	if err != nil {
+		logger.Warn("could not write the file by which verso's commands find this server; they will refuse to write", "file", sv.infoFile, "error", err)
+	} else {
+		defer removeInfo()
 	}
 	fmt.Fprintf(stdout, "verso sql-server listening on %s\nserving %s\n", s.Addr(), sv.what)
 	if s.Socket() != "" {
@@ -340,6 +355,7 @@ type serving struct {
 	// the data dir's (server.DefaultFilesDir), else "".
 	filesDir string
 	tlsDir   string // the certificate made when none is given
+	infoFile string // where the server names itself for the commands (serverinfo.go)
 }
 
 // openProvider opens the databases to serve (see runSQLServer). Without a
@@ -366,7 +382,7 @@ func openDatabases(dir, dataDir string, readOnly bool) (*sqlserver.Provider, ser
 	// The server's files in a data dir: beside the databases, under
 	// names no database can have.
 	inDataDir := func(d, what string) serving {
-		return serving{what: what, usersFile: filepath.Join(d, usersFileName), tlsDir: filepath.Join(d, tlsDirName)}
+		return serving{what: what, usersFile: filepath.Join(d, usersFileName), tlsDir: filepath.Join(d, tlsDirName), infoFile: filepath.Join(d, dataDirServerInfo)}
 	}
 	if dataDir != "" {
 		d := dataDir // resolved against dir by the caller
@@ -402,7 +418,7 @@ func openDatabases(dir, dataDir string, readOnly bool) (*sqlserver.Provider, ser
 	// folder.
 	v := filepath.Join(root, repoDir)
 	return p, serving{what: "the database " + filepath.Base(root) + " in " + root,
-		usersFile: filepath.Join(v, "users"), filesDir: filepath.Join(v, "files"), tlsDir: filepath.Join(v, "tls")}, nil
+		usersFile: filepath.Join(v, "users"), filesDir: filepath.Join(v, "files"), tlsDir: filepath.Join(v, "tls"), infoFile: filepath.Join(v, serverInfoFile)}, nil
 }
 
 // servedDir is the folder openProvider serves: the data dir, the
