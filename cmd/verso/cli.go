@@ -122,16 +122,16 @@ func cliCommands() []cliCommand {
 		{name: "gc", synopsis: "[--shallow|--full]", short: "drop what nothing reaches and return the space",
 			long: "Collects garbage: drops every chunk no branch, tag, working set or commit reaches, and returns the space. It needs the database to itself; a running server does it online (CALL dolt_gc()).",
 			run: func(c cliContext, args []string) int {
-			for _, a := range args {
-				if a == "--help" || a == "-h" {
-					return runGC(c.dir, args, c.stdout, c.stderr)
+				for _, a := range args {
+					if a == "--help" || a == "-h" {
+						return runGC(c.dir, args, c.stdout, c.stderr)
+					}
 				}
-			}
-			if code, ok := throughServer(c, "gc", procedureCall("dolt_gc", args)); ok {
-				return code
-			}
-			return runGC(c.dir, args, c.stdout, c.stderr)
-		}},
+				if code, ok := throughServer(c, "gc", procedureCall("dolt_gc", args)); ok {
+					return code
+				}
+				return runGC(c.dir, args, c.stdout, c.stderr)
+			}},
 	}
 }
 

@@ -49,7 +49,7 @@ type serverInfo struct {
 
 // Names of the file.
 const (
-	serverInfoFile     = "sql-server.json"       // in a database's .verso folder
+	serverInfoFile     = "sql-server.json"        // in a database's .verso folder
 	dataDirServerInfo  = ".verso-sql-server.json" // in a data dir
 	localToolsUser     = "verso-local"
 	localToolsPassword = 18 // random bytes of its password
