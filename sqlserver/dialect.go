@@ -29,7 +29,7 @@ func PlainMariaDBComments(query string) string {
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; {
 		case c == '\'' || c == '"' || c == '`':
-			i = skipQuoted(b, i)
+			i = SkipQuoted(b, i)
 		case c == '#' || c == '-' && i+2 < len(b) && b[i+1] == '-' && (b[i+2] == ' ' || b[i+2] == '\t' || b[i+2] == '\n'):
 			for i < len(b) && b[i] != '\n' {
 				i++
@@ -53,24 +53,25 @@ func PlainMariaDBComments(query string) string {
 	return string(b)
 }
 
-// skipQuoted returns the index of the quote that closes the string or
-// name opened at b[i] (the last byte if none does). A backslash escapes
-// the next byte in strings, and a doubled quote stands for itself.
-func skipQuoted(b []byte, i int) int {
-	q := b[i]
-	for j := i + 1; j < len(b); j++ {
+// SkipQuoted returns the index of the quote that closes the string or
+// name opened at s[i] (the last byte if none does). A backslash escapes
+// the next byte in strings (not in `names`), and a doubled quote stands
+// for itself.
+func SkipQuoted[T ~string | ~[]byte](s T, i int) int {
+	q := s[i]
+	for j := i + 1; j < len(s); j++ {
 		switch {
-		case b[j] == '\\' && q != '`':
+		case s[j] == '\\' && q != '`':
 			j++
-		case b[j] == q:
-			if j+1 < len(b) && b[j+1] == q {
+		case s[j] == q:
+			if j+1 < len(s) && s[j+1] == q {
 				j++
 				continue
 			}
 			return j
 		}
 	}
-	return len(b) - 1
+	return len(s) - 1
 }
 
 // Floating-point values as text.

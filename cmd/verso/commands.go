@@ -138,14 +138,23 @@ func procCommand(name, proc string) func(cliContext, []string) int {
 	}
 }
 
+// subcommandUsage answers a command of subcommands given none (its usage
+// on stdout, exit 2) or --help (exit 0); done is false otherwise.
+func subcommandUsage(c cliContext, name string, args []string) (code int, done bool) {
+	if len(args) > 0 && args[0] != "--help" && args[0] != "-h" {
+		return 0, false
+	}
+	printUsage(c.stdout, name, nil)
+	if len(args) == 0 {
+		return 2, true
+	}
+	return 0, true
+}
+
 // runConflicts shows or resolves a merge's conflicts.
 func runConflicts(c cliContext, args []string) int {
-	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
-		printUsage(c.stdout, "conflicts", nil)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+	if code, done := subcommandUsage(c, "conflicts", args); done {
+		return code
 	}
 	switch args[0] {
 	case "cat":
@@ -171,12 +180,8 @@ func runConflicts(c cliContext, args []string) int {
 
 // runSchema shows or exports tables' CREATE TABLE statements.
 func runSchema(c cliContext, args []string) int {
-	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
-		printUsage(c.stdout, "schema", nil)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+	if code, done := subcommandUsage(c, "schema", args); done {
+		return code
 	}
 	sub, args := args[0], args[1:]
 	if sub == "import" {
@@ -233,12 +238,8 @@ func runSchema(c cliContext, args []string) int {
 
 // runTable imports or exports a table's rows.
 func runTable(c cliContext, args []string) int {
-	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
-		printUsage(c.stdout, "table", nil)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+	if code, done := subcommandUsage(c, "table", args); done {
+		return code
 	}
 	switch args[0] {
 	case "export":

@@ -247,23 +247,30 @@ func (r *sqlRunner) print(format string, sch sql.Schema, next func() (sql.Row, e
 		}
 		return vals, nulls, nil
 	}
+	// read returns the next row's cells; done after the last.
+	done := false
+	read := func() (vals []string, nulls []bool, err error) {
+		row, err := next()
+		if err == io.EOF {
+			done = true
+			return nil, nil, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		return cells(row)
+	}
 	// The first rows: a table's widths, and whether the pager is
 	// wanted.
 	var first [][]string
 	var firstNulls [][]bool
-	done := false
 	for len(first) < tableRows {
-		row, err := next()
-		if err == io.EOF {
-			done = true
+		v, n, err := read()
+		if err != nil {
+			return err
+		}
+		if done {
 			break
-		}
-		if err != nil {
-			return err
-		}
-		v, n, err := cells(row)
-		if err != nil {
-			return err
 		}
 		first, firstNulls = append(first, v), append(firstNulls, n)
 	}
@@ -289,16 +296,12 @@ func (r *sqlRunner) print(format string, sch sql.Schema, next func() (sql.Row, e
 			}
 		}
 		for !done {
-			row, err := next()
-			if err == io.EOF {
+			v, n, err := read()
+			if err != nil {
+				return err
+			}
+			if done {
 				break
-			}
-			if err != nil {
-				return err
-			}
-			v, n, err := cells(row)
-			if err != nil {
-				return err
 			}
 			if err := each(v, n); err != nil {
 				return err
@@ -485,7 +488,7 @@ func scanTerminator(s, delim string) (end, termLen int, vertical bool) {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c == '\'' || c == '"' || c == '`':
-			i = skipQuotedText(s, i)
+			i = sqlserver.SkipQuoted(s, i)
 		case c == '#' || c == '-' && strings.HasPrefix(s[i:], "-- "):
 			for i < len(s) && s[i] != '\n' {
 				i++
@@ -503,25 +506,6 @@ func scanTerminator(s, delim string) (end, termLen int, vertical bool) {
 		}
 	}
 	return len(s), 0, false
-}
-
-// skipQuotedText returns the index of the quote closing the one at s[i]
-// (len(s)-1 if none does).
-func skipQuotedText(s string, i int) int {
-	q := s[i]
-	for j := i + 1; j < len(s); j++ {
-		switch {
-		case s[j] == '\\' && q != '`':
-			j++
-		case s[j] == q:
-			if j+1 < len(s) && s[j+1] == q {
-				j++
-				continue
-			}
-			return j
-		}
-	}
-	return len(s) - 1
 }
 
 // skipSpaceAndComments returns the offset of the first byte of s from off
