@@ -317,3 +317,35 @@ func TestCleanAndSchemaImport(t *testing.T) {
 		t.Errorf("the imported table: %q", out)
 	}
 }
+
+// TestBlame: each row's commit is the last that wrote it, along first
+// parents; a row untouched since the first commit that has the table is
+// that commit's.
+func TestBlame(t *testing.T) {
+	dir := newTestRepo(t) // "add t": rows 1 and 2
+	first := headHash(t, dir, "HEAD")
+	runOK(t, "-C", dir, "sql", "-q", "UPDATE t SET v = 'uno' WHERE id = 1; INSERT INTO t VALUES (3, 'three')")
+	runOK(t, "-C", dir, "commit", "-am", "second")
+	second := headHash(t, dir, "HEAD")
+	runOK(t, "-C", dir, "sql", "-q", "DELETE FROM t WHERE id = 3; INSERT INTO t VALUES (3, 'again')")
+	runOK(t, "-C", dir, "commit", "-am", "third")
+	third := headHash(t, dir, "HEAD")
+	out := runOK(t, "-C", dir, "blame", "t")
+	for id, want := range map[string]string{"1": second, "2": first, "3": third} {
+		found := false
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "| "+id+" ") {
+				found = strings.Contains(line, want)
+			}
+		}
+		if !found {
+			t.Errorf("row %s is not %s's:\n%s", id, want, out)
+		}
+	}
+	if out := runOK(t, "-C", dir, "blame", first, "t"); strings.Count(out, first) != 2 {
+		t.Errorf("blame at the first commit:\n%s", out)
+	}
+	if msg := runFail(t, 1, "-C", dir, "blame", "nosuch"); !strings.Contains(msg, `no table "nosuch"`) {
+		t.Errorf("blame nosuch: %q", msg)
+	}
+}

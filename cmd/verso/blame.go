@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/verso-db/verso"
+)
+
+// verso blame: for each row of a table at a revision (default HEAD), the
+// commit that last wrote it, as dolt blame prints. It follows the first
+// parents from the revision: each commit's changes against its first
+// parent name the rows that commit wrote, newest first, until every row
+// has its commit (a row changed on a merged branch is the merge's, as
+// git blame --first-parent has it); rows still unnamed at the first
+// commit are that commit's. It reads one diff per commit it passes, and
+// stops as soon as every row is named.
+
+func runBlame(c cliContext, args []string) int {
+	fs := newFlags("blame", c)
+	pos, code, ok := parseFlags(fs, args, 2)
+	if !ok {
+		return code
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(c.stderr, "verso blame: give the table (verso blame --help)")
+		return 2
+	}
+	rev, table := "HEAD", pos[0]
+	if len(pos) == 2 {
+		rev, table = pos[0], pos[1]
+	}
+	db, err := openDB(c.dir, true)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "verso blame: %v\n", err)
+		return 1
+	}
+	defer db.Close()
+	if err := blame(context.Background(), db, c, rev, table); err != nil {
+		fmt.Fprintf(c.stderr, "verso blame: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func blame(ctx context.Context, db *verso.DB, c cliContext, rev, table string) error {
+	txn, err := db.Begin(ctx, "")
+	if err != nil {
+		return err
+	}
+	defer txn.Rollback()
+	head, err := db.Resolve(ctx, rev, "")
+	if err != nil {
+		return err
+	}
+	root, err := txn.RootOf(ctx, head.Addr.String())
+	if err != nil {
+		return err
+	}
+	s, ok, err := db.TableSchema(ctx, root, table)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%s has no table %q; verso ls %s lists its tables", rev, table, rev)
+	}
+	if len(s.PrimaryKey) == 0 {
+		return fmt.Errorf("table %q has no primary key, so its rows have no identity to follow", table)
+	}
+	key := func(vals []verso.Value) string {
+		parts := make([]string, len(s.PrimaryKey))
+		for i, k := range s.PrimaryKey {
+			parts[i] = valueCell(s.Columns[k], vals[k])
+		}
+		return strings.Join(parts, "\x00")
+	}
+	// The rows at the revision, in key order, then the commits from it.
+	var order [][]string
+	pending := map[string]bool{}
+	named := map[string]*verso.Commit{}
+	c0 := head
+	for {
+		var parentRoot verso.RootValue
+		hasParent := len(c0.Parents) > 0
+		if hasParent {
+			if parentRoot, err = txn.RootOf(ctx, c0.Parents[0].String()); err != nil {
+				return err
+			}
+		}
+		croot, err := txn.RootOf(ctx, c0.Addr.String())
+		if err != nil {
+			return err
+		}
+		if c0 == head {
+			// The first pass lists the revision's rows.
+			if err := listRows(ctx, db, head, table, func(vals []verso.Value) {
+				k := key(vals)
+				pending[k] = true
+				cells := make([]string, len(s.PrimaryKey))
+				for i, pk := range s.PrimaryKey {
+					cells[i] = valueCell(s.Columns[pk], vals[pk])
+				}
+				order = append(order, append(cells, k))
+			}); err != nil {
+				return err
+			}
+		}
+		if !hasParent {
+			for k := range pending {
+				named[k] = c0
+			}
+			break
+		}
+		err = db.DiffTable(ctx, parentRoot, croot, table, func(ch verso.RowChange) error {
+			if ch.To == nil {
+				return nil
+			}
+			if k := key(ch.To); pending[k] {
+				named[k] = c0
+				delete(pending, k)
+			}
+			return nil
+		})
+		if errors.Is(err, verso.ErrTableNotFound) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if len(pending) == 0 {
+			break
+		}
+		if c0, err = db.Resolve(ctx, c0.Parents[0].String(), ""); err != nil {
+			return err
+		}
+	}
+	head2 := []string{}
+	for _, k := range s.PrimaryKey {
+		head2 = append(head2, s.Columns[k].Name)
+	}
+	grid := [][]string{append(head2, "commit", "commit date", "committer", "message")}
+	for _, row := range order {
+		k := row[len(row)-1]
+		line := append([]string(nil), row[:len(row)-1]...)
+		if cm := named[k]; cm != nil {
+			subject, _, _ := strings.Cut(cm.Meta.Message, "\n")
+			line = append(line, cm.Addr.String(), cm.Meta.Time.UTC().Format("2006-01-02 15:04:05"), cm.Meta.Author.Name, subject)
+		} else {
+			line = append(line, "", "", "", "")
+		}
+		grid = append(grid, line)
+	}
+	printGrid(c.stdout, grid)
+	return nil
+}
+
+// listRows calls fn with each row of table at commit c, in key order.
+func listRows(ctx context.Context, db *verso.DB, c *verso.Commit, table string, fn func([]verso.Value)) error {
+	txn, err := db.BeginAt(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer txn.Rollback()
+	tb, err := txn.Table(ctx, table)
+	if err != nil {
+		return err
+	}
+	it := tb.Scan(ctx, nil, nil, false)
+	for it.Next(ctx) {
+		fn(it.Row())
+	}
+	return it.Err()
+}
