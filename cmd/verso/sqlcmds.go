@@ -80,15 +80,6 @@ func (s *engineSession) rows(query string) (sql.Schema, []sql.Row, error) {
 	return sch, rows, err
 }
 
-// text is a value of a row as text (NULL as "NULL").
-func (s *engineSession) text(col *sql.Column, v any) string {
-	t, null, err := cell(s.ctx, col, v)
-	if err != nil || null {
-		return "NULL"
-	}
-	return t
-}
-
 // sqlString quotes s as a SQL string literal.
 func sqlString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
