@@ -30,11 +30,12 @@
 // The commands that read (log, diff, status, fsck, branch and tag without
 // arguments, ls, show, ...) open the store read-only, which needs no lock:
 // a snapshot of its last commit, readable while a server writes. sql opens
-// it for writing, and read-only when another process holds it: queries
-// work, a statement that writes fails with MySQL's 1290 saying to run it
-// through the server. The commands that write through a procedure run it
-// through the server that holds the database (serverinfo.go); the others
-// say to run their SQL through the server (or to stop it).
+// it for writing; when a running server holds it, sql sends its
+// statements to that server (sqlremote.go), and when another process
+// without a server holds it, queries read it and a statement that writes
+// fails with MySQL's 1290. The commands that write through a procedure
+// run it through the server that holds the database (serverinfo.go); the
+// others say to run their SQL through the server (or to stop it).
 // Tests: testdata/mysqlclient/*.sql run through the real mysql client
 // (mysqlclient_test.go); crash_test.go kills a server process with
 // SIGKILL after acknowledged commits.

@@ -109,14 +109,9 @@ func runningServer(dir string) (info serverInfo, db string, ok bool) {
 	return serverInfo{}, "", false
 }
 
-// throughServer runs query on the server that holds the database of
-// c.dir, as command name, printing each result set as a table. ok is
-// false when no server holds it.
-func throughServer(c cliContext, name, query string) (code int, ok bool) {
-	info, db, found := runningServer(c.dir)
-	if !found {
-		return 0, false
-	}
+// dialServer opens a connection to the server of info, on database db,
+// whose session records the command line's author.
+func dialServer(info serverInfo, db string) (*sql.DB, *sql.Conn, error) {
 	cfg := mysql.NewConfig()
 	cfg.User, cfg.Passwd, cfg.DBName = info.User, info.Password, db
 	cfg.Net, cfg.Addr = "tcp", info.Addr
@@ -126,26 +121,42 @@ func throughServer(c cliContext, name, query string) (code int, ok bool) {
 		}
 	}
 	cfg.MultiStatements = true
-	conn, err := sql.Open("mysql", cfg.FormatDSN())
+	pool, err := sql.Open("mysql", cfg.FormatDSN())
 	if err != nil {
-		fmt.Fprintf(c.stderr, "verso %s: %v\n", name, err)
-		return 1, true
+		return nil, nil, err
 	}
-	defer conn.Close()
-	fmt.Fprintf(c.stderr, "(a verso sql-server holds the database: running %s through it, at %s)\n", firstWord(query), info.Addr)
-	// One connection: the session's identity, then the statement. The
+	// One connection: the session's identity, then the statements. The
 	// commits record the command line's author, not the tools' account.
-	sc, err := conn.Conn(context.Background())
+	conn, err := pool.Conn(context.Background())
+	if err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
+	who := identity("", "")
+	if _, err := conn.ExecContext(context.Background(), "SET @@dolt_committer_name = ?, @@dolt_committer_email = ?", who.Name, who.Email); err != nil {
+		conn.Close()
+		pool.Close()
+		return nil, nil, err
+	}
+	return pool, conn, nil
+}
+
+// throughServer runs query on the server that holds the database of
+// c.dir, as command name, printing each result set as a table. ok is
+// false when no server holds it.
+func throughServer(c cliContext, name, query string) (code int, ok bool) {
+	info, db, found := runningServer(c.dir)
+	if !found {
+		return 0, false
+	}
+	pool, sc, err := dialServer(info, db)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "verso %s: %v\n", name, serverError(err))
 		return 1, true
 	}
+	defer pool.Close()
 	defer sc.Close()
-	who := identity("", "")
-	if _, err := sc.ExecContext(context.Background(), "SET @@dolt_committer_name = ?, @@dolt_committer_email = ?", who.Name, who.Email); err != nil {
-		fmt.Fprintf(c.stderr, "verso %s: %v\n", name, serverError(err))
-		return 1, true
-	}
+	fmt.Fprintf(c.stderr, "(a verso sql-server holds the database: running %s through it, at %s)\n", firstWord(query), info.Addr)
 	rows, err := sc.QueryContext(context.Background(), query)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "verso %s: %v\n", name, serverError(err))

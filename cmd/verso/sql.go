@@ -86,6 +86,20 @@ func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	r := &sqlRunner{ctx: ctx, e: e, format: *format, out: out, stderr: stderr, readOnly: readOnly, delim: ";"}
+	if readOnly && *dataDir == "" {
+		// A server holds the database: the statements run there
+		// (sqlremote.go).
+		if info, db, ok := runningServer(dir); ok {
+			pool, conn, err := dialServer(info, db)
+			if err != nil {
+				fmt.Fprintf(stderr, "verso sql: connecting to the verso sql-server that holds the database, at %s: %v\n", info.Addr, serverError(err))
+				return 1
+			}
+			defer pool.Close()
+			defer conn.Close()
+			r.remote = conn
+		}
+	}
 	if shell {
 		return runShell(r, stdin, stdout)
 	}
@@ -118,6 +132,8 @@ func cell(ctx *sql.Context, col *sql.Column, v any) (s string, null bool, err er
 		return "", true, nil
 	}
 	switch f := v.(type) {
+	case rawText:
+		return string(f), false, nil
 	case float64:
 		return sqlserver.FormatFloat(f, 64), false, nil
 	case float32:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	gosql "database/sql"
 	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
@@ -55,6 +56,10 @@ type sqlRunner struct {
 	// hexBinary writes binary values (BLOB, BINARY, VARBINARY) as 0x and
 	// their hex digits, as exports do, so CSV and JSON files keep them.
 	hexBinary bool
+	// remote, when set, is a connection to the server that holds the
+	// database: statements run there (sqlremote.go); the local engine
+	// only parses them.
+	remote *gosql.Conn
 	// pager, when set, returns a writer for a result longer than the
 	// screen, and its end; nil pager or a nil writer means none.
 	pager func(lines int) (io.Writer, func())
@@ -182,6 +187,9 @@ func (r *sqlRunner) runStatement(query string, stmt ast.Statement, vertical bool
 			err = fmt.Errorf("internal error running the statement: %v", p)
 		}
 	}()
+	if r.remote != nil {
+		return r.runRemote(query, stmt, vertical)
+	}
 	sch, iter, _, err := r.e.QueryWithBindings(r.ctx, query, stmt, nil, nil)
 	if err != nil {
 		return err
