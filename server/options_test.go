@@ -95,9 +95,10 @@ func TestServerNoAutocommit(t *testing.T) {
 // TestServerBackLog: with MaxConnections 1 and BackLog 1, a second client
 // waits for the first to leave and then logs in; a third, beyond the back
 // log, gets 1040 at once; a waiting client that gets no place within
-// MaxConnectionsTimeout gets 1040.
+// MaxConnectionsTimeout gets 1040, not before.
 func TestServerBackLog(t *testing.T) {
-	s, _ := startTestServer(t, t.TempDir(), Config{MaxConnections: 1, BackLog: 1, MaxConnectionsTimeout: 500 * time.Millisecond})
+	const wait = 2 * time.Second
+	s, _ := startTestServer(t, t.TempDir(), Config{MaxConnections: 1, BackLog: 1, MaxConnectionsTimeout: wait})
 	dsn := fmt.Sprintf("root@tcp(%s)/", s.Addr())
 	first, err := open(t, dsn)
 	if err != nil {
@@ -114,12 +115,21 @@ func TestServerBackLog(t *testing.T) {
 		_, err := open(t, dsn)
 		second <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
+	// Once the second waits, a third is beyond the back log.
+	waiting := func() int {
+		s.ln.mu.Lock()
+		defer s.ln.mu.Unlock()
+		return len(s.ln.conns) - s.ln.active
+	}
+	for deadline := time.Now().Add(10 * time.Second); waiting() != 1; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the second client never waited")
+		}
+	}
 	_, err = open(t, dsn)
 	if n, _ := mysqlErrNum(err); n != 1040 {
 		t.Errorf("beyond the back log: %v, want 1040", err)
 	}
-	time.Sleep(100 * time.Millisecond)
 	c1.Close()
 	first.Close()
 	if err := <-second; err != nil {
@@ -142,7 +152,7 @@ func TestServerBackLog(t *testing.T) {
 	if n, _ := mysqlErrNum(err); n != 1040 {
 		t.Errorf("a waiting client past the timeout: %v, want 1040", err)
 	}
-	if d := time.Since(start); d < 400*time.Millisecond {
+	if d := time.Since(start); d < wait-100*time.Millisecond {
 		t.Errorf("the waiting client was refused after %v, before the timeout", d)
 	}
 }
