@@ -253,7 +253,7 @@ func runTag(dir string, args []string, stdout, stderr io.Writer) int {
 			ref = a.Pos[1]
 		}
 		opts := verso.TagOptions{Message: a.Vals["message"]}
-		if opts.Tagger, err = author(a); err != nil {
+		if opts.Tagger, err = author(dir, a); err != nil {
 			return err
 		}
 		_, err = db.CreateTag(ctx, a.Pos[0], ref, opts)

@@ -208,8 +208,8 @@ func TestRmCommand(t *testing.T) {
 	}
 }
 
-// TestConfigCommand: config --global keeps user.name and user.email,
-// which commits then record.
+// TestConfigCommand: config --global and --local keep user.name and
+// user.email, which commits then record (the database's winning).
 func TestConfigCommand(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
@@ -229,10 +229,25 @@ func TestConfigCommand(t *testing.T) {
 	if out := runOK(t, "-C", dir, "log", "-n", "1"); !strings.Contains(out, "Author: Ada Lovelace <ada@example.com>") {
 		t.Errorf("the commit's author:\n%s", out)
 	}
+	// The database's settings win over the user's, in that database.
+	runOK(t, "-C", dir, "config", "--local", "--add", "user.name", "Grace Hopper")
+	if out := runOK(t, "-C", dir, "config", "--list"); out != "user.email = ada@example.com\nuser.name = Grace Hopper\n" {
+		t.Errorf("--list in the database: %q", out)
+	}
+	if out := runOK(t, "config", "--get", "user.name"); out != "Ada Lovelace\n" {
+		t.Errorf("--get outside it: %q", out)
+	}
+	runOK(t, "-C", dir, "commit", "--allow-empty", "-m", "y")
+	if out := runOK(t, "-C", dir, "log", "-n", "1"); !strings.Contains(out, "Author: Grace Hopper <ada@example.com>") {
+		t.Errorf("the commit's author with a local user.name:\n%s", out)
+	}
 	runOK(t, "config", "--global", "--unset", "user.name")
 	runFail(t, 1, "config", "--get", "user.name")
-	if msg := runFail(t, 2, "config", "--add", "k", "v"); !strings.Contains(msg, "--add needs --global") {
-		t.Errorf("--add without --global: %q", msg)
+	if msg := runFail(t, 2, "config", "--add", "k", "v"); !strings.Contains(msg, "--add and --unset need --global or --local") {
+		t.Errorf("--add without a scope: %q", msg)
+	}
+	if msg := runFail(t, 1, "-C", t.TempDir(), "config", "--local", "--list"); !strings.Contains(msg, "no verso database") {
+		t.Errorf("--local outside a database: %q", msg)
 	}
 }
 

@@ -9,28 +9,35 @@ import (
 	"sort"
 )
 
-// verso config: settings of the command line kept for the user, as
-// Dolt's dolt config --global: user.name and user.email are the author
-// of the commits the commands make when no --author, $VERSO_AUTHOR_NAME
-// or $VERSO_AUTHOR_EMAIL says otherwise. They are a JSON object of
-// strings in $XDG_CONFIG_HOME/verso/config.json (~/.config/verso/ by
-// default), written whole through a temporary file and a rename.
+// verso config: settings of the command line, as Dolt's dolt config:
+// the user's (--global), in $XDG_CONFIG_HOME/verso/config.json
+// (~/.config/verso/ by default), and a database's (--local), in its
+// .verso/config.json, which wins over the user's. user.name and
+// user.email are the author of the commits the commands make when no
+// --author, $VERSO_AUTHOR_NAME or $VERSO_AUTHOR_EMAIL says otherwise.
+// Each file is a JSON object of strings, written whole through a
+// temporary file and a rename.
 
-// configPath is the global config file's path.
-func configPath() (string, error) {
-	dir, err := os.UserConfigDir()
+// configPath is the config file's path: the user's, or with local the
+// one of the database of dir.
+func configPath(dir string, local bool) (string, error) {
+	if local {
+		root, err := findRepoRoot(dir)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(root, repoDir, "config.json"), nil
+	}
+	d, err := os.UserConfigDir()
 	if err != nil {
 		return "", fmt.Errorf("finding the user's config folder: %w", err)
 	}
-	return filepath.Join(dir, "verso", "config.json"), nil
+	return filepath.Join(d, "verso", "config.json"), nil
 }
 
-// readConfig reads the global config; a missing file is an empty one.
-func readConfig() (map[string]string, error) {
-	path, err := configPath()
-	if err != nil {
-		return nil, err
-	}
+// readConfig reads the config file at path; a missing file is an empty
+// one.
+func readConfig(path string) (map[string]string, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]string{}, nil
@@ -45,12 +52,8 @@ func readConfig() (map[string]string, error) {
 	return m, nil
 }
 
-// writeConfig replaces the global config.
-func writeConfig(m map[string]string) error {
-	path, err := configPath()
-	if err != nil {
-		return err
-	}
+// writeConfig replaces the config file at path.
+func writeConfig(path string, m map[string]string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
@@ -65,19 +68,25 @@ func writeConfig(m map[string]string) error {
 	return os.Rename(tmp, path)
 }
 
-// configValue returns the global setting key, "" if unset or unreadable.
-func configValue(key string) string {
-	m, err := readConfig()
-	if err != nil {
-		return ""
+// configValue returns the setting key for the commands run in dir: the
+// database's, else the user's; "" if unset or unreadable.
+func configValue(dir, key string) string {
+	for _, local := range []bool{true, false} {
+		path, err := configPath(dir, local)
+		if err != nil {
+			continue
+		}
+		if m, err := readConfig(path); err == nil && m[key] != "" {
+			return m[key]
+		}
 	}
-	return m[key]
+	return ""
 }
 
 func runConfig(c cliContext, args []string) int {
 	fs := newFlags("config", c)
-	global := fs.Bool("global", false, "the user's settings (the only scope so far)")
-	local := fs.Bool("local", false, "the database's settings (not kept yet: use --global)")
+	global := fs.Bool("global", false, "the user's settings")
+	local := fs.Bool("local", false, "the database's settings, which win over the user's")
 	list := fs.Bool("list", false, "print every setting")
 	get := fs.Bool("get", false, "print the setting <key>")
 	add := fs.Bool("add", false, "set <key> to <value>")
@@ -97,19 +106,40 @@ func runConfig(c cliContext, args []string) int {
 		return 2
 	}
 	switch {
-	case *local:
-		return usage("--local settings are not kept yet; use --global")
 	case n != 1:
 		return usage("give one of --list, --get, --add or --unset")
-	case *add && !*global:
-		return usage("--add needs --global (the only scope so far)")
+	case *local && *global:
+		return usage("give --global or --local, not both")
+	case (*add || *unset) && !*global && !*local:
+		return usage("--add and --unset need --global or --local")
 	case *add && len(pos) != 2, *get && len(pos) != 1, *unset && len(pos) == 0, *list && len(pos) != 0:
 		return usage("wrong arguments: --add <key> <value>, --get <key>, --unset <key>..., --list")
 	}
-	m, err := readConfig()
-	if err != nil {
-		fmt.Fprintf(c.stderr, "verso config: %v\n", err)
-		return 1
+	// Reading without a scope merges the two, the database's winning.
+	scopes := []bool{*local}
+	if !*global && !*local {
+		scopes = []bool{false, true}
+	}
+	m := map[string]string{}
+	var path string
+	for _, sc := range scopes {
+		p, err := configPath(c.dir, sc)
+		if err != nil {
+			if !*local && sc {
+				continue // no database here: the user's only
+			}
+			fmt.Fprintf(c.stderr, "verso config: %v\n", err)
+			return 1
+		}
+		got, err := readConfig(p)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "verso config: %v\n", err)
+			return 1
+		}
+		for k, v := range got {
+			m[k] = v
+		}
+		path = p
 	}
 	switch {
 	case *list:
@@ -136,7 +166,7 @@ func runConfig(c cliContext, args []string) int {
 			delete(m, k)
 		}
 	}
-	if err := writeConfig(m); err != nil {
+	if err := writeConfig(path, m); err != nil {
 		fmt.Fprintf(c.stderr, "verso config: %v\n", err)
 		return 1
 	}

@@ -28,7 +28,7 @@ const (
 func runMerge(dir string, args []string, stdout, stderr io.Writer) int {
 	conflicts := false
 	code := withTxn("merge", dir, stderr, func(ctx context.Context, txn *verso.Txn) error {
-		res, msg, err := merge(ctx, txn, args)
+		res, msg, err := merge(ctx, dir, txn, args)
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func runMerge(dir string, args []string, stdout, stderr io.Writer) int {
 
 // merge runs verso merge: the merge's result (nil for an abort) and its
 // message.
-func merge(ctx context.Context, txn *verso.Txn, args []string) (*verso.MergeResult, string, error) {
+func merge(ctx context.Context, dir string, txn *verso.Txn, args []string) (*verso.MergeResult, string, error) {
 	a, err := doltargs.Merge().Parse(args)
 	if err != nil {
 		return nil, "", err
@@ -78,7 +78,7 @@ func merge(ctx context.Context, txn *verso.Txn, args []string) (*verso.MergeResu
 		Message: a.Vals["message"],
 		NoFF:    a.Has("no-ff"), FFOnly: a.Has("ff-only"), Squash: a.Has("squash"), NoCommit: a.Has("no-commit"),
 	}
-	if opts.Author, err = author(a); err != nil {
+	if opts.Author, err = author(dir, a); err != nil {
 		return nil, "", err
 	}
 	res, err := txn.Merge(ctx, a.Pos[0], opts)

@@ -62,14 +62,16 @@ func heldElsewhere(err error, sqlForm string) error {
 	return fmt.Errorf("another process (a running verso sql-server?) holds the database for writing; run %s through that server, or stop it first (%w)", sqlForm, err)
 }
 
-// identity returns the author: flags, then environment, then the user's
-// config (verso config --global user.name, user.email), then the login.
-func identity(name, email string) verso.Signature {
+// identity returns the author of the commands run in dir: flags, then
+// environment, then the settings (verso config: the database's, then the
+// user's user.name and user.email), then the login. dir "" reads the
+// user's settings only.
+func identity(dir, name, email string) verso.Signature {
 	if name == "" {
-		name = cmp.Or(os.Getenv(envName), configValue("user.name"))
+		name = cmp.Or(os.Getenv(envName), configValue(dir, "user.name"))
 	}
 	if email == "" {
-		email = cmp.Or(os.Getenv(envEmail), configValue("user.email"))
+		email = cmp.Or(os.Getenv(envEmail), configValue(dir, "user.email"))
 	}
 	login := "verso"
 	if u, err := user.Current(); err == nil && u.Username != "" {
@@ -100,7 +102,7 @@ func runInit(dir string, args []string, stdout, stderr io.Writer) int {
 	if target == "" {
 		target = "."
 	}
-	db, err := verso.Init(target, verso.Options{DefaultBranch: *branch, Author: identity(*name, *email)})
+	db, err := verso.Init(target, verso.Options{DefaultBranch: *branch, Author: identity(target, *name, *email)})
 	if errors.Is(err, verso.ErrExists) {
 		fmt.Fprintf(stderr, "verso init: %s already holds a database (%s)\n", target, filepath.Join(target, repoDir))
 		return 1

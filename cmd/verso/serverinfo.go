@@ -111,7 +111,7 @@ func runningServer(dir string) (info serverInfo, db string, ok bool) {
 
 // dialServer opens a connection to the server of info, on database db,
 // whose session records the command line's author.
-func dialServer(info serverInfo, db string) (*sql.DB, *sql.Conn, error) {
+func dialServer(dir string, info serverInfo, db string) (*sql.DB, *sql.Conn, error) {
 	cfg := mysql.NewConfig()
 	cfg.User, cfg.Passwd, cfg.DBName = info.User, info.Password, db
 	cfg.Net, cfg.Addr = "tcp", info.Addr
@@ -132,7 +132,7 @@ func dialServer(info serverInfo, db string) (*sql.DB, *sql.Conn, error) {
 		pool.Close()
 		return nil, nil, err
 	}
-	who := identity("", "")
+	who := identity(dir, "", "")
 	if _, err := conn.ExecContext(context.Background(), "SET @@dolt_committer_name = ?, @@dolt_committer_email = ?", who.Name, who.Email); err != nil {
 		conn.Close()
 		pool.Close()
@@ -149,7 +149,7 @@ func throughServer(c cliContext, name, query string) (code int, ok bool) {
 	if !found {
 		return 0, false
 	}
-	pool, sc, err := dialServer(info, db)
+	pool, sc, err := dialServer(c.dir, info, db)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "verso %s: %v\n", name, serverError(err))
 		return 1, true

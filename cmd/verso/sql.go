@@ -90,7 +90,7 @@ func runSQL(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		// A server holds the database: the statements run there
 		// (sqlremote.go).
 		if info, db, ok := runningServer(dir); ok {
-			pool, conn, err := dialServer(info, db)
+			pool, conn, err := dialServer(dir, info, db)
 			if err != nil {
 				fmt.Fprintf(stderr, "verso sql: connecting to the verso sql-server that holds the database, at %s: %v\n", info.Addr, serverError(err))
 				return 1

@@ -49,7 +49,7 @@ func openEngine(dir string, write bool, sqlForm string) (*engineSession, error) 
 	}
 	// Commits the command makes record the command line's author, as
 	// verso commit's do.
-	p.SetCommitter(identity("", ""))
+	p.SetCommitter(identity(dir, "", ""))
 	e := sqlserver.NewEngine(p)
 	base := sql.NewBaseSession()
 	base.SetClient(sql.Client{User: sqlserver.DefaultUser, Address: "localhost"})

@@ -479,7 +479,7 @@ func findRepoRoot(dir string) (string, error) {
 // record the SQL user.
 func setCommitter(p *sqlserver.Provider) {
 	if os.Getenv(envName) != "" || os.Getenv(envEmail) != "" {
-		p.SetCommitter(identity("", ""))
+		p.SetCommitter(identity("", "", ""))
 	}
 }
 

@@ -55,10 +55,11 @@ func withTxn(cmd, dir string, stderr io.Writer, fn func(ctx context.Context, txn
 	})
 }
 
-// author returns --author's signature, or the identity of the environment.
-func author(a *doltargs.Args) (verso.Signature, error) {
+// author returns --author's signature, or the identity of the command
+// line in dir (identity).
+func author(dir string, a *doltargs.Args) (verso.Signature, error) {
 	if !a.Has("author") {
-		return identity("", ""), nil
+		return identity(dir, "", ""), nil
 	}
 	name, email, err := doltargs.ParseAuthor(a.Vals["author"])
 	return verso.Signature{Name: name, Email: email}, err
@@ -155,7 +156,7 @@ func runCommit(dir string, args []string, stdout, stderr io.Writer) int {
 			StageAll: a.Has("ALL"), StageTracked: a.Has("all"),
 			AllowEmpty: a.Has("allow-empty"), SkipEmpty: a.Has("skip-empty"), Amend: a.Has("amend"),
 		}
-		if opts.Author, err = author(a); err != nil {
+		if opts.Author, err = author(dir, a); err != nil {
 			return err
 		}
 		if a.Has("date") {

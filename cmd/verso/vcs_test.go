@@ -116,7 +116,7 @@ func TestVersioningCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := g.WriteCommit(ctx, head.Root, []chunks.Address{head.Addr, side}, commitgraph.Meta{Author: identity("", ""), Message: "merge side"})
+	m, err := g.WriteCommit(ctx, head.Root, []chunks.Address{head.Addr, side}, commitgraph.Meta{Author: identity("", "", ""), Message: "merge side"})
 	if err != nil {
 		t.Fatal(err)
 	}
