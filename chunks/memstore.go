@@ -13,6 +13,7 @@ type MemoryStore struct {
 	mu     sync.RWMutex
 	chunks map[Address][]byte
 	root   Address
+	roots  []Address // every root committed, oldest first (history.go)
 	closed bool
 	// barrier records every Put while a collection runs (collect.go).
 	barrier *barrier
@@ -110,6 +111,7 @@ func (s *MemoryStore) Commit(ctx context.Context, newRoot, expected Address) err
 		s.barrier.add(newRoot)
 	}
 	s.root = newRoot
+	s.roots = append(s.roots, newRoot)
 	return nil
 }
 

@@ -86,3 +86,43 @@ func (s *Snapshot) Tags(ctx context.Context) ([]*Tag, error) {
 	}
 	return out, nil
 }
+
+// SnapshotAt returns the refs as of the store root root, one the store
+// had (chunks.RootHistorian): for a log of the refs. It fails when the
+// chunks of that root are gone (a collection keeps only the current
+// root's).
+func (db *DB) SnapshotAt(ctx context.Context, root chunks.Address) (*Snapshot, error) {
+	if root.IsEmpty() {
+		return nil, ErrNotInitialized
+	}
+	refs, err := prolly.OpenMap(ctx, db.ns, root)
+	if err != nil {
+		return nil, fmt.Errorf("commitgraph: open refs %s: %w", root, err)
+	}
+	return &Snapshot{db: db, root: root, refs: refs}, nil
+}
+
+// TagRef is a tag's ref: its name and the tag chunk's address.
+type TagRef struct {
+	Name string
+	Addr chunks.Address
+}
+
+// TagRefs returns every tag's ref, sorted by name, without reading the
+// tags (Tags does).
+func (s *Snapshot) TagRefs(ctx context.Context) ([]TagRef, error) {
+	refs, err := s.tx().List(ctx, tagPrefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TagRef, len(refs))
+	for i, r := range refs {
+		out[i] = TagRef{Name: strings.TrimPrefix(r.Name, tagPrefix), Addr: r.Addr}
+	}
+	return out, nil
+}
+
+// ReadTag reads the tag chunk of the tag ref r.
+func (db *DB) ReadTag(ctx context.Context, r TagRef) (*Tag, error) {
+	return db.readTag(ctx, r.Name, r.Addr)
+}

@@ -173,3 +173,42 @@ func listRows(ctx context.Context, db *verso.DB, c *verso.Commit, table string, 
 	}
 	return it.Err()
 }
+
+// runReflog prints where the branches and tags have pointed, newest
+// first (verso.DB.Reflog): of the current branch, of a ref, or --all.
+func runReflog(c cliContext, args []string) int {
+	fs := newFlags("reflog", c)
+	all := fs.Bool("all", false, "every branch and tag")
+	pos, code, ok := parseFlags(fs, args, 1)
+	if !ok {
+		return code
+	}
+	ref := ""
+	if len(pos) == 1 {
+		ref = pos[0]
+	}
+	db, err := openDB(c.dir, true)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "verso reflog: %v\n", err)
+		return 1
+	}
+	defer db.Close()
+	ctx := context.Background()
+	log, err := db.Reflog(ctx, ref, *all)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "verso reflog: %v\n", err)
+		return 1
+	}
+	for _, e := range log {
+		subject := "(a commit collected since)"
+		if cm, err := db.Resolve(ctx, e.Commit.String(), ""); err == nil {
+			subject, _, _ = strings.Cut(cm.Meta.Message, "\n")
+		}
+		ref := e.Ref
+		if e.Deleted {
+			ref += ", deleted"
+		}
+		fmt.Fprintf(c.stdout, "%s (%s) %s\n", e.Commit, ref, subject)
+	}
+	return 0
+}

@@ -364,3 +364,19 @@ func TestBlame(t *testing.T) {
 		t.Errorf("blame nosuch: %q", msg)
 	}
 }
+
+// TestReflogCommand: reflog lists the current branch's commits newest
+// first, and --all the other refs' moves too.
+func TestReflogCommand(t *testing.T) {
+	dir := newTestRepo(t)
+	runOK(t, "-C", dir, "branch", "f")
+	runOK(t, "-C", dir, "commit", "--allow-empty", "-m", "second")
+	out := runOK(t, "-C", dir, "reflog")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 3 || !strings.HasSuffix(lines[0], "(refs/heads/main) second") || !strings.HasSuffix(lines[1], "(refs/heads/main) add t") {
+		t.Errorf("reflog:\n%s", out)
+	}
+	if out := runOK(t, "-C", dir, "reflog", "--all"); !strings.Contains(out, "(refs/heads/f) add t") {
+		t.Errorf("reflog --all:\n%s", out)
+	}
+}
