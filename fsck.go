@@ -211,6 +211,13 @@ func (c *checker) collect(ctx context.Context) ([]rootAt, error) {
 	for _, t := range tags {
 		heads = append(heads, head{"tag " + t.Name, t.Commit})
 	}
+	stashes, err := g.Refs(ctx, commitgraph.StashPrefix)
+	if err != nil {
+		c.problem("stashes", err)
+	}
+	for _, r := range stashes {
+		heads = append(heads, head{"stash " + strings.TrimPrefix(r.Name, commitgraph.StashPrefix), r.Addr})
+	}
 	for _, h := range heads {
 		if err := ctx.Err(); err != nil {
 			return nil, err

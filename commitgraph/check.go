@@ -56,6 +56,8 @@ func (db *DB) Check(ctx context.Context) error {
 			if _, ok, err := db.ref(ctx, branchRef(strings.TrimPrefix(r.Name, workingSetPrefix))); err != nil || !ok {
 				return fail("working set %q of no branch", r.Name)
 			}
+		case strings.HasPrefix(r.Name, StashPrefix):
+			queue = append(queue, r.Addr)
 		default:
 			return fail("unknown ref %q", r.Name)
 		}

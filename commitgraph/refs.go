@@ -21,6 +21,8 @@ import (
 //	refs/heads/<branch>         -> the branch's head commit
 //	refs/tags/<tag>             -> a tag chunk (tag.go)
 //	workingSets/heads/<branch>  -> a working-set chunk (workingset.go)
+//	refs/stash/<n>              -> a stash's commit (the engine's stash.go),
+//	                               n its 16-digit sequence number
 //
 // Every change to refs is one compare-and-swap of the store root: read the
 // root, run the change against the refs map it names, write the new map,
@@ -33,6 +35,8 @@ const (
 	branchPrefix     = "refs/heads/"
 	tagPrefix        = "refs/tags/"
 	workingSetPrefix = "workingSets/heads/"
+	// StashPrefix names the stashes' refs.
+	StashPrefix = "refs/stash/"
 )
 
 func branchRef(name string) string     { return branchPrefix + name }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/verso-db/verso"
@@ -211,4 +212,80 @@ func runReflog(c cliContext, args []string) int {
 		fmt.Fprintf(c.stdout, "%s (%s) %s\n", e.Commit, ref, subject)
 	}
 	return 0
+}
+
+// runStash puts the default branch's changes aside and back (verso's
+// stash.go): stash [push] [-m msg], list, apply [n], pop [n], drop [n],
+// clear; n is 0 (the newest) or stash@{n}.
+func runStash(c cliContext, args []string) int {
+	sub := "push"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		sub, args = args[0], args[1:]
+	}
+	fs := newFlags("stash", c)
+	message := fs.StringP("message", "m", "", "the stash's message (push)")
+	pos, code, ok := parseFlags(fs, args, 1)
+	if !ok {
+		return code
+	}
+	index := 0
+	if len(pos) == 1 {
+		s := strings.TrimSuffix(strings.TrimPrefix(pos[0], "stash@{"), "}")
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || sub == "push" || sub == "list" || sub == "clear" {
+			fmt.Fprintf(c.stderr, "verso stash: unexpected argument %q (verso stash --help)\n", pos[0])
+			return 2
+		}
+		index = n
+	}
+	read := sub == "list"
+	if _, _, held := runningServer(c.dir); held && !read {
+		fmt.Fprintln(c.stderr, "verso stash: a verso sql-server holds the database, and a stash is not made through it yet; stop the server first")
+		return 1
+	}
+	return withDB("stash", c.dir, read, c.stderr, func(ctx context.Context, db *verso.DB) error {
+		switch sub {
+		case "list":
+			all, err := db.Stashes(ctx)
+			if err != nil {
+				return err
+			}
+			for _, s := range all {
+				fmt.Fprintf(c.stdout, "stash@{%d}: %s\n", s.Index, s.Message)
+			}
+			return nil
+		case "drop":
+			s, err := db.StashDrop(ctx, index)
+			if err == nil {
+				fmt.Fprintf(c.stdout, "Dropped stash@{%d} (%s)\n", index, s.Commit.Addr)
+			}
+			return err
+		case "clear":
+			return db.StashClear(ctx)
+		}
+		txn, err := db.Begin(ctx, "")
+		if err != nil {
+			return err
+		}
+		defer txn.Rollback()
+		switch sub {
+		case "push":
+			s, err := txn.Stash(ctx, *message, identity(c.dir, "", ""))
+			if errors.Is(err, verso.ErrNothingToStash) {
+				fmt.Fprintln(c.stdout, "No local changes to save")
+				return nil
+			}
+			if err == nil {
+				fmt.Fprintf(c.stdout, "Saved working directory and index state %s\n", s.Message)
+			}
+			return err
+		case "apply", "pop":
+			s, err := txn.StashApply(ctx, index, sub == "pop")
+			if err == nil && sub == "pop" {
+				fmt.Fprintf(c.stdout, "Dropped stash@{%d} (%s)\n", index, s.Commit.Addr)
+			}
+			return err
+		}
+		return fmt.Errorf("%q is not push, list, apply, pop, drop or clear (verso stash --help)", sub)
+	})
 }

@@ -380,3 +380,36 @@ func TestReflogCommand(t *testing.T) {
 		t.Errorf("reflog --all:\n%s", out)
 	}
 }
+
+// TestStashCommand: stash, list, pop, drop, clear.
+func TestStashCommand(t *testing.T) {
+	dir := newTestRepo(t)
+	if out := runOK(t, "-C", dir, "stash"); out != "No local changes to save\n" {
+		t.Errorf("stash of nothing: %q", out)
+	}
+	runOK(t, "-C", dir, "sql", "-q", "UPDATE t SET v = 'changed' WHERE id = 1")
+	if out := runOK(t, "-C", dir, "stash", "-m", "my change"); out != "Saved working directory and index state my change\n" {
+		t.Errorf("stash: %q", out)
+	}
+	if out := runOK(t, "-C", dir, "sql", "-r", "csv", "-q", "SELECT v FROM t WHERE id = 1"); out != "v\none\n" {
+		t.Errorf("after stash: %q", out)
+	}
+	if out := runOK(t, "-C", dir, "stash", "list"); out != "stash@{0}: my change\n" {
+		t.Errorf("stash list: %q", out)
+	}
+	runOK(t, "-C", dir, "stash", "pop")
+	if out := runOK(t, "-C", dir, "sql", "-r", "csv", "-q", "SELECT v FROM t WHERE id = 1"); out != "v\nchanged\n" {
+		t.Errorf("after pop: %q", out)
+	}
+	runOK(t, "-C", dir, "stash")
+	runOK(t, "-C", dir, "stash", "drop", "stash@{0}")
+	if out := runOK(t, "-C", dir, "stash", "list"); out != "" {
+		t.Errorf("stash list after drop: %q", out)
+	}
+	if msg := runFail(t, 1, "-C", dir, "stash", "pop"); !strings.Contains(msg, "no such stash") {
+		t.Errorf("pop of no stash: %q", msg)
+	}
+	if msg := runFail(t, 1, "-C", dir, "stash", "frob"); !strings.Contains(msg, "is not push, list") {
+		t.Errorf("stash frob: %q", msg)
+	}
+}

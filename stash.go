@@ -1,0 +1,228 @@
+package verso
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/tablemerge"
+)
+
+// Stashes: a branch's uncommitted changes put aside, and put back later.
+//
+// Stash saves the branch's working and staged roots as two commits on
+// its head, as git does: one of the staged root ("index on main: ..."),
+// and one of the working root whose parents are the head and that one
+// ("WIP on main: ..."), named by the ref refs/stash/<n> (n a 16-digit
+// sequence number, so names sort by age; commitgraph's refs.go), then
+// resets the branch to its head. The ref is written before the branch is
+// reset, so a crash between loses nothing (the changes stay, with a
+// stash of them). StashApply merges the stash's changes (from its head to
+// its working root) into the branch's working root, three-way as a
+// cherry-pick does, and refuses a clash; the staged changes come back
+// unstaged, as git stash apply without --index has them. The stash
+// commits are ordinary commits: a collection keeps them while their ref
+// lives, and fsck checks them.
+
+// Stash is a stash: Index counts from 0, the newest.
+type Stash struct {
+	Index   int
+	Ref     string
+	Commit  *Commit // the working root's commit
+	Branch  string  // the branch it was taken on
+	Message string
+}
+
+// Errors of stashes.
+var (
+	ErrNothingToStash = errors.New("verso: no local changes to stash")
+	ErrNoStash        = errors.New("verso: no such stash")
+)
+
+// StashConflictError is StashApply's refusal of a stash whose changes
+// clash with the working set's.
+type StashConflictError struct{ Tables []string }
+
+func (e *StashConflictError) Error() string {
+	return fmt.Sprintf("verso: the stash's changes clash with the working set's in %s; commit or reset those first", strings.Join(e.Tables, ", "))
+}
+
+// Stash puts the branch's uncommitted changes aside (see above), under
+// message (default "WIP on <branch>: <head> <subject>"), and returns it.
+func (t *Txn) Stash(ctx context.Context, message string, author Signature) (*Stash, error) {
+	if author.Name == "" || author.Email == "" {
+		return nil, ErrNoAuthor
+	}
+	g := t.db.graph
+	var working, staged chunks.Address
+	var head *Commit
+	// What to stash, read as UpdateBranch would (the transaction's own
+	// writes folded in), without changing anything yet.
+	err := t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
+		if s.WS.Merge != nil {
+			return nil, errors.New("verso: a merge is in progress; finish it (commit) or abort it before stashing")
+		}
+		working, staged, head = s.Working.Address(), s.Staged.Address(), s.Head
+		return nil, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if working == head.Root && staged == head.Root {
+		return nil, ErrNothingToStash
+	}
+	subject, _, _ := strings.Cut(head.Meta.Message, "\n")
+	short := head.Addr.String()[:8]
+	idx, err := g.WriteCommit(ctx, staged, []chunks.Address{head.Addr}, commitgraph.Meta{Author: author, Message: fmt.Sprintf("index on %s: %s %s", t.branch, short, subject)})
+	if err != nil {
+		return nil, err
+	}
+	if message == "" {
+		message = fmt.Sprintf("WIP on %s: %s %s", t.branch, short, subject)
+	}
+	wip, err := g.WriteCommit(ctx, working, []chunks.Address{head.Addr, idx.Addr}, commitgraph.Meta{Author: author, Message: message})
+	if err != nil {
+		return nil, err
+	}
+	var ref string
+	err = g.UpdateRefs(ctx, func(tx *commitgraph.RefTx) error {
+		refs, err := tx.List(ctx, commitgraph.StashPrefix)
+		if err != nil {
+			return err
+		}
+		next := 1
+		if len(refs) > 0 {
+			n, _ := strconv.Atoi(strings.TrimPrefix(refs[len(refs)-1].Name, commitgraph.StashPrefix))
+			next = n + 1
+		}
+		ref = fmt.Sprintf("%s%016d", commitgraph.StashPrefix, next)
+		tx.Set(ref, wip.Addr)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
+		if s.Working.Address() != working || s.Staged.Address() != staged || s.Head.Addr != head.Addr {
+			return nil, fmt.Errorf("%w: the branch changed while it was stashed; its changes are kept, and in %s", commitgraph.ErrBranchMoved, ref)
+		}
+		return &BranchChange{Working: s.HeadRoot, Staged: s.HeadRoot}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Stash{Ref: ref, Commit: wip, Branch: t.branch, Message: message}, nil
+}
+
+// Stashes returns the stashes, newest first.
+func (db *DB) Stashes(ctx context.Context) ([]Stash, error) {
+	refs, err := db.graph.Refs(ctx, commitgraph.StashPrefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Stash, 0, len(refs))
+	for i := len(refs) - 1; i >= 0; i-- {
+		c, err := db.graph.ReadCommit(ctx, refs[i].Addr)
+		if err != nil {
+			return nil, fmt.Errorf("stash %s: %w", refs[i].Name, err)
+		}
+		branch := ""
+		if b, ok := strings.CutPrefix(c.Meta.Message, "WIP on "); ok {
+			branch, _, _ = strings.Cut(b, ":")
+		}
+		out = append(out, Stash{Index: len(out), Ref: refs[i].Name, Commit: c, Branch: branch, Message: c.Meta.Message})
+	}
+	return out, nil
+}
+
+// stash returns the stash of index i.
+func (db *DB) stash(ctx context.Context, i int) (*Stash, error) {
+	all, err := db.Stashes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if i < 0 || i >= len(all) {
+		return nil, fmt.Errorf("%w: stash@{%d} (there are %d)", ErrNoStash, i, len(all))
+	}
+	return &all[i], nil
+}
+
+// StashApply puts the changes of the stash of index i back into the
+// branch's working set (see above); with drop, the stash is then dropped
+// (a pop).
+func (t *Txn) StashApply(ctx context.Context, i int, drop bool) (*Stash, error) {
+	g := t.db.graph
+	s, err := t.db.stash(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Commit.Parents) == 0 {
+		return nil, fmt.Errorf("%w: %s is not a stash's commit", ErrNoStash, s.Ref)
+	}
+	base, err := g.ReadCommit(ctx, s.Commit.Parents[0])
+	if err != nil {
+		return nil, err
+	}
+	baseRoot, err := g.OpenRoot(ctx, base.Root)
+	if err != nil {
+		return nil, err
+	}
+	theirs, err := g.OpenRoot(ctx, s.Commit.Root)
+	if err != nil {
+		return nil, err
+	}
+	err = t.UpdateBranch(ctx, func(bs *BranchState) (*BranchChange, error) {
+		res, err := tablemerge.Merge(ctx, g.NodeStore(), baseRoot, bs.Working, theirs, t.db.mergeOptions(s.Commit.Addr, nil))
+		if err != nil {
+			return nil, err
+		}
+		if res.HasConflicts() {
+			names := make([]string, len(res.Conflicts))
+			for i, tc := range res.Conflicts {
+				names[i] = tc.Table
+			}
+			return nil, &StashConflictError{Tables: names}
+		}
+		return &BranchChange{Working: res.Root, Staged: bs.Staged, Merge: bs.WS.Merge}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if drop {
+		if err := t.db.dropStash(ctx, s.Ref); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// StashDrop drops the stash of index i.
+func (db *DB) StashDrop(ctx context.Context, i int) (*Stash, error) {
+	s, err := db.stash(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	return s, db.dropStash(ctx, s.Ref)
+}
+
+// StashClear drops every stash.
+func (db *DB) StashClear(ctx context.Context) error {
+	return db.graph.UpdateRefs(ctx, func(tx *commitgraph.RefTx) error {
+		refs, err := tx.List(ctx, commitgraph.StashPrefix)
+		for _, r := range refs {
+			tx.Delete(r.Name)
+		}
+		return err
+	})
+}
+
+func (db *DB) dropStash(ctx context.Context, ref string) error {
+	return db.graph.UpdateRefs(ctx, func(tx *commitgraph.RefTx) error {
+		tx.Delete(ref)
+		return nil
+	})
+}
