@@ -59,6 +59,10 @@ type GCOptions struct {
 	// Pins are more roots to keep, with everything they reach (the
 	// root values of the Txns' savepoints).
 	Pins []Hash
+	// Progress, if set, hears how the collection goes: the chunks read
+	// in the phase "mark", then written in "copy"
+	// (chunks.CollectOptions.Progress).
+	Progress func(phase string, done, total int)
 }
 
 // GCReport says what a collection did.
@@ -116,7 +120,7 @@ func (db *DB) GC(ctx context.Context, opts GCOptions) (*GCReport, error) {
 		}
 		return out
 	}
-	st, err := col.Collect(ctx, chunks.CollectOptions{Quiesce: quiesce, Pins: pins})
+	st, err := col.Collect(ctx, chunks.CollectOptions{Quiesce: quiesce, Pins: pins, Progress: opts.Progress})
 	if errors.Is(err, chunks.ErrCollecting) {
 		return nil, ErrGCBusy
 	}

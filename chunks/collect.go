@@ -84,6 +84,10 @@ type CollectOptions struct {
 	// beside the root. It is called before the mark and again at the
 	// finish, under the writer's lock: it must not write to the store.
 	Pins func() []Address
+	// Progress, if set, is called as the collection goes: in the phase
+	// "mark", done of at most total chunks read; in "copy", done of
+	// total chunks written. It must be quick (it runs on the collector).
+	Progress func(phase string, done, total int)
 	// crashAt, in this package's tests, ends the process at a named step.
 	crashAt string
 }
@@ -223,9 +227,11 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 		return st, err
 	}
 	s.crash(opts, "mark")
+	m.progress = opts.Progress
 	if err := m.markFrom(ctx, append(opts.pinned(), root)...); err != nil {
 		return st, err
 	}
+	m.progress = nil
 
 	// 4. Copy what is marked into a new table file.
 	s.mu.Lock()
@@ -241,7 +247,7 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 		}
 	}
 	mainPath := filepath.Join(s.dir, tableFileName(num))
-	if err := s.writeKept(mainPath, keep); err != nil {
+	if err := s.writeKept(mainPath, keep, opts.Progress); err != nil {
 		os.Remove(mainPath)
 		return st, err
 	}
@@ -305,7 +311,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	if len(extra) > 0 {
 		p := filepath.Join(s.dir, tableFileName(num+1))
 		made = append(made, p)
-		if err := s.writeKept(p, extra); err != nil {
+		if err := s.writeKept(p, extra, nil); err != nil {
 			return st, err
 		}
 		newMan.tables = append(newMan.tables, num+1)
@@ -376,12 +382,18 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 // writeKept writes a table file of the chunks at addrs (sorted here),
 // each in zstd where that is smaller than its stored form (unless the
 // store keeps chunks raw), else as stored.
-func (s *FileStore) writeKept(path string, addrs []Address) error {
+func (s *FileStore) writeKept(path string, addrs []Address, progress func(string, int, int)) error {
 	slices.SortFunc(addrs, func(a, b Address) int { return a.Compare(b) })
 	i := 0
 	_, err := writeTable(path, func() (Address, Codec, []byte, bool, error) {
 		if i == len(addrs) {
+			if progress != nil {
+				progress("copy", i, len(addrs))
+			}
 			return Address{}, 0, nil, false, nil
+		}
+		if progress != nil && i%1024 == 0 {
+			progress("copy", i, len(addrs))
 		}
 		a := addrs[i]
 		i++

@@ -484,3 +484,40 @@ func TestCollectKeepsRootsCommittedDuring(t *testing.T) {
 		})
 	}
 }
+
+// TestCollectProgress: a collection reports its mark and copy phases,
+// the copy's last report being all of the chunks it keeps.
+func TestCollectProgress(t *testing.T) {
+	ctx := context.Background()
+	s, err := OpenFileStore(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	root, err := s.Put(ctx, []byte("root"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3000 {
+		if _, err := s.Put(ctx, []byte{byte(i), byte(i >> 8), 'g'}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Commit(ctx, root, Address{}); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	var lastCopy [2]int
+	st, err := s.Collect(ctx, CollectOptions{Progress: func(phase string, done, total int) {
+		seen[phase]++
+		if phase == "copy" {
+			lastCopy = [2]int{done, total}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen["mark"] == 0 || seen["copy"] == 0 || lastCopy[0] != lastCopy[1] || lastCopy[1] != st.ChunksAfter {
+		t.Errorf("progress: %v, last copy %v, kept %d", seen, lastCopy, st.ChunksAfter)
+	}
+}

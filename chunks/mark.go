@@ -29,6 +29,8 @@ type marker struct {
 	stack  []int32
 	count  int // marked chunks
 	get    func(ctx context.Context, a Address) ([]byte, error)
+	// progress, if set, hears of the chunks read (CollectOptions).
+	progress func(phase string, done, total int)
 }
 
 const filterBits = 1 << 24
@@ -82,6 +84,9 @@ func (m *marker) run(ctx context.Context) error {
 		if n%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
+			}
+			if m.progress != nil {
+				m.progress("mark", n, len(m.addrs))
 			}
 		}
 		id := m.stack[len(m.stack)-1]

@@ -6,6 +6,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
+
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/internal/bytesize"
 )
@@ -32,7 +34,27 @@ func runGC(dir string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer db.Close()
-	rep, err := db.GC(context.Background(), verso.GCOptions{Shallow: *shallow})
+	opts := verso.GCOptions{Shallow: *shallow}
+	if isTerminal(stderr) {
+		// A bar per phase: reading what is live, then copying it.
+		var bar *progressbar.ProgressBar
+		phase := ""
+		opts.Progress = func(p string, done, total int) {
+			if p != phase {
+				if bar != nil {
+					bar.Finish()
+				}
+				phase, bar = p, progress(stderr, int64(total), map[string]string{"mark": "marking", "copy": "copying"}[p], "chunks")
+			}
+			bar.Set(done)
+		}
+		defer func() {
+			if bar != nil {
+				bar.Finish()
+			}
+		}()
+	}
+	rep, err := db.GC(context.Background(), opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "verso gc: %v\n", err)
 		return 1
