@@ -75,12 +75,16 @@ func (r *sqlRunner) runText(text string, line int) error {
 	text = sqlserver.PlainMariaDBComments(text)
 	parser := sql.NewMysqlParser()
 	off := 0
+	// at is the line of offset counted (counted on as the text is read,
+	// so a long script is not counted again per statement).
+	at, counted := line, 0
 	for {
 		off = skipSpaceAndComments(text, off, r.delim)
 		if off >= len(text) {
 			return nil
 		}
-		at := line + strings.Count(text[:off], "\n")
+		at += strings.Count(text[counted:off], "\n")
+		counted = off
 		rest := text[off:]
 		if cmd, arg, n, ok := clientCommand(rest); ok {
 			switch cmd {
