@@ -316,11 +316,7 @@ func (t *Txn) Revert(ctx context.Context, spec string, author Signature, def tab
 			return nil, err
 		}
 		if res.HasConflicts() {
-			names := make([]string, len(res.Conflicts))
-			for i, tc := range res.Conflicts {
-				names[i] = tc.Table
-			}
-			return nil, &RevertConflictError{Tables: names}
+			return nil, &RevertConflictError{Tables: res.ConflictTables()}
 		}
 		msg := fmt.Sprintf("Revert %q", c.Meta.Message)
 		if made, err = t.db.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.Head.Addr}, commitgraph.Meta{Author: author, Message: msg}); err != nil {
@@ -446,11 +442,7 @@ func conflictState(ctx context.Context, s *BranchState, res *tablemerge.Result, 
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, len(res.Conflicts))
-	for i, c := range res.Conflicts {
-		names[i] = c.Table
-	}
-	staged, err := copyItems(ctx, s.Staged, clean, names)
+	staged, err := copyItems(ctx, s.Staged, clean, res.ConflictTables())
 	if err != nil {
 		return nil, err
 	}

@@ -181,11 +181,7 @@ func (t *Txn) StashApply(ctx context.Context, i int, drop bool) (*Stash, error) 
 			return nil, err
 		}
 		if res.HasConflicts() {
-			names := make([]string, len(res.Conflicts))
-			for i, tc := range res.Conflicts {
-				names[i] = tc.Table
-			}
-			return nil, &StashConflictError{Tables: names}
+			return nil, &StashConflictError{Tables: res.ConflictTables()}
 		}
 		return &BranchChange{Working: res.Root, Staged: bs.Staged, Merge: bs.WS.Merge}, nil
 	})

@@ -76,6 +76,16 @@ type Result struct {
 // HasConflicts reports whether the merge left rows in conflict.
 func (r *Result) HasConflicts() bool { return len(r.Conflicts) > 0 }
 
+// ConflictTables returns the names of the tables with conflicts, in the
+// order of Conflicts.
+func (r *Result) ConflictTables() []string {
+	names := make([]string, len(r.Conflicts))
+	for i, c := range r.Conflicts {
+		names[i] = c.Table
+	}
+	return names
+}
+
 // PrefixMerger merges the root value entries under one prefix (such as
 // "events/", the event log and its indexes, which must be merged
 // together) when both sides changed entries under it. It gets the three
