@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,11 +15,13 @@ import (
 
 // Stashes: a branch's uncommitted changes put aside, and put back later.
 //
+// Stashes come in named lists, as Dolt's (dolt_stash('push', name);
+// Dolt's command line uses the list "dolt-cli", and so does verso's).
 // Stash saves the branch's working and staged roots as two commits on
 // its head, as git does: one of the staged root ("index on main: ..."),
 // and one of the working root whose parents are the head and that one
-// ("WIP on main: ..."), named by the ref refs/stash/<n> (n a 16-digit
-// sequence number, so names sort by age; commitgraph's refs.go), then
+// ("WIP on main: ..."), named by the ref refs/stash/<list>/<n> (n a
+// 16-digit sequence number, so names sort by age; commitgraph's refs.go), then
 // resets the branch to its head. The ref is written before the branch is
 // reset, so a crash between loses nothing (the changes stay, with a
 // stash of them). StashApply merges the stash's changes (from its head to
@@ -28,13 +31,26 @@ import (
 // commits are ordinary commits: a collection keeps them while their ref
 // lives, and fsck checks them.
 
-// Stash is a stash: Index counts from 0, the newest.
+// Stash is a stash: Index counts from 0, the newest of its list.
 type Stash struct {
+	List    string // the list's name
 	Index   int
 	Ref     string
 	Commit  *Commit // the working root's commit
+	Base    Hash    // the head it was taken on
 	Branch  string  // the branch it was taken on
 	Message string
+}
+
+// stashListPrefix is the prefix of the refs of the stash list name.
+func stashListPrefix(name string) string { return commitgraph.StashPrefix + name + "/" }
+
+// checkStashList refuses a list name that cannot be a ref segment.
+func checkStashList(name string) error {
+	if name == "" || strings.ContainsAny(name, "/\\\x00 ") || name == "." || name == ".." {
+		return fmt.Errorf("%w: stash list %q", ErrBadName, name)
+	}
+	return nil
 }
 
 // Errors of stashes.
@@ -53,9 +69,12 @@ func (e *StashConflictError) Error() string {
 
 // Stash puts the branch's uncommitted changes aside (see above), under
 // message (default "WIP on <branch>: <head> <subject>"), and returns it.
-func (t *Txn) Stash(ctx context.Context, message string, author Signature) (*Stash, error) {
+func (t *Txn) Stash(ctx context.Context, list, message string, author Signature) (*Stash, error) {
 	if author.Name == "" || author.Email == "" {
 		return nil, ErrNoAuthor
+	}
+	if err := checkStashList(list); err != nil {
+		return nil, err
 	}
 	g := t.db.graph
 	var working, staged chunks.Address
@@ -90,16 +109,16 @@ func (t *Txn) Stash(ctx context.Context, message string, author Signature) (*Sta
 	}
 	var ref string
 	err = g.UpdateRefs(ctx, func(tx *commitgraph.RefTx) error {
-		refs, err := tx.List(ctx, commitgraph.StashPrefix)
+		refs, err := tx.List(ctx, stashListPrefix(list))
 		if err != nil {
 			return err
 		}
 		next := 1
 		if len(refs) > 0 {
-			n, _ := strconv.Atoi(strings.TrimPrefix(refs[len(refs)-1].Name, commitgraph.StashPrefix))
+			n, _ := strconv.Atoi(strings.TrimPrefix(refs[len(refs)-1].Name, stashListPrefix(list)))
 			next = n + 1
 		}
-		ref = fmt.Sprintf("%s%016d", commitgraph.StashPrefix, next)
+		ref = fmt.Sprintf("%s%016d", stashListPrefix(list), next)
 		tx.Set(ref, wip.Addr)
 		return nil
 	})
@@ -115,38 +134,63 @@ func (t *Txn) Stash(ctx context.Context, message string, author Signature) (*Sta
 	if err != nil {
 		return nil, err
 	}
-	return &Stash{Ref: ref, Commit: wip, Branch: t.branch, Message: message}, nil
+	return &Stash{List: list, Ref: ref, Commit: wip, Base: head.Addr, Branch: t.branch, Message: message}, nil
 }
 
-// Stashes returns the stashes, newest first.
-func (db *DB) Stashes(ctx context.Context) ([]Stash, error) {
-	refs, err := db.graph.Refs(ctx, commitgraph.StashPrefix)
+// Stashes returns the stashes of the list (every list's, by list name,
+// if "") newest first within each list.
+func (db *DB) Stashes(ctx context.Context, list string) ([]Stash, error) {
+	prefix := commitgraph.StashPrefix
+	if list != "" {
+		prefix = stashListPrefix(list)
+	}
+	refs, err := db.graph.Refs(ctx, prefix)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Stash, 0, len(refs))
+	var out []Stash
+	index := map[string]int{}
+	// Refs sort by list, then by age: walk each list from its newest.
 	for i := len(refs) - 1; i >= 0; i-- {
+		name := strings.TrimPrefix(refs[i].Name, commitgraph.StashPrefix)
+		l, _, ok := strings.Cut(name, "/")
+		if !ok {
+			continue
+		}
 		c, err := db.graph.ReadCommit(ctx, refs[i].Addr)
 		if err != nil {
 			return nil, fmt.Errorf("stash %s: %w", refs[i].Name, err)
 		}
+		// The branch is in the index commit's message (Stash writes
+		// "index on <branch>: ..."); the base is the first parent.
+		var base Hash
 		branch := ""
-		if b, ok := strings.CutPrefix(c.Meta.Message, "WIP on "); ok {
-			branch, _, _ = strings.Cut(b, ":")
+		if len(c.Parents) > 1 {
+			base = c.Parents[0]
+			if ic, err := db.graph.ReadCommit(ctx, c.Parents[1]); err == nil {
+				if b, ok := strings.CutPrefix(ic.Meta.Message, "index on "); ok {
+					branch, _, _ = strings.Cut(b, ":")
+				}
+			}
 		}
-		out = append(out, Stash{Index: len(out), Ref: refs[i].Name, Commit: c, Branch: branch, Message: c.Meta.Message})
+		out = append(out, Stash{List: l, Index: index[l], Ref: refs[i].Name, Commit: c, Base: base, Branch: branch, Message: c.Meta.Message})
+		index[l]++
 	}
+	slices.SortStableFunc(out, func(a, b Stash) int { return strings.Compare(a.List, b.List) })
 	return out, nil
 }
 
-// stash returns the stash of index i.
-func (db *DB) stash(ctx context.Context, i int) (*Stash, error) {
-	all, err := db.Stashes(ctx)
+// stash returns the stash of index i of the list.
+func (db *DB) stash(ctx context.Context, list string, i int) (*Stash, error) {
+	if err := checkStashList(list); err != nil {
+		return nil, err
+	}
+	all, err := db.Stashes(ctx, list)
 	if err != nil {
 		return nil, err
 	}
 	if i < 0 || i >= len(all) {
-		return nil, fmt.Errorf("%w: stash@{%d} (there are %d)", ErrNoStash, i, len(all))
+		return nil, fmt.Errorf("%w: stash@{%d} of %s (it has %d)", ErrNoStash, i, list, len(all))
 	}
 	return &all[i], nil
 }
@@ -154,9 +198,9 @@ func (db *DB) stash(ctx context.Context, i int) (*Stash, error) {
 // StashApply puts the changes of the stash of index i back into the
 // branch's working set (see above); with drop, the stash is then dropped
 // (a pop).
-func (t *Txn) StashApply(ctx context.Context, i int, drop bool) (*Stash, error) {
+func (t *Txn) StashApply(ctx context.Context, list string, i int, drop bool) (*Stash, error) {
 	g := t.db.graph
-	s, err := t.db.stash(ctx, i)
+	s, err := t.db.stash(ctx, list, i)
 	if err != nil {
 		return nil, err
 	}
@@ -196,19 +240,22 @@ func (t *Txn) StashApply(ctx context.Context, i int, drop bool) (*Stash, error) 
 	return s, nil
 }
 
-// StashDrop drops the stash of index i.
-func (db *DB) StashDrop(ctx context.Context, i int) (*Stash, error) {
-	s, err := db.stash(ctx, i)
+// StashDrop drops the stash of index i of the list.
+func (db *DB) StashDrop(ctx context.Context, list string, i int) (*Stash, error) {
+	s, err := db.stash(ctx, list, i)
 	if err != nil {
 		return nil, err
 	}
 	return s, db.dropStash(ctx, s.Ref)
 }
 
-// StashClear drops every stash.
-func (db *DB) StashClear(ctx context.Context) error {
+// StashClear drops every stash of the list.
+func (db *DB) StashClear(ctx context.Context, list string) error {
+	if err := checkStashList(list); err != nil {
+		return err
+	}
 	return db.graph.UpdateRefs(ctx, func(tx *commitgraph.RefTx) error {
-		refs, err := tx.List(ctx, commitgraph.StashPrefix)
+		refs, err := tx.List(ctx, stashListPrefix(list))
 		for _, r := range refs {
 			tx.Delete(r.Name)
 		}

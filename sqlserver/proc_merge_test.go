@@ -370,3 +370,36 @@ func TestMergeDurability(t *testing.T) {
 	env2.check(ctx2, "SELECT count(*) FROM dolt_commit_ancestors WHERE commit_hash = hashof('main')", "[2]")
 	env2.check(ctx2, "SELECT * FROM t AS OF 'HEAD' ORDER BY pk", "[1 12 x] [2 20 y] [3 30 z] [4 40 w]")
 }
+
+// TestDoltStash: dolt_stash push, pop, apply, drop and clear in named
+// lists, and dolt_stashes in Dolt's columns.
+func TestDoltStash(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+	env.exec(ctx, "INSERT INTO t VALUES (1, 1)")
+	env.exec(ctx, "CALL dolt_commit('-Am', 'one')")
+	env.exec(ctx, "UPDATE t SET v = 2")
+	env.check(ctx, "CALL dolt_stash('push', 'mine')", "[0]")
+	env.check(ctx, "SELECT v FROM t", "[1]")
+	env.check(ctx, "SELECT name, stash_id, branch, commit_message FROM dolt_stashes", "[mine stash@{0} main one]")
+	env.check(ctx, "CALL dolt_stash('apply', 'mine', 'stash@{0}')", "[0]")
+	env.check(ctx, "SELECT v FROM t", "[2]")
+	env.check(ctx, "SELECT COUNT(*) FROM dolt_stashes", "[1]")
+	env.exec(ctx, "CALL dolt_reset('--hard')")
+	env.check(ctx, "CALL dolt_stash('pop', 'mine')", "[0]")
+	env.check(ctx, "SELECT v FROM t", "[2]")
+	env.check(ctx, "SELECT COUNT(*) FROM dolt_stashes", "[0]")
+	env.exec(ctx, "CALL dolt_stash('push', 'a')")
+	env.exec(ctx, "UPDATE t SET v = 3")
+	env.exec(ctx, "CALL dolt_stash('push', 'b')")
+	env.check(ctx, "SELECT name, stash_id FROM dolt_stashes ORDER BY name", "[a stash@{0}] [b stash@{0}]")
+	env.exec(ctx, "CALL dolt_stash('drop', 'a')")
+	env.exec(ctx, "CALL dolt_stash('clear', 'b')")
+	env.check(ctx, "SELECT COUNT(*) FROM dolt_stashes", "[0]")
+	for _, q := range []string{"CALL dolt_stash('push')", "CALL dolt_stash('frob', 'x')", "CALL dolt_stash('pop', 'nosuch')", "CALL dolt_stash('push', 'x')"} {
+		if _, err := env.query(ctx, q); err == nil {
+			t.Errorf("%s succeeded", q)
+		}
+	}
+}

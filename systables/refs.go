@@ -1,6 +1,7 @@
 package systables
 
 import (
+	"fmt"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 )
@@ -43,6 +44,15 @@ var (
 		{Name: "date", Type: types.DatetimeMaxPrecision, Source: TagsName, Nullable: false},
 		textCol(TagsName, "message", false, false),
 	}
+	// stashesSchema is Dolt's: the stash's list and index, the branch
+	// and the head it was taken on, and that head's message.
+	stashesSchema = sql.Schema{
+		textCol(StashesName, "name", false, false),
+		textCol(StashesName, "stash_id", false, false),
+		textCol(StashesName, "branch", false, false),
+		textCol(StashesName, "hash", false, false),
+		textCol(StashesName, "commit_message", false, true),
+	}
 	statusTableSchema = sql.Schema{
 		textCol(StatusName, "table_name", true, false),
 		{Name: "staged", Type: types.Boolean, Source: StatusName, PrimaryKey: true, Nullable: false},
@@ -77,6 +87,26 @@ func (v *View) tagRows(ctx *sql.Context) ([]sql.Row, error) {
 	rows := make([]sql.Row, 0, len(ts))
 	for _, t := range ts {
 		rows = append(rows, sql.Row{t.Name, t.Commit.String(), t.Tagger.Name, t.Tagger.Email, t.Time, t.Message})
+	}
+	return rows, nil
+}
+
+func (v *View) stashRows(ctx *sql.Context) ([]sql.Row, error) {
+	tx, err := v.Session.Txn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stashes, err := tx.DB().Stashes(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]sql.Row, 0, len(stashes))
+	for _, s := range stashes {
+		var msg any
+		if base, err := v.Graph.ReadCommit(ctx, s.Base); err == nil {
+			msg = base.Meta.Message
+		}
+		rows = append(rows, sql.Row{s.List, fmt.Sprintf("stash@{%d}", s.Index), s.Branch, s.Base.String(), msg})
 	}
 	return rows, nil
 }

@@ -32,11 +32,12 @@ const (
 	MergeStatusName = "dolt_merge_status"
 	StreamsName     = "dolt_streams"
 	EventStatsName  = "dolt_event_stats"
+	StashesName     = "dolt_stashes"
 )
 
 // OpenSession returns the table named name (any case) among those over
 // the refs as they are now and the session's transaction: dolt_branches,
-// dolt_tags, dolt_status, dolt_conflicts, dolt_merge_status,
+// dolt_tags, dolt_status, dolt_stashes, dolt_conflicts, dolt_merge_status,
 // dolt_conflicts_<t> (for a table t of the transaction's root), and the
 // event log's dolt_events, dolt_streams and dolt_event_stats. ok is false
 // for any other name. It reads v's DB, Graph, Branch, Tables and Session;
@@ -60,6 +61,8 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 		return &rowsTable{name: TagsName, sch: tagsSchema, rows: v.tagRows}, true, nil
 	case l == StatusName:
 		return &rowsTable{name: StatusName, sch: statusTableSchema, rows: v.statusRows}, true, nil
+	case l == StashesName:
+		return &rowsTable{name: StashesName, sch: stashesSchema, rows: v.stashRows}, true, nil
 	}
 	return nil, false, nil
 }

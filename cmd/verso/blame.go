@@ -214,9 +214,13 @@ func runReflog(c cliContext, args []string) int {
 	return 0
 }
 
+// cliStashList is the stash list of the command line: Dolt's.
+const cliStashList = "dolt-cli"
+
 // runStash puts the default branch's changes aside and back (verso's
-// stash.go): stash [push] [-m msg], list, apply [n], pop [n], drop [n],
-// clear; n is 0 (the newest) or stash@{n}.
+// stash.go), in the list dolt-cli as Dolt's command line does: stash
+// [push] [-m msg], list, apply [n], pop [n], drop [n], clear; n is 0 (the
+// newest) or stash@{n}.
 func runStash(c cliContext, args []string) int {
 	sub := "push"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -239,14 +243,23 @@ func runStash(c cliContext, args []string) int {
 		index = n
 	}
 	read := sub == "list"
-	if _, _, held := runningServer(c.dir); held && !read {
-		fmt.Fprintln(c.stderr, "verso stash: a verso sql-server holds the database, and a stash is not made through it yet; stop the server first")
-		return 1
+	if !read {
+		// Through a running server, as CALL dolt_stash(sub, 'dolt-cli').
+		call := []string{sub, cliStashList}
+		if sub == "push" && *message != "" {
+			call = append(call, "-m", *message)
+		}
+		if len(pos) == 1 {
+			call = append(call, fmt.Sprintf("stash@{%d}", index))
+		}
+		if code, ok := throughServer(c, "stash", procedureCall("dolt_stash", call)); ok {
+			return code
+		}
 	}
 	return withDB("stash", c.dir, read, c.stderr, func(ctx context.Context, db *verso.DB) error {
 		switch sub {
 		case "list":
-			all, err := db.Stashes(ctx)
+			all, err := db.Stashes(ctx, cliStashList)
 			if err != nil {
 				return err
 			}
@@ -255,13 +268,13 @@ func runStash(c cliContext, args []string) int {
 			}
 			return nil
 		case "drop":
-			s, err := db.StashDrop(ctx, index)
+			s, err := db.StashDrop(ctx, cliStashList, index)
 			if err == nil {
 				fmt.Fprintf(c.stdout, "Dropped stash@{%d} (%s)\n", index, s.Commit.Addr)
 			}
 			return err
 		case "clear":
-			return db.StashClear(ctx)
+			return db.StashClear(ctx, cliStashList)
 		}
 		txn, err := db.Begin(ctx, "")
 		if err != nil {
@@ -270,7 +283,7 @@ func runStash(c cliContext, args []string) int {
 		defer txn.Rollback()
 		switch sub {
 		case "push":
-			s, err := txn.Stash(ctx, *message, identity(c.dir, "", ""))
+			s, err := txn.Stash(ctx, cliStashList, *message, identity(c.dir, "", ""))
 			if errors.Is(err, verso.ErrNothingToStash) {
 				fmt.Fprintln(c.stdout, "No local changes to save")
 				return nil
@@ -280,7 +293,7 @@ func runStash(c cliContext, args []string) int {
 			}
 			return err
 		case "apply", "pop":
-			s, err := txn.StashApply(ctx, index, sub == "pop")
+			s, err := txn.StashApply(ctx, cliStashList, index, sub == "pop")
 			if err == nil && sub == "pop" {
 				fmt.Fprintf(c.stdout, "Dropped stash@{%d} (%s)\n", index, s.Commit.Addr)
 			}

@@ -131,6 +131,19 @@ func TestWriteCommandsThroughServer(t *testing.T) {
 	if out := runOK(t, "-C", shop, "branch"); !strings.Contains(out, "feature") {
 		t.Errorf("branches: %q", out)
 	}
+	// A stash through the server (dolt_stash in the list dolt-cli).
+	runOK(t, "-C", shop, "sql", "-q", "CREATE TABLE s (i INT PRIMARY KEY); CALL dolt_commit('-Am', 's'); INSERT INTO s VALUES (1)")
+	runOK(t, "-C", shop, "stash")
+	if out := runOK(t, "-C", shop, "sql", "-r", "csv", "-q", "SELECT COUNT(*) AS n FROM s"); out != "n\n0\n" {
+		t.Errorf("after a stash through the server: %q", out)
+	}
+	if out := runOK(t, "-C", shop, "stash", "list"); !strings.HasPrefix(out, "stash@{0}: WIP on main") {
+		t.Errorf("stash list beside the server: %q", out)
+	}
+	runOK(t, "-C", shop, "stash", "pop")
+	if out := runOK(t, "-C", shop, "sql", "-r", "csv", "-q", "SELECT COUNT(*) AS n FROM s"); out != "n\n1\n" {
+		t.Errorf("after a pop through the server: %q", out)
+	}
 	stop <- os.Interrupt
 	if code := <-exited; code != 0 {
 		t.Fatalf("server exit %d: %s", code, serr.String())
