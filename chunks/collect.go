@@ -86,10 +86,26 @@ type CollectOptions struct {
 	Pins func() []Address
 	// Progress, if set, is called as the collection goes: in the phase
 	// "mark", done of at most total chunks read; in "copy", done of
-	// total chunks written. It must be quick (it runs on the collector).
+	// total chunks written (a memory store copies nothing, and has no
+	// such phase). It must be quick (it runs on the collector).
 	Progress func(phase string, done, total int)
 	// crashAt, in this package's tests, ends the process at a named step.
 	crashAt string
+}
+
+// markLive is the steps 2 and 3 of both collectors: it waits for the
+// writers (Quiesce), then marks what root and the pins reach, telling
+// Progress. beforeMark, if set, runs between the two (a test's crash).
+func markLive(ctx context.Context, m *marker, opts CollectOptions, root Address, beforeMark func()) error {
+	if err := opts.quiesce(ctx); err != nil {
+		return err
+	}
+	if beforeMark != nil {
+		beforeMark()
+	}
+	m.progress = opts.Progress
+	defer func() { m.progress = nil }()
+	return m.markFrom(ctx, append(opts.pinned(), root)...)
 }
 
 // quiesce calls Quiesce, if set.
@@ -223,15 +239,9 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 	}()
 
 	// 2. Quiesce, 3. mark.
-	if err := opts.quiesce(ctx); err != nil {
+	if err := markLive(ctx, m, opts, root, func() { s.crash(opts, "mark") }); err != nil {
 		return st, err
 	}
-	s.crash(opts, "mark")
-	m.progress = opts.Progress
-	if err := m.markFrom(ctx, append(opts.pinned(), root)...); err != nil {
-		return st, err
-	}
-	m.progress = nil
 
 	// 4. Copy what is marked into a new table file.
 	s.mu.Lock()
@@ -490,10 +500,7 @@ func (s *MemoryStore) Collect(ctx context.Context, opts CollectOptions) (st Coll
 			lowerBarrier(&s.mu, &s.barrier)
 		}
 	}()
-	if err := opts.quiesce(ctx); err != nil {
-		return st, err
-	}
-	if err := m.markFrom(ctx, append(opts.pinned(), root)...); err != nil {
+	if err := markLive(ctx, m, opts, root, nil); err != nil {
 		return st, err
 	}
 	before := m.count

@@ -26,14 +26,7 @@ func (db *DB) Snapshot(ctx context.Context) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	if root.IsEmpty() {
-		return nil, ErrNotInitialized
-	}
-	refs, err := prolly.OpenMap(ctx, db.ns, root)
-	if err != nil {
-		return nil, fmt.Errorf("commitgraph: open refs %s: %w", root, err)
-	}
-	return &Snapshot{db: db, root: root, refs: refs}, nil
+	return db.SnapshotAt(ctx, root)
 }
 
 // Root returns the store root the snapshot was read from: two snapshots

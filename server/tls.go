@@ -15,6 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/verso-db/verso/internal/atomicfile"
 )
 
 // TLS for client connections.
@@ -195,7 +197,7 @@ func makeTLSFiles(dir, host string, now time.Time) error {
 		data []byte
 		mode os.FileMode
 	}{{TLSCAFile, caPEM, 0o644}, {TLSCertFile, certPEM, 0o644}, {TLSKeyFile, keyPEM, 0o600}} {
-		if err := writeFileAtomic(filepath.Join(dir, f.name), f.data, f.mode); err != nil {
+		if err := atomicfile.Write(filepath.Join(dir, f.name), f.data, f.mode); err != nil {
 			return err
 		}
 	}

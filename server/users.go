@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/zeebo/xxh3"
+
+	"github.com/verso-db/verso/internal/atomicfile"
 )
 
 // The users file keeps the accounts and grants made with CREATE USER,
@@ -91,7 +92,7 @@ var _ mysql_db.MySQLDbPersistence = (*usersPersister)(nil)
 func (p *usersPersister) Persist(_ *sql.Context, data []byte) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if err := writeFileAtomic(p.path, encodeUsersFile(data), 0o600); err != nil {
+	if err := atomicfile.Write(p.path, encodeUsersFile(data), 0o600); err != nil {
 		return fmt.Errorf("saving users and grants to %s: %w", p.path, err)
 	}
 	return nil
@@ -154,31 +155,4 @@ func loadUsersPayload(db *mysql_db.MySQLDb, payload []byte) (err error) {
 		return fmt.Errorf("%w: %v", ErrUsersFile, err)
 	}
 	return nil
-}
-
-// writeFileAtomic replaces path with data, a file of the given mode: a
-// synced temporary file renamed over it, then the folder synced.
-func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, mode)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if err = errors.Join(err, f.Close()); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	d, err := os.Open(filepath.Dir(path))
-	if err != nil {
-		return err
-	}
-	return errors.Join(d.Sync(), d.Close())
 }

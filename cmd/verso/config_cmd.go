@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/verso-db/verso/internal/atomicfile"
 )
 
 // verso config: settings of the command line, as Dolt's dolt config:
@@ -15,8 +17,7 @@ import (
 // .verso/config.json, which wins over the user's. user.name and
 // user.email are the author of the commits the commands make when no
 // --author, $VERSO_AUTHOR_NAME or $VERSO_AUTHOR_EMAIL says otherwise.
-// Each file is a JSON object of strings, written whole through a
-// temporary file and a rename.
+// Each file is a JSON object of strings, written whole (atomicfile).
 
 // configPath is the config file's path: the user's, or with local the
 // one of the database of dir.
@@ -61,11 +62,7 @@ func writeConfig(path string, m map[string]string) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, append(b, '\n'), 0o600)
 }
 
 // configValue returns the setting key for the commands run in dir: the

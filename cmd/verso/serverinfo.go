@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/verso-db/verso/internal/atomicfile"
 )
 
 // The commands that write, beside a running server.
@@ -64,19 +66,14 @@ func newLocalPassword() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// writeServerInfo writes info to path (through a temporary file and a
-// rename) and returns the function that removes it.
+// writeServerInfo writes info to path (atomicfile) and returns the
+// function that removes it.
 func writeServerInfo(path string, info serverInfo) (remove func(), err error) {
 	b, err := json.Marshal(info)
 	if err != nil {
 		return nil, err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(path, append(b, '\n'), 0o600); err != nil {
 		return nil, err
 	}
 	return func() { os.Remove(path) }, nil
