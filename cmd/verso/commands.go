@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
@@ -688,7 +689,7 @@ func runDump(c cliContext, args []string) int {
 			}
 		}()
 		if *format != "sql" {
-			dir := joinDir(c.dir, cmpOr(*dirFlag, "doltdump"))
+			dir := joinDir(c.dir, cmp.Or(*dirFlag, "doltdump"))
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
@@ -721,7 +722,7 @@ func runDump(c cliContext, args []string) int {
 			bw.WriteString("SET FOREIGN_KEY_CHECKS=1;\nSET UNIQUE_CHECKS=1;\n")
 			return bw.Flush()
 		}
-		path := cmpOr(*file, "doltdump.sql")
+		path := cmp.Or(*file, "doltdump.sql")
 		if path == "-" {
 			return write(c.stdout)
 		}
@@ -775,13 +776,6 @@ func dumpObjects(s *engineSession, w io.Writer, views []string) error {
 		fmt.Fprintf(w, "DELIMITER ;;\n%s;;\nDELIMITER ;\n\n", strings.Join(bodies, ";;\n"))
 	}
 	return nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // createFile writes path with write, refusing to overwrite a file unless

@@ -1,19 +1,22 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	gmssql "github.com/dolthub/go-mysql-server/sql"
+	vtmysql "github.com/dolthub/vitess/go/mysql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/verso-db/verso/internal/atomicfile"
@@ -154,22 +157,16 @@ func throughServer(c cliContext, name, query string) (code int, ok bool) {
 	defer pool.Close()
 	defer sc.Close()
 	fmt.Fprintf(c.stderr, "(a verso sql-server holds the database: running %s through it, at %s)\n", firstWord(query), info.Addr)
-	rows, err := sc.QueryContext(context.Background(), query)
+	// verso sql's runner prints the results (sqlremote.go).
+	stmt, err := ast.Parse(query)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "verso %s: %v\n", name, serverError(err))
+		fmt.Fprintf(c.stderr, "verso %s: %v\n", name, err)
 		return 1, true
 	}
-	defer rows.Close()
-	for {
-		if err := printSQLRows(c.stdout, rows); err != nil {
-			fmt.Fprintf(c.stderr, "verso %s: %v\n", name, serverError(err))
-			return 1, true
-		}
-		if !rows.NextResultSet() {
-			break
-		}
-	}
-	if err := rows.Err(); err != nil {
+	out := bufio.NewWriter(c.stdout)
+	defer out.Flush()
+	r := &sqlRunner{ctx: gmssql.NewEmptyContext(), format: "table", out: out, stderr: c.stderr, remote: sc}
+	if err := r.runRemote(query, stmt, false); err != nil {
 		fmt.Fprintf(c.stderr, "verso %s: %v\n", name, serverError(err))
 		return 1, true
 	}
@@ -177,10 +174,13 @@ func throughServer(c cliContext, name, query string) (code int, ok bool) {
 }
 
 // serverError is the message of a server's error, without the driver's
-// "Error 1105 (HY000):" prefix.
+// "Error 1105 (HY000):" prefix (nor the runner's number).
 func serverError(err error) string {
 	if me, ok := err.(*mysql.MySQLError); ok {
 		return me.Message
+	}
+	if se, ok := err.(*vtmysql.SQLError); ok {
+		return se.Message
 	}
 	return err.Error()
 }
@@ -188,37 +188,4 @@ func serverError(err error) string {
 func firstWord(q string) string {
 	w, _, _ := strings.Cut(strings.TrimSpace(q), "(")
 	return w
-}
-
-// printSQLRows prints the current result set of rows as a table.
-func printSQLRows(w io.Writer, rows *sql.Rows) error {
-	cols, err := rows.Columns()
-	if err != nil || len(cols) == 0 {
-		return err
-	}
-	var grid [][]string
-	grid = append(grid, cols)
-	for rows.Next() {
-		vals := make([]sql.NullString, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		line := make([]string, len(cols))
-		for i, v := range vals {
-			line[i] = "NULL"
-			if v.Valid {
-				line[i] = v.String
-			}
-		}
-		grid = append(grid, line)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	printGrid(w, grid)
-	return nil
 }
