@@ -140,3 +140,60 @@ func scanSet(t testing.TB, rows *sql.Rows) [][]any {
 	}
 	return out
 }
+
+// TestCallResultSets: a CALL of a stored procedure gives a result set for
+// each of its statements that returns rows, as go-sql-driver/mysql has
+// them from a server, with or without multistatements and with
+// arguments; the statements after it in a query of several follow, and
+// the connection goes on.
+func TestCallResultSets(t *testing.T) {
+	for _, multi := range []bool{false, true} {
+		db, _ := withDatabase(t, Config{MultiStatements: multi})
+		db.SetMaxOpenConns(1)
+		mustExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))")
+		mustExec(t, db, "INSERT INTO t VALUES (1, 'a'), (2, 'b')")
+		mustExec(t, db, `CREATE PROCEDURE p(IN lim INT) BEGIN
+			SELECT id FROM t WHERE id <= lim ORDER BY id;
+			UPDATE t SET v = 'z' WHERE id = 1;
+			SELECT v, id FROM t ORDER BY id;
+		END`)
+		readAll := func(q string, args ...any) [][][]any {
+			t.Helper()
+			rows, err := db.Query(q, args...)
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			defer rows.Close()
+			var sets [][][]any
+			for {
+				sets = append(sets, scanSet(t, rows))
+				if !rows.NextResultSet() {
+					break
+				}
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			return sets
+		}
+		want := [][][]any{{{int64(1)}, {int64(2)}}, {{"z", int64(1)}, {"b", int64(2)}}}
+		if got := readAll("CALL p(5)"); !reflect.DeepEqual(got, want) {
+			t.Fatalf("multi=%v: CALL p(5): %v, want %v", multi, got, want)
+		}
+		want[0] = want[0][:1]
+		if got := readAll("CALL p(?)", 1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("multi=%v: CALL p(?): %v, want %v", multi, got, want)
+		}
+		mustExec(t, db, "CALL p(0)")
+		if n := queryInt(t, db, "SELECT COUNT(*) FROM t WHERE v = 'z'"); n != 1 {
+			t.Fatalf("multi=%v: after the CALLs: %d", multi, n)
+		}
+		if multi {
+			got := readAll("CALL p(1); SELECT 9")
+			want := [][][]any{{{int64(1)}}, {{"z", int64(1)}, {"b", int64(2)}}, {{int64(9)}}}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("CALL p(1); SELECT 9: %v, want %v", got, want)
+			}
+		}
+	}
+}

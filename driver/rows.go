@@ -84,6 +84,9 @@ func (rs *rows) Next(dest []driver.Value) error {
 	row, err := rs.r.next()
 	if err == io.EOF {
 		rs.done = true
+		if len(rs.r.sets) > 0 {
+			return io.EOF // the CALL has more result sets
+		}
 		if err := rs.r.close(); err != nil {
 			return err
 		}
@@ -105,11 +108,16 @@ func (rs *rows) Next(dest []driver.Value) error {
 }
 
 // HasNextResultSet implements driver.RowsNextResultSet.
-func (rs *rows) HasNextResultSet() bool { return rs.r.rest != "" }
+func (rs *rows) HasNextResultSet() bool { return len(rs.r.sets) > 0 || rs.r.rest != "" }
 
-// NextResultSet implements driver.RowsNextResultSet: the current
-// statement is closed and the next one runs.
+// NextResultSet implements driver.RowsNextResultSet: the next result set
+// of a CALL, or else the current statement is closed and the next one
+// runs.
 func (rs *rows) NextResultSet() error {
+	if rs.r.nextSet() {
+		rs.cols, rs.done = newColumns(rs.r.sch), false
+		return nil
+	}
 	if err := rs.r.close(); err != nil {
 		return err
 	}

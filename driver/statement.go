@@ -8,6 +8,8 @@ import (
 	gms "github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/verso-db/verso/sqlserver"
 )
 
 // running is a statement running on the connection, from its start to
@@ -24,6 +26,14 @@ type running struct {
 	// several with multistatements=true).
 	rest   string
 	closed bool
+	// A CALL of a stored procedure answers with each of its result sets
+	// (sqlserver.CallResult): held holds the rows of the current one
+	// still to read, sets those after it. The engine's own result (the
+	// last of them again) is read at the start and stays open until
+	// close, which ends the statement.
+	fromSets bool
+	held     []gms.Row
+	sets     []sqlserver.CallResult
 }
 
 // start starts the first statement of query with the arguments bindings.
@@ -60,7 +70,21 @@ func (c *conn) start(ctx context.Context, query string, bindings map[string]ast.
 		r.query = text
 		r.rest = strings.TrimSpace(r.rest)
 	}
+	_, call := sqlserver.AfterKeyword(r.query, "call")
+	if call {
+		c.sess.CaptureCallResults()
+	}
 	r.sch, r.iter, _, err = e.QueryWithBindings(sctx, r.query, parsed, bindings, nil)
+	if sets := c.sess.TakeCallResults(); call && err == nil && len(sets) > 0 {
+		for err == nil {
+			_, err = r.iter.Next(sctx)
+		}
+		if err == io.EOF {
+			err = nil
+		}
+		r.fromSets, r.sets = true, sets
+		r.nextSet()
+	}
 	if len(bindings) > 0 {
 		// The engine prepared the statement to bind its arguments; its
 		// parsed form stays only while a Stmt of the same text is open.
@@ -75,8 +99,26 @@ func (c *conn) start(ctx context.Context, query string, bindings map[string]ast.
 	return r, nil
 }
 
+// nextSet makes the next of a CALL's result sets the current one, if one
+// is left.
+func (r *running) nextSet() bool {
+	if len(r.sets) == 0 {
+		return false
+	}
+	r.sch, r.held, r.sets = r.sets[0].Schema, r.sets[0].Rows, r.sets[1:]
+	return true
+}
+
 // next returns the statement's next row, or io.EOF.
 func (r *running) next() (gms.Row, error) {
+	if r.fromSets {
+		if len(r.held) == 0 {
+			return nil, io.EOF
+		}
+		row := r.held[0]
+		r.held = r.held[1:]
+		return row, nil
+	}
 	row, err := r.iter.Next(r.sctx)
 	if err != nil && err != io.EOF {
 		return nil, statementError(r.ctx, err, r.query)

@@ -308,6 +308,35 @@ func goClientSession(ctx context.Context, dsn, plainDSN string) (string, error) 
 		return "", err
 	}
 	p("log %d", count)
+	// A CALL answers with a result set for each of the procedure's
+	// SELECTs.
+	if err := exec("CREATE PROCEDURE two_sets() BEGIN SELECT COUNT(*) AS n FROM items; SELECT id FROM items ORDER BY id LIMIT 2; END"); err != nil {
+		return "", err
+	}
+	rows, err = c.QueryContext(ctx, "CALL two_sets()")
+	if err != nil {
+		return "", err
+	}
+	var sets []string
+	for {
+		var vals []string
+		for rows.Next() {
+			var v string
+			if err := rows.Scan(&v); err != nil {
+				rows.Close()
+				return "", err
+			}
+			vals = append(vals, v)
+		}
+		sets = append(sets, strings.Join(vals, ","))
+		if !rows.NextResultSet() {
+			break
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return "", err
+	}
+	p("call %s", strings.Join(sets, " "))
 	c.Close()
 	db.Close()
 

@@ -45,6 +45,11 @@ func (h connHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, 
 }
 
 func (h connHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (rest string, err error) {
+	if query == callResultsMarker {
+		// The next result set of a CALL that ran (callresults.go).
+		defer h.finish(c, "", nil, &err)
+		return h.Handler.ComMultiQuery(ctx, c, query, callback)
+	}
 	query = sqlserver.PlainMariaDBComments(query)
 	ctx, st := h.stmts.begin(ctx, c, query)
 	defer h.finish(c, query, st, &err)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/verso-db/verso/sqlserver"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 )
@@ -168,36 +170,7 @@ func (ss *statements) executionLimit(id uint32, query string) time.Duration {
 
 // afterSelect returns query past its first keyword, when that is SELECT
 // or WITH (after spaces, comments and opening parentheses).
-func afterSelect(q string) (string, bool) {
-	for {
-		q = strings.TrimLeft(q, " \t\r\n(")
-		switch {
-		case strings.HasPrefix(q, "/*") && !strings.HasPrefix(q, "/*!"):
-			_, rest, ok := strings.Cut(q[2:], "*/")
-			if !ok {
-				return "", false
-			}
-			q = rest
-		case strings.HasPrefix(q, "--") || strings.HasPrefix(q, "#"):
-			_, rest, ok := strings.Cut(q, "\n")
-			if !ok {
-				return "", false
-			}
-			q = rest
-		default:
-			for _, kw := range []string{"select", "with"} {
-				if len(q) > len(kw) && strings.EqualFold(q[:len(kw)], kw) && !isWordByte(q[len(kw)]) {
-					return q[len(kw):], true
-				}
-			}
-			return "", false
-		}
-	}
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || b == '$' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || b >= 0x80
-}
+func afterSelect(q string) (string, bool) { return sqlserver.AfterKeyword(q, "select", "with") }
 
 // maxExecutionTimeHint matches MySQL's optimizer hint in a hint comment.
 var maxExecutionTimeHint = regexp.MustCompile(`(?i)\bmax_execution_time\s*\(\s*(\d+)\s*\)`)

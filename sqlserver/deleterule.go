@@ -26,7 +26,7 @@ import (
 
 // crossDatabaseDeleteRule is the id of crossDatabaseDelete among the
 // analyzer's rules (past the engine's own ids, beside fastPathRule).
-const crossDatabaseDeleteRule analyzer.RuleId = 100001
+const crossDatabaseDeleteRule analyzer.RuleId = 100004
 
 func crossDatabaseDelete(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	d, ok := n.(*plan.DeleteFrom)
@@ -50,10 +50,13 @@ var rulesOnce sync.Once
 // registerAnalyzerRules adds crossDatabaseDelete to the engine's rules that
 // run before every statement's analysis, simple DELETEs included
 // (analyzer.AlwaysBeforeDefault, a process-wide list the engine keeps for
-// integrators, copied by each analyzer built after): once per process, by
-// the first provider made, before any engine.
+// integrators, copied by each analyzer built after), and captureCalls
+// (callresults.go) to those that run once after all others
+// (analyzer.OnceAfterAll): once per process, by the first provider made,
+// before any engine.
 func registerAnalyzerRules() {
 	rulesOnce.Do(func() {
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: crossDatabaseDeleteRule, Apply: crossDatabaseDelete})
+		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: captureCallsRule, Apply: captureCalls})
 	})
 }

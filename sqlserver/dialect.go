@@ -159,3 +159,37 @@ func quotedNumber(s string) (uint64, bool) {
 func quoteString(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
+
+// AfterKeyword returns query past its first keyword, when that is one of
+// kws (lower-case; after spaces, comments other than MySQL's executable
+// ones, and opening parentheses).
+func AfterKeyword(q string, kws ...string) (string, bool) {
+	for {
+		q = strings.TrimLeft(q, " \t\r\n(")
+		switch {
+		case strings.HasPrefix(q, "/*") && !strings.HasPrefix(q, "/*!"):
+			_, rest, ok := strings.Cut(q[2:], "*/")
+			if !ok {
+				return "", false
+			}
+			q = rest
+		case strings.HasPrefix(q, "--") || strings.HasPrefix(q, "#"):
+			_, rest, ok := strings.Cut(q, "\n")
+			if !ok {
+				return "", false
+			}
+			q = rest
+		default:
+			for _, kw := range kws {
+				if len(q) > len(kw) && strings.EqualFold(q[:len(kw)], kw) && !isWordByte(q[len(kw)]) {
+					return q[len(kw):], true
+				}
+			}
+			return "", false
+		}
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b == '$' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || b >= 0x80
+}

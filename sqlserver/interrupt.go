@@ -40,7 +40,7 @@ import (
 
 // interruptRule is the id of makeInterruptible among the analyzer's rules
 // (past the engine's own ids; fastPathRule is another).
-const interruptRule analyzer.RuleId = 100002 // accessRule is 100001
+const interruptRule analyzer.RuleId = 100005
 
 // scanCheck is how many rows a table scan reads between two looks at the
 // context.

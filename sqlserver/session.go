@@ -32,6 +32,9 @@ type Session struct {
 	// txAtBegin is the transaction the running command began in
 	// (CommandBegin, rowlocks.go).
 	txAtBegin sql.Transaction
+	// calls keeps the result sets of the CALLs the session runs, when
+	// asked to (callresults.go).
+	calls *callSink
 }
 
 var (

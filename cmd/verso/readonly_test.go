@@ -73,6 +73,11 @@ func TestReadCommandsBesideServer(t *testing.T) {
 	if want := "Query OK, 0 rows affected\nQuery OK, 2 rows affected\n+---+\n| n |\n+---+\n| 2 |\n+---+\n"; out != want {
 		t.Errorf("verso sql beside the server:\n%s\nwant\n%s", out, want)
 	}
+	// Every result set of a CALL, through the server's connection.
+	runOK(t, "-C", shop, "sql", "-q", "CREATE PROCEDURE two() BEGIN SELECT COUNT(*) AS n FROM u; SELECT MAX(id) AS m FROM u; END")
+	if out := runOK(t, "-C", shop, "sql", "-r", "csv", "-q", "CALL two()"); out != "n\n2\nm\n2\n" {
+		t.Errorf("a CALL through the server: %q", out)
+	}
 	if msg := runFail(t, 1, "-C", shop, "sql", "-q", "SELECT * FROM nosuch"); !strings.HasPrefix(msg, "ERROR 1146 (42S02) at line 1: ") {
 		t.Errorf("an error through the server: %q", msg)
 	}

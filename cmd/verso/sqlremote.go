@@ -48,10 +48,7 @@ func (r *sqlRunner) runRemote(query string, stmt ast.Statement, vertical bool) e
 		return remoteError(err)
 	}
 	defer rows.Close()
-	format := r.format
-	if vertical {
-		format = "vertical"
-	}
+	format := r.formatFor(vertical)
 	for {
 		cts, err := rows.ColumnTypes()
 		if err != nil {

@@ -194,11 +194,31 @@ func (r *sqlRunner) runStatement(query string, stmt ast.Statement, vertical bool
 	if r.remote != nil {
 		return r.runRemote(query, stmt, vertical)
 	}
+	sess, _ := r.ctx.Session.(*sqlserver.Session)
+	if _, isCall := stmt.(*ast.Call); !isCall || sess == nil {
+		sess = nil
+	} else {
+		// Every result set of a stored procedure, as the server sends
+		// them (sqlserver.CallResult).
+		sess.CaptureCallResults()
+		defer sess.TakeCallResults()
+	}
 	sch, iter, _, err := r.e.QueryWithBindings(r.ctx, query, stmt, nil, nil)
 	if err != nil {
 		return err
 	}
 	defer iter.Close(r.ctx)
+	if sets := sess.TakeCallResults(); len(sets) > 0 {
+		if err := drain(func() (sql.Row, error) { return iter.Next(r.ctx) }); err != nil {
+			return err
+		}
+		for _, set := range sets {
+			if err := r.printRows(set.Schema, set.Rows, vertical); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	next := func() (sql.Row, error) { return iter.Next(r.ctx) }
 	switch {
 	case types.IsOkResultSchema(sch):
@@ -215,11 +235,28 @@ func (r *sqlRunner) runStatement(query string, stmt ast.Statement, vertical bool
 	case len(sch) == 0:
 		return drain(next) // USE and the like
 	}
-	format := r.format
+	return r.print(r.formatFor(vertical), sch, next)
+}
+
+// formatFor is the output format of a statement, vertical when it ended
+// with \G.
+func (r *sqlRunner) formatFor(vertical bool) string {
 	if vertical {
-		format = "vertical"
+		return "vertical"
 	}
-	return r.print(format, sch, next)
+	return r.format
+}
+
+// printRows prints a result set held in memory.
+func (r *sqlRunner) printRows(sch sql.Schema, rows []sql.Row, vertical bool) error {
+	return r.print(r.formatFor(vertical), sch, func() (sql.Row, error) {
+		if len(rows) == 0 {
+			return nil, io.EOF
+		}
+		row := rows[0]
+		rows = rows[1:]
+		return row, nil
+	})
 }
 
 func okResult(row sql.Row) (types.OkResult, bool) {

@@ -66,6 +66,7 @@ func TestShell(t *testing.T) {
 		"DELIMITER //",
 		"CREATE PROCEDURE two() BEGIN",
 		"  SELECT COUNT(*) AS n FROM t;",
+		"  SELECT name FROM t ORDER BY id;",
 		"END //",
 		"DELIMITER ;",
 		"CALL two();",
@@ -81,7 +82,9 @@ func TestShell(t *testing.T) {
 		"Query OK, 0 rows affected\n",
 		"Query OK, 2 rows affected\n",
 		"*************************** 1. row ***************************\n  id: 1\nname: one\n",
+		// Both result sets of the CALL.
 		"+---+\n| n |\n+---+\n| 2 |\n+---+\n",
+		"+------+\n| name |\n+------+\n| one  |\n| NULL |\n+------+\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)

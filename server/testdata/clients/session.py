@@ -66,6 +66,16 @@ with conn.cursor() as cur:
     print("merge", ff, conflicts)
     print("branch", *one(cur, "SELECT active_branch(), COUNT(*) FROM items"))
     print("log", one(cur, "SELECT COUNT(*) FROM dolt_log")[0])
+    # A CALL answers with a result set for each of the procedure's SELECTs.
+    cur.execute("CREATE PROCEDURE two_sets() BEGIN SELECT COUNT(*) AS n FROM items; SELECT id FROM items ORDER BY id LIMIT 2; END")
+    cur.execute("CALL two_sets()")
+    sets = []
+    while True:
+        if cur.description:
+            sets.append(",".join(str(r[0]) for r in cur.fetchall()))
+        if not cur.nextset():
+            break
+    print("call", *sets)
 conn.close()
 
 # caching_sha2_password's fast path: the same account without TLS.

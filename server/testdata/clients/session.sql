@@ -35,3 +35,7 @@ CALL dolt_checkout('main');
 CALL dolt_merge('feature');
 SELECT active_branch(), COUNT(*) FROM items;
 SELECT COUNT(*) FROM dolt_log;
+DELIMITER //
+CREATE PROCEDURE two_sets() BEGIN SELECT COUNT(*) AS n FROM items; SELECT id FROM items ORDER BY id LIMIT 2; END//
+DELIMITER ;
+CALL two_sets();

@@ -72,6 +72,11 @@ async function main() {
   const b = await one('SELECT active_branch() AS b, COUNT(*) AS n FROM items');
   console.log('branch', b.b, b.n);
   console.log('log', (await one('SELECT COUNT(*) AS n FROM dolt_log')).n);
+  // A CALL answers with a result set for each of the procedure's SELECTs,
+  // then the OK that ends it.
+  await conn.query('CREATE PROCEDURE two_sets() BEGIN SELECT COUNT(*) AS n FROM items; SELECT id FROM items ORDER BY id LIMIT 2; END');
+  const [sets] = await conn.query('CALL two_sets()');
+  console.log('call', ...sets.filter(Array.isArray).map((rows) => rows.map((r) => Object.values(r)[0]).join(',')));
   await conn.end();
 
   // caching_sha2_password's fast path: the same account without TLS.
