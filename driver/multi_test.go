@@ -24,16 +24,7 @@ func TestMultiStatements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sets [][][]any
-	for {
-		sets = append(sets, scanSet(t, rows))
-		if !rows.NextResultSet() {
-			break
-		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
+	sets := scanSets(t, rows)
 	rows.Close()
 	want := [][][]any{
 		{{int64(1)}, {int64(2)}, {int64(3)}},
@@ -120,6 +111,22 @@ func TestMultiStatements(t *testing.T) {
 	}
 }
 
+// scanSets reads every result set of rows (scanSet).
+func scanSets(t testing.TB, rows *sql.Rows) [][][]any {
+	t.Helper()
+	var sets [][][]any
+	for {
+		sets = append(sets, scanSet(t, rows))
+		if !rows.NextResultSet() {
+			break
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return sets
+}
+
 func scanSet(t testing.TB, rows *sql.Rows) [][]any {
 	t.Helper()
 	cols, err := rows.Columns()
@@ -164,17 +171,7 @@ func TestCallResultSets(t *testing.T) {
 				t.Fatalf("%s: %v", q, err)
 			}
 			defer rows.Close()
-			var sets [][][]any
-			for {
-				sets = append(sets, scanSet(t, rows))
-				if !rows.NextResultSet() {
-					break
-				}
-			}
-			if err := rows.Err(); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-			return sets
+			return scanSets(t, rows)
 		}
 		want := [][][]any{{{int64(1)}, {int64(2)}}, {{"z", int64(1)}, {"b", int64(2)}}}
 		if got := readAll("CALL p(5)"); !reflect.DeepEqual(got, want) {
