@@ -27,13 +27,12 @@ type running struct {
 	rest   string
 	closed bool
 	// A CALL of a stored procedure answers with each of its result sets
-	// (sqlserver.CallResult): held holds the rows of the current one
-	// still to read, sets those after it. The engine's own result (the
-	// last of them again) is read at the start and stays open until
-	// close, which ends the statement.
-	fromSets bool
-	held     []gms.Row
-	sets     []sqlserver.CallResult
+	// (sqlserver.CallResult): set reads the current one, sets are those
+	// after it. The engine's own result (the last of them again) is
+	// read at the start and stays open until close, which ends the
+	// statement.
+	set  gms.RowIter
+	sets []sqlserver.CallResult
 }
 
 // start starts the first statement of query with the arguments bindings.
@@ -82,7 +81,7 @@ func (c *conn) start(ctx context.Context, query string, bindings map[string]ast.
 		if err == io.EOF {
 			err = nil
 		}
-		r.fromSets, r.sets = true, sets
+		r.sets = sets
 		r.nextSet()
 	}
 	if len(bindings) > 0 {
@@ -105,19 +104,14 @@ func (r *running) nextSet() bool {
 	if len(r.sets) == 0 {
 		return false
 	}
-	r.sch, r.held, r.sets = r.sets[0].Schema, r.sets[0].Rows, r.sets[1:]
+	r.sch, r.set, r.sets = r.sets[0].Schema, gms.RowsToRowIter(r.sets[0].Rows...), r.sets[1:]
 	return true
 }
 
 // next returns the statement's next row, or io.EOF.
 func (r *running) next() (gms.Row, error) {
-	if r.fromSets {
-		if len(r.held) == 0 {
-			return nil, io.EOF
-		}
-		row := r.held[0]
-		r.held = r.held[1:]
-		return row, nil
+	if r.set != nil {
+		return r.set.Next(r.sctx)
 	}
 	row, err := r.iter.Next(r.sctx)
 	if err != nil && err != io.EOF {

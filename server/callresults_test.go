@@ -67,19 +67,11 @@ func cmpOrNull(c sql.NullString) string {
 func TestCallResultSets(t *testing.T) {
 	s, _ := startTestServer(t, t.TempDir(), Config{})
 	open := func(params string) *sql.DB {
-		db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/shop?%s", s.Addr(), params))
-		if err != nil {
-			t.Fatal(err)
-		}
+		db := connect(t, s, "root", "", "shop?"+params)
 		db.SetMaxOpenConns(1)
-		t.Cleanup(func() { db.Close() })
 		return db
 	}
-	setup, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/", s.Addr()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer setup.Close()
+	setup := connect(t, s, "root", "", "")
 	for _, q := range []string{
 		"CREATE DATABASE shop",
 		"CREATE TABLE shop.t (id INT PRIMARY KEY, price DECIMAL(6,2), at DATETIME(3))",

@@ -121,7 +121,7 @@ func (r callRunner) QueryWithBindings(ctx *sql.Context, query string, parsed ast
 
 // keptRows passes its rows on and keeps them, as a result set of its sink
 // once all are read (the interpreter reads each statement's rows to the
-// end before it runs the next).
+// end before it runs the next, and keeps the rows it reads as they are).
 type keptRows struct {
 	sql.RowIter
 	sink *callSink
@@ -138,7 +138,7 @@ func (k *keptRows) Next(ctx *sql.Context) (sql.Row, error) {
 			k.sink = nil
 		}
 	case err == nil:
-		k.rows = append(k.rows, row.Copy())
+		k.rows = append(k.rows, row)
 	}
 	return row, err
 }

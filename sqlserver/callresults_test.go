@@ -82,8 +82,10 @@ func TestCallResultSets(t *testing.T) {
 	}
 
 	// Without CaptureCallResults nothing is kept.
-	env.exec(ctx, "CALL empty_()")
-	if s := ctx.Session.(*Session); s.calls != nil {
-		t.Fatalf("a session that did not ask keeps result sets")
+	if got := formatRows(env.exec(ctx, "CALL empty_()")); got != "[1]" {
+		t.Fatalf("CALL empty_() without CaptureCallResults: %s", got)
+	}
+	if sets := ctx.Session.(*Session).TakeCallResults(); sets != nil {
+		t.Fatalf("a session that did not ask kept result sets: %v", sets)
 	}
 }

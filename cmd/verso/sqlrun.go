@@ -194,14 +194,14 @@ func (r *sqlRunner) runStatement(query string, stmt ast.Statement, vertical bool
 	if r.remote != nil {
 		return r.runRemote(query, stmt, vertical)
 	}
-	sess, _ := r.ctx.Session.(*sqlserver.Session)
-	if _, isCall := stmt.(*ast.Call); !isCall || sess == nil {
-		sess = nil
-	} else {
+	var sess *sqlserver.Session
+	if _, isCall := stmt.(*ast.Call); isCall {
 		// Every result set of a stored procedure, as the server sends
 		// them (sqlserver.CallResult).
-		sess.CaptureCallResults()
-		defer sess.TakeCallResults()
+		if sess, _ = r.ctx.Session.(*sqlserver.Session); sess != nil {
+			sess.CaptureCallResults()
+			defer sess.TakeCallResults()
+		}
 	}
 	sch, iter, _, err := r.e.QueryWithBindings(r.ctx, query, stmt, nil, nil)
 	if err != nil {
@@ -213,7 +213,8 @@ func (r *sqlRunner) runStatement(query string, stmt ast.Statement, vertical bool
 			return err
 		}
 		for _, set := range sets {
-			if err := r.printRows(set.Schema, set.Rows, vertical); err != nil {
+			rows := sql.RowsToRowIter(set.Rows...)
+			if err := r.print(r.formatFor(vertical), set.Schema, func() (sql.Row, error) { return rows.Next(r.ctx) }); err != nil {
 				return err
 			}
 		}
@@ -245,18 +246,6 @@ func (r *sqlRunner) formatFor(vertical bool) string {
 		return "vertical"
 	}
 	return r.format
-}
-
-// printRows prints a result set held in memory.
-func (r *sqlRunner) printRows(sch sql.Schema, rows []sql.Row, vertical bool) error {
-	return r.print(r.formatFor(vertical), sch, func() (sql.Row, error) {
-		if len(rows) == 0 {
-			return nil, io.EOF
-		}
-		row := rows[0]
-		rows = rows[1:]
-		return row, nil
-	})
 }
 
 func okResult(row sql.Row) (types.OkResult, bool) {
