@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/verso-db/verso/chunks"
 )
@@ -31,6 +32,29 @@ type levelWriter struct {
 
 func newLevelWriter(ns *NodeStore, level uint8, emit func(context.Context, ref) error) *levelWriter {
 	return &levelWriter{ns: ns, level: level, sp: splitter{level: level}, emit: emit}
+}
+
+// editWriters keeps the level writers of edits (editLevel) for reuse: an
+// edit of one key rewrites a node of about a hundred entries per level,
+// and growing the entry slices anew each time cost more than the rest of
+// the entry copying.
+var editWriters = sync.Pool{New: func() any {
+	return &levelWriter{keys: make([][]byte, 0, 256), vals: make([][]byte, 0, 256)}
+}}
+
+// getEditWriter returns a pooled levelWriter (putEditWriter returns it).
+func getEditWriter(ns *NodeStore, level uint8, emit func(context.Context, ref) error) *levelWriter {
+	w := editWriters.Get().(*levelWriter)
+	w.ns, w.level, w.sp, w.emit = ns, level, splitter{level: level}, emit
+	return w
+}
+
+// putEditWriter drops w's entries and returns it to the pool.
+func putEditWriter(w *levelWriter) {
+	clear(w.keys)
+	clear(w.vals)
+	w.keys, w.vals, w.count, w.ns, w.emit = w.keys[:0], w.vals[:0], 0, nil, nil
+	editWriters.Put(w)
 }
 
 // add appends an entry covering count leaf entries (1 at level 0).

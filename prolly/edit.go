@@ -197,10 +197,11 @@ func (c *levelCursor) last() bool {
 // editLevel applies sorted edits to the entries of one level.
 func (m Map) editLevel(ctx context.Context, level uint8, edits []entryEdit) (*levelResult, error) {
 	res := &levelResult{}
-	w := newLevelWriter(m.ns, level, func(_ context.Context, r ref) error {
+	w := getEditWriter(m.ns, level, func(_ context.Context, r ref) error {
 		res.written = append(res.written, r)
 		return nil
 	})
+	defer putEditWriter(w)
 	if m.root == nil || level > m.root.level {
 		// No old entries at this level: chunk the puts.
 		for _, e := range edits {

@@ -138,7 +138,7 @@ func (r *rewriter) Close(ctx *sql.Context) error {
 	}
 	delete(d.writers, strings.ToLower(exact))
 	r.ed = nil
-	if err := d.putTable(ctx, exact, nt); err != nil {
+	if _, err := d.putTable(ctx, exact, nt); err != nil {
 		return err
 	}
 	r.from.refresh(ctx, d, exact)

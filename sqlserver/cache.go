@@ -6,6 +6,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/tables"
 )
 
@@ -30,8 +31,8 @@ type cacheKey struct {
 	opts chunks.Address // the table's options object, zero if none
 }
 
-// tableCache keeps recently used tableInfos, and the engine schemas of
-// the history tables (historySchema). It is bounded: when full, each map
+// tableCache keeps recently used tableInfos, and engine schemas by stored
+// schema (schemaFor). It is bounded: when full, each map
 // starts over (simple, and a miss costs one chunk read and a schema
 // parse). Each Provider has its own.
 type tableCache struct {
@@ -81,7 +82,7 @@ func (c *tableCache) get(ctx *sql.Context, db *Database, name string, addr, opts
 	if err != nil {
 		return nil, err
 	}
-	sch, err := engineSchema(ctx, db.Name(), name, t.Schema())
+	sch, err := c.schemaFor(ctx, db, name, t.Schema())
 	if err != nil {
 		return nil, err
 	}
@@ -100,17 +101,48 @@ func (c *tableCache) get(ctx *sql.Context, db *Database, name string, addr, opts
 	return info, nil
 }
 
+// derive records t, the table value at addr that a transaction's writes
+// made from the one at from with the same schema, under each key the value
+// at from is cached under (with root's options of the table, and with
+// none): the next statement opens it without a load or a schema
+// conversion.
+func (c *tableCache) derive(ctx *sql.Context, db *Database, root commitgraph.RootValue, name string, from, addr chunks.Address, t *tables.Table) error {
+	opts, _, err := root.Get(ctx, tableOptsPrefix+name)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, o := range []chunks.Address{opts, {}} {
+		k := cacheKey{db.st, db.Name(), name, from, o}
+		old, ok := c.m[k]
+		if !ok || old.t.Schema() != t.Schema() {
+			continue
+		}
+		if len(c.m) >= tableCacheSize {
+			c.m = map[cacheKey]*tableInfo{}
+		}
+		k.addr = addr
+		c.m[k] = &tableInfo{addr: addr, t: t, sch: old.sch, comment: old.comment, collation: old.collation}
+		if o.IsEmpty() {
+			break
+		}
+	}
+	return nil
+}
+
 type schemaKey struct {
 	st          *dbState
 	db, table   string
 	storedBytes string
 }
 
-// historySchema returns engineSchema(db, table, s), cached by s's
-// encoding: history tables open a table value per commit, each at its own
-// address, so their schemas are cached by the stored schema rather than by
-// table value. The schema is shared: callers must not change it.
-func (c *tableCache) historySchema(ctx *sql.Context, db *Database, table string, s *tables.Schema) (sql.PrimaryKeySchema, error) {
+// schemaFor returns engineSchema(db, table, s), cached by s's
+// encoding: history tables open a table value per commit, and every write
+// makes a new table value, each at its own address, so their schemas are
+// cached by the stored schema rather than by table value. The schema is
+// shared: callers must not change it.
+func (c *tableCache) schemaFor(ctx *sql.Context, db *Database, table string, s *tables.Schema) (sql.PrimaryKeySchema, error) {
 	k := schemaKey{db.st, db.Name(), table, string(tables.EncodeSchema(s))}
 	c.mu.Lock()
 	sch, ok := c.schemas[k]

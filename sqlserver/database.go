@@ -161,7 +161,7 @@ func (db *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKe
 	if err != nil {
 		return err
 	}
-	if err := d.putTable(ctx, name, t); err != nil {
+	if _, err := d.putTable(ctx, name, t); err != nil {
 		return err
 	}
 	edit, err := tableOptionsEdit(ctx, db.st, name, comment, collation)
@@ -261,16 +261,17 @@ func (db *Database) RenameTable(ctx *sql.Context, oldName, newName string) error
 	return nil
 }
 
-// putTable writes t and names it in the transaction's root.
-func (d *txDB) putTable(ctx *sql.Context, name string, t *tables.Table) error {
+// putTable writes t, names it in the transaction's root and returns its
+// address.
+func (d *txDB) putTable(ctx *sql.Context, name string, t *tables.Table) (chunks.Address, error) {
 	addr, err := t.Write(ctx)
 	if err != nil {
-		return err
+		return addr, err
 	}
 	root, err := d.Root().Edit(ctx, commitgraph.RootEdit{Name: tablePrefix + name, Addr: addr})
 	if err != nil {
-		return err
+		return addr, err
 	}
 	d.SetRoot(root)
-	return nil
+	return addr, nil
 }

@@ -20,6 +20,7 @@ import (
 // edits are written into the transaction's root at the end of each
 // statement (flush).
 type tableWriter struct {
+	db    *Database // the database the writer was made through
 	name  string
 	ed    *tables.Editor
 	base  chunks.Address // the stored table the editor's flushed state equals
@@ -48,7 +49,7 @@ func (d *txDB) writer(ctx *sql.Context, st *Database, name string) (*tableWriter
 	if err != nil {
 		return nil, err
 	}
-	w := &tableWriter{name: exact, ed: info.t.Edit(), base: addr}
+	w := &tableWriter{db: st, name: exact, ed: info.t.Edit(), base: addr}
 	w.sp = w.ed.Savepoint()
 	d.writers[key] = w
 	return w, nil
@@ -69,11 +70,11 @@ func (d *txDB) flush(ctx *sql.Context, w *tableWriter) error {
 	if err != nil {
 		return err
 	}
-	addr, err := t.Write(ctx)
+	addr, err := d.putTable(ctx, w.name, t)
 	if err != nil {
 		return err
 	}
-	if err := d.putTable(ctx, w.name, t); err != nil {
+	if err := w.db.p.cache.derive(ctx, w.db, d.Root(), w.name, w.base, addr, t); err != nil {
 		return err
 	}
 	w.base, w.dirty = addr, false

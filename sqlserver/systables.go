@@ -112,7 +112,7 @@ func (r tableReader) ReadTable(ctx *sql.Context, name string, addr chunks.Addres
 	if err != nil {
 		return nil, err
 	}
-	sch, err := r.db.p.cache.historySchema(ctx, r.db, name, t.Schema())
+	sch, err := r.db.p.cache.schemaFor(ctx, r.db, name, t.Schema())
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func (r tableReader) ReadTable(ctx *sql.Context, name string, addr chunks.Addres
 }
 
 func (r tableReader) Schema(ctx *sql.Context, name string, s *tables.Schema) (sql.Schema, error) {
-	sch, err := r.db.p.cache.historySchema(ctx, r.db, name, s)
+	sch, err := r.db.p.cache.schemaFor(ctx, r.db, name, s)
 	return sch.Schema, err
 }
 

@@ -409,5 +409,6 @@ func (t *Table) Truncate(ctx *sql.Context) (int, error) {
 	}
 	delete(d.writers, strings.ToLower(exact))
 	t.db.setAutoIncrement(exact, 0)
-	return n, d.putTable(ctx, exact, nt)
+	_, err = d.putTable(ctx, exact, nt)
+	return n, err
 }

@@ -38,6 +38,10 @@ type Table struct {
 	rows    prolly.Map
 	indexes []prolly.Map
 	autoInc uint64
+	// schemaAddr is the stored schema's address when the table was
+	// loaded (Load), so that Write does not encode and put it again;
+	// zero for a table made by New.
+	schemaAddr chunks.Address
 }
 
 // New returns an empty table with schema s. cs gives the collations its
@@ -81,7 +85,7 @@ func Load(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address, cs Col
 	if err != nil {
 		return nil, fmt.Errorf("tables: table %s: %w", addr, err)
 	}
-	t.autoInc = autoInc
+	t.autoInc, t.schemaAddr = autoInc, schemaAddr
 	if t.rows, err = openMap(ctx, ns, rowsAddr); err != nil {
 		return nil, err
 	}
@@ -131,9 +135,12 @@ func decodeTable(b []byte) (schema, rows chunks.Address, autoInc uint64, idx []c
 // Write stores the table value (its maps are already stored) and returns
 // its address. Equal tables have equal addresses.
 func (t *Table) Write(ctx context.Context) (chunks.Address, error) {
-	sa, err := t.ns.Store().Put(ctx, EncodeSchema(t.schema))
-	if err != nil {
-		return chunks.Address{}, err
+	sa := t.schemaAddr
+	if sa.IsEmpty() {
+		var err error
+		if sa, err = t.ns.Store().Put(ctx, EncodeSchema(t.schema)); err != nil {
+			return chunks.Address{}, err
+		}
 	}
 	b := make([]byte, 0, tableFixed+len(t.indexes)*chunks.AddressSize)
 	b = append(b, tableMagic...)
