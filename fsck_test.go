@@ -229,9 +229,10 @@ func TestEngineCheckTableFileByte(t *testing.T) {
 func TestEngineCheckJournalByte(t *testing.T) {
 	dir := fsckFixture(t)
 	path := storeFile(t, dir, ".journal")
-	st, err := os.Stat(path)
+	b, err := os.ReadFile(path)
 	ok(t, err)
-	flip(t, path, st.Size()/2)
+	records := len(bytes.TrimRight(b, "\x00")) // without the zeros the journal keeps ahead
+	flip(t, path, int64(records/2))
 	_, err = verso.Open(dir, verso.Options{ReadOnly: true})
 	if !chunks.IsCorrupt(err) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "offset") {
 		t.Fatalf("open of a damaged journal: %v", err)

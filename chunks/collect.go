@@ -40,7 +40,7 @@ import (
 //     every address the barrier recorded, from the current root and from
 //     the pins again, then write what this marked and the copy lacks into
 //     a second, small table file, start a new journal that begins with a
-//     root record of the current root, and name the new files in a new
+//     commit record of the current root, and name the new files in a new
 //     manifest. Then the old files go.
 //
 // Why no chunk that anyone can still reach is dropped. A chunk is reached
@@ -180,7 +180,7 @@ func (b *barrier) take() []Address {
 // Collect drops every chunk that neither the root nor opts.Pins reaches,
 // online, by the protocol at the top of collect.go. It runs instead of a
 // compaction: the store ends with one or two table files and a journal
-// holding only a root record. It fails with ErrCollecting while another
+// holding only a commit record. It fails with ErrCollecting while another
 // collection runs, and with the error of any chunk it cannot read (run a
 // check: it collects nothing from a damaged store).
 func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st CollectStats, err error) {
@@ -328,7 +328,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	}
 	jpath := filepath.Join(s.dir, journalFileName(num+2))
 	made = append(made, jpath)
-	head := appendRootRecord(appendJournalHeader(nil), root)
+	head := appendHeadRecord(appendJournalHeader(nil, JournalFormatVersion), JournalFormatVersion, root)
 	if err := writeFileSync(jpath, head); err != nil {
 		return st, fmt.Errorf("chunks: collection: new journal: %w", err)
 	}
@@ -366,7 +366,8 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	}
 	made = nil // named by the manifest now: the store is collected
 	j := &journal{num: num + 2, path: jpath, f: f, index: map[Address]journalLoc{},
-		written: int64(len(head)), committed: int64(len(head))}
+		written: int64(len(head)), committed: int64(len(head)),
+		version: JournalFormatVersion, reserved: int64(len(head))}
 	s.mu.Lock()
 	oldJournals, oldTables := s.journals, s.tables
 	s.journals, s.tables, s.man = []*journal{j}, tabs, newMan

@@ -81,7 +81,7 @@ func (s *FileStore) Compact() error {
 }
 
 // rotate freezes the journals and makes a new active one, which begins with
-// a root record of the current root and takes over the pending puts. It
+// a commit record of the current root and takes over the pending puts. It
 // returns the frozen journals (nil when there is nothing to compact) and the
 // file number reserved for the new table.
 func (s *FileStore) rotate() ([]*journal, uint64, error) {
@@ -110,7 +110,7 @@ func (s *FileStore) rotate() ([]*journal, uint64, error) {
 	m.journals = append(slices.Clone(m.journals), num)
 	m.root = root
 	path := filepath.Join(s.dir, journalFileName(num))
-	head := appendRootRecord(appendJournalHeader(nil), root)
+	head := appendHeadRecord(appendJournalHeader(nil, JournalFormatVersion), JournalFormatVersion, root)
 	if err := writeFileSync(path, head); err != nil {
 		os.Remove(path)
 		return nil, 0, fmt.Errorf("chunks: compaction: new journal: %w", err)
@@ -125,7 +125,8 @@ func (s *FileStore) rotate() ([]*journal, uint64, error) {
 		return nil, 0, fmt.Errorf("chunks: compaction: write manifest: %w", err)
 	}
 	j := &journal{num: num, path: path, f: f, index: make(map[Address]journalLoc, len(old.pending)),
-		written: int64(len(head)), committed: int64(len(head)), buf: tail}
+		written: int64(len(head)), committed: int64(len(head)), buf: tail,
+		version: JournalFormatVersion, chain: old.chain, reserved: int64(len(head))}
 	shift := j.written - old.committed
 	s.mu.Lock()
 	for _, a := range old.pending {

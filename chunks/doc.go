@@ -21,28 +21,35 @@
 //
 //	LOCK            an exclusive flock(2): one writer per folder
 //	MANIFEST        the names of the files below and the root (manifest.go)
-//	NNNNNN.journal  append-only records: chunks, and a root record ending
-//	                each commit (record.go)
+//	NNNNNN.journal  append-only records: chunks, and a commit record ending
+//	                each commit, then zeros kept ahead of them (record.go,
+//	                reserve.go)
 //	NNNNNN.table    immutable sorted tables built from the journal by
 //	                compaction or garbage collection, searched by binary
 //	                search (table.go)
 //
 // Put appends a chunk record to an in-memory buffer that reaches the journal
-// file in batches of about 1 MiB, unsynced. Commit appends a root record,
+// file in batches of about 1 MiB, unsynced. Commit appends a commit record,
 // writes what is buffered and syncs the journal once (fdatasync): one sync
-// per commit, never one per chunk. Chunks are compressed with S2 unless
-// they do not shrink by an eighth (Options.DisableCompression turns it off).
+// per commit, never one per chunk. The records go into zeros written and
+// synced ahead of them (the reserve), so that the sync need not also
+// record the file's growth. Chunks are compressed with S2 unless they do
+// not shrink by an eighth (Options.DisableCompression turns it off).
 //
-// Opening a store replays its journals. Records after the last root record
-// belong to no acknowledged commit; a damaged or partial record followed by
-// no valid root record is a torn tail, cut off so the store opens at its last
-// complete commit. Damage followed by a valid root record is different: it
+// Opening a store replays its journals, up to the zeros. Records after the
+// last commit record belong to no acknowledged commit; a damaged or partial
+// record followed by no valid commit is a torn tail, cleared so the store
+// opens at its last complete commit. A commit record names the records it
+// ends (their span and a chain of their checksums), so a crash that wrote
+// a commit's last sector but not an earlier one, which the reserve left as
+// zeros, is a torn tail too. Damage followed by a valid commit, or by a
+// commit record whose records hold no sector of zeros, is different: it
 // lies inside committed data, and opening fails with an error naming the
 // file and offset rather than silently dropping commits.
 //
 // Compaction (Compact, or in the background once the journal passes
 // Options.CompactAt) freezes the journal, starts a new one that begins with
-// a root record, writes the frozen journal's chunks into a table file
+// a commit record of the current root, writes the frozen journal's chunks into a table file
 // (merging all tables into it when there are more than Options.MaxTables),
 // names the table in a new manifest and only then deletes what it replaced.
 // Readers are not blocked while the table is written. Files that no manifest
@@ -51,7 +58,7 @@
 // Garbage collection (Collect, collect.go) keeps what the root and the
 // caller's pins reach, by a conservative mark (every raw address inside a
 // kept chunk is followed, mark.go), and rewrites the store as one or two
-// table files and a journal holding only a root record, while readers and
+// table files and a journal holding only a commit record, while readers and
 // writers go on: a write barrier records what they put and commit
 // meanwhile, and only the short finish holds up writers. It stores
 // chunks in zstd where that is smaller than S2 (table format version 2;
@@ -97,7 +104,7 @@
 //     into memory instead of mapping them (more memory, slower to open).
 //   - A read-only store is a snapshot: commits made after it opened are
 //     not seen (reopen it to see them). It may see a commit a moment
-//     before the writer's Commit returns (the root record is written, the
+//     before the writer's Commit returns (the commit record is written, the
 //     sync not done): one that the writer's process then dies without
 //     acknowledging, which its next open keeps as well; only a crash of
 //     the machine before the sync can drop it. It holds no file open: on
@@ -112,8 +119,9 @@
 //   - Table files are memory-mapped: a table file truncated by another
 //     program while the store is open makes reads fault. Leave the folder to
 //     the store.
-//   - Damage confined to the last commit's bytes that also spares its root
-//     record cannot be told apart from a write torn by a power loss, and is
-//     reported as an error; damage to the last root record itself reads as a
-//     torn tail and that commit is dropped.
+//   - Damage confined to the last commit's bytes that also spares its
+//     commit record is reported as an error, unless a whole sector of those
+//     bytes reads as zeros: that is how a write torn by a power loss leaves
+//     them, and that commit is dropped. Damage to the last commit record
+//     itself reads as a torn tail too.
 package chunks

@@ -68,6 +68,9 @@ type FileStore struct {
 
 	z zstdCodec // for the zstd records of table files
 
+	// chunks and record bytes appended to a journal since the open
+	putChunks, putBytes atomic.Int64
+
 	bg      sync.WaitGroup
 	bgBusy  atomic.Bool
 	bgErr   atomic.Pointer[error]
@@ -173,7 +176,7 @@ func (s *FileStore) create() (manifest, error) {
 		}
 	}
 	m := manifest{nextFile: 2, journals: []uint64{1}}
-	if err := writeFileSync(filepath.Join(s.dir, journalFileName(1)), appendJournalHeader(nil)); err != nil {
+	if err := writeFileSync(filepath.Join(s.dir, journalFileName(1)), appendJournalHeader(nil, JournalFormatVersion)); err != nil {
 		return manifest{}, err
 	}
 	if err := writeManifest(s.dir, &m); err != nil {
@@ -237,7 +240,7 @@ func (s *FileStore) openJournal(n uint64, last bool) (*journal, error) {
 	if res.hasRoot {
 		s.root = res.root
 	}
-	if last && res.committed < size {
+	if last && res.version < 2 && res.committed < size {
 		if err := f.Truncate(res.committed); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("journal %s: cut torn tail at %d: %w", path, res.committed, err)
@@ -246,8 +249,18 @@ func (s *FileStore) openJournal(n uint64, last bool) (*journal, error) {
 			f.Close()
 			return nil, err
 		}
+		size = res.committed
 	}
-	return &journal{num: n, path: path, f: f, index: res.index, written: res.committed, committed: res.committed}, nil
+	if last && res.version >= 2 && res.committed < res.tornEnd {
+		// The torn tail becomes zeros again, part of the reserve: no
+		// commit record of it can be found after the next commits.
+		if err := clearRange(f, res.committed, res.tornEnd); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("journal %s: clear torn tail at %d: %w", path, res.committed, err)
+		}
+	}
+	return &journal{num: n, path: path, f: f, index: res.index, written: res.committed, committed: res.committed,
+		version: res.version, reserved: size}, nil
 }
 
 func (s *FileStore) active() *journal { return s.journals[len(s.journals)-1] }
@@ -403,6 +416,9 @@ func (s *FileStore) Put(ctx context.Context, data []byte) (Address, error) {
 		a.index[addr] = journalLoc{a.end(), uint32(len(s.scratch))}
 		a.buf = append(a.buf, s.scratch...)
 		a.pending = append(a.pending, addr)
+		a.chain = chainNext(a.chain, s.scratch[len(s.scratch)-8:])
+		s.putChunks.Add(1)
+		s.putBytes.Add(int64(len(s.scratch)))
 	}
 	full := len(a.buf) >= flushSize
 	s.mu.Unlock()
@@ -481,7 +497,12 @@ func (s *FileStore) commitLocked(newRoot, expected Address) (int64, error) {
 		s.barrier.add(newRoot)
 	}
 	a := s.active()
-	a.buf = appendRootRecord(a.buf, newRoot)
+	if a.version >= 2 {
+		a.buf = appendCommitRecord(a.buf, newRoot, uint64(a.end()-a.committed), a.chain)
+	} else {
+		a.buf = appendRootRecord(a.buf, newRoot)
+	}
+	a.chain = 0
 	s.mu.Unlock()
 
 	if err := s.flush(a, true); err != nil {
@@ -496,6 +517,7 @@ func (s *FileStore) commitLocked(newRoot, expected Address) (int64, error) {
 	s.root = newRoot
 	size := a.committed
 	s.mu.Unlock()
+	s.keepReserve(a)
 	return size, nil
 }
 
@@ -560,6 +582,11 @@ func (s *FileStore) closeFiles() error {
 	s.journals, s.tables = nil, nil
 	return err
 }
+
+// Appended returns the chunks Put has appended to a journal since the store
+// was opened (puts of chunks the store held already not counted) and the
+// bytes of their records.
+func (s *FileStore) Appended() (chunks, bytes int64) { return s.putChunks.Load(), s.putBytes.Load() }
 
 // Stats describes a FileStore's files.
 type Stats struct {

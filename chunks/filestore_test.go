@@ -71,9 +71,12 @@ func TestFileStoreFormatGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if strings.HasSuffix(name, ".journal") {
+			b = b[:s.Stats().JournalBytes] // the records, not the zeros of the reserve
+		}
 		return fmt.Sprintf("%x", sha256.Sum256(b))[:16]
 	}
-	if got, want := sum("000001.journal"), "09cfb397f737e5ae"; got != want {
+	if got, want := sum("000001.journal"), "63ed9414284adc16"; got != want {
 		t.Errorf("journal bytes hash to %s, want %s", got, want)
 	}
 	if err := s.Compact(); err != nil {

@@ -1,9 +1,14 @@
 package chunks
 
-// FormatVersion is the version of the file store's journal and manifest
-// formats. Each file carries it; a store written by a newer
-// version is refused rather than misread.
+// FormatVersion is the version of the file store's manifest format. The
+// file carries it; a store written by a newer version is refused rather
+// than misread.
 const FormatVersion = 1
+
+// JournalFormatVersion is the version of the journals this build writes
+// (record.go); it reads versions 1 to this one, and a journal of a newer
+// version is refused rather than misread.
+const JournalFormatVersion = 2
 
 // TableFormatVersion is the version of the table files this build writes
 // (table.go); it reads versions 1 to this one.

@@ -40,11 +40,19 @@ func FuzzDecodeRecord(f *testing.F) {
 }
 
 func FuzzReplayJournal(f *testing.F) {
-	j := appendJournalHeader(nil)
+	j := appendJournalHeader(nil, 1)
 	j = appendChunkRecord(j, Of([]byte("a")), CodecRaw, []byte("a"))
 	j = appendRootRecord(j, Of([]byte("a")))
 	f.Add(j)
 	f.Add(append(j, 0, 0, 0, 30, 1))
+	// Version 2: a commit record naming its chunk record, then the
+	// zeros of the reserve.
+	j2 := appendJournalHeader(nil, 2)
+	j2 = appendChunkRecord(j2, Of([]byte("a")), CodecRaw, []byte("a"))
+	j2 = appendCommitRecord(j2, Of([]byte("a")), uint64(len(j2)-journalHeaderSize), chainNext(0, j2[len(j2)-8:]))
+	f.Add(j2)
+	f.Add(append(j2, make([]byte, 64)...))
+	f.Add(append(append(j2, 0, 0, 0, 30, 1), make([]byte, 64)...))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := replayJournal("fuzz", b)
 		if err != nil {

@@ -12,8 +12,9 @@ import (
 
 // The history of the root.
 //
-// Every commit of a store appends a root record to its journal (record.go),
-// so the journals hold the roots the store has had, in order, since the
+// Every commit of a store appends a commit record (a root record in
+// journals of version 1) to its journal (record.go), so the journals hold
+// the roots the store has had, in order, since the
 // oldest journal began: a collection (collect.go) and a compaction start a
 // new journal whose first record is the root of that moment, and drop the
 // older history with the old journal. RootHistory reads it, for a log of
@@ -64,11 +65,16 @@ func journalRoots(r *bufio.Reader, n int64) ([]Address, error) {
 	if _, err := io.ReadFull(r, head); err != nil {
 		return nil, fmt.Errorf("%w: reading the header: %v", ErrCorrupt, err)
 	}
-	if err := checkJournalHeader(head); err != nil {
+	v, err := checkJournalHeader(head)
+	if err != nil {
 		return nil, err
 	}
+	kind, recSize := byte(recordKindRoot), int64(rootRecordSize)
+	if v >= 2 {
+		kind, recSize = recordKindCommit, commitRecordSize
+	}
 	var roots []Address
-	rec := make([]byte, rootRecordSize)
+	rec := make([]byte, recSize)
 	for off := int64(journalHeaderSize); off < n; {
 		frame, err := r.Peek(5)
 		if err != nil {
@@ -79,8 +85,8 @@ func journalRoots(r *bufio.Reader, n int64) ([]Address, error) {
 		if length < 1 || off+size > n {
 			return nil, fmt.Errorf("%w: a record of length %d at offset %d", ErrCorrupt, length, off)
 		}
-		if frame[4] == recordKindRoot {
-			if size != rootRecordSize {
+		if frame[4] == kind {
+			if size != recSize {
 				return nil, fmt.Errorf("%w: a root record of %d bytes at offset %d", ErrCorrupt, size, off)
 			}
 			if _, err := io.ReadFull(r, rec); err != nil {

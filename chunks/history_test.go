@@ -84,14 +84,18 @@ func TestRootHistory(t *testing.T) {
 func FuzzJournalRoots(f *testing.F) {
 	var root Address
 	root[0] = 7
-	valid := appendRootRecord(appendChunkRecord(nil, Address{1}, CodecRaw, []byte("x")), root)
-	f.Add(valid)
-	f.Add(valid[:len(valid)-3])
-	f.Add([]byte{0, 0, 0, 0, 2})
-	f.Fuzz(func(t *testing.T, body []byte) {
-		b := append(appendJournalHeader(nil), body...)
+	chunk := appendChunkRecord(nil, Address{1}, CodecRaw, []byte("x"))
+	valid := appendRootRecord(chunk, root)
+	valid2 := appendCommitRecord(slices.Clone(chunk), root, uint64(len(chunk)), chainNext(0, chunk[len(chunk)-8:]))
+	f.Add(uint32(1), valid)
+	f.Add(uint32(1), valid[:len(valid)-3])
+	f.Add(uint32(1), []byte{0, 0, 0, 0, 2})
+	f.Add(uint32(2), valid2)
+	f.Add(uint32(2), valid)
+	f.Fuzz(func(t *testing.T, v uint32, body []byte) {
+		b := append(appendJournalHeader(nil, v), body...)
 		roots, err := journalRoots(bufio.NewReader(bytes.NewReader(b)), int64(len(b)))
-		if err == nil && bytes.Equal(body, valid) && (len(roots) != 1 || roots[0] != root) {
+		if err == nil && ((v == 1 && bytes.Equal(body, valid)) || (v == 2 && bytes.Equal(body, valid2))) && (len(roots) != 1 || roots[0] != root) {
 			t.Fatalf("roots of a valid journal: %v", roots)
 		}
 	})

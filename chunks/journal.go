@@ -1,6 +1,7 @@
 package chunks
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -26,8 +27,16 @@ type journal struct {
 	index     map[Address]journalLoc // committed chunks, and pending ones if active
 	written   int64                  // bytes on file; records past it are in buf
 	buf       []byte                 // records appended after written
-	committed int64                  // end of the last root record (or of the header)
+	committed int64                  // end of the last root or commit record (or of the header)
 	pending   []Address              // chunks put since the last commit, in order
+
+	version uint32 // format version: 2 writes commit records and keeps a reserve
+	chain   uint64 // the chain of the chunk records after committed (record.go)
+	// reserved is where the zeros written and synced ahead of the records
+	// end (reserve.go); filling is set while a fill runs, and noFill once
+	// one failed.
+	reserved        int64
+	filling, noFill bool
 }
 
 // end returns the offset where the next record will go.
@@ -84,52 +93,156 @@ var errDamageBeforeRoot = errors.New("damaged record")
 // replayResult is what replaying a journal's bytes found.
 type replayResult struct {
 	index     map[Address]journalLoc // committed chunks
-	root      Address                // the last root record's root
+	root      Address                // the last commit's root
 	hasRoot   bool
-	committed int64 // end of the last root record, or of the header
+	committed int64  // end of the last root or commit record, or of the header
+	version   uint32 // the journal's format version
+	// tornEnd is the end of the torn tail, the bytes after committed that
+	// are not zeros (committed when there are none): the caller clears
+	// them in the active journal.
+	tornEnd int64
 }
 
 // replayJournal scans a journal's bytes. A damaged or partial record with
-// no valid root record after it is a torn tail: it and everything after it
-// belong to no commit, and the result ends at the last root record before
-// it (the caller cuts the active journal there). Damage with a root record
-// after it is an error naming the file and offset, so that no committed data
-// is silently dropped.
+// no valid commit after it is a torn tail: it and everything after it
+// belong to no commit, and the result ends at the last commit before it
+// (the caller clears the active journal from there). Damage with a valid
+// commit after it is an error naming the file and offset, so that no
+// committed data is silently dropped. Zeros after the last record (the
+// reserve of a version-2 journal) are its clean end.
 func replayJournal(path string, b []byte) (replayResult, error) {
-	res := replayResult{index: map[Address]journalLoc{}, committed: journalHeaderSize}
-	if err := checkJournalHeader(b); err != nil {
+	res := replayResult{index: map[Address]journalLoc{}, committed: journalHeaderSize, tornEnd: journalHeaderSize}
+	v, err := checkJournalHeader(b)
+	if err != nil {
 		return res, fmt.Errorf("journal %s: %w", path, err)
+	}
+	res.version = v
+	commitKind := uint8(recordKindRoot)
+	if v >= 2 {
+		commitKind = recordKindCommit
 	}
 	type pend struct {
 		addr Address
 		loc  journalLoc
 	}
 	var pending []pend
+	var chain uint64
 	off := int64(journalHeaderSize)
 	for off < int64(len(b)) {
 		r, err := decodeRecord(b[off:])
+		switch {
+		case err != nil:
+		case r.kind != recordKindChunk && r.kind != commitKind:
+			err = fmt.Errorf("%w: a record of kind %d in a journal of version %d", ErrCorrupt, r.kind, v)
+		case r.kind == recordKindCommit && (r.span != uint64(off-res.committed) || r.chain != chain):
+			err = fmt.Errorf("%w: a commit record whose chunk records are not all there", ErrCorrupt)
+		}
 		if err != nil {
-			for y := off + 1; y+rootRecordSize <= int64(len(b)); y++ {
-				if isRootRecordAt(b[y:]) {
+			end := nonZeroEnd(b, off)
+			res.tornEnd = max(end, res.committed)
+			if end == off {
+				return res, nil // the reserve: zeros from here on
+			}
+			for y := off + 1; y < end; y++ {
+				if commitAfterDamage(b, y, v) {
 					return res, fmt.Errorf("journal %s: %w at offset %d with a committed root record after it at offset %d: %w; the store will not drop committed data: restore the file from a copy", path, errDamageBeforeRoot, off, y, err)
 				}
 			}
 			return res, nil // torn tail
 		}
-		switch r.kind {
-		case recordKindChunk:
+		if r.kind == recordKindChunk {
 			pending = append(pending, pend{r.addr, journalLoc{off, uint32(r.size)}})
-		case recordKindRoot:
+			chain = chainNext(chain, b[off+int64(r.size)-8:off+int64(r.size)])
+		} else {
 			for _, p := range pending {
 				res.index[p.addr] = p.loc
 			}
-			pending = pending[:0]
+			pending, chain = pending[:0], 0
 			res.root, res.hasRoot = r.addr, true
 			res.committed = off + int64(r.size)
+			res.tornEnd = res.committed
 		}
 		off += int64(r.size)
 	}
+	if res.committed < off {
+		res.tornEnd = off // chunk records of no commit
+	}
 	return res, nil
+}
+
+// nonZeroEnd returns the end of b's last byte that is not zero, and at
+// least from.
+func nonZeroEnd(b []byte, from int64) int64 {
+	end := int64(len(b))
+	for end-8 >= from && binary.LittleEndian.Uint64(b[end-8:]) == 0 {
+		end -= 8
+	}
+	for end > from && b[end-1] == 0 {
+		end--
+	}
+	return end
+}
+
+// commitAfterDamage reports whether a commit record at offset y of b,
+// past a damaged record, shows that the damage lies in committed data: it
+// is a valid commit (isCommitAt), or a version-2 commit record whose
+// chunk records do not match it although none of its sectors is zeros. A
+// crash during a commit leaves some of its sectors as the reserve had
+// them, zeros: that commit was never acknowledged, and its tail is torn.
+// Other damage to the records it names is damage to an acknowledged
+// commit, which the store refuses to drop.
+func commitAfterDamage(b []byte, y int64, v uint32) bool {
+	if isCommitAt(b, y, v) {
+		return true
+	}
+	if v < 2 || int64(len(b))-y < commitRecordSize || binary.BigEndian.Uint32(b[y:]) != commitRecordLength || b[y+4] != recordKindCommit {
+		return false
+	}
+	r, err := decodeRecord(b[y:])
+	if err != nil || r.span > uint64(y-journalHeaderSize) {
+		return false
+	}
+	return !hasZeroSector(b, y-int64(r.span), y)
+}
+
+// hasZeroSector reports whether b[from:to] covers a whole 512-byte sector
+// of the file (aligned) that is all zeros.
+func hasZeroSector(b []byte, from, to int64) bool {
+	const sector = 512
+	for s := (from + sector - 1) / sector * sector; s+sector <= to; s += sector {
+		if nonZeroEnd(b[:s+sector], s) == s {
+			return true
+		}
+	}
+	return false
+}
+
+// isCommitAt reports whether a valid commit of a journal of version v
+// starts at offset y of b: a root record (version 1), or a commit record
+// whose span holds exactly chunk records with its chain (version 2).
+// Recovery uses it to look for commits past a damaged record; it checks
+// the fixed frame first so that a scan over many offsets stays cheap.
+func isCommitAt(b []byte, y int64, v uint32) bool {
+	if v < 2 {
+		return isRootRecordAt(b[y:])
+	}
+	if int64(len(b))-y < commitRecordSize || binary.BigEndian.Uint32(b[y:]) != commitRecordLength || b[y+4] != recordKindCommit {
+		return false
+	}
+	r, err := decodeRecord(b[y:])
+	if err != nil || r.span > uint64(y-journalHeaderSize) {
+		return false
+	}
+	var chain uint64
+	for p := y - int64(r.span); p < y; {
+		c, err := decodeRecord(b[p:y])
+		if err != nil || c.kind != recordKindChunk {
+			return false
+		}
+		chain = chainNext(chain, b[p+int64(c.size)-8:p+int64(c.size)])
+		p += int64(c.size)
+	}
+	return chain == r.chain
 }
 
 // mapFile maps a whole file read-only; the caller unmaps it with

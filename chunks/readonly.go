@@ -12,20 +12,22 @@ import (
 // Read-only opens.
 //
 // A store opened with Options.ReadOnly is a snapshot of the last commit
-// whose root record it finds, taken without the folder's lock, so it works
+// whose commit record it finds, taken without the folder's lock, so it works
 // while a writer (another process) holds the store. It reads the manifest,
 // then every file the manifest names; it never writes, creates or removes
 // a file, and refuses Put, Commit and Compact with ErrReadOnly.
 //
 // What it relies on from the writer (filestore.go, compact.go):
 //
-//   - Journals are append-only: bytes below a file's size do not change.
-//     The active journal is read up to its last whole root record whose
-//     checksum holds; a record the writer is still appending is a torn
-//     tail and not seen, and chunk records after the last root record
-//     belong to no commit and are not indexed. (A writer that opens the
-//     store cuts a torn tail, past that root record, and may write new
-//     records there: the snapshot never reads past it.)
+//   - Journals are append-only: bytes below the end of their records do
+//     not change (past it lie the zeros of the reserve, which records
+//     replace). The active journal is read up to its last whole commit
+//     record whose checksum and chain hold; a record the writer is still
+//     appending is a torn tail and not seen, and chunk records after the
+//     last commit record belong to no commit and are not indexed. (A
+//     writer that opens the store clears a torn tail, past that commit
+//     record, and may write new records there: the snapshot never reads
+//     past it.)
 //   - Table files never change once a manifest names them.
 //   - The manifest is replaced by an atomic rename, and the writer
 //     removes a file only after a manifest that no longer names it is in

@@ -7,14 +7,17 @@ import (
 	"github.com/zeebo/xxh3"
 )
 
-// Journal file format, version 1.
+// Journal file format, version 2 (version 1 is read too).
 //
-// A journal is a header followed by records, appended and never rewritten:
+// A journal is a header followed by records, appended and never rewritten,
+// and, in version 2, zeros after the last record:
 //
 //	+---------------------------------------------------------------+
 //	| magic "VRSJRNL\n" (8) | format version u32 | reserved u32 (0)  |  header, 16 bytes
 //	+---------------------------------------------------------------+
-//	| record | record | ... | root record | record | ... | root record
+//	| record | ... | commit record | record | ... | commit record    |
+//	+---------------------------------------------------------------+
+//	| 0 0 0 ... (the zero-filled reserve, version 2)                 |
 //	+---------------------------------------------------------------+
 //
 // Every record has the same frame; integers are big-endian:
@@ -28,28 +31,48 @@ import (
 //
 // Kinds and their bodies:
 //
-//	kind 1, chunk: | codec u8 | address [20] | stored bytes |
-//	kind 2, root:  | root address [20] |
+//	kind 1, chunk:  | codec u8 | address [20] | stored bytes |
+//	kind 2, root:   | root address [20] |                           version 1
+//	kind 3, commit: | root address [20] | span u64 | chain u64 |    version 2
 //
 // A chunk record's stored bytes are the chunk's bytes encoded with codec
-// (see Codec). A root record ends a commit: the chunk records between the
-// previous root record and it, and the new root, become durable together
-// with one sync. Records after the last root record belong to no commit and
-// are dropped when the journal is opened.
+// (see Codec). A root or commit record ends a commit: the chunk records
+// between the previous one and it, and the new root, become durable
+// together with one sync. Records after the last commit record belong to no
+// commit and are dropped when the journal is opened.
+//
+// A commit record also names the records it ends, so that it is a commit
+// only if all of them reached the disk: span is the bytes from the end of
+// the previous commit record (or of the header) to its own start, and
+// chain folds the checksums (the last 8 bytes) of the chunk records there,
+// in order: chain = 0, then chain = XXH3 of the checksum with chain as the
+// seed for each. A version-2 writer keeps zeros written and synced ahead
+// of its records (the reserve), so that a commit's sync writes the data
+// without also recording the file's growth; a crash can then leave a
+// commit's later pages on disk without its earlier ones, and the chain
+// tells that torn commit from a complete one. The zeros end the records:
+// a length of 0 is not a record.
 
 const (
 	journalMagic      = "VRSJRNL\n"
 	journalHeaderSize = 16
 
-	recordKindChunk = 1
-	recordKindRoot  = 2
+	recordKindChunk  = 1
+	recordKindRoot   = 2
+	recordKindCommit = 3
 
-	recordFrameSize   = 4 + 1 + 8                     // length, kind, checksum
-	chunkRecordPrefix = 4 + 1 + 1 + AddressSize       // length, kind, codec, address
-	rootRecordSize    = recordFrameSize + AddressSize // a whole root record
-	rootRecordLength  = 1 + AddressSize               // its length field
-	maxRecordLength   = 1 + 1 + AddressSize + maxChunkSize + maxChunkSize/6 + 64
+	recordFrameSize    = 4 + 1 + 8                          // length, kind, checksum
+	chunkRecordPrefix  = 4 + 1 + 1 + AddressSize            // length, kind, codec, address
+	rootRecordSize     = recordFrameSize + AddressSize      // a whole root record
+	rootRecordLength   = 1 + AddressSize                    // its length field
+	commitRecordSize   = recordFrameSize + AddressSize + 16 // a whole commit record
+	commitRecordLength = 1 + AddressSize + 16               // its length field
+	maxRecordLength    = 1 + 1 + AddressSize + maxChunkSize + maxChunkSize/6 + 64
 )
+
+// chainNext folds a chunk record's checksum (its last 8 bytes) into the
+// chain of a commit record.
+func chainNext(chain uint64, checksum []byte) uint64 { return xxh3.HashSeed(checksum, chain) }
 
 // record is one decoded journal record. For a chunk record, stored aliases
 // the decoded buffer.
@@ -59,6 +82,8 @@ type record struct {
 	addr   Address // the chunk's address, or the root
 	stored []byte  // chunk records only
 	size   int     // bytes of the whole record
+	span   uint64  // commit records only
+	chain  uint64  // commit records only
 }
 
 // appendChunkRecord appends a chunk record to buf.
@@ -78,6 +103,27 @@ func appendRootRecord(buf []byte, root Address) []byte {
 	buf = append(buf, recordKindRoot)
 	buf = append(buf, root[:]...)
 	return binary.BigEndian.AppendUint64(buf, xxh3.Hash(buf[start:]))
+}
+
+// appendCommitRecord appends a commit record to buf: the commit of root,
+// ending span bytes of chunk records whose chain is chain.
+func appendCommitRecord(buf []byte, root Address, span, chain uint64) []byte {
+	start := len(buf)
+	buf = binary.BigEndian.AppendUint32(buf, commitRecordLength)
+	buf = append(buf, recordKindCommit)
+	buf = append(buf, root[:]...)
+	buf = binary.BigEndian.AppendUint64(buf, span)
+	buf = binary.BigEndian.AppendUint64(buf, chain)
+	return binary.BigEndian.AppendUint64(buf, xxh3.Hash(buf[start:]))
+}
+
+// appendHeadRecord appends the record that begins a new journal of version
+// version after its header: a commit (or root) of root ending nothing.
+func appendHeadRecord(buf []byte, version uint32, root Address) []byte {
+	if version < 2 {
+		return appendRootRecord(buf, root)
+	}
+	return appendCommitRecord(buf, root, 0, 0)
 }
 
 // errTruncated says that b ends before the record does.
@@ -118,6 +164,13 @@ func decodeRecord(b []byte) (record, error) {
 			return record{}, fmt.Errorf("%w: root record body of %d bytes, want %d", ErrCorrupt, len(body), AddressSize)
 		}
 		copy(r.addr[:], body)
+	case recordKindCommit:
+		if len(body) != AddressSize+16 {
+			return record{}, fmt.Errorf("%w: commit record body of %d bytes, want %d", ErrCorrupt, len(body), AddressSize+16)
+		}
+		copy(r.addr[:], body)
+		r.span = binary.BigEndian.Uint64(body[AddressSize:])
+		r.chain = binary.BigEndian.Uint64(body[AddressSize+8:])
 	default:
 		return record{}, fmt.Errorf("%w: unknown record kind %d", ErrCorrupt, r.kind)
 	}
@@ -134,26 +187,29 @@ func isRootRecordAt(b []byte) bool {
 	return xxh3.Hash(b[:rootRecordSize-8]) == binary.BigEndian.Uint64(b[rootRecordSize-8:])
 }
 
-// appendJournalHeader appends the 16-byte journal header to buf.
-func appendJournalHeader(buf []byte) []byte {
+// appendJournalHeader appends the 16-byte header of a journal of the given
+// format version to buf.
+func appendJournalHeader(buf []byte, version uint32) []byte {
 	buf = append(buf, journalMagic...)
-	buf = binary.BigEndian.AppendUint32(buf, FormatVersion)
+	buf = binary.BigEndian.AppendUint32(buf, version)
 	return binary.BigEndian.AppendUint32(buf, 0)
 }
 
-// checkJournalHeader validates a journal's first bytes.
-func checkJournalHeader(b []byte) error {
+// checkJournalHeader validates a journal's first bytes and returns its
+// format version.
+func checkJournalHeader(b []byte) (uint32, error) {
 	if len(b) < journalHeaderSize {
-		return fmt.Errorf("%w: journal header is %d bytes, want %d", ErrCorrupt, len(b), journalHeaderSize)
+		return 0, fmt.Errorf("%w: journal header is %d bytes, want %d", ErrCorrupt, len(b), journalHeaderSize)
 	}
 	if string(b[:8]) != journalMagic {
-		return fmt.Errorf("%w: not a verso journal (bad magic %q)", ErrCorrupt, b[:8])
+		return 0, fmt.Errorf("%w: not a verso journal (bad magic %q)", ErrCorrupt, b[:8])
 	}
-	if v := binary.BigEndian.Uint32(b[8:]); v != FormatVersion {
-		return fmt.Errorf("%w: journal format version %d; this build reads version %d", ErrVersion, v, FormatVersion)
+	v := binary.BigEndian.Uint32(b[8:])
+	if v < 1 || v > JournalFormatVersion {
+		return 0, fmt.Errorf("%w: journal format version %d; this build reads versions 1 to %d", ErrVersion, v, JournalFormatVersion)
 	}
 	if binary.BigEndian.Uint32(b[12:]) != 0 {
-		return fmt.Errorf("%w: journal header's reserved field is not zero", ErrCorrupt)
+		return 0, fmt.Errorf("%w: journal header's reserved field is not zero", ErrCorrupt)
 	}
-	return nil
+	return v, nil
 }
