@@ -11,8 +11,12 @@
 # repeated (skipped with a message when dolt_commit does not exist yet).
 #
 # Usage: scripts/sysbench.sh            (from the repository, as root or with sudo for apt-get)
-# Settings (environment): ROWS=100000 TIME=10 THREADS="1 4"
-#   TESTS="oltp_point_select oltp_read_only oltp_insert oltp_update_index oltp_read_write"
+# Settings (environment): ROWS=100000 TIME=10 THREADS="1 4 16"
+#   TESTS="oltp_point_select oltp_read_only oltp_insert oltp_update_index
+#   oltp_update_non_index oltp_write_only oltp_read_write"
+#   PASSES=1: run every test and thread count PASSES times, the servers
+#   alternating which goes first, and print the median of the passes
+#   (queries/s and p95 alike)
 #   COMMITS=300 MARIADB_PORT=3407 VERSO_PORT=3408 KEEP=1 (keep the temporary folder)
 #   PS_MODE=auto (sysbench's --db-ps-mode: auto uses server-side prepared
 #   statements; disable sends every query as text with its values written in)
@@ -36,8 +40,9 @@ cd "$(dirname "$0")/.."
 
 ROWS=${ROWS:-100000}
 TIME=${TIME:-10}
-THREADS=${THREADS:-"1 4"}
-TESTS=${TESTS:-"oltp_point_select oltp_read_only oltp_insert oltp_update_index oltp_read_write"}
+THREADS=${THREADS:-"1 4 16"}
+TESTS=${TESTS:-"oltp_point_select oltp_read_only oltp_insert oltp_update_index oltp_update_non_index oltp_write_only oltp_read_write"}
+PASSES=${PASSES:-1}
 COMMITS=${COMMITS:-300}
 PS_MODE=${PS_MODE:-auto}
 MARIADB_PORT=${MARIADB_PORT:-3407}
@@ -156,7 +161,7 @@ run() {
 }
 
 echo
-echo "sysbench $(sysbench --version | awk '{print $2}'), $ROWS rows, ${TIME}s per run, --db-ps-mode=$PS_MODE; $(nproc) cores ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)); load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "sysbench $(sysbench --version | awk '{print $2}'), $ROWS rows, ${TIME}s per run, median of $PASSES pass(es), --db-ps-mode=$PS_MODE; $(nproc) cores ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)); load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo
 if [ -n "$BEFORE" ]; then
   echo "| test | threads | MariaDB queries/s | MariaDB p95 ms | verso $BEFORE queries/s | p95 ms | verso queries/s | verso p95 ms | before / MariaDB | verso / MariaDB |"
@@ -177,19 +182,39 @@ settle() {
     [ $(( (i2-i1) * 100 / (t2-t1 > 0 ? t2-t1 : 1) )) -ge 90 ] && return 0
   done
 }
+# median: the median of its arguments ("failed" if any failed).
+median() {
+  printf '%s\n' "$@" | sort -n | awk '/^[0-9.]+$/ { a[++n] = $1; next } { bad = 1 }
+    END { if (bad || n == 0) { print "failed"; exit }
+          if (n % 2) print a[(n + 1) / 2]; else printf "%.2f\n", (a[n / 2] + a[n / 2 + 1]) / 2 }'
+}
+# cell name port test threads: runs one server's pass and appends its
+# figures to the arrays <name>_q and <name>_p.
+cell() {
+  local q p
+  settle; read -r q p < <(run "$1" "$2" "$3" "$4")
+  eval "${1}_q+=(\"\$q\") ${1}_p+=(\"\$p\")"
+}
 n=0
 for test in $TESTS; do
   for th in $THREADS; do
-    settle; read -r mq mp < <(run mariadb "$MARIADB_PORT" "$test" "$th")
-    # The two versos alternate which goes first.
-    n=$((n + 1))
-    if [ -n "$BEFORE" ] && [ $((n % 2)) = 1 ]; then
-      settle; read -r bq bp < <(run before "$BEFORE_PORT" "$test" "$th")
-    fi
-    settle; read -r vq vp < <(run verso "$VERSO_PORT" "$test" "$th")
-    if [ -n "$BEFORE" ] && [ $((n % 2)) = 0 ]; then
-      settle; read -r bq bp < <(run before "$BEFORE_PORT" "$test" "$th")
-    fi
+    mariadb_q=() mariadb_p=() verso_q=() verso_p=() before_q=() before_p=()
+    for _ in $(seq 1 "$PASSES"); do
+      # MariaDB and verso (and the two versos) alternate which goes first.
+      n=$((n + 1))
+      if [ $((n % 2)) = 1 ]; then
+        cell mariadb "$MARIADB_PORT" "$test" "$th"
+        [ -n "$BEFORE" ] && cell before "$BEFORE_PORT" "$test" "$th"
+        cell verso "$VERSO_PORT" "$test" "$th"
+      else
+        cell verso "$VERSO_PORT" "$test" "$th"
+        [ -n "$BEFORE" ] && cell before "$BEFORE_PORT" "$test" "$th"
+        cell mariadb "$MARIADB_PORT" "$test" "$th"
+      fi
+    done
+    mq=$(median "${mariadb_q[@]}") mp=$(median "${mariadb_p[@]}")
+    vq=$(median "${verso_q[@]}") vp=$(median "${verso_p[@]}")
+    if [ -n "$BEFORE" ]; then bq=$(median "${before_q[@]}") bp=$(median "${before_p[@]}"); fi
     if [ -n "$BEFORE" ]; then
       echo "| $test | $th | $mq | $mp | $bq | $bp | $vq | $vp | $(ratio "$bq" "$mq") | $(ratio "$vq" "$mq") |"
     else
