@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/prolly"
 	"github.com/verso-db/verso/tables"
 )
 
@@ -41,7 +43,14 @@ type Options struct {
 	// Logger receives the database's log lines (automatic collections);
 	// nil discards them.
 	Logger *slog.Logger
+	// CacheBytes bounds the database's cache of decoded tree nodes
+	// (SetCacheBytes); 0 is DefaultCacheBytes.
+	CacheBytes int64
 }
+
+// DefaultCacheBytes is the default bound of a database's cache of decoded
+// tree nodes (Options.CacheBytes).
+const DefaultCacheBytes = prolly.DefaultCacheBytes
 
 // DB is one open database: its chunk store, commit graph and the state its
 // transactions share (the queue of group commits, auto-increment counters,
@@ -110,6 +119,9 @@ type snapshot struct {
 // first commit on branch.
 func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB, error) {
 	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch}
+	if opts.CacheBytes != 0 {
+		db.SetCacheBytes(opts.CacheBytes)
+	}
 	if opts.Collations != nil {
 		db.coll.Store(&collations{opts.Collations})
 	}
@@ -134,6 +146,17 @@ func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB,
 	db.auto.init(opts.AutoGC, cs, opts.ReadOnly, log)
 	return db, nil
 }
+
+// SetCacheBytes bounds the database's cache of decoded tree nodes to n
+// bytes (at most n; 0 caches nothing), evicting what no longer fits. Reads
+// of a node not cached fetch it from the store and decode it: a database
+// whose working set fits in the cache reads from memory.
+func (db *DB) SetCacheBytes(n int64) {
+	db.graph.NodeStore().SetCacheBytes(int(min(max(n, 0), math.MaxInt)))
+}
+
+// CacheBytes returns the bound of the database's node cache.
+func (db *DB) CacheBytes() int64 { return int64(db.graph.NodeStore().CacheBytes()) }
 
 // Close closes the database's store. Transactions of the database must be
 // over.

@@ -89,12 +89,9 @@ func markUsed(nd *node) {
 func (c *nodeCache) put(nd *node) {
 	s := c.shard(nd.addr)
 	n := cost(nd)
-	if n > s.max {
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.items[nd.addr]; ok {
+	if _, ok := s.items[nd.addr]; ok || n > s.max {
 		return
 	}
 	for s.size+n > s.max {
@@ -126,6 +123,32 @@ func (s *cacheShard) evict() {
 		s.size -= cost(nd)
 		return
 	}
+}
+
+// setMax changes the cache's bound to maxBytes, evicting what no longer
+// fits.
+func (c *nodeCache) setMax(maxBytes int) {
+	for i := range c.shards {
+		s := &c.shards[i]
+		s.mu.Lock()
+		s.max = maxBytes / len(c.shards)
+		for s.size > s.max {
+			s.evict()
+		}
+		s.mu.Unlock()
+	}
+}
+
+// maxBytes returns the cache's bound.
+func (c *nodeCache) maxBytes() int {
+	n := 0
+	for i := range c.shards {
+		s := &c.shards[i]
+		s.mu.RLock()
+		n += s.max
+		s.mu.RUnlock()
+	}
+	return n
 }
 
 // len returns the number of nodes and bytes held.

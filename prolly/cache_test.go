@@ -46,6 +46,35 @@ func TestNodeCacheBound(t *testing.T) {
 	}
 }
 
+// TestNodeCacheResize changes a cache's bound while it holds a whole map:
+// shrinking evicts down to the new bound at once, growing lets it hold the
+// whole map again, and 0 caches nothing; reads stay right throughout.
+func TestNodeCacheResize(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 12))
+	m := seqModel(r, 30000)
+	ns := NewNodeStoreCache(chunks.NewMemoryStore(), 4<<20)
+	mp := build(t, ns, m)
+	compareAll(t, mp, m)
+	_, full := ns.cache.len()
+	for _, bound := range []int{256 << 10, 8 << 20, 0, 1 << 20} {
+		ns.SetCacheBytes(bound)
+		if got := ns.CacheBytes(); got > bound || got < bound-len(ns.cache.shards) {
+			t.Fatalf("CacheBytes %d after SetCacheBytes(%d)", got, bound)
+		}
+		if _, size := ns.cache.len(); size > bound {
+			t.Fatalf("cache holds %d bytes after SetCacheBytes(%d)", size, bound)
+		}
+		for i := 0; i < 200; i++ {
+			readOp(t, r, mp, m, 30000)
+		}
+		compareAll(t, mp, m) // reads every node
+		_, size := ns.cache.len()
+		if size > bound || (bound == 8<<20 && size < full*9/10) {
+			t.Fatalf("bound %d: cache holds %d bytes after reading every node (%d at 4 MiB)", bound, size, full)
+		}
+	}
+}
+
 // TestConcurrentReads reads one map from several goroutines through a small
 // cache (run with -race).
 func TestConcurrentReads(t *testing.T) {

@@ -36,6 +36,23 @@ func NewNodeStoreCache(s chunks.Store, cacheBytes int) *NodeStore {
 	return ns
 }
 
+// SetCacheBytes bounds the cache of decoded nodes to n bytes (0 empties it
+// and caches nothing), evicting what no longer fits. A NodeStore made
+// without a cache stays without one.
+func (ns *NodeStore) SetCacheBytes(n int) {
+	if ns.cache != nil {
+		ns.cache.setMax(max(n, 0))
+	}
+}
+
+// CacheBytes returns the bound of the cache of decoded nodes (0 for none).
+func (ns *NodeStore) CacheBytes() int {
+	if ns.cache == nil {
+		return 0
+	}
+	return ns.cache.maxBytes()
+}
+
 // Store returns the chunk store under ns.
 func (ns *NodeStore) Store() chunks.Store { return ns.store }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 )
 
@@ -103,4 +104,42 @@ func TestProvidersKeepTheirCaches(t *testing.T) {
 		t.Fatalf("provider 0's cache went from %d to %d entries when provider 1's started over", before, after)
 	}
 	envs[0].check(ctxs[0], "SELECT v FROM t WHERE pk = 1", "[provider 0]")
+}
+
+// TestProviderCacheBytes: the node cache bound a provider is given reaches
+// the databases it has open and those it opens later, and a write's table
+// value is in the table cache for the next statement.
+func TestProviderCacheBytes(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.p.SetCacheBytes(1 << 20)
+	env.exec(ctx, "CREATE DATABASE db2")
+	for _, name := range []string{"db", "db2"} {
+		st, _ := env.p.state(name)
+		if got := st.db.CacheBytes(); got > 1<<20 || got < 1<<20-64 {
+			t.Fatalf("database %s: node cache of %d bytes, want 1 MiB", name, got)
+		}
+	}
+	env.exec(ctx, "CREATE TABLE t (pk INT PRIMARY KEY, v INT)")
+	env.exec(ctx, "INSERT INTO t VALUES (1, 1)")
+	env.exec(ctx, "UPDATE t SET v = 2 WHERE pk = 1")
+	st, _ := env.p.state("db")
+	_, _, root, err := st.db.Snapshot(ctx, st.db.DefaultBranch())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, addr, ok, err := verso.FindTable(ctx, root, "t")
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	env.p.cache.mu.Lock()
+	info := env.p.cache.m[cacheKey{st, "db", "t", addr, chunks.Address{}}]
+	env.p.cache.mu.Unlock()
+	if info == nil {
+		t.Fatal("the table value the UPDATE wrote is not in the table cache")
+	}
+	if rows := info.t.Count(); rows != 1 {
+		t.Fatalf("cached table value holds %d rows", rows)
+	}
+	env.check(ctx, "SELECT v FROM t", "[2]")
 }

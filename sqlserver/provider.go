@@ -53,6 +53,9 @@ type Provider struct {
 	// autoGC, if set, is the automatic collection of the databases the
 	// provider opens (SetAutoGC); nil leaves the engine's default.
 	autoGC *verso.AutoGC
+	// cacheBytes, if set, bounds the node cache of each database the
+	// provider opens (SetCacheBytes); nil leaves the engine's default.
+	cacheBytes *int64
 }
 
 var (
@@ -89,6 +92,20 @@ func (p *Provider) SetAutoGC(cfg verso.AutoGC) {
 	}
 }
 
+// SetCacheBytes bounds the cache of decoded tree nodes of every database
+// the provider opened and opens to n bytes each (verso.DB.SetCacheBytes);
+// databases a program gave it (AddDB) keep their own. 0 caches nothing.
+func (p *Provider) SetCacheBytes(n int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cacheBytes = &n
+	for _, st := range p.dbs {
+		if !st.borrowed {
+			st.db.SetCacheBytes(n)
+		}
+	}
+}
+
 // watch makes the provider's caches drop what a garbage collection of
 // st's database removes, so that they never serve a collected chunk.
 func (p *Provider) watch(st *dbState) {
@@ -96,6 +113,9 @@ func (p *Provider) watch(st *dbState) {
 		st.db.SetLogger(p.Logger())
 		if p.autoGC != nil {
 			st.db.SetAutoGC(*p.autoGC)
+		}
+		if p.cacheBytes != nil {
+			st.db.SetCacheBytes(*p.cacheBytes)
 		}
 	}
 	st.db.OnCollect(func(collected func(verso.Hash) bool) {

@@ -34,6 +34,7 @@ type serverConfig struct {
 	SecureFilePriv string
 	ConnectTimeout time.Duration
 	MaxQueryMemory int64 // bytes; 0: no limit
+	CacheSize      int64 // bytes of each database's node cache
 	LogLevel       slog.Level
 	LogJSON        bool // log_format json
 	NoAutoGC       bool // automatic garbage collection off
@@ -96,6 +97,7 @@ type serverConfig struct {
 //	  disable_client_multi_statements: false
 //	  event_scheduler: "OFF"           # ON, OFF or DISABLED: only @@event_scheduler (no events)
 //	  max_query_memory: 1G             # verso's own: bytes, or with K, M, G; 0: no limit
+//	  cache_size: 64M                  # verso's own: each database's cache of decoded tree nodes
 //	  auto_gc_behavior:
 //	    enable: true                   # automatic garbage collection (verso.AutoGC)
 //	    archive_level: 1               # Dolt's: 0 or 1 accepted; verso writes no archives
@@ -172,6 +174,7 @@ type configFile struct {
 		EventScheduler         *string `yaml:"event_scheduler"`
 		BranchActivityTracking *bool   `yaml:"branch_activity_tracking"`
 		MaxQueryMemory         *string `yaml:"max_query_memory"`
+		CacheSize              *string `yaml:"cache_size"`
 		AutoGC                 struct {
 			Enable       *bool `yaml:"enable"`
 			ArchiveLevel *int  `yaml:"archive_level"`
@@ -358,6 +361,13 @@ func readConfigFile(path string, c *serverConfig) error {
 		}
 		c.MaxQueryMemory = n
 	}
+	if m := f.Behavior.CacheSize; m != nil {
+		n, err := parseByteSize(*m)
+		if err != nil {
+			return fmt.Errorf("config file %s: behavior.cache_size: %v", path, err)
+		}
+		c.CacheSize = n
+	}
 	if e := f.Behavior.AutoGC.Enable; e != nil {
 		c.NoAutoGC = !*e
 	}
@@ -430,7 +440,7 @@ func parseByteSize(s string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(t, 10, 64)
 	if err != nil || n < 0 || n > math.MaxInt64/mult {
-		return 0, fmt.Errorf("%q is not a size; give bytes, or a number with K, M or G (1024-based), as in 1G; 0 for no limit", s)
+		return 0, fmt.Errorf("%q is not a size; give bytes, or a number with K, M or G (1024-based), as in 1G", s)
 	}
 	return n * mult, nil
 }

@@ -34,6 +34,7 @@ listener:
   connect_timeout_millis: 3000
 behavior:
   max_query_memory: 512M
+  cache_size: 1G
 secure_file_priv: files
 log_level: debug
 `)
@@ -44,7 +45,7 @@ log_level: debug
 	want := serverConfig{Host: "0.0.0.0", Port: 3307, DataDir: filepath.Join(dir, "data"), User: "admin", Password: "pw",
 		MaxConnections: 7, ReadTimeout: 1500 * time.Millisecond, WriteTimeout: 2500 * time.Millisecond,
 		SecureFilePriv: filepath.Join(dir, "files"), ConnectTimeout: 3 * time.Second, MaxQueryMemory: 512 << 20,
-		LogLevel: slog.LevelDebug}
+		CacheSize: 1 << 30, LogLevel: slog.LevelDebug}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("got %+v, want %+v", c, want)
 	}
@@ -54,6 +55,7 @@ log_level: debug
 		{"listener:\n  max_connections: -1\n", "must not be negative"},
 		{"listener:\n  connect_timeout_millis: 0\n", "must be positive"},
 		{"behavior:\n  max_query_memory: lots\n", "is not a size"},
+		{"behavior:\n  cache_size: -1\n", "behavior.cache_size: \"-1\" is not a size"},
 		{"user: [", "config file"},
 		{"secure_file_priv: ''\n", "secure_file_priv is empty"},
 		{"secure_file_priv: [a]\n", "a folder or NULL"},
@@ -159,6 +161,7 @@ func TestSQLServerBadLimits(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"--max-query-memory", "lots"}, "--max-query-memory: \"lots\" is not a size"},
+		{[]string{"--cache-size", "1X"}, "--cache-size: \"1X\" is not a size"},
 		{[]string{"--connect-timeout", "0s"}, "--connect-timeout must be positive"},
 		{[]string{"--log-level", "loud"}, "--log-level: \"loud\" is not a log level"},
 	} {

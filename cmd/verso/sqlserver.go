@@ -66,6 +66,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	secureFilePriv := fs.String("secure-file-priv", "", "the folder LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE may reach, or NULL to disable them (default: .verso-files of the data dir)")
 	connectTimeout := fs.Duration("connect-timeout", server.DefaultConnectTimeout, "how long a new connection has to complete its handshake (MySQL's connect_timeout)")
 	maxQueryMemory := fs.String("max-query-memory", "1G", "the memory one statement may take: bytes, or a number with K, M or G (0: no limit)")
+	cacheSize := fs.String("cache-size", "64M", "each database's cache of decoded tree nodes: bytes, or a number with K, M or G; reads of what it holds come from memory (0: no cache)")
 	autoGC := fs.Bool("auto-gc", true, "collect garbage in the background once a database's files have doubled (past 64 MiB); --auto-gc=false turns it off")
 	logLevel := fs.StringP("log-level", "l", "info", "what the log on stderr shows: debug (every connection and statement), info, warn or error (also --loglevel)")
 	logFormat := fs.StringP("logformat", "f", "text", "the log's format: text or json")
@@ -82,7 +83,8 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	}
 	cfg := serverConfig{Host: "127.0.0.1", Port: 3306, User: sqlserver.DefaultUser,
 		ReadTimeout: server.DefaultConnTimeout, WriteTimeout: server.DefaultConnTimeout,
-		ConnectTimeout: server.DefaultConnectTimeout, MaxQueryMemory: server.DefaultMaxQueryMemory}
+		ConnectTimeout: server.DefaultConnectTimeout, MaxQueryMemory: server.DefaultMaxQueryMemory,
+		CacheSize: verso.DefaultCacheBytes}
 	if *configPath != "" {
 		if err := readConfigFile(joinDir(dir, *configPath), &cfg); err != nil {
 			fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
@@ -145,6 +147,14 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 			return 2
 		}
 		cfg.MaxQueryMemory = n
+	}
+	if given("cache-size") {
+		n, err := parseByteSize(*cacheSize)
+		if err != nil {
+			fmt.Fprintf(stderr, "verso sql-server: --cache-size: %v\n", err)
+			return 2
+		}
+		cfg.CacheSize = n
 	}
 	if given("auto-gc") {
 		cfg.NoAutoGC = !*autoGC
@@ -218,6 +228,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	}
 	defer p.Close()
 	p.SetAutoGC(verso.AutoGC{Off: cfg.NoAutoGC})
+	p.SetCacheBytes(cfg.CacheSize)
 	p.SetLogger(logger) // the databases' lines (automatic collections)
 	if cfg.SecureFilePriv == "" && sv.filesDir != "" {
 		if err := os.MkdirAll(sv.filesDir, 0o750); err != nil {
