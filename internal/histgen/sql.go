@@ -21,13 +21,16 @@ var ErrNoSQL = errors.New("histgen: no SQL for this op")
 //	OpBranch        CALL dolt_branch(name, from)
 //	OpDeleteBranch  CALL dolt_branch('-D', name)
 //	OpCommit        CALL dolt_checkout(branch) if the session is on another
-//	                branch; CREATE TABLE t, ALTER TABLE t ADD COLUMN extra;
-//	                REPLACE INTO t and DELETE FROM t, one per change;
-//	                CALL dolt_commit('-Am', message, '--allow-empty',
+//	                branch; then in one transaction (one write of the
+//	                working set instead of one per statement) CREATE TABLE
+//	                t if Create, ALTER TABLE t ADD COLUMN extra if
+//	                AddColumn, REPLACE INTO t or DELETE FROM t for each
+//	                change, CALL dolt_commit('-Am', message, '--allow-empty',
 //	                '--author', ..., '--date', ...)
-//	OpMerge         the same in a transaction, after CALL dolt_merge(
-//	                '--no-ff', '--no-commit', theirs) and CALL
-//	                dolt_conflicts_resolve('--theirs', 't')
+//	OpMerge         the same, with CALL dolt_merge('--no-ff', '--no-commit',
+//	                theirs) and CALL dolt_conflicts_resolve('--theirs', 't')
+//	                first in the transaction (whose conflicts are so
+//	                resolved before it commits)
 //
 // A merge's changes are the rows theirs changed since the merge base, as
 // theirs has them: written over whatever the server's merge made of them
@@ -67,11 +70,12 @@ func SQL(ops []Op) ([][]string, error) {
 				return nil, fmt.Errorf("%w: op %d changes the events/ entry", ErrNoSQL, i)
 			}
 			st = append(st, checkout(op.Branch)...)
+			st = append(st, "START TRANSACTION")
 			if op.Kind == OpMerge {
 				if len(op.Theirs) != 1 {
 					return nil, fmt.Errorf("%w: op %d merges %d branches", ErrNoSQL, i, len(op.Theirs))
 				}
-				st = append(st, "START TRANSACTION",
+				st = append(st,
 					call("dolt_merge", "--no-ff", "--no-commit", op.Theirs[0]),
 					call("dolt_conflicts_resolve", "--theirs", Table))
 			}
@@ -91,9 +95,7 @@ func SQL(ops []Op) ([][]string, error) {
 			a := op.Meta.Author
 			st = append(st, call("dolt_commit", "-Am", op.Meta.Message, "--allow-empty",
 				"--author", a.Name+" <"+a.Email+">", "--date", op.Meta.Time.UTC().Format(time.RFC3339Nano)))
-			if op.Kind == OpMerge {
-				st = append(st, "COMMIT")
-			}
+			st = append(st, "COMMIT")
 		default:
 			return nil, fmt.Errorf("histgen: op %d has no kind", i)
 		}
