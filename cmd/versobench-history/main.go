@@ -7,10 +7,19 @@
 // the Go API with one store commit per 10,000 commits. It copies the
 // system tables' rows into ordinary tables with primary keys (and an index
 // on from_commit) in a second database, "base": the materialized baseline.
+// The copy of dolt_log, log_m, also holds each commit's place in the log
+// (log_pos, indexed), for the baseline of a read of the log in its order:
+// log_pos <= LIMIT, a range of the index. (ORDER BY log_pos LIMIT would
+// be a TopN over all of log_m in verso's engine, whose table indexes do
+// not offer their order to the planner: a baseline growing with the
+// history.)
 // Then it starts the server and, from one client connection with prepared
 // statements, times each query against both, interleaved, on random
 // commits of the history, and prints the median and p95 latency of each
 // and the multiple of the baseline (verso's median over the baseline's).
+// Two queries are full scans (of dolt_log, and the walk of every commit's
+// diff, dolt_diff_t): they run -scaniters times and are printed in
+// milliseconds, with the time per commit of the history.
 //
 // The baseline's join carries the hint LOOKUP_JOIN(diff_t_m, log_m):
 // without it the engine's coster picks a hash join for the materialized
@@ -21,7 +30,8 @@
 //	go run ./cmd/versobench-history -n 1000,10000,100000
 //
 // Flags: -n (history lengths), -iters (timed queries per query and side),
-// -rows (rows of t), -limit (the join's LIMIT), -dir (where the stores go;
+// -scaniters (timed runs of each full scan), -rows (rows of t), -limit (the
+// LIMIT of the join and of the log read), -dir (where the stores go;
 // a temporary folder by default, removed at the end). VERSO_CPUPROFILE=file
 // writes a CPU profile of the timed queries.
 package main
@@ -51,10 +61,12 @@ import (
 func main() {
 	ns := flag.String("n", "1000,10000,100000", "history lengths, comma-separated")
 	iters := flag.Int("iters", 300, "timed executions of each query, per side")
+	scanIters := flag.Int("scaniters", 20, "timed executions of each full scan, per side (at most -iters)")
 	rows := flag.Int("rows", 8, "rows of the table t")
-	limit := flag.Int("limit", 100, "LIMIT of the join query")
+	limit := flag.Int("limit", 100, "LIMIT of the join query and of the log read")
 	dir := flag.String("dir", "", "folder for the stores (default: a temporary one, removed at the end)")
 	flag.Parse()
+	*scanIters = max(min(*scanIters, *iters), 1)
 	var sizes []int
 	for _, s := range strings.Split(*ns, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -73,20 +85,20 @@ func main() {
 		defer os.RemoveAll(d)
 		root = d
 	}
-	fmt.Printf("versobench-history: %s/%s, %d CPUs, GOMAXPROCS %d, %s; %d timed queries per query and side\n\n",
-		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339), *iters)
+	fmt.Printf("versobench-history: %s/%s, %d CPUs, GOMAXPROCS %d, %s; %d timed queries per query and side (full scans: %d)\n\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339), *iters, *scanIters)
 	multiples := map[int]map[string]float64{}
 	var names []string
 	for _, n := range sizes {
-		res, err := runSize(fmt.Sprintf("%s/n%d", root, n), n, *iters, *rows, *limit)
+		res, err := runSize(fmt.Sprintf("%s/n%d", root, n), n, *iters, *scanIters, *rows, *limit)
 		if err != nil {
 			fail(err)
 		}
 		multiples[n] = map[string]float64{}
 		names = names[:0]
 		for _, r := range res {
-			multiples[n][r.name] = r.multiple()
-			names = append(names, r.name)
+			multiples[n][r.q.name] = r.multiple()
+			names = append(names, r.q.name)
 		}
 	}
 	if len(sizes) > 1 {
@@ -108,10 +120,15 @@ type query struct {
 	name      string
 	sys, base string
 	arg       func(rng *rand.Rand) string // its parameter, if any
+	count     bool                        // it returns one count, which the two must agree on
+	scan      bool                        // a full scan: -scaniters runs, printed in ms and per commit
+	// ordered: the baseline must return the same rows in the same order
+	// (checked once, on the first column, before the timing).
+	ordered bool
 }
 
 type result struct {
-	name      string
+	q         query
 	sys, base []time.Duration
 }
 
@@ -127,7 +144,7 @@ func pct(d []time.Duration, p int) time.Duration {
 
 // runSize builds the databases for a history of n commits, serves them and
 // times the queries.
-func runSize(dir string, n, iters, rows, limit int) ([]result, error) {
+func runSize(dir string, n, iters, scanIters, rows, limit int) ([]result, error) {
 	ctx := context.Background()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -188,16 +205,37 @@ func runSize(dir string, n, iters, rows, limit int) ([]result, error) {
 	}
 	hash := func(rng *rand.Rand) string { return hashes[rng.IntN(len(hashes))] }
 	qs := []query{
-		{"select * from dolt_log where commit_hash = ?", "SELECT * FROM bench.dolt_log WHERE commit_hash = ?", "SELECT * FROM base.log_m WHERE commit_hash = ?", hash},
-		{"select * from dolt_commits where commit_hash = ?", "SELECT * FROM bench.dolt_commits WHERE commit_hash = ?", "SELECT * FROM base.commits_m WHERE commit_hash = ?", hash},
-		{"select * from dolt_commit_ancestors where commit_hash = ?", "SELECT * FROM bench.dolt_commit_ancestors WHERE commit_hash = ?", "SELECT * FROM base.ancestors_m WHERE commit_hash = ?", hash},
-		{"select * from dolt_diff where commit_hash = ?", "SELECT * FROM bench.dolt_diff WHERE commit_hash = ?", "SELECT * FROM base.diff_m WHERE commit_hash = ?", hash},
-		{"select * from dolt_diff_t where to_commit = ?", "SELECT * FROM bench.dolt_diff_t WHERE to_commit = ?", "SELECT * FROM base.diff_t_m WHERE to_commit = ?", hash},
-		{"select * from dolt_diff_t where from_commit = ?", "SELECT * FROM bench.dolt_diff_t WHERE from_commit = ?", "SELECT * FROM base.diff_t_m WHERE from_commit = ?", hash},
-		{"select count(*) from dolt_history_t where commit_hash = ?", "SELECT COUNT(*) FROM bench.dolt_history_t WHERE commit_hash = ?", "SELECT COUNT(*) FROM base.history_t_m WHERE commit_hash = ?", hash},
-		{fmt.Sprintf("select * from dolt_diff_t join dolt_log ... limit %d", limit),
-			fmt.Sprintf("SELECT * FROM bench.dolt_diff_t JOIN bench.dolt_log ON commit_hash = to_commit LIMIT %d", limit),
-			fmt.Sprintf("SELECT /*+ LOOKUP_JOIN(diff_t_m, log_m) */ * FROM base.diff_t_m JOIN base.log_m ON commit_hash = to_commit LIMIT %d", limit), nil},
+		{name: "select * from dolt_log where commit_hash = ?", arg: hash,
+			sys: "SELECT * FROM bench.dolt_log WHERE commit_hash = ?", base: "SELECT " + logCols + " FROM base.log_m WHERE commit_hash = ?"},
+		{name: "select * from dolt_commits where commit_hash = ?", arg: hash,
+			sys: "SELECT * FROM bench.dolt_commits WHERE commit_hash = ?", base: "SELECT * FROM base.commits_m WHERE commit_hash = ?"},
+		{name: "select * from dolt_commit_ancestors where commit_hash = ?", arg: hash,
+			sys: "SELECT * FROM bench.dolt_commit_ancestors WHERE commit_hash = ?", base: "SELECT * FROM base.ancestors_m WHERE commit_hash = ?"},
+		{name: "select * from dolt_diff where commit_hash = ?", arg: hash,
+			sys: "SELECT * FROM bench.dolt_diff WHERE commit_hash = ?", base: "SELECT * FROM base.diff_m WHERE commit_hash = ?"},
+		{name: "select * from dolt_diff_t where to_commit = ?", arg: hash,
+			sys: "SELECT * FROM bench.dolt_diff_t WHERE to_commit = ?", base: "SELECT * FROM base.diff_t_m WHERE to_commit = ?"},
+		{name: "select * from dolt_diff_t where from_commit = ?", arg: hash,
+			sys: "SELECT * FROM bench.dolt_diff_t WHERE from_commit = ?", base: "SELECT * FROM base.diff_t_m WHERE from_commit = ?"},
+		{name: "select count(*) from dolt_history_t where commit_hash = ?", arg: hash, count: true,
+			sys: "SELECT COUNT(*) FROM bench.dolt_history_t WHERE commit_hash = ?", base: "SELECT COUNT(*) FROM base.history_t_m WHERE commit_hash = ?"},
+		{name: fmt.Sprintf("select * from dolt_diff_t join dolt_log ... limit %d", limit),
+			sys:  fmt.Sprintf("SELECT * FROM bench.dolt_diff_t JOIN bench.dolt_log ON commit_hash = to_commit LIMIT %d", limit),
+			base: fmt.Sprintf("SELECT /*+ LOOKUP_JOIN(diff_t_m, log_m) */ * FROM base.diff_t_m JOIN base.log_m ON commit_hash = to_commit LIMIT %d", limit)},
+		{name: fmt.Sprintf("select * from dolt_log limit %d", limit), ordered: true,
+			sys:  fmt.Sprintf("SELECT * FROM bench.dolt_log LIMIT %d", limit),
+			base: fmt.Sprintf("SELECT %s FROM base.log_m WHERE log_pos <= %d ORDER BY log_pos", logCols, limit)},
+		{name: "select count(*) from dolt_log where message like 'c%'", count: true, scan: true,
+			sys: "SELECT COUNT(*) FROM bench.dolt_log WHERE message LIKE 'c%'", base: "SELECT COUNT(*) FROM base.log_m WHERE message LIKE 'c%'"},
+		{name: "select count(*) from dolt_diff_t", count: true, scan: true,
+			sys: "SELECT COUNT(*) FROM bench.dolt_diff_t", base: "SELECT COUNT(*) FROM base.diff_t_m"},
+	}
+	for _, q := range qs {
+		if q.ordered {
+			if err := sameOrder(exec, q); err != nil {
+				return nil, err
+			}
+		}
 	}
 	// The copy left garbage behind: collect it before timing.
 	runtime.GC()
@@ -223,26 +261,65 @@ func runSize(dir string, n, iters, rows, limit int) ([]result, error) {
 	var out []result
 	fmt.Printf("\n%-58s %12s %12s %12s %12s %9s\n", fmt.Sprintf("query (%d commits)", n), "verso p50", "verso p95", "base p50", "base p95", "multiple")
 	for _, q := range qs {
-		r, err := timeQuery(db, q, iters)
+		it := iters
+		if q.scan {
+			it = scanIters
+		}
+		r, err := timeQuery(db, q, it)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, r)
-		fmt.Printf("%-58s %12s %12s %12s %12s %8.2fx\n", q.name, round(median(r.sys)), round(pct(r.sys, 95)),
-			round(median(r.base)), round(pct(r.base, 95)), r.multiple())
+		fmt.Printf("%-58s %12s %12s %12s %12s %8.2fx\n", q.name, dur(median(r.sys), q.scan), dur(pct(r.sys, 95), q.scan),
+			dur(median(r.base), q.scan), dur(pct(r.base, 95), q.scan), r.multiple())
+	}
+	for _, r := range out {
+		if r.q.scan {
+			fmt.Printf("  per commit, %s: verso %s (base %s) over %v commits\n", r.q.name,
+				perCommit(median(r.sys), n+1), perCommit(median(r.base), n+1), n+1)
+		}
 	}
 	fmt.Println()
 	return out, nil
 }
 
-func round(d time.Duration) string {
+// dur prints a median: in µs, or in ms for a full scan.
+func dur(d time.Duration, scan bool) string {
+	if scan {
+		return fmt.Sprintf("%.2fms", float64(d.Nanoseconds())/1e6)
+	}
 	return fmt.Sprintf("%.1fµs", float64(d.Nanoseconds())/1000)
 }
 
+// perCommit prints d over n commits, in µs.
+func perCommit(d time.Duration, n int) string {
+	return fmt.Sprintf("%.2fµs", float64(d.Nanoseconds())/1000/float64(max(n, 1)))
+}
+
+// sameOrder checks that the system table and the baseline of q return the
+// same commits in the same order (their first column).
+func sameOrder(exec func(string) ([]sql.Row, error), q query) error {
+	var got [2][]string
+	for i, text := range []string{q.sys, q.base} {
+		rows, err := exec(text)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			got[i] = append(got[i], fmt.Sprint(r[0]))
+		}
+	}
+	if !slices.Equal(got[0], got[1]) {
+		return fmt.Errorf("%s: the baseline returns other rows or another order", q.name)
+	}
+	return nil
+}
+
 // timeQuery runs q against both sides in turn, warm-up first, with the
-// same random parameters; results must have the same row counts.
+// same random parameters; results must have the same row counts (and
+// counts).
 func timeQuery(db *gosql.DB, q query, iters int) (result, error) {
-	r := result{name: q.name}
+	r := result{q: q}
 	ss, err := db.Prepare(q.sys)
 	if err != nil {
 		return r, fmt.Errorf("%s: %w", q.sys, err)
@@ -255,21 +332,24 @@ func timeQuery(db *gosql.DB, q query, iters int) (result, error) {
 	defer bs.Close()
 	rng := rand.New(rand.NewPCG(7, 7))
 	warm := max(iters/4, 10)
+	if q.scan {
+		warm = max(iters/4, 1)
+	}
 	for i := 0; i < warm+iters; i++ {
 		var args []any
 		if q.arg != nil {
 			args = append(args, q.arg(rng))
 		}
-		ds, ns, err := run(ss, args)
+		ds, ns, vs, err := run(ss, args, q.count)
 		if err != nil {
 			return r, fmt.Errorf("%s: %w", q.sys, err)
 		}
-		db, nb, err := run(bs, args)
+		db, nb, vb, err := run(bs, args, q.count)
 		if err != nil {
 			return r, fmt.Errorf("%s: %w", q.base, err)
 		}
-		if ns != nb && q.arg != nil {
-			return r, fmt.Errorf("%s with %v: %d rows, the baseline %d", q.name, args, ns, nb)
+		if ns != nb || vs != vb {
+			return r, fmt.Errorf("%s with %v: %d rows (%q), the baseline %d (%q)", q.name, args, ns, vs, nb, vb)
 		}
 		if i >= warm {
 			r.sys, r.base = append(r.sys, ds), append(r.base, db)
@@ -278,42 +358,48 @@ func timeQuery(db *gosql.DB, q query, iters int) (result, error) {
 	return r, nil
 }
 
-// run executes a prepared query and reads every row.
-func run(st *gosql.Stmt, args []any) (time.Duration, int, error) {
+// run executes a prepared query and reads every row (and, if count, the
+// first row's first value).
+func run(st *gosql.Stmt, args []any, count bool) (time.Duration, int, string, error) {
 	start := time.Now()
 	rows, err := st.Query(args...)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, "", err
 	}
 	cols, err := rows.Columns()
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, "", err
 	}
 	vals := make([]any, len(cols))
 	for i := range vals {
 		vals[i] = new(gosql.RawBytes)
 	}
-	n := 0
+	n, val := 0, ""
 	for rows.Next() {
 		if err := rows.Scan(vals...); err != nil {
-			return 0, 0, err
+			return 0, 0, "", err
+		}
+		if count && n == 0 {
+			val = string(*vals[0].(*gosql.RawBytes))
 		}
 		n++
 	}
 	if err := rows.Err(); err != nil {
-		return 0, 0, err
+		return 0, 0, "", err
 	}
 	rows.Close()
-	return time.Since(start), n, nil
+	return time.Since(start), n, val, nil
 }
 
 // materialize copies the system tables of bench into ordinary tables of
 // base, commit batch by commit batch (index lookups on the system tables).
+// log_m also gets log_pos, each commit's place in dolt_log (1 for the
+// first row), indexed: the baseline of a read of the log in its order.
 func materialize(exec func(string) ([]sql.Row, error)) error {
 	for _, q := range []string{
 		`CREATE TABLE base.log_m (commit_hash varchar(32) PRIMARY KEY, committer text, email text, date datetime(6),
 			message text, commit_order bigint unsigned, parents text, refs text, signature text, author text,
-			author_email text, author_date datetime(6))`,
+			author_email text, author_date datetime(6), log_pos bigint, UNIQUE INDEX log_pos (log_pos))`,
 		`CREATE TABLE base.commits_m (commit_hash varchar(32) PRIMARY KEY, committer text, email text, date datetime(6), message text)`,
 		`CREATE TABLE base.ancestors_m (commit_hash varchar(32), parent_hash varchar(32), parent_index int,
 			PRIMARY KEY (commit_hash, parent_index))`,
@@ -342,7 +428,7 @@ func materialize(exec func(string) ([]sql.Row, error)) error {
 	for i := 0; i < len(all); i += batch {
 		in := "'" + strings.Join(all[i:min(i+batch, len(all))], "','") + "'"
 		for _, q := range []string{
-			"INSERT INTO base.log_m SELECT * FROM bench.dolt_log WHERE commit_hash IN (%s)",
+			"INSERT INTO base.log_m (" + logCols + ") SELECT " + logCols + " FROM bench.dolt_log WHERE commit_hash IN (%s)",
 			"INSERT INTO base.commits_m SELECT * FROM bench.dolt_commits WHERE commit_hash IN (%s)",
 			"INSERT INTO base.ancestors_m SELECT * FROM bench.dolt_commit_ancestors WHERE commit_hash IN (%s)",
 			"INSERT INTO base.diff_m SELECT * FROM bench.dolt_diff WHERE commit_hash IN (%s)",
@@ -354,5 +440,21 @@ func materialize(exec func(string) ([]sql.Row, error)) error {
 			}
 		}
 	}
+	if rows, err = exec("SELECT commit_hash FROM bench.dolt_log"); err != nil {
+		return err
+	}
+	for i := 0; i < len(rows); i += batch {
+		var vals []string
+		for j, r := range rows[i:min(i+batch, len(rows))] {
+			vals = append(vals, fmt.Sprintf("('%s', %d)", r[0], i+j+1))
+		}
+		if _, err := exec("INSERT INTO base.log_m (commit_hash, log_pos) VALUES " + strings.Join(vals, ", ") +
+			" ON DUPLICATE KEY UPDATE log_pos = VALUES(log_pos)"); err != nil {
+			return err
+		}
+	}
 	return nil
 }
+
+// logCols are dolt_log's columns.
+const logCols = "commit_hash, committer, email, date, message, commit_order, parents, refs, signature, author, author_email, author_date"
