@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -27,8 +28,9 @@ type doltServer struct {
 
 // startDolt initializes a Dolt database bench in dir and serves it on a
 // free loopback port. The Dolt commands get dir/home as HOME, where
-// their global config (the committer, metrics off) goes. When ctx ends,
-// the server gets an interrupt (and a kill 10 s later).
+// their global config (the committer; metrics and version checks off)
+// goes. When ctx ends, the server gets an interrupt (and a kill 10 s
+// later); when this process dies, on Linux, a SIGTERM.
 func startDolt(ctx context.Context, bin, dir string) (*doltServer, error) {
 	home, data := filepath.Join(dir, "home"), filepath.Join(dir, "data")
 	if err := os.MkdirAll(filepath.Join(data, "bench"), 0o755); err != nil {
@@ -46,7 +48,7 @@ func startDolt(ctx context.Context, bin, dir string) (*doltServer, error) {
 		}
 		return nil
 	}
-	for _, kv := range [][2]string{{"user.name", "versobench"}, {"user.email", "versobench@localhost"}, {"metrics.disabled", "true"}} {
+	for _, kv := range [][2]string{{"user.name", "versobench"}, {"user.email", "versobench@localhost"}, {"metrics.disabled", "true"}, {"versioncheck.disabled", "true"}} {
 		if err := run(home, "config", "--global", "--add", kv[0], kv[1]); err != nil {
 			return nil, err
 		}
@@ -70,13 +72,23 @@ func startDolt(ctx context.Context, bin, dir string) (*doltServer, error) {
 	s.cmd.Dir, s.cmd.Env, s.cmd.Stdout, s.cmd.Stderr = data, env, out, out
 	s.cmd.Cancel = func() error { return s.cmd.Process.Signal(os.Interrupt) }
 	s.cmd.WaitDelay = 10 * time.Second
-	if err := s.cmd.Start(); err != nil {
-		return nil, err
-	}
+	dieWithUs(s.cmd)
+	started := make(chan error, 1)
 	go func() {
+		// The thread that starts the process stays this goroutine's
+		// until the process ends (see dieWithUs).
+		runtime.LockOSThread()
+		if err := s.cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
 		s.werr = s.cmd.Wait()
 		close(s.done)
 	}()
+	if err := <-started; err != nil {
+		return nil, err
+	}
 	db, err := s.open("")
 	if err != nil {
 		s.Close()

@@ -31,9 +31,9 @@ type side struct {
 	// commits is the number of rows of its dolt_log.
 	commits int64
 	// strict: an error, or rows that differ in number from the
-	// baseline's, fail the run (verso's side). Otherwise (Dolt's) the
-	// query is reported as refused, and the differences are counted and
-	// reported.
+	// baseline's, fail the run (verso's side). Otherwise (Dolt's) errors
+	// and differences are counted and reported: a query the side cannot
+	// prepare, or fails on every time, is refused.
 	strict bool
 }
 
@@ -41,8 +41,10 @@ type side struct {
 type timing struct {
 	sys, base []time.Duration
 	err       error // the side refused the query
-	// runs counts the executions of the pair (warm-up included).
-	runs int
+	// runs counts the executions of the pair (warm-up included), failed
+	// those that failed (firstFailed: the first error).
+	runs, failed int
+	firstFailed  error
 	// unlike counts the executions where the system table's rows differ
 	// in number (or its count in value) from the baseline's, on a side
 	// that is not strict; firstUnlike says how.
@@ -123,28 +125,19 @@ func timeQuery(ctx context.Context, q query, sides []*side, iters int) (result, 
 	r := result{q: q, sides: make([]timing, len(sides))}
 	type stmts struct{ sys, base *gosql.Stmt }
 	st := make([]stmts, len(sides))
-	// refuse marks the query refused by side i, or fails if the side is
-	// strict.
-	refuse := func(i int, err error) error {
-		if sides[i].strict {
-			return err
-		}
-		r.sides[i].err = err
-		return nil
-	}
 	for i, s := range sides {
 		ss, err := s.db.Prepare(q.sys)
 		if err != nil {
-			if err := refuse(i, fmt.Errorf("%s: %w", q.sys, err)); err != nil {
-				return r, err
+			if r.sides[i].err = fmt.Errorf("%s: %w", q.sys, err); s.strict {
+				return r, r.sides[i].err
 			}
 			continue
 		}
 		defer ss.Close()
 		bs, err := s.db.Prepare(q.base)
 		if err != nil {
-			if err := refuse(i, fmt.Errorf("%s: %w", q.base, err)); err != nil {
-				return r, err
+			if r.sides[i].err = fmt.Errorf("%s: %w", q.base, err); s.strict {
+				return r, r.sides[i].err
 			}
 			continue
 		}
@@ -181,21 +174,24 @@ func timeQuery(ctx context.Context, q query, sides []*side, iters int) (result, 
 				args = append(args, s.hashes[commit])
 				at = " with " + s.hashes[commit]
 			}
-			ds, so, err := run(st[i].sys, args, q.count)
-			if err != nil {
-				if err := refuse(i, fmt.Errorf("%s%s: %w", q.sys, at, err)); err != nil {
-					return r, err
-				}
-				continue
-			}
-			db, bo, err := run(st[i].base, args, q.count)
-			if err != nil {
-				if err := refuse(i, fmt.Errorf("%s%s: %w", q.base, at, err)); err != nil {
-					return r, err
-				}
-				continue
-			}
 			r.sides[i].runs++
+			ds, so, err := run(st[i].sys, args, q.count)
+			var db time.Duration
+			var bo outcome
+			if err != nil {
+				err = fmt.Errorf("%s%s: %w", q.sys, at, err)
+			} else if db, bo, err = run(st[i].base, args, q.count); err != nil {
+				err = fmt.Errorf("%s%s: %w", q.base, at, err)
+			}
+			if err != nil {
+				if s.strict {
+					return r, err
+				}
+				if r.sides[i].failed++; r.sides[i].failed == 1 {
+					r.sides[i].firstFailed = err
+				}
+				continue
+			}
 			if so != bo {
 				if s.strict {
 					return r, fmt.Errorf("%s: %s%s: %s, the baseline %s", s.name, q.name, at, so, bo)
@@ -223,6 +219,11 @@ func timeQuery(ctx context.Context, q query, sides []*side, iters int) (result, 
 					r.sides[i].firstDiffer = fmt.Sprintf("%s%s: %s %s, %s %s", q.sys, at, sides[0].name, got[0], sides[i].name, got[i])
 				}
 			}
+		}
+	}
+	for i := range r.sides {
+		if t := &r.sides[i]; t.err == nil && len(t.sys) == 0 {
+			t.err = t.firstFailed
 		}
 	}
 	return r, nil

@@ -40,7 +40,7 @@ func (t *table) row(r result) {
 			continue
 		}
 		mark := " "
-		if s.unlike > 0 {
+		if s.unlike > 0 || s.failed > 0 {
 			mark = "!" // see the notes
 		}
 		fmt.Printf(" %12s %12s %8.2fx%s", dur(median(s.sys), r.q.scan), dur(median(s.base), r.q.scan), s.multiple(), mark)
@@ -69,6 +69,9 @@ func (t *table) notes(rs []result) {
 		for i, s := range r.sides {
 			if s.err != nil {
 				fmt.Printf("  %s refused %s: %v\n", t.sides[i].name, r.q.name, s.err)
+			} else if s.failed > 0 {
+				fmt.Printf("  ! %s: %s failed on %d of %d executions (timed on the others); the first: %v\n",
+					t.sides[i].name, r.q.name, s.failed, s.runs, s.firstFailed)
 			}
 			if s.unlike > 0 {
 				fmt.Printf("  ! %s: %s: the system table answers otherwise than its baseline on %d of %d executions; the first: %s\n",
