@@ -97,8 +97,11 @@ func queries(limit int) []query {
 			base: fmt.Sprintf("SELECT %s FROM base.log_m WHERE log_pos <= %d ORDER BY log_pos", logCols, limit)},
 		{name: "select count(*) from dolt_log where message like 'c%'", count: true, scan: true,
 			sys: "SELECT COUNT(*) FROM bench.dolt_log WHERE message LIKE 'c%'", base: "SELECT COUNT(*) FROM base.log_m WHERE message LIKE 'c%'"},
+		// The baseline counts a column that is never NULL, so that it
+		// reads every row: a COUNT(*) of an ordinary table is its stored
+		// row count (a constant time), in verso's engine as in Dolt's.
 		{name: "select count(*) from dolt_diff_t", count: true, scan: true,
-			sys: "SELECT COUNT(*) FROM bench.dolt_diff_t", base: "SELECT COUNT(*) FROM base.diff_t_m"},
+			sys: "SELECT COUNT(*) FROM bench.dolt_diff_t", base: "SELECT COUNT(diff_type) FROM base.diff_t_m"},
 	}
 }
 
