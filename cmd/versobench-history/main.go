@@ -1,5 +1,6 @@
 // Command versobench-history times verso's commit-indexed system tables
-// against a materialized baseline over the MySQL protocol.
+// against a materialized baseline over the MySQL protocol and, given a
+// Dolt binary, Dolt's system tables on the same history in the same run.
 //
 // For each history length N it builds a database "bench" of N commits
 // (package histgen: one table t; each commit changes a few rows; a side
@@ -7,10 +8,19 @@
 // the Go API with one store commit per 10,000 commits. It copies the
 // system tables' rows into ordinary tables with primary keys (and an index
 // on from_commit) in a second database, "base": the materialized baseline.
+// The copy of dolt_log, log_m, also holds each commit's place in the log
+// (log_pos, indexed), for the baseline of a read of the log in its order:
+// log_pos <= LIMIT, a range of the index. (ORDER BY log_pos LIMIT would
+// be a TopN over all of log_m in verso's engine, whose table indexes do
+// not offer their order to the planner: a baseline growing with the
+// history. Dolt reads its index for either.)
 // Then it starts the server and, from one client connection with prepared
 // statements, times each query against both, interleaved, on random
 // commits of the history, and prints the median and p95 latency of each
 // and the multiple of the baseline (verso's median over the baseline's).
+// Two queries are full scans (of dolt_log, and the walk of every commit's
+// diff, dolt_diff_t): they run -scaniters times and are printed in
+// milliseconds, with the time per commit of the history.
 //
 // The baseline's join carries the hint LOOKUP_JOIN(diff_t_m, log_m):
 // without it the engine's coster picks a hash join for the materialized
@@ -18,26 +28,52 @@
 // reads all of log_m before the first row (435 ms at 10,000 commits). The
 // system tables need no hint (see package systables).
 //
+// With -dolt PATH (a Dolt binary), each size's history is also written
+// into Dolt: dolt init in a temporary folder (with its own HOME for
+// Dolt's global config), dolt sql-server on a free loopback port, and the
+// steps histgen recorded replayed through SQL (histgen.SQL: the same
+// table, row changes, branches and merges; many statements per round
+// trip), checked by sums over t's rows at every commit. The baseline is
+// copied there too (by full scans), and each query is timed on both
+// servers, verso's pair and Dolt's pair in every iteration (which goes
+// first alternates), so that the machine's load falls on both alike. The
+// table then shows, per query, each server's median, its baseline's and
+// the multiple, side by side.
+//
+// On verso's side, an error or a system table whose rows differ in number
+// from its baseline's fails the run. On Dolt's they are counted and
+// reported under the table, and its multiple is marked "!": a query Dolt
+// cannot prepare, or fails on every execution, is refused; one it fails
+// now and then is timed on the other executions. Executions where Dolt's
+// rows differ in number (or its counts in value) from verso's are
+// reported too.
+//
 //	go run ./cmd/versobench-history -n 1000,10000,100000
+//	go run ./cmd/versobench-history -n 1000,10000 -dolt path/to/dolt
 //
 // Flags: -n (history lengths), -iters (timed queries per query and side),
-// -rows (rows of t), -limit (the join's LIMIT), -dir (where the stores go;
-// a temporary folder by default, removed at the end). VERSO_CPUPROFILE=file
-// writes a CPU profile of the timed queries.
+// -scaniters (timed runs of each full scan), -rows (rows of t), -limit (the
+// LIMIT of the join and of the log read), -dolt (a Dolt binary), -dir
+// (where the stores go; a temporary folder by default, removed at the
+// end). VERSO_CPUPROFILE=file writes a CPU profile of the timed queries
+// (verso's side: Dolt runs in its own process).
 package main
 
 import (
 	"context"
 	gosql "database/sql"
+	"errors"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
+	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -48,13 +84,30 @@ import (
 	"github.com/verso-db/verso/sqlserver"
 )
 
+// config holds the flags that shape a size's run.
+type config struct {
+	iters, scanIters, rows, limit int
+	dolt                          string
+}
+
 func main() {
 	ns := flag.String("n", "1000,10000,100000", "history lengths, comma-separated")
-	iters := flag.Int("iters", 300, "timed executions of each query, per side")
-	rows := flag.Int("rows", 8, "rows of the table t")
-	limit := flag.Int("limit", 100, "LIMIT of the join query")
+	var c config
+	flag.IntVar(&c.iters, "iters", 300, "timed executions of each query, per side")
+	flag.IntVar(&c.scanIters, "scaniters", 20, "timed executions of each full scan, per side (at most -iters)")
+	flag.IntVar(&c.rows, "rows", 8, "rows of the table t")
+	flag.IntVar(&c.limit, "limit", 100, "LIMIT of the join query and of the log read")
+	flag.StringVar(&c.dolt, "dolt", "", "path of a Dolt binary: time Dolt too, on the same histories")
 	dir := flag.String("dir", "", "folder for the stores (default: a temporary one, removed at the end)")
 	flag.Parse()
+	// An interrupt stops the run at its next step, so that the servers
+	// close (Dolt's process too); a second one kills it at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	c.scanIters = max(min(c.scanIters, c.iters), 1)
 	var sizes []int
 	for _, s := range strings.Split(*ns, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -64,38 +117,67 @@ func main() {
 		}
 		sizes = append(sizes, n)
 	}
-	root := *dir
+	if c.dolt != "" {
+		abs, err := filepath.Abs(c.dolt)
+		if err != nil {
+			fail(err)
+		}
+		if c.dolt, err = execPath(abs); err != nil {
+			fail(err)
+		}
+	}
+	root, cleanup := *dir, func() {}
 	if root == "" {
 		d, err := os.MkdirTemp("", "versobench-history")
 		if err != nil {
 			fail(err)
 		}
-		defer os.RemoveAll(d)
-		root = d
+		root, cleanup = d, func() { os.RemoveAll(d) }
 	}
-	fmt.Printf("versobench-history: %s/%s, %d CPUs, GOMAXPROCS %d, %s; %d timed queries per query and side\n\n",
-		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339), *iters)
-	multiples := map[int]map[string]float64{}
-	var names []string
+	err := runAll(ctx, root, sizes, c)
+	cleanup()
+	if ctx.Err() != nil {
+		err = errors.New("interrupted")
+	}
+	if err != nil {
+		fail(err)
+	}
+}
+
+// runAll runs every size in turn, then prints the growth of the
+// multiples.
+func runAll(ctx context.Context, root string, sizes []int, c config) error {
+	fmt.Printf("versobench-history: %s/%s, %d CPUs, GOMAXPROCS %d, %s; %d timed queries per query and side (full scans: %d)\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339), c.iters, c.scanIters)
+	fmt.Println()
+	results := map[int][]result{}
 	for _, n := range sizes {
-		res, err := runSize(fmt.Sprintf("%s/n%d", root, n), n, *iters, *rows, *limit)
+		res, err := runSize(ctx, fmt.Sprintf("%s/n%d", root, n), n, c)
 		if err != nil {
-			fail(err)
+			return err
 		}
-		multiples[n] = map[string]float64{}
-		names = names[:0]
-		for _, r := range res {
-			multiples[n][r.name] = r.multiple()
-			names = append(names, r.name)
-		}
+		results[n] = res
 	}
 	if len(sizes) > 1 {
-		lo, hi := sizes[0], sizes[len(sizes)-1]
-		fmt.Printf("\ngrowth of the multiple from %d to %d commits (goal: at most 1.20)\n", lo, hi)
-		for _, name := range names {
-			fmt.Printf("  %-58s %5.2f\n", name, multiples[hi][name]/multiples[lo][name])
+		lo, hi := results[sizes[0]], results[sizes[len(sizes)-1]]
+		fmt.Printf("\ngrowth of the multiple from %d to %d commits (goal: at most 1.20)", sizes[0], sizes[len(sizes)-1])
+		if c.dolt != "" {
+			fmt.Printf(": verso, dolt")
+		}
+		fmt.Println()
+		for i, r := range hi {
+			fmt.Printf("  %-58s %5.2f", r.q.name, r.sides[0].multiple()/lo[i].sides[0].multiple())
+			if len(r.sides) > 1 {
+				if r.sides[1].err != nil || lo[i].sides[1].err != nil {
+					fmt.Printf("     -")
+				} else {
+					fmt.Printf(" %5.2f", r.sides[1].multiple()/lo[i].sides[1].multiple())
+				}
+			}
+			fmt.Println()
 		}
 	}
+	return nil
 }
 
 func fail(err error) {
@@ -103,36 +185,13 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// query is one timed query, against the system tables and the baseline.
-type query struct {
-	name      string
-	sys, base string
-	arg       func(rng *rand.Rand) string // its parameter, if any
-}
-
-type result struct {
-	name      string
-	sys, base []time.Duration
-}
-
-func (r result) multiple() float64 { return float64(median(r.sys)) / float64(median(r.base)) }
-
-func median(d []time.Duration) time.Duration { return pct(d, 50) }
-
-func pct(d []time.Duration, p int) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[min(len(s)-1, len(s)*p/100)]
-}
-
-// runSize builds the databases for a history of n commits, serves them and
-// times the queries.
-func runSize(dir string, n, iters, rows, limit int) ([]result, error) {
-	ctx := context.Background()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// runSize builds the databases for a history of n commits (and the same
+// history in Dolt, with -dolt), serves them and times the queries.
+func runSize(ctx context.Context, dir string, n int, c config) ([]result, error) {
+	if err := os.MkdirAll(dir+"/verso", 0o755); err != nil {
 		return nil, err
 	}
-	p, err := sqlserver.NewProvider(dir)
+	p, err := sqlserver.NewProvider(dir + "/verso")
 	if err != nil {
 		return nil, err
 	}
@@ -148,65 +207,92 @@ func runSize(dir string, n, iters, rows, limit int) ([]result, error) {
 	base := sql.NewBaseSession()
 	base.SetClient(sql.Client{User: sqlserver.DefaultUser, Address: "localhost"})
 	sctx := sql.NewContext(ctx, sql.WithSession(p.NewSession(base)))
-	exec := func(q string) ([]sql.Row, error) {
+	for _, q := range []string{"CREATE DATABASE bench", "CREATE DATABASE base"} {
 		_, it, _, err := srv.Engine.Query(sctx, q)
+		if err == nil {
+			_, err = sql.RowIterToRows(sctx, it)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", q, err)
-		}
-		return sql.RowIterToRows(sctx, it)
-	}
-	for _, q := range []string{"CREATE DATABASE bench", "CREATE DATABASE base"} {
-		if _, err := exec(q); err != nil {
-			return nil, err
 		}
 	}
 	g, _ := p.CommitGraph("bench")
 	start := time.Now()
-	h, err := histgen.Build(ctx, g, histgen.Options{Commits: n, Rows: rows, Seed: 1, BranchEvery: 50, BranchLen: 3, RefsEvery: 10000})
+	h, err := histgen.Build(ctx, g, histgen.Options{Commits: n, Rows: c.rows, Seed: 1, BranchEvery: 50, BranchLen: 3, RefsEvery: 10000})
 	if err != nil {
 		return nil, err
 	}
 	built := time.Since(start)
 
-	start = time.Now()
-	if err := materialize(exec); err != nil {
-		return nil, err
-	}
-	copied := time.Since(start)
-	counts, err := exec("SELECT (SELECT COUNT(*) FROM base.log_m), (SELECT COUNT(*) FROM base.diff_t_m), (SELECT COUNT(*) FROM base.history_t_m)")
-	if err != nil {
-		return nil, err
-	}
-	fmt.Printf("%d commits: history written in %s (%.0f commits/s); baseline copied in %s (%v log rows, %v dolt_diff_t rows, %v dolt_history_t rows)\n",
-		n, built.Round(time.Millisecond), float64(n)/built.Seconds(), copied.Round(time.Millisecond), counts[0][0], counts[0][1], counts[0][2])
-
-	// Parameters: random commits of main's history (and of the side
-	// branches merged into it).
-	var hashes []string
-	for _, c := range h.Commits {
-		hashes = append(hashes, c.Addr.String())
-	}
-	hash := func(rng *rand.Rand) string { return hashes[rng.IntN(len(hashes))] }
-	qs := []query{
-		{"select * from dolt_log where commit_hash = ?", "SELECT * FROM bench.dolt_log WHERE commit_hash = ?", "SELECT * FROM base.log_m WHERE commit_hash = ?", hash},
-		{"select * from dolt_commits where commit_hash = ?", "SELECT * FROM bench.dolt_commits WHERE commit_hash = ?", "SELECT * FROM base.commits_m WHERE commit_hash = ?", hash},
-		{"select * from dolt_commit_ancestors where commit_hash = ?", "SELECT * FROM bench.dolt_commit_ancestors WHERE commit_hash = ?", "SELECT * FROM base.ancestors_m WHERE commit_hash = ?", hash},
-		{"select * from dolt_diff where commit_hash = ?", "SELECT * FROM bench.dolt_diff WHERE commit_hash = ?", "SELECT * FROM base.diff_m WHERE commit_hash = ?", hash},
-		{"select * from dolt_diff_t where to_commit = ?", "SELECT * FROM bench.dolt_diff_t WHERE to_commit = ?", "SELECT * FROM base.diff_t_m WHERE to_commit = ?", hash},
-		{"select * from dolt_diff_t where from_commit = ?", "SELECT * FROM bench.dolt_diff_t WHERE from_commit = ?", "SELECT * FROM base.diff_t_m WHERE from_commit = ?", hash},
-		{"select count(*) from dolt_history_t where commit_hash = ?", "SELECT COUNT(*) FROM bench.dolt_history_t WHERE commit_hash = ?", "SELECT COUNT(*) FROM base.history_t_m WHERE commit_hash = ?", hash},
-		{fmt.Sprintf("select * from dolt_diff_t join dolt_log ... limit %d", limit),
-			fmt.Sprintf("SELECT * FROM bench.dolt_diff_t JOIN bench.dolt_log ON commit_hash = to_commit LIMIT %d", limit),
-			fmt.Sprintf("SELECT /*+ LOOKUP_JOIN(diff_t_m, log_m) */ * FROM base.diff_t_m JOIN base.log_m ON commit_hash = to_commit LIMIT %d", limit), nil},
-	}
-	// The copy left garbage behind: collect it before timing.
-	runtime.GC()
 	db, err := gosql.Open("mysql", fmt.Sprintf("root@tcp(%s)/", srv.Addr()))
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
+	verso := &side{name: "verso", db: db, strict: true}
+	for _, c := range h.Commits {
+		verso.hashes = append(verso.hashes, c.Addr.String())
+	}
+	if err := copyBaseline(ctx, verso, versoDialect, fmt.Sprintf("%d commits: history written in %s (%.0f commits/s)",
+		n, built.Round(time.Millisecond), float64(n)/built.Seconds())); err != nil {
+		return nil, err
+	}
+	sides := []*side{verso}
+
+	if c.dolt != "" {
+		ds, err := startDolt(ctx, c.dolt, dir+"/dolt")
+		if err != nil {
+			return nil, err
+		}
+		defer ds.Close()
+		msgs := make([]string, len(h.Commits))
+		for i, c := range h.Commits {
+			msgs[i] = c.Meta.Message
+		}
+		start := time.Now()
+		hashes, err := ds.replay(ctx, h.Ops, msgs)
+		if err != nil {
+			return nil, err
+		}
+		built := time.Since(start)
+		ddb, err := ds.open("")
+		if err != nil {
+			return nil, err
+		}
+		defer ddb.Close()
+		ddb.SetMaxOpenConns(1)
+		dolt := &side{name: "dolt", db: ddb, hashes: hashes}
+		var version string
+		if err := ddb.QueryRow("SELECT dolt_version()").Scan(&version); err != nil {
+			return nil, err
+		}
+		if _, err := ddb.Exec("CREATE DATABASE base"); err != nil {
+			return nil, err
+		}
+		if err := copyBaseline(ctx, dolt, doltDialect, fmt.Sprintf("  dolt %s: history written over SQL in %s (%.0f commits/s)",
+			version, built.Round(time.Millisecond), float64(n)/built.Seconds())); err != nil {
+			return nil, err
+		}
+		if err := sameHistory(ctx, verso, dolt); err != nil {
+			return nil, err
+		}
+		sides = append(sides, dolt)
+	}
+	h.Ops = nil
+
+	qs := queries(c.limit)
+	for _, q := range qs {
+		if q.ordered {
+			for _, s := range sides {
+				if err := sameOrder(ctx, s, q); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	// The copy left garbage behind: collect it before timing.
+	runtime.GC()
 	if path := os.Getenv("VERSO_CPUPROFILE"); path != "" {
 		// Profiles the timed queries of the last size (both sides: the
 		// system tables' own costs are the systables functions).
@@ -221,138 +307,84 @@ func runSize(dir string, n, iters, rows, limit int) ([]result, error) {
 		defer pprof.StopCPUProfile()
 	}
 	var out []result
-	fmt.Printf("\n%-58s %12s %12s %12s %12s %9s\n", fmt.Sprintf("query (%d commits)", n), "verso p50", "verso p95", "base p50", "base p95", "multiple")
+	tw := newTable(n, sides)
 	for _, q := range qs {
-		r, err := timeQuery(db, q, iters)
+		iters := c.iters
+		if q.scan {
+			iters = c.scanIters
+		}
+		r, err := timeQuery(ctx, q, sides, iters)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, r)
-		fmt.Printf("%-58s %12s %12s %12s %12s %8.2fx\n", q.name, round(median(r.sys)), round(pct(r.sys, 95)),
-			round(median(r.base)), round(pct(r.base, 95)), r.multiple())
+		tw.row(r)
 	}
-	fmt.Println()
+	tw.notes(out)
 	return out, nil
 }
 
-func round(d time.Duration) string {
-	return fmt.Sprintf("%.1fµs", float64(d.Nanoseconds())/1000)
+// execPath checks that path is a file this process can run.
+func execPath(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("-dolt: %w", err)
+	}
+	if st.IsDir() || st.Mode()&0o111 == 0 {
+		return "", fmt.Errorf("-dolt: %s is not an executable file", path)
+	}
+	return path, nil
 }
 
-// timeQuery runs q against both sides in turn, warm-up first, with the
-// same random parameters; results must have the same row counts.
-func timeQuery(db *gosql.DB, q query, iters int) (result, error) {
-	r := result{name: q.name}
-	ss, err := db.Prepare(q.sys)
-	if err != nil {
-		return r, fmt.Errorf("%s: %w", q.sys, err)
-	}
-	defer ss.Close()
-	bs, err := db.Prepare(q.base)
-	if err != nil {
-		return r, fmt.Errorf("%s: %w", q.base, err)
-	}
-	defer bs.Close()
-	rng := rand.New(rand.NewPCG(7, 7))
-	warm := max(iters/4, 10)
-	for i := 0; i < warm+iters; i++ {
-		var args []any
-		if q.arg != nil {
-			args = append(args, q.arg(rng))
-		}
-		ds, ns, err := run(ss, args)
-		if err != nil {
-			return r, fmt.Errorf("%s: %w", q.sys, err)
-		}
-		db, nb, err := run(bs, args)
-		if err != nil {
-			return r, fmt.Errorf("%s: %w", q.base, err)
-		}
-		if ns != nb && q.arg != nil {
-			return r, fmt.Errorf("%s with %v: %d rows, the baseline %d", q.name, args, ns, nb)
-		}
-		if i >= warm {
-			r.sys, r.base = append(r.sys, ds), append(r.base, db)
-		}
-	}
-	return r, nil
-}
-
-// run executes a prepared query and reads every row.
-func run(st *gosql.Stmt, args []any) (time.Duration, int, error) {
+// copyBaseline fills the side's baseline and prints what was written,
+// after head.
+func copyBaseline(ctx context.Context, s *side, d dialect, head string) error {
 	start := time.Now()
-	rows, err := st.Query(args...)
+	if err := materialize(ctx, s.db, d); err != nil {
+		return fmt.Errorf("%s: %w", s.name, err)
+	}
+	copied := time.Since(start)
+	log, diff, hist, err := counts(s.db)
 	if err != nil {
-		return 0, 0, err
+		return fmt.Errorf("%s: %w", s.name, err)
 	}
-	cols, err := rows.Columns()
-	if err != nil {
-		return 0, 0, err
-	}
-	vals := make([]any, len(cols))
-	for i := range vals {
-		vals[i] = new(gosql.RawBytes)
-	}
-	n := 0
-	for rows.Next() {
-		if err := rows.Scan(vals...); err != nil {
-			return 0, 0, err
-		}
-		n++
-	}
-	if err := rows.Err(); err != nil {
-		return 0, 0, err
-	}
-	rows.Close()
-	return time.Since(start), n, nil
+	s.commits = log
+	fmt.Printf("%s; baseline copied in %s (%d log rows, %d dolt_diff_t rows, %d dolt_history_t rows)\n",
+		head, copied.Round(time.Millisecond), log, diff, hist)
+	return nil
 }
 
-// materialize copies the system tables of bench into ordinary tables of
-// base, commit batch by commit batch (index lookups on the system tables).
-func materialize(exec func(string) ([]sql.Row, error)) error {
-	for _, q := range []string{
-		`CREATE TABLE base.log_m (commit_hash varchar(32) PRIMARY KEY, committer text, email text, date datetime(6),
-			message text, commit_order bigint unsigned, parents text, refs text, signature text, author text,
-			author_email text, author_date datetime(6))`,
-		`CREATE TABLE base.commits_m (commit_hash varchar(32) PRIMARY KEY, committer text, email text, date datetime(6), message text)`,
-		`CREATE TABLE base.ancestors_m (commit_hash varchar(32), parent_hash varchar(32), parent_index int,
-			PRIMARY KEY (commit_hash, parent_index))`,
-		`CREATE TABLE base.diff_m (commit_hash varchar(32), table_name varchar(64), committer text, email text,
-			date datetime(6), message text, data_change tinyint, schema_change tinyint, PRIMARY KEY (commit_hash, table_name))`,
-		`CREATE TABLE base.diff_t_m (to_pk bigint, to_v bigint, to_s varchar(64), to_f double, to_commit varchar(32),
-			to_commit_date datetime(6), from_pk bigint, from_v bigint, from_s varchar(64), from_f double,
-			from_commit varchar(32), from_commit_date datetime(6), diff_type varchar(16), row_pk bigint,
-			PRIMARY KEY (to_commit, from_commit, row_pk), INDEX from_commit (from_commit))`,
-		`CREATE TABLE base.history_t_m (pk bigint, v bigint, s varchar(64), f double, commit_hash varchar(32),
-			committer text, commit_date datetime(6), PRIMARY KEY (commit_hash, pk))`,
-	} {
-		if _, err := exec(q); err != nil {
-			return err
+// sameHistory checks that t holds the same rows at every commit of
+// main's history on both sides (the replay made the same history), by
+// sums over their copies of dolt_history_t.
+func sameHistory(ctx context.Context, a, b *side) error {
+	const q = "SELECT CONCAT_WS(' ', COUNT(*), SUM(pk), SUM(v), SUM(CRC32(s)), SUM(f), SUM(f IS NULL)) FROM base.history_t_m"
+	var got [2][]string
+	for i, s := range []*side{a, b} {
+		var err error
+		if got[i], err = column(ctx, s.db, q); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
 		}
 	}
-	rows, err := exec("SELECT commit_hash FROM bench.dolt_commits")
+	if !slices.Equal(got[0], got[1]) {
+		return fmt.Errorf("t's rows over the history differ after the replay: %s has %v, %s %v", a.name, got[0], b.name, got[1])
+	}
+	return nil
+}
+
+// sameOrder checks that the system table and the baseline of q return the
+// same commits in the same order (their first column).
+func sameOrder(ctx context.Context, s *side, q query) error {
+	sys, err := column(ctx, s.db, q.sys)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", s.name, err)
 	}
-	var all []string
-	for _, r := range rows {
-		all = append(all, r[0].(string))
+	base, err := column(ctx, s.db, q.base)
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.name, err)
 	}
-	const batch = 2000
-	for i := 0; i < len(all); i += batch {
-		in := "'" + strings.Join(all[i:min(i+batch, len(all))], "','") + "'"
-		for _, q := range []string{
-			"INSERT INTO base.log_m SELECT * FROM bench.dolt_log WHERE commit_hash IN (%s)",
-			"INSERT INTO base.commits_m SELECT * FROM bench.dolt_commits WHERE commit_hash IN (%s)",
-			"INSERT INTO base.ancestors_m SELECT * FROM bench.dolt_commit_ancestors WHERE commit_hash IN (%s)",
-			"INSERT INTO base.diff_m SELECT * FROM bench.dolt_diff WHERE commit_hash IN (%s)",
-			"INSERT INTO base.diff_t_m SELECT *, COALESCE(to_pk, from_pk) FROM bench.dolt_diff_t WHERE to_commit IN (%s)",
-			"INSERT INTO base.history_t_m SELECT * FROM bench.dolt_history_t WHERE commit_hash IN (%s)",
-		} {
-			if _, err := exec(fmt.Sprintf(q, in)); err != nil {
-				return err
-			}
-		}
+	if !slices.Equal(sys, base) {
+		return fmt.Errorf("%s: %s: the baseline returns other rows or another order", s.name, q.name)
 	}
 	return nil
 }

@@ -12,12 +12,25 @@
 // shape (Options.Random) can grow branches in long runs and make octopus
 // merges (Options.Runs, Options.Octopus).
 //
+// Build records what it did as History.Ops: each commit's row changes,
+// metadata and parents' branches, and the branches' starts and ends. SQL
+// renders them as statements with Dolt's version-control procedures, so
+// that another server (Dolt, or verso over SQL) can be given the same
+// history: cmd/versobench-history times Dolt's system tables on it.
+//
 // # Caveats
 //
 //   - Commits are written with WriteCommit and refs move once per batch
 //     (Options.RefsEvery), so a long history costs few store commits (each
 //     a sync on a file store). Nothing is durable before Build returns.
-//   - The merges are not three-way merges: the branch's changes win.
+//   - The merges are not three-way merges: the branch's changes win. SQL
+//     writes those rows again after the server's merge, so that its t is
+//     Build's.
+//   - The Ops are a record, not a plan: a history is replayed elsewhere
+//     after Build has written it here. The replay's commits have other
+//     hashes (their committer is the session's user). Ops hold every row
+//     written, about 0.9 KB a commit: a caller done with them sets
+//     History.Ops to nil.
 package histgen
 
 import (
@@ -80,6 +93,9 @@ type History struct {
 	Commits []*commitgraph.Commit
 	// Branches maps each branch to its head.
 	Branches map[string]chunks.Address
+	// Ops are the steps that wrote the history, in order: one OpCommit or
+	// OpMerge per commit of Commits, and the branches' starts and ends.
+	Ops []Op
 }
 
 // Schema returns t's schema, with the extra column if extra.
@@ -111,6 +127,8 @@ type gen struct {
 	extra  bool
 	base   time.Time
 	moved  int
+	// op collects the changes of the commit being made.
+	op Op
 }
 
 // Build writes a history of o.Commits commits on top of main's head in g.
@@ -153,21 +171,48 @@ func (gn *gen) moveRefs() error {
 	return err
 }
 
-// commit writes a commit of root on branch (with further parents) and
-// moves the branch in memory.
-func (gn *gen) commit(branch string, root commitgraph.RootValue, merge []chunks.Address, msg string) error {
-	parents := append([]chunks.Address{gn.h.Branches[branch]}, merge...)
-	c, err := gn.g.WriteCommit(gn.ctx, root.Address(), parents, gn.meta(msg))
+// commit writes a commit of root on branch (merging the heads of theirs,
+// if any) and moves the branch in memory.
+func (gn *gen) commit(branch string, root commitgraph.RootValue, theirs []string, msg string) error {
+	parents := []chunks.Address{gn.h.Branches[branch]}
+	for _, th := range theirs {
+		parents = append(parents, gn.h.Branches[th])
+	}
+	op := gn.op
+	gn.op = Op{}
+	op.Kind, op.Branch, op.Theirs, op.Meta = OpCommit, branch, theirs, gn.meta(msg)
+	if len(theirs) > 0 {
+		op.Kind = OpMerge
+	}
+	c, err := gn.g.WriteCommit(gn.ctx, root.Address(), parents, op.Meta)
 	if err != nil {
 		return err
 	}
 	gn.h.Commits = append(gn.h.Commits, c)
+	gn.h.Ops = append(gn.h.Ops, op)
 	gn.h.Branches[branch] = c.Addr
 	gn.n++
 	if gn.o.RefsEvery > 0 && gn.n-gn.moved >= gn.o.RefsEvery {
 		return gn.moveRefs()
 	}
 	return nil
+}
+
+// record notes a row change of the commit being made.
+func (gn *gen) record(row []tables.Value, del bool) {
+	gn.op.Changes = append(gn.op.Changes, Change{Row: row, Delete: del})
+}
+
+// branch starts a branch at from's head.
+func (gn *gen) branch(name, from string) {
+	gn.h.Branches[name] = gn.h.Branches[from]
+	gn.h.Ops = append(gn.h.Ops, Op{Kind: OpBranch, Branch: name, From: from})
+}
+
+// forget drops a branch from the ones Build moves.
+func (gn *gen) forget(name string) {
+	delete(gn.h.Branches, name)
+	gn.h.Ops = append(gn.h.Ops, Op{Kind: OpDeleteBranch, Branch: name})
 }
 
 func (gn *gen) rootOf(branch string) (commitgraph.RootValue, error) {
@@ -210,12 +255,15 @@ func (gn *gen) edit(root commitgraph.RootValue, onMain bool) (commitgraph.RootVa
 		if t, err = tables.New(gn.ns, Schema(gn.extra), nil); err != nil {
 			return root, err
 		}
+		gn.op.Create = true
 		ed := t.Edit()
 		for i := 0; i < gn.o.Rows; i++ {
 			gn.nextPK++
-			if _, err := ed.Insert(gn.ctx, gn.row(gn.nextPK)); err != nil {
+			r := gn.row(gn.nextPK)
+			if _, err := ed.Insert(gn.ctx, r); err != nil {
 				return root, err
 			}
+			gn.record(r, false)
 		}
 		if t, err = ed.Table(gn.ctx); err != nil {
 			return root, err
@@ -223,6 +271,7 @@ func (gn *gen) edit(root commitgraph.RootValue, onMain bool) (commitgraph.RootVa
 	} else {
 		if onMain && gn.o.AddColumnAt > 0 && gn.n >= gn.o.AddColumnAt && !gn.extra {
 			gn.extra = true
+			gn.op.AddColumn = true
 			if t, err = gn.addColumn(t); err != nil {
 				return root, err
 			}
@@ -248,6 +297,7 @@ func (gn *gen) edit(root commitgraph.RootValue, onMain bool) (commitgraph.RootVa
 			if err := ed.Update(gn.ctx, old, nr); err != nil {
 				return root, err
 			}
+			gn.record(nr, false)
 		}
 		switch gn.rng.IntN(6) {
 		case 0:
@@ -259,6 +309,7 @@ func (gn *gen) edit(root commitgraph.RootValue, onMain bool) (commitgraph.RootVa
 			if _, err := ed.Insert(gn.ctx, nr); err != nil {
 				return root, err
 			}
+			gn.record(nr, false)
 		case 1:
 			if t.Count() > 1 {
 				key, _, err := t.Rows().GetOrdinal(gn.ctx, 0)
@@ -271,6 +322,7 @@ func (gn *gen) edit(root commitgraph.RootValue, onMain bool) (commitgraph.RootVa
 					if err := ed.Delete(gn.ctx, old); err != nil {
 						return root, err
 					}
+					gn.record(old, true)
 				}
 			}
 		}
@@ -289,6 +341,7 @@ func (gn *gen) edit(root commitgraph.RootValue, onMain bool) (commitgraph.RootVa
 			return root, err
 		}
 		edits = append(edits, commitgraph.RootEdit{Name: "events/log", Addr: ea})
+		gn.op.Events = true
 	}
 	return root.Edit(gn.ctx, edits...)
 }
@@ -368,10 +421,13 @@ func (gn *gen) merged(ours, theirs, base commitgraph.RootValue) (commitgraph.Roo
 		}
 		switch {
 		case nr == nil && ok:
+			gn.record(old, true)
 			return ed.Delete(gn.ctx, old)
 		case nr != nil && ok:
+			gn.record(nr, false)
 			return ed.Update(gn.ctx, old, nr)
 		case nr != nil:
+			gn.record(nr, false)
 			_, err := ed.Insert(gn.ctx, nr)
 			return err
 		}
@@ -393,6 +449,7 @@ func (gn *gen) merged(ours, theirs, base commitgraph.RootValue) (commitgraph.Roo
 		return ours, err
 	} else if ok {
 		edits = append(edits, commitgraph.RootEdit{Name: "events/log", Addr: ea})
+		gn.op.Events = true
 	}
 	return ours.Edit(gn.ctx, edits...)
 }
@@ -417,7 +474,6 @@ func (gn *gen) merge(ours string, theirs ...string) error {
 	if err != nil {
 		return err
 	}
-	var parents []chunks.Address
 	for _, th := range theirs {
 		base, err := gn.g.MergeBase(gn.ctx, gn.h.Branches[ours], gn.h.Branches[th])
 		if err != nil {
@@ -434,9 +490,8 @@ func (gn *gen) merge(ours string, theirs ...string) error {
 		if root, err = gn.merged(root, tr, br); err != nil {
 			return err
 		}
-		parents = append(parents, gn.h.Branches[th])
 	}
-	return gn.commit(ours, root, parents, "merge "+strings.Join(theirs, ", ")+" into "+ours)
+	return gn.commit(ours, root, theirs, "merge "+strings.Join(theirs, ", ")+" into "+ours)
 }
 
 // related reports whether the heads of a and b are the same commit or one
@@ -459,9 +514,9 @@ func (gn *gen) run() error {
 			side++
 			name := fmt.Sprintf("side%d", side)
 			if !gn.o.KeepBranches && side > 1 {
-				delete(gn.h.Branches, fmt.Sprintf("side%d", side-1))
+				gn.forget(fmt.Sprintf("side%d", side-1))
 			}
-			gn.h.Branches[name] = gn.h.Branches["main"]
+			gn.branch(name, "main")
 			for k := 0; k < gn.o.BranchLen; k++ {
 				if err := gn.step(name); err != nil {
 					return err
@@ -496,12 +551,13 @@ func (gn *gen) runRandom() error {
 		switch r := gn.rng.IntN(100); {
 		case r < 10 && len(branches) < 6:
 			name := fmt.Sprintf("b%d", len(branches))
-			at := gn.h.Commits
-			start := gn.h.Branches["main"]
-			if len(at) > 0 {
-				start = at[gn.rng.IntN(len(at))].Addr
+			if at := gn.h.Commits; len(at) > 0 {
+				i := gn.rng.IntN(len(at))
+				gn.h.Branches[name] = at[i].Addr
+				gn.h.Ops = append(gn.h.Ops, Op{Kind: OpBranch, Branch: name, At: i})
+			} else {
+				gn.branch(name, "main")
 			}
-			gn.h.Branches[name] = start
 			branches = append(branches, name)
 		case r < mergeCut && len(branches) > 1:
 			a, b := branches[gn.rng.IntN(len(branches))], branches[gn.rng.IntN(len(branches))]
