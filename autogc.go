@@ -24,6 +24,17 @@ import (
 // whose writes are all live (appends, no updates) grows past each
 // threshold too: its collections find nothing to drop, which costs one
 // copy per doubling, as much as the journal's compaction costs.
+//
+// Most automatic collections are young (GCOptions.Young): they collect
+// the journals and keep the table files as they are, so that each one
+// reads and copies what was written since the last, not the whole
+// database. Under a steady stream of small writes, where every commit
+// rewrites a few tree nodes and the store doubles every few seconds, a
+// full collection each time would read and recompress the whole database
+// as often. A full collection runs instead once the table files have
+// grown to Growth times their size after the last full one, or number
+// more than maxYoungTables, so garbage left in them is bounded the same
+// way.
 
 // AutoGC configures automatic collection. The zero value is the default:
 // on, Growth 2, MinBytes 64 MiB.
@@ -40,17 +51,24 @@ type AutoGC struct {
 
 const defaultAutoGCMin = 64 << 20
 
+// maxYoungTables is the number of table files past which an automatic
+// collection is a full one.
+const maxYoungTables = 16
+
 // autoGC is a database's automatic collection state.
 type autoGC struct {
-	cfg     atomic.Pointer[AutoGC] // nil: off
-	fs      *chunks.FileStore      // nil: a store that cannot be collected this way
-	log     atomic.Pointer[slog.Logger]
-	base    atomic.Int64 // the size the growth is measured from
-	running atomic.Bool
-	runs    atomic.Int64
-	wg      sync.WaitGroup
-	ctx     context.Context
-	cancel  context.CancelFunc
+	cfg  atomic.Pointer[AutoGC] // nil: off
+	fs   *chunks.FileStore      // nil: a store that cannot be collected this way
+	log  atomic.Pointer[slog.Logger]
+	base atomic.Int64 // the size the growth is measured from
+	// fullBase is the table files' size after the last full collection
+	// (or at the open), which their growth is measured from.
+	fullBase atomic.Int64
+	running  atomic.Bool
+	runs     atomic.Int64
+	wg       sync.WaitGroup
+	ctx      context.Context
+	cancel   context.CancelFunc
 }
 
 func (a *autoGC) init(cfg AutoGC, store chunks.Store, readOnly bool, log *slog.Logger) {
@@ -61,6 +79,7 @@ func (a *autoGC) init(cfg AutoGC, store chunks.Store, readOnly bool, log *slog.L
 	}
 	a.fs = fs
 	a.base.Store(storeBytes(fs))
+	a.fullBase.Store(fs.Stats().TableBytes)
 	a.ctx, a.cancel = context.WithCancel(context.Background())
 	a.set(cfg)
 }
@@ -120,16 +139,17 @@ func (db *DB) maybeAutoGC() {
 	if !a.running.CompareAndSwap(false, true) {
 		return
 	}
+	st := a.fs.Stats()
+	young := st.Tables <= maxYoungTables && float64(st.TableBytes) < cfg.Growth*float64(max(a.fullBase.Load(), cfg.MinBytes/2))
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
 		defer a.running.Store(false)
-		rep, err := db.GC(a.ctx, GCOptions{})
+		rep, err := db.GC(a.ctx, GCOptions{Young: young})
 		switch {
 		case err == nil:
 			a.runs.Add(1)
-			a.base.Store(rep.BytesAfter)
-			a.log.Load().Info("automatic garbage collection", "database", db.name,
+			a.log.Load().Info("automatic garbage collection", "database", db.name, "young", young,
 				"bytes_before", rep.BytesBefore, "bytes_after", rep.BytesAfter,
 				"chunks_kept", rep.ChunksAfter, "chunks_before", rep.ChunksBefore,
 				"pause", rep.Pause, "took", rep.Took)
@@ -140,6 +160,18 @@ func (db *DB) maybeAutoGC() {
 			a.log.Load().Warn("automatic garbage collection failed", "database", db.name, "err", err)
 		}
 	}()
+}
+
+// collected records a collection's result, which the next automatic
+// one's growth is measured from.
+func (a *autoGC) collected(rep *GCReport, young bool) {
+	if a.fs == nil {
+		return
+	}
+	a.base.Store(rep.BytesAfter)
+	if !young {
+		a.fullBase.Store(a.fs.Stats().TableBytes)
+	}
 }
 
 // stopAutoGC cancels a running automatic collection and waits for it.

@@ -49,6 +49,11 @@ type GCOptions struct {
 	// Shallow folds the journal into table files and drops nothing: the
 	// quick pass (dolt_gc('--shallow')).
 	Shallow bool
+	// Young collects the journal's garbage only, keeping every chunk of
+	// the table files (chunks.CollectOptions.Young): what automatic
+	// collection runs between full ones, at a cost that follows the
+	// writes since the last collection rather than the database's size.
+	Young bool
 	// Wait bounds the wait for transactions that began before the
 	// collection; 0 is DefaultGCWait. If they are still open then, the
 	// collection fails with ErrGCWait and changes nothing.
@@ -120,7 +125,7 @@ func (db *DB) GC(ctx context.Context, opts GCOptions) (*GCReport, error) {
 		}
 		return out
 	}
-	st, err := col.Collect(ctx, chunks.CollectOptions{Quiesce: quiesce, Pins: pins, Progress: opts.Progress})
+	st, err := col.Collect(ctx, chunks.CollectOptions{Quiesce: quiesce, Pins: pins, Progress: opts.Progress, Young: opts.Young})
 	if errors.Is(err, chunks.ErrCollecting) {
 		return nil, ErrGCBusy
 	}
@@ -129,6 +134,7 @@ func (db *DB) GC(ctx context.Context, opts GCOptions) (*GCReport, error) {
 	}
 	rep.CollectStats = st
 	rep.Evicted = db.afterCollect(ctx)
+	db.auto.collected(rep, opts.Young)
 	return rep, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand"
 	"runtime"
 	"sort"
@@ -581,4 +582,105 @@ func TestAutoGC(t *testing.T) {
 	if off.AutoGCRuns() != 0 {
 		t.Fatal("a database with AutoGC.Off collected")
 	}
+}
+
+// gcLog counts the automatic collections a database logs, young and full.
+type gcLog struct {
+	mu          sync.Mutex
+	young, full int
+}
+
+func (l *gcLog) Enabled(context.Context, slog.Level) bool { return true }
+func (l *gcLog) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *gcLog) WithGroup(string) slog.Handler            { return l }
+func (l *gcLog) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != "automatic garbage collection" {
+		return nil
+	}
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "young" {
+			l.mu.Lock()
+			if a.Value.Bool() {
+				l.young++
+			} else {
+				l.full++
+			}
+			l.mu.Unlock()
+		}
+		return true
+	})
+	return nil
+}
+
+func (l *gcLog) counts() (young, full int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.young, l.full
+}
+
+// TestAutoGCYoung writes a stream of small updates over a table of a few
+// hundred rows, as a busy server does: the automatic collections are
+// mostly young ones (the journal only), with a full one now and then, the
+// files stay bounded, nothing reachable is lost (Check), and every row
+// reads back its last value, before and after a reopen.
+func TestAutoGCYoung(t *testing.T) {
+	ctx := context.Background()
+	const min = 256 << 10
+	dir := t.TempDir()
+	log := &gcLog{}
+	db, err := verso.Init(dir, verso.Options{AutoGC: verso.AutoGC{MinBytes: min}, Logger: slog.New(log)})
+	ok(t, err)
+	defer func() { db.Close() }()
+	createKV(t, db, "main", "kv")
+	const rows = 400
+	want := map[int64]int64{}
+	for i := range int64(rows) {
+		put(t, db, "main", "kv", i, -i)
+		want[i] = -i
+	}
+	r := rand.New(rand.NewSource(int64(testseed.Seed(t))))
+	fs := db.Store().(*chunks.FileStore)
+	var peak int64
+	var maxTables int
+	for i := 0; i < 4000; i++ {
+		k, v := int64(r.Intn(rows)), int64(i)
+		put(t, db, "main", "kv", k, v)
+		want[k] = v
+		st := fs.Stats()
+		peak, maxTables = max(peak, st.JournalBytes+st.TableBytes), max(maxTables, st.Tables)
+		if i%1000 == 999 {
+			commitAll(t, db, "main", fmt.Sprintf("commit %d", i))
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for young, full := log.counts(); (young == 0 || full == 0) && time.Now().Before(deadline); young, full = log.counts() {
+		put(t, db, "main", "kv", 0, want[0])
+		time.Sleep(5 * time.Millisecond)
+	}
+	young, full := log.counts()
+	t.Logf("%d young and %d full automatic collections; the files peaked at %d bytes in at most %d table files", young, full, peak, maxTables)
+	if young == 0 || full == 0 || young < full {
+		t.Fatalf("%d young and %d full collections: want mostly young ones, and some full ones", young, full)
+	}
+	if maxTables > 20 {
+		t.Fatalf("%d table files", maxTables)
+	}
+	check := func(db *verso.DB) {
+		t.Helper()
+		rep, err := db.Check(ctx, verso.CheckOptions{})
+		ok(t, err)
+		if !rep.OK() {
+			t.Fatal(rep.Problems)
+		}
+		for k, v := range want {
+			if got := value(t, db, "main", "kv", k); got != v {
+				t.Fatalf("row %d: %d, want %d", k, got, v)
+			}
+		}
+	}
+	check(db)
+	ok(t, db.Close())
+	db, err = verso.Open(dir, verso.Options{AutoGC: verso.AutoGC{Off: true}})
+	ok(t, err)
+	check(db)
 }

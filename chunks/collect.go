@@ -62,6 +62,21 @@ import (
 // mark stops at chunks marked before it. What the finish reads is what
 // was written while the collection ran.
 //
+// # Young collections
+//
+// CollectOptions.Young runs the same protocol over the journals only:
+// every chunk of a table file is marked before the mark begins, so the
+// mark neither reads it nor follows what it names, the copy writes only
+// the journals' marked chunks, and the new manifest names the old table
+// files beside the new ones. It rests on one more fact: a table file's
+// chunks name only chunks of table files. A collection writes closed sets
+// (above), and a compaction moves every committed chunk of the journal,
+// while every layer puts a chunk's children before the chunk itself (a
+// tree's nodes bottom-up, a table's maps before the table, a commit's
+// root and parents before the commit), so that a committed chunk's
+// children are committed with it or before it. Garbage in the table files
+// stays until a full collection.
+//
 // # Crashes
 //
 // Every new file is written and synced before the manifest names it, and
@@ -84,6 +99,12 @@ type CollectOptions struct {
 	// beside the root. It is called before the mark and again at the
 	// finish, under the writer's lock: it must not write to the store.
 	Pins func() []Address
+	// Young collects only the chunks of the journals, the young ones:
+	// every chunk of a table file is kept, as it is, and the mark does not
+	// read it (see "Young collections" above). Its cost follows what the
+	// journals hold, not the whole store. A memory store, which has no
+	// table files, collects everything.
+	Young bool
 	// Progress, if set, is called as the collection goes: in the phase
 	// "mark", done of at most total chunks read; in "copy", done of
 	// total chunks written (a memory store copies nothing, and has no
@@ -223,6 +244,16 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 			m.add(a)
 		}
 	}
+	// The chunks of table files have the first ids; a young collection
+	// keeps them all, unread.
+	old := 0
+	if opts.Young {
+		old = len(m.addrs)
+		for id := range old {
+			m.marked[id] = true
+		}
+		m.count = old
+	}
 	for _, j := range s.journals {
 		for a := range j.index {
 			m.add(a)
@@ -253,7 +284,9 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 	for id, ok := range m.marked {
 		if ok {
 			copied[id] = true
-			keep = append(keep, m.addrs[id])
+			if id >= old {
+				keep = append(keep, m.addrs[id])
+			}
 		}
 	}
 	mainPath := filepath.Join(s.dir, tableFileName(num))
@@ -317,15 +350,25 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	st.Late = len(extra)
 	st.ChunksAfter = m.count
 
-	newMan := manifest{root: root, journals: []uint64{num + 2}, tables: []uint64{num}}
+	// A young collection keeps the table files (Collect holds compactMu:
+	// they are the ones it began with).
+	var oldTables []*table
+	var oldNums []uint64
+	if opts.Young {
+		s.mu.RLock()
+		oldTables, oldNums = slices.Clone(s.tables), slices.Clone(s.man.tables)
+		s.mu.RUnlock()
+	}
+	fresh := []uint64{num}
 	if len(extra) > 0 {
 		p := filepath.Join(s.dir, tableFileName(num+1))
 		made = append(made, p)
 		if err := s.writeKept(p, extra, nil); err != nil {
 			return st, err
 		}
-		newMan.tables = append(newMan.tables, num+1)
+		fresh = append(fresh, num+1)
 	}
+	newMan := manifest{root: root, journals: []uint64{num + 2}, tables: append(slices.Clone(oldNums), fresh...)}
 	jpath := filepath.Join(s.dir, journalFileName(num+2))
 	made = append(made, jpath)
 	head := appendHeadRecord(appendJournalHeader(nil, JournalFormatVersion), JournalFormatVersion, root)
@@ -336,7 +379,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 		return st, err
 	}
 	var tabs []*table
-	for _, n := range newMan.tables {
+	for _, n := range fresh {
 		t, err := openTable(filepath.Join(s.dir, tableFileName(n)), n, &s.z)
 		if err != nil {
 			for _, t := range tabs {
@@ -364,12 +407,16 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 		}
 		return st, fmt.Errorf("chunks: collection: write manifest: %w", err)
 	}
+	tabs = append(oldTables, tabs...)
 	made = nil // named by the manifest now: the store is collected
 	j := &journal{num: num + 2, path: jpath, f: f, index: map[Address]journalLoc{},
 		written: int64(len(head)), committed: int64(len(head)),
 		version: JournalFormatVersion, reserved: int64(len(head))}
 	s.mu.Lock()
-	oldJournals, oldTables := s.journals, s.tables
+	oldJournals, dropped := s.journals, s.tables
+	if opts.Young {
+		dropped = nil
+	}
 	s.journals, s.tables, s.man = []*journal{j}, tabs, newMan
 	s.barrier = nil
 	st.BytesAfter = s.fileBytes()
@@ -380,7 +427,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	for _, oj := range oldJournals {
 		errs = errors.Join(errs, oj.f.Close(), os.Remove(oj.path))
 	}
-	for _, ot := range oldTables {
+	for _, ot := range dropped {
 		errs = errors.Join(errs, ot.close(), os.Remove(ot.path))
 	}
 	if errs = errors.Join(errs, syncDir(s.dir)); errs != nil {
