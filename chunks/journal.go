@@ -145,7 +145,7 @@ func replayJournal(path string, b []byte) (replayResult, error) {
 			}
 			for y := off + 1; y < end; y++ {
 				if commitAfterDamage(b, y, v) {
-					return res, fmt.Errorf("journal %s: %w at offset %d with a committed root record after it at offset %d: %w; the store will not drop committed data: restore the file from a copy", path, errDamageBeforeRoot, off, y, err)
+					return res, fmt.Errorf("journal %s: %w at offset %d with a commit after it at offset %d: %w; the store will not drop committed data: restore the file from a copy", path, errDamageBeforeRoot, off, y, err)
 				}
 			}
 			return res, nil // torn tail
@@ -195,14 +195,23 @@ func commitAfterDamage(b []byte, y int64, v uint32) bool {
 	if isCommitAt(b, y, v) {
 		return true
 	}
+	r, ok := commitRecordAt(b, y, v)
+	return ok && !hasZeroSector(b, y-int64(r.span), y)
+}
+
+// commitRecordAt returns the whole, valid version-2 commit record at
+// offset y of b, if there is one there and its span lies inside the
+// journal. It checks the fixed frame first, so that a scan over many
+// offsets stays cheap.
+func commitRecordAt(b []byte, y int64, v uint32) (record, bool) {
 	if v < 2 || int64(len(b))-y < commitRecordSize || binary.BigEndian.Uint32(b[y:]) != commitRecordLength || b[y+4] != recordKindCommit {
-		return false
+		return record{}, false
 	}
 	r, err := decodeRecord(b[y:])
 	if err != nil || r.span > uint64(y-journalHeaderSize) {
-		return false
+		return record{}, false
 	}
-	return !hasZeroSector(b, y-int64(r.span), y)
+	return r, true
 }
 
 // hasZeroSector reports whether b[from:to] covers a whole 512-byte sector
@@ -220,17 +229,13 @@ func hasZeroSector(b []byte, from, to int64) bool {
 // isCommitAt reports whether a valid commit of a journal of version v
 // starts at offset y of b: a root record (version 1), or a commit record
 // whose span holds exactly chunk records with its chain (version 2).
-// Recovery uses it to look for commits past a damaged record; it checks
-// the fixed frame first so that a scan over many offsets stays cheap.
+// Recovery uses it to look for commits past a damaged record.
 func isCommitAt(b []byte, y int64, v uint32) bool {
 	if v < 2 {
 		return isRootRecordAt(b[y:])
 	}
-	if int64(len(b))-y < commitRecordSize || binary.BigEndian.Uint32(b[y:]) != commitRecordLength || b[y+4] != recordKindCommit {
-		return false
-	}
-	r, err := decodeRecord(b[y:])
-	if err != nil || r.span > uint64(y-journalHeaderSize) {
+	r, ok := commitRecordAt(b, y, v)
+	if !ok {
 		return false
 	}
 	var chain uint64
