@@ -82,26 +82,26 @@ type dbState struct {
 // provider opened and opens (verso.Options.AutoGC); databases a program
 // gave it (AddDB) keep their own.
 func (p *Provider) SetAutoGC(cfg verso.AutoGC) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.autoGC = &cfg
-	for _, st := range p.dbs {
-		if !st.borrowed {
-			st.db.SetAutoGC(cfg)
-		}
-	}
+	p.setOwned(func() { p.autoGC = &cfg }, func(db *verso.DB) { db.SetAutoGC(cfg) })
 }
 
 // SetCacheBytes bounds the cache of decoded tree nodes of every database
 // the provider opened and opens to n bytes each (verso.DB.SetCacheBytes);
 // databases a program gave it (AddDB) keep their own. 0 caches nothing.
 func (p *Provider) SetCacheBytes(n int64) {
+	p.setOwned(func() { p.cacheBytes = &n }, func(db *verso.DB) { db.SetCacheBytes(n) })
+}
+
+// setOwned records a setting for the databases the provider opens (keep,
+// under its lock) and applies it to those it opened (apply); databases a
+// program gave it keep their own.
+func (p *Provider) setOwned(keep func(), apply func(*verso.DB)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.cacheBytes = &n
+	keep()
 	for _, st := range p.dbs {
 		if !st.borrowed {
-			st.db.SetCacheBytes(n)
+			apply(st.db)
 		}
 	}
 }
