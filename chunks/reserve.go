@@ -10,8 +10,9 @@ import (
 // A commit appends its records to the journal and syncs it (fdatasync).
 // When the records grow the file, the sync must also make the new size and
 // the new blocks durable, a second write to the disk on most file systems:
-// measured here, a 13 KB append and its fdatasync cost 220-245 us against
-// 135-165 us for the same write into space already written and synced. So
+// a 13 KB append and its fdatasync cost 270-360 us on the development
+// machine against 170-190 us for the same write into space already written
+// and synced (BenchmarkSyncedWrite). So
 // the store keeps zeros written and synced ahead of the records, as
 // databases preallocate their logs: once a commit has used up half of the
 // reserve, a background fill writes reserveAhead more bytes of zeros past

@@ -122,7 +122,7 @@ func TestFsck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j[len(j)/2] ^= 0x5a
+	j[len(bytes.TrimRight(j, "\x00"))/2] ^= 0x5a // inside the records, not the zeros kept after them
 	if err := os.WriteFile(journals[0], j, 0o644); err != nil {
 		t.Fatal(err)
 	}
