@@ -107,3 +107,21 @@ func BenchmarkLookupByHashDirect(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLogScan reads the whole of dolt_log through the engine with a
+// filter on the message (the history benchmark's full scan), in memory,
+// and reports the time per commit.
+func BenchmarkLogScan(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		en := newEnv(b)
+		build(b, en.graph, 42, n)
+		ctx := en.session("d")
+		b.Run(fmt.Sprintf("commits=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				en.exec(ctx, "SELECT COUNT(*) FROM dolt_log WHERE message LIKE 'c%'")
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/commit")
+		})
+	}
+}
