@@ -32,9 +32,10 @@ import (
 // rewrites a few tree nodes and the store doubles every few seconds, a
 // full collection each time would read and recompress the whole database
 // as often. A full collection runs instead once the table files have
-// grown to Growth times their size after the last full one, or number
-// more than maxYoungTables, so garbage left in them is bounded the same
-// way.
+// grown to Growth times their size after the last full one (and past
+// Growth times MinBytes/2, so that a small database's first tables do not
+// count as growth), or number more than maxYoungTables, so garbage left in
+// them is bounded the same way.
 
 // AutoGC configures automatic collection. The zero value is the default:
 // on, Growth 2, MinBytes 64 MiB.
@@ -132,14 +133,14 @@ func (db *DB) maybeAutoGC() {
 	if cfg == nil || a.running.Load() {
 		return
 	}
-	size := storeBytes(a.fs)
+	st := a.fs.Stats()
+	size := st.JournalBytes + st.TableBytes
 	if size < cfg.MinBytes || float64(size) < cfg.Growth*float64(a.base.Load()) {
 		return
 	}
 	if !a.running.CompareAndSwap(false, true) {
 		return
 	}
-	st := a.fs.Stats()
 	young := st.Tables <= maxYoungTables && float64(st.TableBytes) < cfg.Growth*float64(max(a.fullBase.Load(), cfg.MinBytes/2))
 	a.wg.Add(1)
 	go func() {

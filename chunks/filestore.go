@@ -516,8 +516,11 @@ func (s *FileStore) commitLocked(newRoot, expected Address) (int64, error) {
 	a.pending = a.pending[:0]
 	s.root = newRoot
 	size := a.committed
+	from, fill := s.needsFill(a)
 	s.mu.Unlock()
-	s.keepReserve(a)
+	if fill {
+		s.startFill(a, from)
+	}
 	return size, nil
 }
 

@@ -192,11 +192,11 @@ func nonZeroEnd(b []byte, from int64) int64 {
 // Other damage to the records it names is damage to an acknowledged
 // commit, which the store refuses to drop.
 func commitAfterDamage(b []byte, y int64, v uint32) bool {
-	if isCommitAt(b, y, v) {
-		return true
+	if v < 2 {
+		return isRootRecordAt(b[y:])
 	}
 	r, ok := commitRecordAt(b, y, v)
-	return ok && !hasZeroSector(b, y-int64(r.span), y)
+	return ok && (chainHolds(b, y, r) || !hasZeroSector(b, y-int64(r.span), y))
 }
 
 // commitRecordAt returns the whole, valid version-2 commit record at
@@ -235,9 +235,12 @@ func isCommitAt(b []byte, y int64, v uint32) bool {
 		return isRootRecordAt(b[y:])
 	}
 	r, ok := commitRecordAt(b, y, v)
-	if !ok {
-		return false
-	}
+	return ok && chainHolds(b, y, r)
+}
+
+// chainHolds reports whether the span of r, the commit record at offset y
+// of b, holds exactly chunk records whose chain is r's.
+func chainHolds(b []byte, y int64, r record) bool {
 	var chain uint64
 	for p := y - int64(r.span); p < y; {
 		c, err := decodeRecord(b[p:y])

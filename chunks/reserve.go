@@ -31,27 +31,26 @@ const (
 	fillPiece    = 64 << 10 // bytes a fill writes per hold of the writer's lock
 )
 
-// keepReserve starts a fill of a, the active journal, once its records
-// reach the second half of its reserve. Callers hold wmu.
-func (s *FileStore) keepReserve(a *journal) {
-	if a.version < 2 {
-		return
+// needsFill reports whether a, the active journal, needs a fill, its
+// records having reached the second half of its reserve, and if so marks
+// it filling and returns where the fill starts. Callers hold wmu and mu;
+// they start the fill (startFill) once they have let go of mu.
+func (s *FileStore) needsFill(a *journal) (from int64, ok bool) {
+	if a.version < 2 || a.filling || a.noFill || a.end()+reserveAhead/2 <= a.reserved || s.closing.Load() {
+		return 0, false
 	}
-	s.mu.Lock()
-	start := !a.filling && !a.noFill && a.end()+reserveAhead/2 > a.reserved && !s.closing.Load()
-	if start {
-		a.filling = true
-	}
-	from := max(a.reserved, a.end())
-	s.mu.Unlock()
-	if start {
-		s.bg.Add(1)
-		go s.fill(a, from, from+reserveAhead)
-	}
+	a.filling = true
+	return max(a.reserved, a.end()), true
+}
+
+// startFill starts the background fill of a from from (needsFill).
+func (s *FileStore) startFill(a *journal, from int64) {
+	s.bg.Add(1)
+	go s.fill(a, from, from+reserveAhead)
 }
 
 // fill writes zeros over [from, to) of a's file, past its records, and
-// syncs them; it runs in the background (keepReserve).
+// syncs them; it runs in the background (startFill).
 func (s *FileStore) fill(a *journal, from, to int64) {
 	defer s.bg.Done()
 	zeros := make([]byte, fillPiece)

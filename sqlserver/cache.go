@@ -111,9 +111,13 @@ func (c *tableCache) derive(ctx *sql.Context, db *Database, root commitgraph.Roo
 	if err != nil {
 		return err
 	}
+	keys := []chunks.Address{{}}
+	if !opts.IsEmpty() {
+		keys = append(keys, opts)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, o := range []chunks.Address{opts, {}} {
+	for _, o := range keys {
 		k := cacheKey{db.st, db.Name(), name, from, o}
 		old, ok := c.m[k]
 		if !ok || old.t.Schema() != t.Schema() {
@@ -124,9 +128,6 @@ func (c *tableCache) derive(ctx *sql.Context, db *Database, root commitgraph.Roo
 		}
 		k.addr = addr
 		c.m[k] = &tableInfo{addr: addr, t: t, sch: old.sch, comment: old.comment, collation: old.collation}
-		if o.IsEmpty() {
-			break
-		}
 	}
 	return nil
 }

@@ -129,23 +129,22 @@ func timeQuery(ctx context.Context, q query, sides []*side, iters int) (result, 
 	type stmts struct{ sys, base *gosql.Stmt }
 	st := make([]stmts, len(sides))
 	for i, s := range sides {
-		ss, err := s.db.Prepare(q.sys)
+		var pair [2]*gosql.Stmt
+		var err error
+		for k, text := range []string{q.sys, q.base} {
+			if pair[k], err = s.db.Prepare(text); err != nil {
+				err = fmt.Errorf("%s: %w", text, err)
+				break
+			}
+			defer pair[k].Close()
+		}
 		if err != nil {
-			if r.sides[i].err = fmt.Errorf("%s: %w", q.sys, err); s.strict {
-				return r, r.sides[i].err
+			if r.sides[i].err = err; s.strict {
+				return r, err
 			}
 			continue
 		}
-		defer ss.Close()
-		bs, err := s.db.Prepare(q.base)
-		if err != nil {
-			if r.sides[i].err = fmt.Errorf("%s: %w", q.base, err); s.strict {
-				return r, r.sides[i].err
-			}
-			continue
-		}
-		defer bs.Close()
-		st[i] = stmts{ss, bs}
+		st[i] = stmts{pair[0], pair[1]}
 	}
 	rng := rand.New(rand.NewPCG(7, 7))
 	warm := max(iters/4, 10)
