@@ -63,6 +63,9 @@ type DB struct {
 	// coll holds the tables.Collations tables are opened with
 	// (Options.Collations, or UseCollations').
 	coll atomic.Pointer[collations]
+	// noColl caches the schemas of tables opened without collations
+	// (while coll is nil).
+	noColl *tables.Schemas
 
 	mu     sync.RWMutex
 	branch string // the default branch (.verso/HEAD)
@@ -118,12 +121,12 @@ type snapshot struct {
 // newDB opens the commit graph of cs, giving a store without refs its
 // first commit on branch.
 func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB, error) {
-	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch}
+	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch, noColl: tables.NewSchemas(nil)}
 	if opts.CacheBytes != 0 {
 		db.SetCacheBytes(opts.CacheBytes)
 	}
 	if opts.Collations != nil {
-		db.coll.Store(&collations{opts.Collations})
+		db.coll.Store(&collations{c: opts.Collations, schemas: tables.NewSchemas(opts.Collations)})
 	}
 	if db.locks = opts.Locks; db.locks == nil {
 		db.locks = NewLocks()
@@ -195,8 +198,12 @@ func (db *DB) DefaultBranch() string {
 // commits and root values directly (the SQL layer's system tables).
 func (db *DB) Graph() *commitgraph.DB { return db.graph }
 
-// collations boxes a tables.Collations for an atomic pointer.
-type collations struct{ c tables.Collations }
+// collations boxes a tables.Collations for an atomic pointer, with the
+// cache of the schemas decoded with them.
+type collations struct {
+	c       tables.Collations
+	schemas *tables.Schemas
+}
 
 // Collations returns the collations the database's tables are opened
 // with (Options.Collations, or UseCollations'); nil knows none.
@@ -207,12 +214,22 @@ func (db *DB) Collations() tables.Collations {
 	return nil
 }
 
+// tableAt reads the table value at addr with the database's
+// collations, through the cache of decoded schemas.
+func (db *DB) tableAt(ctx context.Context, addr chunks.Address) (*tables.Table, error) {
+	s := db.noColl
+	if b := db.coll.Load(); b != nil {
+		s = b.schemas
+	}
+	return s.Load(ctx, db.graph.NodeStore(), addr)
+}
+
 // UseCollations gives a database opened without Options.Collations the
 // collations of the layer put over it (the SQL layer's, when a program's
 // DB is served through the database/sql driver), and reports whether it
 // took them: a database that has collations keeps its own.
 func (db *DB) UseCollations(c tables.Collations) bool {
-	return db.coll.CompareAndSwap(nil, &collations{c})
+	return db.coll.CompareAndSwap(nil, &collations{c: c, schemas: tables.NewSchemas(c)})
 }
 
 // Store returns the database's chunk store.

@@ -169,7 +169,7 @@ func (db *DB) loadTable(ctx context.Context, root RootValue, table string) (*tab
 	if err != nil || !ok {
 		return nil, err
 	}
-	return tables.Load(ctx, db.graph.NodeStore(), addr, db.Collations())
+	return db.tableAt(ctx, addr)
 }
 
 // DiffTable calls fn with each row of table that differs from the root

@@ -143,21 +143,19 @@ func mergeUnmerged(ctx context.Context, db *DB, base, ours, theirs, out commitgr
 // mergeTable replays the row changes from base to theirs on ours; bases
 // holds the versions of rows the transaction adopted, by key.
 func mergeTable(ctx context.Context, db *DB, name string, base, ours, theirs chunks.Address, bases map[string]RowVersion) (chunks.Address, error) {
-	ns := db.graph.NodeStore()
-	bt, err := tables.Load(ctx, ns, base, db.Collations())
+	bt, err := db.tableAt(ctx, base)
 	if err != nil {
 		return chunks.Address{}, err
 	}
-	ot, err := tables.Load(ctx, ns, ours, db.Collations())
+	ot, err := db.tableAt(ctx, ours)
 	if err != nil {
 		return chunks.Address{}, err
 	}
-	tt, err := tables.Load(ctx, ns, theirs, db.Collations())
+	tt, err := db.tableAt(ctx, theirs)
 	if err != nil {
 		return chunks.Address{}, err
 	}
-	bs := tables.EncodeSchema(bt.Schema())
-	if !bytes.Equal(bs, tables.EncodeSchema(ot.Schema())) || !bytes.Equal(bs, tables.EncodeSchema(tt.Schema())) {
+	if !tables.SameSchema(bt, ot) || !tables.SameSchema(bt, tt) {
 		return chunks.Address{}, errSerialization("the schema of table %q changed", name)
 	}
 	keyless := bt.Schema().Keyless()

@@ -50,7 +50,7 @@ func (t *Txn) Table(ctx context.Context, name string) (*tables.Table, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrTableNotFound, name)
 	}
-	return tables.Load(ctx, t.db.graph.NodeStore(), addr, t.db.Collations())
+	return t.db.tableAt(ctx, addr)
 }
 
 // TableNames returns the names of the transaction's tables, sorted.
@@ -184,7 +184,7 @@ func (t *Txn) edit(ctx context.Context, table string, fn func(tb *tables.Table, 
 	if !ok {
 		return fmt.Errorf("%w: %q", ErrTableNotFound, table)
 	}
-	tb, err := tables.Load(ctx, t.db.graph.NodeStore(), addr, t.db.Collations())
+	tb, err := t.db.tableAt(ctx, addr)
 	if err != nil {
 		return err
 	}

@@ -95,5 +95,5 @@ func (t *Txn) uniqueHolders(ctx context.Context, table string, ed *tables.Editor
 
 // loadTable opens a table value of the database (a TableLoader).
 func (t *Txn) loadTable(ctx context.Context, _ string, addr Hash) (*tables.Table, error) {
-	return tables.Load(ctx, t.db.graph.NodeStore(), addr, t.db.Collations())
+	return t.db.tableAt(ctx, addr)
 }

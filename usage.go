@@ -251,7 +251,7 @@ func (w *usageWalk) root(a chunks.Address) error {
 				return err
 			}
 			w.claim(h.Schema, "schemas")
-			tb, err := tables.Load(w.ctx, w.ns, e.Addr, w.db.Collations())
+			tb, err := w.db.tableAt(w.ctx, e.Addr)
 			if err != nil {
 				return err
 			}

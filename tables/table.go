@@ -70,6 +70,29 @@ func Load(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address, cs Col
 	if err != nil {
 		return nil, fmt.Errorf("tables: table %s: %w", addr, err)
 	}
+	s, err := loadSchema(ctx, ns, addr, schemaAddr)
+	if err != nil {
+		return nil, err
+	}
+	c, err := newRowCodec(s, cs)
+	if err != nil {
+		return nil, fmt.Errorf("tables: table %s: %w", addr, err)
+	}
+	return open(ctx, ns, addr, s, c, schemaAddr, rowsAddr, autoInc, idx)
+}
+
+// SameSchema reports whether a and b have the same schema: the same
+// stored schema or, failing that, equal encodings.
+func SameSchema(a, b *Table) bool {
+	if a.schema == b.schema || (!a.schemaAddr.IsEmpty() && a.schemaAddr == b.schemaAddr) {
+		return true
+	}
+	return bytes.Equal(EncodeSchema(a.schema), EncodeSchema(b.schema))
+}
+
+// loadSchema reads and decodes the schema at schemaAddr, of the table at
+// addr.
+func loadSchema(ctx context.Context, ns *prolly.NodeStore, addr, schemaAddr chunks.Address) (*Schema, error) {
 	sb, err := ns.Store().Get(ctx, schemaAddr)
 	if err != nil {
 		return nil, fmt.Errorf("tables: table %s: schema: %w", addr, err)
@@ -78,14 +101,16 @@ func Load(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address, cs Col
 	if err != nil {
 		return nil, fmt.Errorf("tables: table %s: %w", addr, err)
 	}
+	return s, nil
+}
+
+// open makes the table value at addr from its decoded parts.
+func open(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address, s *Schema, c *rowCodec, schemaAddr, rowsAddr chunks.Address, autoInc uint64, idx []chunks.Address) (*Table, error) {
 	if len(idx) != len(s.Indexes) {
 		return nil, fmt.Errorf("tables: table %s: %w: %d index maps for %d indexes", addr, ErrCorrupt, len(idx), len(s.Indexes))
 	}
-	t, err := New(ns, s, cs)
-	if err != nil {
-		return nil, fmt.Errorf("tables: table %s: %w", addr, err)
-	}
-	t.autoInc, t.schemaAddr = autoInc, schemaAddr
+	t := &Table{ns: ns, schema: s, c: c, autoInc: autoInc, schemaAddr: schemaAddr, indexes: make([]prolly.Map, len(idx))}
+	var err error
 	if t.rows, err = openMap(ctx, ns, rowsAddr); err != nil {
 		return nil, err
 	}
