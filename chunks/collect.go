@@ -220,11 +220,13 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 	// writer's lock too: a Commit between its look at the barrier and
 	// its update of the root would make a root current that neither R0
 	// nor the barrier names.
+	s.cmu.Lock()
 	s.wmu.Lock()
 	s.mu.Lock()
 	if err := s.writable(); err != nil {
 		s.mu.Unlock()
 		s.wmu.Unlock()
+		s.cmu.Unlock()
 		return st, err
 	}
 	b := &barrier{}
@@ -262,6 +264,7 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 	st.BytesBefore = s.fileBytes()
 	s.mu.Unlock()
 	s.wmu.Unlock()
+	s.cmu.Unlock()
 	st.ChunksBefore = len(m.addrs)
 	defer func() {
 		if err != nil {
@@ -301,10 +304,12 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 	}
 
 	// 5. Finish under the writer's lock.
+	s.cmu.Lock()
 	s.wmu.Lock()
 	held := time.Now()
 	st, err = s.finish(ctx, opts, m, b, copied, num, mainPath, st)
 	s.wmu.Unlock()
+	s.cmu.Unlock()
 	st.Pause = time.Since(held)
 	if err != nil {
 		return st, err

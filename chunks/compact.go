@@ -85,6 +85,8 @@ func (s *FileStore) Compact() error {
 // returns the frozen journals (nil when there is nothing to compact) and the
 // file number reserved for the new table.
 func (s *FileStore) rotate() ([]*journal, uint64, error) {
+	s.cmu.Lock()
+	defer s.cmu.Unlock()
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	s.mu.RLock()

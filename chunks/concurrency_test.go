@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestConcurrentPutCommit checks the Writer contract's concurrency
@@ -144,5 +145,79 @@ func TestConcurrentPutCommit(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPutDuringCommitSync checks that a commit's sync holds up no Put: a
+// chunk put while a commit syncs is stored at once, is not part of that
+// commit (reopened without another commit, the store has the commit's
+// root and chunk and not it), and the next commit makes it durable.
+func TestPutDuringCommitSync(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openTest(t, dir, Options{})
+	r := rand.New(rand.NewSource(1))
+	x, err := s.Put(ctx, randomChunk(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	s.beforeSync = func() { close(entered); <-release }
+	committed := make(chan error, 1)
+	go func() { committed <- s.Commit(ctx, x, Address{}) }()
+	<-entered
+	s.beforeSync = nil // read by the next commit only, after this one
+	yData := randomChunk(r)
+	put := make(chan error, 1)
+	var y Address
+	go func() {
+		var err error
+		y, err = s.Put(ctx, yData)
+		put <- err
+	}()
+	select {
+	case err := <-put:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		close(release)
+		t.Fatal("a Put waited for a commit's sync")
+	}
+	if root, err := s.Root(ctx); err != nil || !root.IsEmpty() {
+		t.Fatalf("root during the sync: %s, %v; want the previous (empty) root", root, err)
+	}
+	close(release)
+	if err := <-committed; err != nil {
+		t.Fatal(err)
+	}
+	if b, err := s.Get(ctx, y); err != nil || Of(b) != y {
+		t.Fatalf("the chunk put during the sync: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s = openTest(t, dir, Options{})
+	if root, _ := s.Root(ctx); root != x {
+		t.Fatalf("root after reopen %s, want %s", root, x)
+	}
+	if _, err := s.Get(ctx, x); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, y); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a chunk put after the commit record, never committed, read back: %v", err)
+	}
+	if _, err := s.Put(ctx, yData); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(ctx, y, x); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s = openTest(t, dir, Options{})
+	defer s.Close()
+	if _, err := s.Get(ctx, y); err != nil {
+		t.Fatal(err)
 	}
 }

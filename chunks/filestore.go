@@ -50,8 +50,17 @@ type FileStore struct {
 	readOnly bool     // Options.ReadOnly (readonly.go)
 
 	compactMu sync.Mutex // one compaction at a time
-	wmu       sync.Mutex // one writer at a time: Put, Commit, rotation
-	scratch   []byte     // record encoding buffer, guarded by wmu
+	// cmu is held by a Commit from its check of the root to the end of
+	// its sync, and by whatever changes the journals or needs no commit
+	// half done (rotation, a collection's barrier and finish, Close):
+	// it is taken before wmu. A commit lets go of wmu once its records
+	// are written, so Puts go on while it syncs.
+	cmu sync.Mutex
+	wmu sync.Mutex // one writer at a time: Put, a commit's write, rotation
+	// beforeSync, when set (by tests), runs in a commit after wmu is let
+	// go and before the sync.
+	beforeSync func()
+	scratch    []byte // record encoding buffer, guarded by wmu
 
 	mu       sync.RWMutex // guards the fields below
 	root     Address
@@ -463,32 +472,36 @@ func (s *FileStore) fail(err error) error {
 }
 
 func (s *FileStore) Commit(ctx context.Context, newRoot, expected Address) error {
+	s.cmu.Lock()
 	s.wmu.Lock()
 	size, err := s.commitLocked(newRoot, expected)
-	s.wmu.Unlock()
+	s.cmu.Unlock()
 	if err == nil && s.opts.CompactAt > 0 && size >= s.opts.CompactAt {
 		s.compactInBackground()
 	}
 	return err
 }
 
-// commitLocked commits under wmu and returns the size of the active
-// journal after the commit.
+// commitLocked commits under cmu and wmu, and returns the size of the
+// active journal after the commit. It lets go of wmu once the commit's
+// records are written, before the sync: Puts made while the sync runs
+// go after the commit record, into the next commit.
 func (s *FileStore) commitLocked(newRoot, expected Address) (int64, error) {
 	s.mu.Lock()
-	if err := s.writable(); err != nil {
+	refuse := func(err error) (int64, error) {
 		s.mu.Unlock()
+		s.wmu.Unlock()
 		return 0, err
 	}
+	if err := s.writable(); err != nil {
+		return refuse(err)
+	}
 	if s.root != expected {
-		root := s.root
-		s.mu.Unlock()
-		return 0, fmt.Errorf("%w: expected %s, found %s", ErrRootMoved, expected, root)
+		return refuse(fmt.Errorf("%w: expected %s, found %s", ErrRootMoved, expected, s.root))
 	}
 	if !newRoot.IsEmpty() {
 		if j, _, t, _ := s.locate(newRoot); j == nil && t == nil {
-			s.mu.Unlock()
-			return 0, fmt.Errorf("%w: %s", errMissingRoot, newRoot)
+			return refuse(fmt.Errorf("%w: %s", errMissingRoot, newRoot))
 		}
 	}
 	if s.barrier != nil {
@@ -503,17 +516,24 @@ func (s *FileStore) commitLocked(newRoot, expected Address) (int64, error) {
 		a.buf = appendRootRecord(a.buf, newRoot)
 	}
 	a.chain = 0
+	end, puts := a.end(), len(a.pending) // the commit's records and chunks
 	s.mu.Unlock()
 
-	if err := s.flush(a, true); err != nil {
+	err := s.flush(a, true)
+	s.wmu.Unlock()
+	if err != nil {
 		return 0, err
+	}
+	if s.beforeSync != nil {
+		s.beforeSync()
 	}
 	if err := datasync(a.f); err != nil {
 		return 0, s.fail(fmt.Errorf("journal %s: sync: %w", a.path, err))
 	}
 	s.mu.Lock()
-	a.committed = a.written
-	a.pending = a.pending[:0]
+	a.committed = end
+	// Chunks put during the sync stay pending, for the next commit.
+	a.pending = a.pending[:copy(a.pending, a.pending[puts:])]
 	s.root = newRoot
 	size := a.committed
 	from, fill := s.needsFill(a)
@@ -550,6 +570,8 @@ func (s *FileStore) Close() error {
 	s.bg.Wait()
 	s.compactMu.Lock()
 	defer s.compactMu.Unlock()
+	s.cmu.Lock()
+	defer s.cmu.Unlock()
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	s.mu.Lock()
