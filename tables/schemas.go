@@ -45,13 +45,9 @@ func (c *Schemas) Collations() Collations { return c.cs }
 
 // Load reads the table value stored at addr, as Load.
 func (c *Schemas) Load(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address) (*Table, error) {
-	b, err := ns.Store().Get(ctx, addr)
+	schemaAddr, rowsAddr, autoInc, idx, err := readTable(ctx, ns, addr)
 	if err != nil {
-		return nil, fmt.Errorf("tables: load table %s: %w", addr, err)
-	}
-	schemaAddr, rowsAddr, autoInc, idx, err := decodeTable(b)
-	if err != nil {
-		return nil, fmt.Errorf("tables: table %s: %w", addr, err)
+		return nil, err
 	}
 	c.mu.Lock()
 	e, ok := c.m[schemaAddr]

@@ -62,13 +62,9 @@ func New(ns *prolly.NodeStore, s *Schema, cs Collations) (*Table, error) {
 // Load reads the table value stored at addr, with the collations of cs (as
 // New).
 func Load(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address, cs Collations) (*Table, error) {
-	b, err := ns.Store().Get(ctx, addr)
+	schemaAddr, rowsAddr, autoInc, idx, err := readTable(ctx, ns, addr)
 	if err != nil {
-		return nil, fmt.Errorf("tables: load table %s: %w", addr, err)
-	}
-	schemaAddr, rowsAddr, autoInc, idx, err := decodeTable(b)
-	if err != nil {
-		return nil, fmt.Errorf("tables: table %s: %w", addr, err)
+		return nil, err
 	}
 	s, err := loadSchema(ctx, ns, addr, schemaAddr)
 	if err != nil {
@@ -88,6 +84,18 @@ func SameSchema(a, b *Table) bool {
 		return true
 	}
 	return bytes.Equal(EncodeSchema(a.schema), EncodeSchema(b.schema))
+}
+
+// readTable reads and decodes the table chunk at addr.
+func readTable(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address) (schema, rows chunks.Address, autoInc uint64, idx []chunks.Address, err error) {
+	b, err := ns.Store().Get(ctx, addr)
+	if err != nil {
+		return schema, rows, 0, nil, fmt.Errorf("tables: load table %s: %w", addr, err)
+	}
+	if schema, rows, autoInc, idx, err = decodeTable(b); err != nil {
+		return schema, rows, 0, nil, fmt.Errorf("tables: table %s: %w", addr, err)
+	}
+	return schema, rows, autoInc, idx, nil
 }
 
 // loadSchema reads and decodes the schema at schemaAddr, of the table at
