@@ -33,8 +33,9 @@ const (
 
 // needsFill reports whether a, the active journal, needs a fill, its
 // records having reached the second half of its reserve, and if so marks
-// it filling and returns where the fill starts. Callers hold wmu and mu;
-// they start the fill (startFill) once they have let go of mu.
+// it filling and returns where the fill starts. Callers hold mu (a
+// commit, after its sync, holds cmu too); they start the fill (startFill)
+// once they have let go of mu.
 func (s *FileStore) needsFill(a *journal) (from int64, ok bool) {
 	if a.version < 2 || a.filling || a.noFill || a.end()+reserveAhead/2 <= a.reserved || s.closing.Load() {
 		return 0, false
