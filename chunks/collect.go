@@ -36,7 +36,7 @@ import (
 //  4. Copy: every marked chunk into a new table file, sorted by address,
 //     in zstd where that is smaller than its stored form (codec.go). Not
 //     held up either.
-//  5. Finish, holding the writer's lock (Puts and Commits wait): mark from
+//  5. Finish, holding the commit and writer's locks (Puts and Commits wait): mark from
 //     every address the barrier recorded, from the current root and from
 //     the pins again, then write what this marked and the copy lacks into
 //     a second, small table file, start a new journal that begins with a
@@ -217,9 +217,9 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 	defer s.collecting.Store(false)
 
 	// 1. The barrier, and the marker over every address held now. The
-	// writer's lock too: a Commit between its look at the barrier and
-	// its update of the root would make a root current that neither R0
-	// nor the barrier names.
+	// commit lock too (a commit holds it from its look at the barrier to
+	// its update of the root, after the sync): a Commit between the two
+	// would make a root current that neither R0 nor the barrier names.
 	s.cmu.Lock()
 	s.wmu.Lock()
 	s.mu.Lock()
@@ -303,7 +303,7 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 		return st, ErrClosed
 	}
 
-	// 5. Finish under the writer's lock.
+	// 5. Finish under the commit and writer's locks.
 	s.cmu.Lock()
 	s.wmu.Lock()
 	held := time.Now()
