@@ -61,11 +61,9 @@ type DB struct {
 	store chunks.Store
 	graph *commitgraph.DB
 	// coll holds the tables.Collations tables are opened with
-	// (Options.Collations, or UseCollations').
+	// (Options.Collations, or UseCollations'), never nil once newDB
+	// has run; its c is nil while the database knows none.
 	coll atomic.Pointer[collations]
-	// noColl caches the schemas of tables opened without collations
-	// (while coll is nil).
-	noColl *tables.Schemas
 
 	mu     sync.RWMutex
 	branch string // the default branch (.verso/HEAD)
@@ -121,13 +119,11 @@ type snapshot struct {
 // newDB opens the commit graph of cs, giving a store without refs its
 // first commit on branch.
 func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB, error) {
-	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch, noColl: tables.NewSchemas(nil)}
+	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch}
 	if opts.CacheBytes != 0 {
 		db.SetCacheBytes(opts.CacheBytes)
 	}
-	if opts.Collations != nil {
-		db.coll.Store(&collations{c: opts.Collations, schemas: tables.NewSchemas(opts.Collations)})
-	}
+	db.coll.Store(&collations{c: opts.Collations, schemas: tables.NewSchemas(opts.Collations)})
 	if db.locks = opts.Locks; db.locks == nil {
 		db.locks = NewLocks()
 	}
@@ -208,20 +204,13 @@ type collations struct {
 // Collations returns the collations the database's tables are opened
 // with (Options.Collations, or UseCollations'); nil knows none.
 func (db *DB) Collations() tables.Collations {
-	if b := db.coll.Load(); b != nil {
-		return b.c
-	}
-	return nil
+	return db.coll.Load().c
 }
 
 // tableAt reads the table value at addr with the database's
 // collations, through the cache of decoded schemas.
 func (db *DB) tableAt(ctx context.Context, addr chunks.Address) (*tables.Table, error) {
-	s := db.noColl
-	if b := db.coll.Load(); b != nil {
-		s = b.schemas
-	}
-	return s.Load(ctx, db.graph.NodeStore(), addr)
+	return db.coll.Load().schemas.Load(ctx, db.graph.NodeStore(), addr)
 }
 
 // UseCollations gives a database opened without Options.Collations the
@@ -229,7 +218,8 @@ func (db *DB) tableAt(ctx context.Context, addr chunks.Address) (*tables.Table, 
 // DB is served through the database/sql driver), and reports whether it
 // took them: a database that has collations keeps its own.
 func (db *DB) UseCollations(c tables.Collations) bool {
-	return db.coll.CompareAndSwap(nil, &collations{c: c, schemas: tables.NewSchemas(c)})
+	old := db.coll.Load()
+	return old.c == nil && db.coll.CompareAndSwap(old, &collations{c: c, schemas: tables.NewSchemas(c)})
 }
 
 // Store returns the database's chunk store.

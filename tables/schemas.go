@@ -40,9 +40,6 @@ func NewSchemas(cs Collations) *Schemas {
 	return &Schemas{cs: cs, m: map[chunks.Address]schemaEntry{}}
 }
 
-// Collations returns the collations the cache's tables are opened with.
-func (c *Schemas) Collations() Collations { return c.cs }
-
 // Load reads the table value stored at addr, as Load.
 func (c *Schemas) Load(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address) (*Table, error) {
 	schemaAddr, rowsAddr, autoInc, idx, err := readTable(ctx, ns, addr)
