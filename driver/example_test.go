@@ -95,7 +95,7 @@ func Example() {
 	// pear 1.50
 	// plum 1.20
 	// Jane Doe: add products
-	// verso: Initialize data repository
+	// Jane Doe: Initialize data repository
 }
 
 // Statements fail with *driver.MySQLError, numbered as MySQL numbers

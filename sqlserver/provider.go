@@ -336,6 +336,9 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	if p.readOnly {
 		return errReadOnlyProvider
 	}
+	// The first commit is the creating session's, as Dolt records it
+	// (root, root@localhost over the loopback). identity reads p.mu.
+	author := identity(ctx)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, ok := p.dbs[strings.ToLower(name)]; ok {
@@ -343,7 +346,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	}
 	var st *dbState
 	if p.dataDir == "" {
-		db, err := verso.OpenMemory(name, verso.Options{Collations: sqlCollations{}, Locks: p.locks})
+		db, err := verso.OpenMemory(name, verso.Options{Collations: sqlCollations{}, Locks: p.locks, Author: author})
 		if err != nil {
 			return err
 		}
@@ -353,7 +356,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 		if _, err := os.Stat(dir); err == nil {
 			return sql.ErrDatabaseExists.New(name)
 		}
-		db, err := verso.Init(dir, verso.Options{Name: name, Collations: sqlCollations{}, Locks: p.locks})
+		db, err := verso.Init(dir, verso.Options{Name: name, Collations: sqlCollations{}, Locks: p.locks, Author: author})
 		if err != nil {
 			os.RemoveAll(dir)
 			return err

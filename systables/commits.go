@@ -26,15 +26,15 @@ func LogSchema(source string) sql.Schema {
 		textCol(source, "commit_hash", true, false),
 		textCol(source, "committer", false, false),
 		textCol(source, "email", false, false),
-		col(source, "date", types.Datetime, false),
+		col(source, "date", types.Datetime3, false),
 		textCol(source, "message", false, false),
 		col(source, "commit_order", types.Uint64, false),
-		textCol(source, "parents", false, false),
+		textCol(source, "parents", false, true),
 		textCol(source, "refs", false, false),
 		textCol(source, "signature", false, true),
 		textCol(source, "author", false, false),
 		textCol(source, "author_email", false, false),
-		col(source, "author_date", types.Datetime, false),
+		col(source, "author_date", types.Datetime3, false),
 	}
 }
 
@@ -44,12 +44,17 @@ var (
 		textCol(CommitsName, "commit_hash", true, false),
 		textCol(CommitsName, "committer", false, false),
 		textCol(CommitsName, "email", false, false),
-		col(CommitsName, "date", types.Datetime, false),
+		col(CommitsName, "date", types.Datetime3, false),
 		textCol(CommitsName, "message", false, false),
+		textCol(CommitsName, "author", false, false),
+		textCol(CommitsName, "author_email", false, false),
+		col(CommitsName, "author_date", types.Datetime3, false),
 	}
+	// Dolt declares parent_hash NOT NULL and part of the key, though a
+	// root commit's row holds NULL there.
 	ancestorsSchema = sql.Schema{
 		textCol(AncestorsName, "commit_hash", true, false),
-		textCol(AncestorsName, "parent_hash", false, true),
+		textCol(AncestorsName, "parent_hash", true, false),
 		{Name: "parent_index", Type: types.Int32, PrimaryKey: true, Source: AncestorsName},
 	}
 )
@@ -98,7 +103,7 @@ func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, erro
 func LogRow(c *commitgraph.Commit, deco string) sql.Row {
 	who := c.Meta.CommitterOrAuthor()
 	return sql.Row{c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message, uint64(c.Height),
-		parentsText(c), deco, nil, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}
+		parentsText(c), deco, "", c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}
 }
 
 // parentsText is the parents column: the parents' hashes, the mainline
@@ -128,7 +133,7 @@ func (ct *commitTable) rows(c *commitgraph.Commit) []sql.Row {
 		return []sql.Row{LogRow(c, ct.deco[c.Addr])}
 	}
 	who := c.Meta.CommitterOrAuthor()
-	return []sql.Row{{hash, who.Name, who.Email, c.Meta.Time, c.Meta.Message}}
+	return []sql.Row{{hash, who.Name, who.Email, c.Meta.Time, c.Meta.Message, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}}
 }
 
 func (ct *commitTable) source(ctx *sql.Context) (commitSource, error) {

@@ -11,15 +11,20 @@ import (
 	"github.com/verso-db/verso/commitgraph"
 )
 
+// diffSchema is Dolt's, which declares every column NOT NULL though the
+// WORKING and STAGED rows hold NULL for the commit's metadata.
 var diffSchema = sql.Schema{
 	textCol(DiffName, "commit_hash", true, false),
 	textCol(DiffName, "table_name", true, false),
-	textCol(DiffName, "committer", false, true),
-	textCol(DiffName, "email", false, true),
-	col(DiffName, "date", types.Datetime, true),
-	textCol(DiffName, "message", false, true),
+	textCol(DiffName, "committer", false, false),
+	textCol(DiffName, "email", false, false),
+	col(DiffName, "date", types.DatetimeMaxPrecision, false),
+	textCol(DiffName, "message", false, false),
 	col(DiffName, "data_change", types.Boolean, false),
 	col(DiffName, "schema_change", types.Boolean, false),
+	textCol(DiffName, "author", false, false),
+	textCol(DiffName, "author_email", false, false),
+	col(DiffName, "author_date", types.DatetimeMaxPrecision, false),
 }
 
 // diffTable is dolt_diff: a row per table that a commit of HEAD's history
@@ -51,13 +56,14 @@ func (d diffTable) rowsOf(ctx *sql.Context, c, head *commitgraph.Commit) ([]sql.
 	var from, to commitgraph.RootValue
 	var err error
 	hash := Working
-	var meta []any
+	var meta, author []any
 	if c == nil {
 		if from, err = d.v.openRoot(ctx, head); err != nil {
 			return nil, err
 		}
 		to = d.v.Working
 		meta = []any{nil, nil, nil, nil}
+		author = []any{nil, nil, nil}
 	} else {
 		hash = c.Addr.String()
 		var parent *commitgraph.Commit
@@ -74,6 +80,7 @@ func (d diffTable) rowsOf(ctx *sql.Context, c, head *commitgraph.Commit) ([]sql.
 		}
 		who := c.Meta.CommitterOrAuthor()
 		meta = []any{who.Name, who.Email, c.Meta.Time, c.Meta.Message}
+		author = []any{c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}
 	}
 	chs, err := RootChanges(ctx, d.v.Graph, from, to)
 	if err != nil {
@@ -81,7 +88,7 @@ func (d diffTable) rowsOf(ctx *sql.Context, c, head *commitgraph.Commit) ([]sql.
 	}
 	out := make([]sql.Row, len(chs))
 	for i, ch := range chs {
-		out[i] = append(append(sql.Row{hash, ch.Table}, meta...), boolVal(ch.DataChange), boolVal(ch.SchemaChange))
+		out[i] = append(append(append(sql.Row{hash, ch.Table}, meta...), boolVal(ch.DataChange), boolVal(ch.SchemaChange)), author...)
 	}
 	return out, nil
 }

@@ -9,33 +9,38 @@
 //	  commit_hash  text     PRIMARY KEY
 //	  committer    text     the committer's name (the author's if none)
 //	  email        text     the committer's email
-//	  date         datetime the commit's time, UTC, to the millisecond
+//	  date         datetime(3) the commit's time, UTC, to the millisecond
 //	  message      text
 //	  commit_order bigint unsigned  the commit's height (1 for a root
 //	                       commit, 1 + the greatest parent's otherwise)
 //	  parents      text     the parents' hashes, mainline first, ", "
-//	                       between them ("" for a root commit)
+//	                       between them ("" for a root commit); nullable
 //	  refs         text     the refs naming the commit, as git log
 //	                       --decorate prints them: "HEAD -> main, b1,
 //	                       tag: v1" ("" if none)
-//	  signature    text     NULL: verso does not sign commits
-//	  author, author_email text; author_date datetime (a commit has one
-//	                       time, so author_date is date)
+//	  signature    text     "": verso does not sign commits
+//	  author, author_email text; author_date datetime(3) (a commit has
+//	                       one time, so author_date is date)
 //
 //	dolt_commits           every commit reachable from a branch or a tag
-//	  commit_hash, committer, email, date, message   as in dolt_log
+//	  commit_hash, committer, email, date, message, author, author_email,
+//	  author_date          as in dolt_log
 //
 //	dolt_commit_ancestors  a row per (commit, parent) of dolt_commits
-//	  commit_hash  text     PRIMARY KEY (commit_hash, parent_index)
-//	  parent_hash  text     NULL for a root commit (one row, index 0)
+//	  commit_hash  text     PRIMARY KEY (commit_hash, parent_hash,
+//	                       parent_index), as Dolt declares it
+//	  parent_hash  text     NULL for a root commit (one row, index 0),
+//	                       though declared NOT NULL as Dolt does
 //	  parent_index int      0 for the first (mainline) parent
 //
 //	dolt_diff              the tables each commit of HEAD's history changed
 //	                       against its first parent, and those the working
 //	                       root changed against HEAD (commit_hash WORKING,
 //	                       committer, email, date and message NULL)
-//	  commit_hash, table_name text, committer, email text, date datetime,
-//	  message text, data_change, schema_change boolean
+//	  commit_hash, table_name text, committer, email text, date
+//	  datetime(6), message text, data_change, schema_change boolean,
+//	  author, author_email text, author_date datetime(6); all declared NOT
+//	  NULL, as Dolt declares them, though WORKING's metadata is NULL
 //	                       A table's rows changed: data_change; its schema
 //	                       or options changed, or it was created or
 //	                       dropped: schema_change. A change to any events/
@@ -47,10 +52,10 @@
 //	                       root commit: against no table), and between
 //	                       HEAD and the working root (to_commit WORKING)
 //	  to_<c>...            the row after, in t's current columns
-//	  to_commit text, to_commit_date datetime
+//	  to_commit varchar(1023), to_commit_date datetime(6)
 //	  from_<c>...          the row before
-//	  from_commit text, from_commit_date datetime
-//	  diff_type text       added, modified or removed
+//	  from_commit varchar(1023), from_commit_date datetime(6)
+//	  diff_type varchar(1023)  added, modified or removed
 //
 //	dolt_diff_dolt_events  the events added and removed between each
 //	                       commit of HEAD's history and each of its
@@ -66,8 +71,10 @@
 //	                       sides (a merge renumbered theirs)
 //
 //	dolt_history_<t>       t's rows at every commit of HEAD's history
-//	  <c>...               t's current columns
-//	  commit_hash text, committer text, commit_date datetime
+//	  <c>...               t's current columns (its key columns the
+//	                       primary key, as Dolt declares them)
+//	  commit_hash char(32) ascii, committer varchar(1024) ascii,
+//	  commit_date datetime(3)
 //
 // t's current columns are those of the session's working root; rows of
 // older commits are matched to them by column name (a column they lack is
@@ -92,12 +99,14 @@
 // the session's transaction then), and are plain scans unless said:
 //
 //	dolt_branches  name text PRIMARY KEY, hash text, latest_committer text,
-//	               latest_committer_email text, latest_commit_date datetime,
-//	               latest_commit_message text, remote text, branch text,
-//	               dirty tinyint (the working set differs from the head);
-//	               the branches as they are now
-//	dolt_tags      tag_name text PRIMARY KEY, tag_hash text, tagger text,
-//	               email text, date datetime, message text
+//	               latest_committer_email text, latest_commit_date
+//	               datetime(3), latest_commit_message text, remote text,
+//	               branch text, dirty tinyint (the working set differs
+//	               from the head), latest_author text, latest_author_email
+//	               text, latest_author_date datetime(3); the branches as
+//	               they are now
+//	dolt_tags      tag_name text, tag_hash text (the primary key), tagger
+//	               text, email text, date datetime(3), message text
 //	dolt_status    table_name text, staged tinyint, status text: the
 //	               session branch's staged changes (HEAD to staged, staged
 //	               = 1), unstaged ones (staged to working, as the session's

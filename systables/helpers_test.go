@@ -273,7 +273,7 @@ func modelLogRow(c *commitgraph.Commit, deco string) string {
 		ps = append(ps, p.String())
 	}
 	return formatRow(sql.Row{c.Addr.String(), w.Name, w.Email, c.Meta.Time, c.Meta.Message, uint64(c.Height),
-		strings.Join(ps, ", "), deco, nil, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time})
+		strings.Join(ps, ", "), deco, "", c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time})
 }
 
 // modelLog returns the dolt_log rows of head: its history by descending
@@ -307,7 +307,7 @@ func modelCommits(tb testing.TB, g *commitgraph.DB) []string {
 	var out []string
 	for _, c := range reachable(tb, g, branchHeads(tb, g)...) {
 		w := c.Meta.CommitterOrAuthor()
-		out = append(out, formatRow(sql.Row{c.Addr.String(), w.Name, w.Email, c.Meta.Time, c.Meta.Message}))
+		out = append(out, formatRow(sql.Row{c.Addr.String(), w.Name, w.Email, c.Meta.Time, c.Meta.Message, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}))
 	}
 	slices.Sort(out)
 	return out

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	sqltypes "github.com/dolthub/vitess/go/sqltypes"
 
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/tables"
@@ -32,14 +33,22 @@ func openHistory(ctx *sql.Context, v *View, name string) (*Table, bool, error) {
 	h := &history{v: v, table: exact}
 	var sch sql.Schema
 	for _, c := range cur.Schema {
-		sch = append(sch, &sql.Column{Name: c.Name, Type: c.Type, Nullable: true, Source: tn})
+		// Dolt keeps the table's key columns as the history's primary
+		// key, though a row appears once a commit.
+		sch = append(sch, &sql.Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable && !c.PrimaryKey, PrimaryKey: c.PrimaryKey, Source: tn})
 	}
 	h.cols = sch
-	sch = append(sch[:len(sch):len(sch)], textCol(tn, "commit_hash", false, false), textCol(tn, "committer", false, false),
-		col(tn, "commit_date", types.Datetime, false))
+	sch = append(sch[:len(sch):len(sch)], col(tn, "commit_hash", historyHashType, false), col(tn, "committer", historyCommitterType, false),
+		col(tn, "commit_date", types.Datetime3, false))
 	return &Table{name: tn, v: v, sch: sch, impl: h,
 		indexes: []indexSpec{{id: commitHashColumn, column: commitHashColumn}}}, true, nil
 }
+
+// The types Dolt gives dolt_history_<t>'s commit columns.
+var (
+	historyHashType      = types.MustCreateString(sqltypes.Char, 32, sql.Collation_ascii_bin)
+	historyCommitterType = types.MustCreateString(sqltypes.VarChar, 1024, sql.Collation_ascii_bin)
+)
 
 // commitIter streams the rows of a sequence of commits' table values.
 type commitIter struct {

@@ -198,7 +198,8 @@ func (m *model) tableDiff() []string {
 }
 
 // rootDiff returns the dolt_diff rows of the change from one root to
-// another, under hash with meta.
+// another, under hash with meta (the committer's name, email, time and
+// message, then the author's name, email and time).
 func (m *model) rootDiff(from, to commitgraph.RootValue, hash string, meta []any) []string {
 	var out []string
 	ctx := context.Background()
@@ -216,7 +217,7 @@ func (m *model) rootDiff(from, to commitgraph.RootValue, hash string, meta []any
 			schema = !bytes.Equal(tables.EncodeSchema(ft.Schema()), tables.EncodeSchema(tt.Schema()))
 		}
 		if data || schema {
-			out = append(out, formatRow(append(append(sql.Row{hash, "t"}, meta...), b8(data), b8(schema))))
+			out = append(out, formatRow(append(append(append(sql.Row{hash, "t"}, meta[:4]...), b8(data), b8(schema)), meta[4:]...)))
 		}
 	}
 	fe, _, err := from.Get(ctx, "events/log")
@@ -228,7 +229,7 @@ func (m *model) rootDiff(from, to commitgraph.RootValue, hash string, meta []any
 		m.tb.Fatal(err)
 	}
 	if fe != te {
-		out = append(out, formatRow(append(append(sql.Row{hash, "dolt_events"}, meta...), int8(1), int8(0))))
+		out = append(out, formatRow(append(append(append(sql.Row{hash, "dolt_events"}, meta[:4]...), int8(1), int8(0)), meta[4:]...)))
 	}
 	return out
 }
@@ -243,7 +244,7 @@ func b8(b bool) int8 {
 // diff returns the dolt_diff rows: WORKING, then each commit against its
 // first parent.
 func (m *model) diff() []string {
-	out := m.rootDiff(m.root(m.head), m.working, "WORKING", []any{nil, nil, nil, nil})
+	out := m.rootDiff(m.root(m.head), m.working, "WORKING", []any{nil, nil, nil, nil, nil, nil, nil})
 	for _, c := range m.commits {
 		var p *commitgraph.Commit
 		if len(c.Parents) > 0 {
@@ -253,7 +254,7 @@ func (m *model) diff() []string {
 			}
 		}
 		w := c.Meta.CommitterOrAuthor()
-		out = append(out, m.rootDiff(m.root(p), m.root(c), c.Addr.String(), []any{w.Name, w.Email, c.Meta.Time, c.Meta.Message})...)
+		out = append(out, m.rootDiff(m.root(p), m.root(c), c.Addr.String(), []any{w.Name, w.Email, c.Meta.Time, c.Meta.Message, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time})...)
 	}
 	return out
 }

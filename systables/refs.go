@@ -9,11 +9,13 @@ import (
 // System tables over refs and the working set, with Dolt's columns:
 //
 //	dolt_branches  name text PRIMARY KEY, hash text, latest_committer text,
-//	               latest_committer_email text, latest_commit_date datetime,
-//	               latest_commit_message text, remote text, branch text,
-//	               dirty tinyint (the working set differs from the head)
-//	dolt_tags      tag_name text PRIMARY KEY, tag_hash text, tagger text,
-//	               email text, date datetime, message text
+//	               latest_committer_email text, latest_commit_date
+//	               datetime(3), latest_commit_message text, remote text,
+//	               branch text, dirty tinyint (the working set differs
+//	               from the head), latest_author text,
+//	               latest_author_email text, latest_author_date datetime(3)
+//	dolt_tags      tag_name text, tag_hash text (the primary key), tagger
+//	               text, email text, date datetime(3), message text
 //	dolt_status    table_name text, staged tinyint, status text: the
 //	               session branch's staged changes (HEAD to staged, staged
 //	               = 1), unstaged ones (staged to working, as the session's
@@ -30,18 +32,21 @@ var (
 		textCol(BranchesName, "hash", false, false),
 		textCol(BranchesName, "latest_committer", false, true),
 		textCol(BranchesName, "latest_committer_email", false, true),
-		{Name: "latest_commit_date", Type: types.DatetimeMaxPrecision, Source: BranchesName, Nullable: true},
+		{Name: "latest_commit_date", Type: types.Datetime3, Source: BranchesName, Nullable: true},
 		textCol(BranchesName, "latest_commit_message", false, true),
 		textCol(BranchesName, "remote", false, true),
 		textCol(BranchesName, "branch", false, true),
 		{Name: "dirty", Type: types.Boolean, Source: BranchesName, Nullable: true},
+		textCol(BranchesName, "latest_author", false, true),
+		textCol(BranchesName, "latest_author_email", false, true),
+		{Name: "latest_author_date", Type: types.Datetime3, Source: BranchesName, Nullable: true},
 	}
 	tagsSchema = sql.Schema{
 		textCol(TagsName, "tag_name", true, false),
-		textCol(TagsName, "tag_hash", false, false),
+		textCol(TagsName, "tag_hash", true, false),
 		textCol(TagsName, "tagger", false, false),
 		textCol(TagsName, "email", false, false),
-		{Name: "date", Type: types.DatetimeMaxPrecision, Source: TagsName, Nullable: false},
+		{Name: "date", Type: types.Datetime3, Source: TagsName, Nullable: false},
 		textCol(TagsName, "message", false, false),
 	}
 	// stashesSchema is Dolt's: the stash's list and index, the branch
@@ -74,7 +79,8 @@ func (v *View) branchRows(ctx *sql.Context) ([]sql.Row, error) {
 		}
 		who := c.Meta.CommitterOrAuthor()
 		dirty := ws.Working != c.Root || ws.Staged != c.Root
-		rows = append(rows, sql.Row{b.Name, c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message, "", "", dirty})
+		rows = append(rows, sql.Row{b.Name, c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message, "", "", dirty,
+			c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time})
 	}
 	return rows, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	sqltypes "github.com/dolthub/vitess/go/sqltypes"
 
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/prolly"
@@ -20,6 +21,10 @@ const (
 	DiffModified = "modified"
 	DiffRemoved  = "removed"
 )
+
+// diffTextType is the type Dolt gives a diff's commit and diff_type
+// columns.
+var diffTextType = types.MustCreateStringWithDefaults(sqltypes.VarChar, 1023)
 
 // RowDiff describes the rows of a table diff: the table's current columns
 // (those of the session's working root) twice, to_ and from_, with the
@@ -38,11 +43,11 @@ func NewRowDiff(source string, cols sql.Schema) *RowDiff {
 		for _, c := range cols {
 			d.schema = append(d.schema, &sql.Column{Name: p + c.Name, Type: c.Type, Nullable: true, Source: source})
 		}
-		d.schema = append(d.schema, textCol(source, p+"commit", false, true), col(source, p+"commit_date", types.Datetime, true))
+		d.schema = append(d.schema, col(source, p+"commit", diffTextType, true), col(source, p+"commit_date", types.DatetimeMaxPrecision, true))
 	}
 	side("to_")
 	side("from_")
-	d.schema = append(d.schema, textCol(source, "diff_type", false, false))
+	d.schema = append(d.schema, col(source, "diff_type", diffTextType, true))
 	return d
 }
 

@@ -12,9 +12,6 @@ const logCols = "commit_hash, committer, email, date, message, commit_order, par
 
 // dialect is what differs between the servers' system tables.
 type dialect struct {
-	// authorCols: dolt_commits and dolt_diff have three columns more
-	// (author, author_email, author_date), as Dolt's do.
-	authorCols bool
 	// wholeTables: copy each system table with one full scan. Otherwise
 	// the copy goes commit batch by commit batch, by index lookups (an IN
 	// list of 2000 hashes), which keeps each statement small. Dolt needs
@@ -25,7 +22,7 @@ type dialect struct {
 
 var (
 	versoDialect = dialect{}
-	doltDialect  = dialect{authorCols: true, wholeTables: true}
+	doltDialect  = dialect{wholeTables: true}
 )
 
 // materialize copies the system tables of bench into ordinary tables of
@@ -33,10 +30,7 @@ var (
 // the first row), indexed: the baseline of a read of the log in its
 // order.
 func materialize(ctx context.Context, db *gosql.DB, d dialect) error {
-	author := ""
-	if d.authorCols {
-		author = ", author text, author_email text, author_date datetime(6)"
-	}
+	const author = ", author text, author_email text, author_date datetime(6)"
 	for _, q := range []string{
 		`CREATE TABLE base.log_m (commit_hash varchar(32) PRIMARY KEY, committer text, email text, date datetime(6),
 			message text, commit_order bigint unsigned, parents text, refs text, signature text, author text,
