@@ -3,6 +3,7 @@ package sqlserver
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -42,7 +43,7 @@ func doltAdd(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		}
 	}
 	if !all && len(names) == 0 {
-		return nil, errors.New("dolt_add: nothing specified, nothing added; name the tables to stage, or '.' (or '-A') for all")
+		return nil, errors.New("Nothing specified, nothing added. Maybe you wanted to say 'dolt add .'?")
 	}
 	d, err := procBranch(ctx)
 	if err != nil {
@@ -92,10 +93,10 @@ func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, err
 	}
 	if len(a.pos) > 0 {
-		return nil, fmt.Errorf("dolt_commit: unexpected argument %q; give the message with '-m'", a.pos[0])
+		return nil, errPositional("commit", a.pos)
 	}
 	if a.has("allow-empty") && a.has("skip-empty") {
-		return nil, errors.New("dolt_commit: --allow-empty and --skip-empty contradict each other; give one")
+		return nil, errors.New("error: cannot use both --allow-empty and --skip-empty")
 	}
 	meta := commitgraph.Meta{Message: a.vals["message"]}
 	if a.has("author") {
@@ -113,7 +114,7 @@ func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		}
 	}
 	if !a.has("message") && !a.has("amend") {
-		return nil, errors.New("dolt_commit: no commit message; give one with '-m'")
+		return nil, errors.New("Must provide commit message.")
 	}
 	d, err := procBranch(ctx)
 	if err != nil {
@@ -130,7 +131,7 @@ func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	d.writers = map[string]*tableWriter{}
 	switch {
 	case errors.Is(err, verso.ErrNothingToCommit):
-		return nil, errors.New("nothing to commit: no changes are staged; stage them with dolt_add (or commit with '-a' or '-A'), or give '--allow-empty'")
+		return nil, errors.New("nothing to commit")
 	case errors.Is(err, verso.ErrUnresolvedConflicts):
 		ts, _ := verso.ConflictedTables(ctx, d.Root())
 		return nil, errConflicts(ts)
@@ -147,11 +148,17 @@ func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	return sql.RowsToRowIter(sql.Row{made.Addr.String()}), nil
 }
 
+// errPositional is Dolt's refusal of positional arguments by a command
+// that takes none.
+func errPositional(cmd string, pos []string) error {
+	return fmt.Errorf("error: %s does not take positional arguments, but found %d: %s", cmd, len(pos), strings.Join(pos, ", "))
+}
+
 // parseAuthor parses "Name <email>".
 func parseAuthor(s string) (commitgraph.Signature, error) {
 	name, email, err := doltargs.ParseAuthor(s)
 	if err != nil {
-		return commitgraph.Signature{}, fmt.Errorf("dolt_commit: %w", err)
+		return commitgraph.Signature{}, err
 	}
 	return commitgraph.Signature{Name: name, Email: email}, nil
 }
@@ -160,7 +167,7 @@ func parseAuthor(s string) (commitgraph.Signature, error) {
 func parseCommitDate(s string) (time.Time, error) {
 	t, err := doltargs.ParseDate(s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("dolt_commit: %w", err)
+		return time.Time{}, err
 	}
 	return t, nil
 }

@@ -1,8 +1,6 @@
 package sqlserver
 
 import (
-	"fmt"
-
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
@@ -39,9 +37,10 @@ func procSpec(proc string, s doltargs.Spec) optSpec {
 }
 
 func (spec optSpec) parse(args []string) (*procArgs, error) {
+	// The parser's errors are Dolt's, which name no procedure.
 	a, err := doltargs.Spec{Opts: spec.opts, Shorts: spec.shorts}.Parse(args)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", spec.proc, err)
+		return nil, err
 	}
 	return &procArgs{set: a.Set, vals: a.Vals, pos: a.Pos, afterDashes: a.AfterDashes}, nil
 }

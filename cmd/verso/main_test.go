@@ -84,7 +84,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"log", "a", "b"}, `verso log: log takes at most 1, but got ["a" "b"] (verso log --help)`},
 		{[]string{"fsck", "x"}, `verso fsck: fsck takes no arguments, but got ["x"] (verso fsck --help)`},
 		{[]string{"gc", "-x"}, "verso gc: unknown shorthand flag: 'x' in -x (verso gc --help lists the flags)"},
-		{[]string{"commit", "--bogus"}, `verso commit: unknown option "--bogus"`},
+		{[]string{"commit", "--bogus"}, "verso commit: error: unknown option `bogus'"},
 		{[]string{"sql-server", "--port", "x"}, `verso sql-server: invalid argument "x" for "-P, --port" flag`},
 	} {
 		code, out, errOut := runCode(tc.args...)

@@ -8,11 +8,11 @@
 //   - "--" ends the options; the arguments after it are positional.
 //
 // It also reads the two values the commands share: an author ("Name
-// <email>") and a commit date. Errors name no command: the caller puts its
-// own name before them.
+// <email>") and a commit date. Errors are worded as Dolt's.
 package doltargs
 
 import (
+	"errors"
 	"fmt"
 	"net/mail"
 	"sort"
@@ -60,9 +60,27 @@ func (spec Spec) Usage() string {
 	return strings.Join(names, ", ")
 }
 
-// Parse parses args against spec.
+// Parse parses args against spec, as Dolt's argument parser does, errors
+// and quirks included:
+//
+//   - A long option may also be written with its short name ("--m"), and
+//     with its value joined ("--message=x", "--messagex"): the longest
+//     name that begins the argument is the option, and the rest is its
+//     value. The rest of an option that takes no value is a positional
+//     argument ("--allow-empty=true" gives "=true").
+//   - A short option's joined value drops a leading "=" ("-m=x").
+//   - A lone "-" is dropped.
+//   - An option given twice is refused.
 func (spec Spec) Parse(args []string) (*Args, error) {
 	a := &Args{Set: map[string]bool{}, Vals: map[string]string{}, AfterDashes: -1}
+	set := func(name, val string) error {
+		if a.Set[name] {
+			return fmt.Errorf("error: multiple values provided for `%s'", name)
+		}
+		a.Set[name] = true
+		a.Vals[name] = val
+		return nil
+	}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		switch {
@@ -70,41 +88,49 @@ func (spec Spec) Parse(args []string) (*Args, error) {
 			a.AfterDashes = len(a.Pos)
 			a.Pos = append(a.Pos, args[i+1:]...)
 			return a, nil
+		case arg == "-":
 		case strings.HasPrefix(arg, "--"):
-			name, val, hasVal := strings.Cut(arg[2:], "=")
-			takes, ok := spec.Opts[name]
+			name, rest, ok := spec.longest(arg[2:])
 			if !ok {
-				return nil, fmt.Errorf("unknown option %q; the options are %s", arg, spec.Usage())
+				return nil, fmt.Errorf("error: unknown option `%s'", arg[2:])
 			}
-			if takes && !hasVal {
-				if i+1 >= len(args) {
-					return nil, fmt.Errorf("option %q needs a value", arg)
+			val := ""
+			switch {
+			case !spec.Opts[name]:
+				if rest != "" {
+					a.Pos = append(a.Pos, rest)
 				}
+			case rest != "":
+				val = strings.TrimPrefix(rest, "=")
+			case i+1 < len(args):
 				i++
 				val = args[i]
-			} else if !takes && hasVal {
-				return nil, fmt.Errorf("option --%s takes no value", name)
+			default:
+				return nil, fmt.Errorf("error: no value for option `%s'", name)
 			}
-			a.Set[name] = true
-			a.Vals[name] = val
-		case strings.HasPrefix(arg, "-") && len(arg) > 1:
+			if err := set(name, val); err != nil {
+				return nil, err
+			}
+		case strings.HasPrefix(arg, "-"):
 			for j := 1; j < len(arg); j++ {
 				name, ok := spec.Shorts[arg[j]]
 				if !ok {
-					return nil, fmt.Errorf("unknown option \"-%c\" in %q; the options are %s", arg[j], arg, spec.Usage())
+					return nil, fmt.Errorf("error: unknown option `%c'", arg[j])
 				}
-				a.Set[name] = true
+				val := ""
 				if spec.Opts[name] {
-					val := arg[j+1:]
-					if val == "" {
+					val = strings.TrimPrefix(arg[j+1:], "=")
+					if j+1 == len(arg) {
 						if i+1 >= len(args) {
-							return nil, fmt.Errorf("option \"-%c\" needs a value", arg[j])
+							return nil, fmt.Errorf("error: no value for option `%s'", name)
 						}
 						i++
 						val = args[i]
 					}
-					a.Vals[name] = val
-					break
+					j = len(arg)
+				}
+				if err := set(name, val); err != nil {
+					return nil, err
 				}
 			}
 		default:
@@ -114,11 +140,32 @@ func (spec Spec) Parse(args []string) (*Args, error) {
 	return a, nil
 }
 
+// longest returns the option whose long or short name is the longest
+// that begins s, with the rest of s.
+func (spec Spec) longest(s string) (name, rest string, ok bool) {
+	best := -1
+	try := func(n, canonical string) {
+		if strings.HasPrefix(s, n) && len(n) > best {
+			best, name = len(n), canonical
+		}
+	}
+	for n := range spec.Opts {
+		try(n, n)
+	}
+	for c, n := range spec.Shorts {
+		try(string(c), n)
+	}
+	if best < 0 {
+		return "", "", false
+	}
+	return name, s[best:], true
+}
+
 // ParseAuthor parses "Name <email>".
 func ParseAuthor(s string) (name, email string, err error) {
 	addr, err := mail.ParseAddress(s)
 	if err != nil || addr.Name == "" {
-		return "", "", fmt.Errorf("author %q is not of the form 'Name <email>'", s)
+		return "", "", errors.New("Author not formatted correctly. Use 'Name <author@example.com>' format")
 	}
 	return addr.Name, addr.Address, nil
 }
@@ -131,5 +178,5 @@ func ParseDate(s string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("cannot read the date %q; write it as 2006-01-02T15:04:05Z07:00, '2006-01-02 15:04:05' (UTC) or 2006-01-02", s)
+	return time.Time{}, fmt.Errorf("error: '%s' is not in a supported format.", s)
 }
