@@ -31,6 +31,9 @@ var (
 	// ErrNotFastForward is returned by a merge with FFOnly whose branches
 	// have diverged.
 	ErrNotFastForward = errors.New("verso: the branches have diverged; a fast-forward is not possible")
+	// ErrConflictsRefused is returned by a merge with RefuseConflicts
+	// that would leave conflicts: nothing is changed.
+	ErrConflictsRefused = errors.New("verso: the merge has conflicts; nothing was changed")
 	// ErrNoCherryPick is returned by AbortCherryPick when the working set
 	// holds no conflicts of a cherry-pick.
 	ErrNoCherryPick = errors.New("verso: there is no cherry-pick with conflicts to abort")
@@ -96,6 +99,10 @@ type MergeOptions struct {
 	// Default computes, for the other side's rows, a column one side
 	// added; nil is tablemerge.LiteralDefault (literal defaults only).
 	Default tablemerge.DefaultFunc
+	// RefuseConflicts fails a merge that would leave conflicts with
+	// ErrConflictsRefused, changing nothing (Dolt's autocommit merge
+	// without @@dolt_allow_commit_conflicts).
+	RefuseConflicts bool
 }
 
 // MergeResult is what Merge, CherryPick or Revert did.
@@ -192,6 +199,9 @@ func (t *Txn) threeWay(ctx context.Context, s *BranchState, base, theirs *Commit
 		merge = &commitgraph.MergeState{Commit: theirs.Addr, PreMergeWorking: s.Working.Address()}
 	}
 	if res.HasConflicts() {
+		if opts.RefuseConflicts {
+			return nil, ErrConflictsRefused
+		}
 		out.Conflicts = res.Conflicts
 		return conflictState(ctx, s, res, merge)
 	}

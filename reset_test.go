@@ -99,7 +99,8 @@ func TestStatusConflict(t *testing.T) {
 	if len(res.Conflicts) != 1 {
 		t.Fatalf("merge: %+v, want a conflict", res)
 	}
-	wantStatus(t, db, "main", "with a conflict", "t modified", "t conflict")
+	// The conflicted row keeps ours, so t is as HEAD has it.
+	wantStatus(t, db, "main", "with a conflict", "t conflict")
 	// Staging keeps the merge in progress.
 	ok(t, txn.ResolveConflicts(ctx, "t", verso.Ours))
 	ok(t, txn.StageAll(ctx))

@@ -69,7 +69,7 @@ var mergeSpec = procSpec("dolt_merge", doltargs.Merge())
 const (
 	msgMergeOK    = "merge successful"
 	msgUpToDate   = "Everything up-to-date"
-	msgConflicts  = "conflicts found; resolve them (dolt_conflicts_resolve, or edit the tables and delete the rows of dolt_conflicts_<table>), then dolt_add and dolt_commit; or abort with dolt_merge('--abort')"
+	msgConflicts  = "conflicts found"
 	msgMergeAbort = "merge aborted"
 )
 
@@ -194,7 +194,7 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		}
 		err := d.updateBranchWith(ctx, func() error { return d.AbortMerge(ctx) })
 		if errors.Is(err, verso.ErrNoMerge) {
-			return nil, errors.New("dolt_merge: there is no merge to abort")
+			return nil, errors.New("fatal: There is no merge to abort")
 		}
 		if err != nil {
 			return nil, err
@@ -216,6 +216,9 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		Author: me, Message: a.vals["message"],
 		NoFF: a.has("no-ff"), FFOnly: a.has("ff-only"), Squash: a.has("squash"), NoCommit: a.has("no-commit"),
 		Default: columnDefault(ctx),
+		// An autocommit merge with conflicts would be rolled back at the
+		// statement's end, as Dolt's transaction commit refuses them.
+		RefuseConflicts: autocommitting(ctx) && !conflictsAllowed(ctx),
 	}
 	if a.has("author") {
 		if opts.Author, err = parseAuthor(a.vals["author"]); err != nil {
@@ -232,11 +235,16 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, idErr
 	case errors.Is(err, verso.ErrNotFastForward):
 		return nil, fmt.Errorf("dolt_merge: not possible to fast-forward %s to %s (the branches have diverged), aborting; merge without --ff-only", d.Branch(), a.pos[0])
+	case errors.Is(err, verso.ErrConflictsRefused):
+		return nil, errAutocommitConflicts
 	case err != nil:
 		return nil, mergeError("dolt_merge", err)
 	case res.UpToDate:
 		return sql.RowsToRowIter(sql.Row{res.Commit.Addr.String(), int64(0), int64(0), msgUpToDate}), nil
 	case len(res.Conflicts) > 0:
+		// The transaction's end commits them, or undoes the merge.
+		d.conflictedMerge = !conflictsAllowed(ctx)
+		ctx.Warn(1105, "merge has unresolved conflicts or constraint violations")
 		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(1), msgConflicts}), nil
 	case res.FastForward:
 		return sql.RowsToRowIter(sql.Row{res.Commit.Addr.String(), int64(1), int64(0), msgMergeOK}), nil

@@ -103,6 +103,7 @@ func TestMergeProceduresModel(t *testing.T) {
 
 		merged, conflicts := mergemodel.Merge(base, ours, theirs)
 		want := sqlModel(merged)
+		env.exec(ctx, "SET @@dolt_allow_commit_conflicts = 1")
 		res := env.exec(ctx, "CALL dolt_merge('feature')")
 		merges++
 		fail := func(format string, args ...any) {

@@ -176,6 +176,7 @@ var mergeScripts = []queries.ScriptTest{
 			[]string{"UPDATE t SET a = 12 WHERE pk = 1", "UPDATE t SET b = 'yy' WHERE pk = 2", "INSERT INTO t VALUES (4, 40, 'w')"},
 			[]string{"UPDATE t SET a = 11 WHERE pk = 1", "UPDATE t SET a = 21 WHERE pk = 2"}),
 		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SET @@dolt_allow_commit_conflicts = 1", SkipResultsCheck: true},
 			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
 			{Query: "SELECT * FROM dolt_conflicts", Expected: []sql.Row{{"t", uint64(1)}}},
 			{Query: "SELECT base_pk, base_a, base_b, our_pk, our_a, our_b, our_diff_type, their_pk, their_a, their_b, their_diff_type FROM dolt_conflicts_t",
@@ -202,6 +203,7 @@ var mergeScripts = []queries.ScriptTest{
 			[]string{"UPDATE t SET a = 22 WHERE pk = 2", "INSERT INTO t VALUES (7, 70, 'f')"},
 			[]string{"DELETE FROM t WHERE pk = 2", "INSERT INTO t VALUES (7, 71, 'm')"}),
 		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SET @@dolt_allow_commit_conflicts = 1", SkipResultsCheck: true},
 			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
 			{Query: "SELECT base_pk, our_pk, our_a, our_diff_type, their_pk, their_a, their_diff_type FROM dolt_conflicts_t ORDER BY coalesce(base_pk, our_pk)",
 				Expected: []sql.Row{{2, nil, nil, "removed", 2, 22, "modified"}, {nil, 7, 71, "added", 7, 70, "added"}}},
@@ -219,7 +221,8 @@ var mergeScripts = []queries.ScriptTest{
 			[]string{"UPDATE t SET a = 12 WHERE pk = 1", "INSERT INTO t VALUES (4, 40, 'w')"},
 			[]string{"UPDATE t SET a = 11 WHERE pk = 1"}),
 		Assertions: []queries.ScriptTestAssertion{
-			{Query: "CALL dolt_merge('--abort')", ExpectedErrStr: "dolt_merge: there is no merge to abort"},
+			{Query: "SET @@dolt_allow_commit_conflicts = 1", SkipResultsCheck: true},
+			{Query: "CALL dolt_merge('--abort')", ExpectedErrStr: "fatal: There is no merge to abort"},
 			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
 			{Query: "CALL dolt_conflicts_resolve('t')", ExpectedErrStr: "dolt_conflicts_resolve: give one of '--ours' or '--theirs', then the tables ('.' for all)"},
 			{Query: "CALL dolt_conflicts_resolve('--ours')", ExpectedErrStr: "dolt_conflicts_resolve: name the tables to resolve, or '.' for all"},
@@ -238,6 +241,51 @@ var mergeScripts = []queries.ScriptTest{
 			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 12, "x"}, {2, 20, "y"}, {3, 30, "z"}, {4, 40, "w"}}},
 			{Query: "CALL dolt_commit('-Am', 'theirs')", Expected: []sql.Row{{anyHash{}}}},
 			{Query: parentsOfMain, Expected: []sql.Row{{int64(2)}}},
+		},
+	},
+	{
+		Name: "conflicts and the transaction's commit, as Dolt's: refused in autocommit unless allowed, rolled back at COMMIT",
+		SetUpScript: diverge(
+			[]string{"UPDATE t SET a = 12 WHERE pk = 1", "CREATE TABLE other (pk INT PRIMARY KEY)"},
+			[]string{"UPDATE t SET a = 11 WHERE pk = 1"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SELECT @@dolt_allow_commit_conflicts, @@dolt_force_transaction_commit", Expected: []sql.Row{{int8(0), int8(0)}}},
+			// Autocommit: the merge changes nothing.
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: errAutocommitConflicts.Error()},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			{Query: "SELECT count(*) FROM dolt_conflicts", Expected: noConflicts},
+			{Query: "SELECT * FROM t WHERE pk = 1", Expected: []sql.Row{{1, 11, "x"}}},
+			// Allowed: the conflicts stay; a later write that keeps them
+			// is refused once they are no longer allowed, and rolled back.
+			{Query: "SET @@dolt_allow_commit_conflicts = 1", SkipResultsCheck: true},
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "SHOW WARNINGS", Expected: []sql.Row{{"Warning", 1105, "merge has unresolved conflicts or constraint violations"}}},
+			{Query: "SET @@dolt_allow_commit_conflicts = 0", SkipResultsCheck: true},
+			{Query: "INSERT INTO other VALUES (1)", ExpectedErrStr: errAutocommitConflicts.Error()},
+			{Query: "SELECT count(*) FROM other", Expected: noConflicts},
+			{Query: "SET @@dolt_force_transaction_commit = 1", SkipResultsCheck: true},
+			{Query: "INSERT INTO other VALUES (1)", Expected: ok1r},
+			{Query: "SET @@dolt_force_transaction_commit = 0", SkipResultsCheck: true},
+			{Query: "CALL dolt_merge('--abort')", Expected: []sql.Row{{"", int64(0), int64(0), msgMergeAbort}}},
+			// An explicit transaction keeps the conflicts until its end:
+			// COMMIT refuses them and undoes the merge, as does ROLLBACK.
+			{Query: "START TRANSACTION", SkipResultsCheck: true},
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "SELECT * FROM dolt_conflicts", Expected: []sql.Row{{"t", uint64(1)}}},
+			{Query: "COMMIT", ExpectedErrStr: errCommitConflicts.Error()},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			{Query: "SELECT count(*) FROM dolt_conflicts", Expected: noConflicts},
+			{Query: "START TRANSACTION", SkipResultsCheck: true},
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "ROLLBACK", SkipResultsCheck: true},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			// Resolved within the transaction, the merge commits.
+			{Query: "START TRANSACTION", SkipResultsCheck: true},
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "CALL dolt_conflicts_resolve('--theirs', 't')", Expected: ok0},
+			{Query: "COMMIT", SkipResultsCheck: true},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: []sql.Row{{true, "feature", anyHash{}, "refs/heads/main", nil}}},
+			{Query: "SELECT * FROM t WHERE pk = 1", Expected: []sql.Row{{1, 12, "x"}}},
 		},
 	},
 	{
@@ -350,6 +398,7 @@ func TestMergeDurability(t *testing.T) {
 	for _, q := range diverge([]string{"UPDATE t SET a = 12 WHERE pk = 1", "INSERT INTO t VALUES (4, 40, 'w')"}, []string{"UPDATE t SET a = 11 WHERE pk = 1"}) {
 		env.exec(ctx, q)
 	}
+	env.exec(ctx, "SET @@dolt_allow_commit_conflicts = 1")
 	env.check(ctx, "CALL dolt_merge('feature')", "[ 0 1 "+msgConflicts+"]")
 	if err := p.Close(); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -121,6 +122,10 @@ type txDB struct {
 	// editing counts, per table, the running statement's editors of any
 	// kind (the statement flushes their writes when it ends).
 	editing map[string]int
+	// conflictedMerge: a dolt_merge of this transaction left conflicts
+	// that its end must either commit (when the session allows them) or
+	// undo, as Dolt's rollback of the transaction would (undoMerge).
+	conflictedMerge bool
 }
 
 // StartTransaction implements sql.TransactionSession.
@@ -157,6 +162,11 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 		if err := d.flushAll(ctx); err != nil {
 			return err
 		}
+	}
+	if err := refuseConflicts(ctx, t); err != nil {
+		return err
+	}
+	for _, d := range t.dbs {
 		if err := d.Commit(ctx); err != nil {
 			return engineError(err)
 		}
@@ -164,10 +174,56 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 	return nil
 }
 
+// refuseConflicts fails the commit of a transaction that writes to a
+// working set with merge conflicts (unresolved, or left by an earlier
+// merge), as Dolt's does, unless the session allows them
+// (@@dolt_allow_commit_conflicts, @@dolt_force_transaction_commit).
+// CommitTransaction then rolls the transaction back. A transaction that
+// wrote nothing commits.
+func refuseConflicts(ctx *sql.Context, t *Transaction) error {
+	for _, d := range t.dbs {
+		if d.ReadOnly() || d.Unchanged() && !d.conflictedMerge || conflictsAllowed(ctx) {
+			continue
+		}
+		tables, err := verso.ConflictedTables(ctx, d.Root())
+		if err != nil {
+			return err
+		}
+		if len(tables) > 0 {
+			undoMerges(ctx, t)
+			if autocommitting(ctx) {
+				return errAutocommitConflicts
+			}
+			return errCommitConflicts
+		}
+	}
+	return nil
+}
+
+// undoMerges takes back, in each database, the conflicted merge the
+// transaction made and its writes since: a dolt_merge writes the branch
+// at once (verso.Txn.Merge), where Dolt's stays in the transaction until
+// it commits, so a rolled-back transaction must abort it to leave the
+// branch as it was.
+func undoMerges(ctx *sql.Context, t *Transaction) {
+	for _, d := range t.dbs {
+		if !d.conflictedMerge {
+			continue
+		}
+		d.conflictedMerge = false
+		d.SetRoot(d.Base())
+		d.writers = map[string]*tableWriter{}
+		if err := d.AbortMerge(ctx); err != nil && !errors.Is(err, verso.ErrNoMerge) {
+			ctx.GetLogger().Warnf("undoing the conflicted merge of a rolled-back transaction on %s: %v", d.Branch(), err)
+		}
+	}
+}
+
 // Rollback implements sql.TransactionSession: the transaction's writes are
 // dropped.
 func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
 	if t, ok := tx.(*Transaction); ok {
+		undoMerges(ctx, t)
 		t.abort()
 	}
 	return nil

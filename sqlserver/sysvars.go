@@ -2,6 +2,7 @@ package sqlserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,6 +22,12 @@ import (
 //	                     dolt_tag record (default: the server's configured
 //	                     identity, else the SQL user); verso's own: Dolt
 //	                     has no such variables
+//	@@dolt_allow_commit_conflicts, @@dolt_force_transaction_commit
+//	                     as Dolt's: off, a transaction (an autocommit
+//	                     statement, or COMMIT) that would leave merge
+//	                     conflicts in the working set fails and is rolled
+//	                     back; on, the conflicts are committed (the
+//	                     second also allows constraint violations)
 //	@@<db>_head          the head commit of the session's branch of db
 //	@@<db>_head_ref      its ref: refs/heads/<branch>; setting it to a
 //	                     branch (or refs/heads/<branch>) checks it out
@@ -34,8 +41,10 @@ import (
 // privilege on are unknown to it (see dbVarVisible in access.go).
 
 const (
-	userNameVar  = "dolt_committer_name"
-	userEmailVar = "dolt_committer_email"
+	userNameVar       = "dolt_committer_name"
+	userEmailVar      = "dolt_committer_email"
+	allowConflictsVar = "dolt_allow_commit_conflicts"
+	forceTxnCommitVar = "dolt_force_transaction_commit"
 )
 
 var dbVarSuffixes = []string{"_head_ref", "_head", "_working", "_staged"}
@@ -56,10 +65,40 @@ var systemVariables = []sql.SystemVariable{
 	&sql.MysqlSystemVariable{Name: "version_comment", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: false, Type: types.NewSystemStringType("version_comment"), Default: VersionComment()},
 	&sql.MysqlSystemVariable{Name: userNameVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userNameVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: userEmailVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userEmailVar), Default: ""},
+	&sql.MysqlSystemVariable{Name: allowConflictsVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(allowConflictsVar), Default: int8(0)},
+	&sql.MysqlSystemVariable{Name: forceTxnCommitVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(forceTxnCommitVar), Default: int8(0)},
 	// The engine fixes it at 1 (it takes no row locks); verso's row
 	// locks wait this long, MySQL's range and default (rowlocks.go).
 	&sql.MysqlSystemVariable{Name: "innodb_lock_wait_timeout", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemIntType("innodb_lock_wait_timeout", 1, 1073741824, false), Default: int64(defaultLockWaitTimeout / time.Second)},
 }
+
+// sessionFlag reads a boolean session variable (false if unset).
+func sessionFlag(ctx *sql.Context, name string) bool {
+	v, err := ctx.GetSessionVariable(ctx, name)
+	if err != nil {
+		return false
+	}
+	b, _ := sql.ConvertToBool(ctx, v)
+	return b
+}
+
+// conflictsAllowed reports whether the session's transactions may commit
+// a working set with merge conflicts.
+func conflictsAllowed(ctx *sql.Context) bool {
+	return sessionFlag(ctx, allowConflictsVar) || sessionFlag(ctx, forceTxnCommitVar)
+}
+
+// autocommitting reports whether the statement's transaction ends with
+// the statement (autocommit on, no explicit transaction).
+func autocommitting(ctx *sql.Context) bool {
+	return sessionFlag(ctx, "autocommit") && !ctx.GetIgnoreAutoCommit()
+}
+
+// The refusals of a commit that would leave conflicts, as Dolt words them.
+var (
+	errAutocommitConflicts = errors.New("Merge conflict detected, @autocommit transaction rolled back. @autocommit must be disabled so that merge conflicts can be resolved using the dolt_conflicts and dolt_schema_conflicts tables before manually committing the transaction. Alternatively, to commit transactions with merge conflicts, set @@dolt_allow_commit_conflicts = 1")
+	errCommitConflicts     = errors.New("Merge conflict detected, transaction rolled back. Merge conflicts must be resolved using the dolt_conflicts and dolt_schema_conflicts tables before committing a transaction. To commit transactions with merge conflicts, set @@dolt_allow_commit_conflicts = 1")
+)
 
 // sysVarsOnce guards registerSystemVariables.
 var sysVarsOnce sync.Once

@@ -66,9 +66,14 @@ func (e *Editor) Schema() *Schema { return e.t.schema }
 func (e *Editor) NextAutoIncrement() uint64 { return max(e.autoInc, 1) }
 
 // SetAutoIncrement sets the next auto-increment value (ALTER TABLE ...
-// AUTO_INCREMENT = n); it never goes below a value already used.
+// AUTO_INCREMENT = n); it never goes below a value already used. A table
+// that never set its counter stores 0, which means 1: setting it to 1
+// keeps the 0, so that the same table has one encoding (a merge that
+// carries the counter over leaves the table value as it was).
 func (e *Editor) SetAutoIncrement(n uint64) {
-	e.autoInc = max(e.autoInc, n)
+	if n > 1 {
+		e.autoInc = max(e.autoInc, n)
+	}
 }
 
 // KeepZero sets whether Insert stores an explicit 0 in the auto-increment

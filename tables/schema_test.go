@@ -214,3 +214,31 @@ func TestTableHistoryIndependence(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoIncrementOneIsUnset: setting a fresh table's counter to 1, its
+// meaning already, keeps the table value (a merge carries the counter over
+// this way, and must not make an unchanged table look changed).
+func TestAutoIncrementOneIsUnset(t *testing.T) {
+	ctx := context.Background()
+	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
+	tb, err := New(ns, testSchema(false), testCollations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := tb.Write(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := tb.Edit()
+	ed.SetAutoIncrement(tb.AutoIncrement())
+	nt, err := ed.Table(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := nt.Write(ctx); err != nil || got != want {
+		t.Fatalf("table after SetAutoIncrement(1): %s, %v; want %s", got, err, want)
+	}
+	if nt.AutoIncrement() != 1 {
+		t.Fatalf("AutoIncrement %d, want 1", nt.AutoIncrement())
+	}
+}

@@ -16,7 +16,9 @@ UPDATE t SET a = 21 WHERE pk = 2;
 UPDATE t SET a = 31 WHERE pk = 3;
 CALL dolt_commit('-am', 'on main', '--date', '2026-01-01T00:02:00Z');
 
--- Diverged: no fast-forward; the merge leaves conflicts.
+-- Diverged: no fast-forward; the merge leaves conflicts (which an
+-- autocommit merge may leave only when they are allowed).
+SET @@dolt_allow_commit_conflicts = 1;
 CALL dolt_merge('--ff-only', 'feature');
 CALL dolt_merge('feature');
 SELECT * FROM dolt_conflicts;
