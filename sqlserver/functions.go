@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
 )
 
@@ -19,8 +20,20 @@ import (
 //	dolt_merge_base(a, b)           the best common ancestor of two refs
 //	has_ancestor(commit, ancestor)  whether ancestor is commit or one of
 //	                                its ancestors
+//	dolt_hashof_table(t)            the address of table t's value in the
+//	                                working root the session sees
+//	dolt_hashof_db([ref])           the address of the working root the
+//	                                session sees, or of WORKING, STAGED or
+//	                                a ref's root
+//	dolt_version()                  the Dolt version whose SQL surface
+//	                                verso answers as (DoltVersion)
 //
 // A NULL argument gives NULL; a ref that names nothing is an error.
+
+// DoltVersion is the version of Dolt whose procedures, functions and
+// system tables verso follows: dolt_version() answers it, so that an
+// application's feature checks see the surface they get.
+const DoltVersion = "2.3.1"
 
 // graphFunctions are the scalar functions over the commit graph.
 var graphFunctions = []sql.Function{
@@ -29,18 +42,103 @@ var graphFunctions = []sql.Function{
 	graphFunction("dolt_hashof", 1, types.LongText, evalHashOf, "returns the commit hash a ref names"),
 	graphFunction("dolt_merge_base", 2, types.LongText, evalMergeBase, "returns the hash of the best common ancestor of two refs"),
 	graphFunction("has_ancestor", 2, types.Boolean, evalHasAncestor, "returns whether the second ref is the first or one of its ancestors"),
+	graphFunction("dolt_hashof_table", 1, types.LongText, evalHashOfTable, "returns the hash of a table's value in the working root"),
+	graphFunctionN("dolt_hashof_db", 0, 1, types.LongText, evalHashOfDB, "returns the hash of the working root, or of a ref's root"),
+	sql.Function0{Name: "dolt_version", Fn: func(*sql.Context) sql.Expression { return doltVersion{} }},
 }
 
 // graphFunction is the function name of arity arguments, of type typ,
 // whose value eval computes.
 func graphFunction(name string, arity int, typ sql.Type, eval func(ctx *sql.Context, db *Database, args []string) (any, error), desc string) sql.Function {
+	return graphFunctionN(name, arity, arity, typ, eval, desc)
+}
+
+// graphFunctionN is graphFunction for min to max arguments.
+func graphFunctionN(name string, min, max int, typ sql.Type, eval func(ctx *sql.Context, db *Database, args []string) (any, error), desc string) sql.Function {
 	return sql.FunctionN{Name: name, Fn: func(ctx *sql.Context, args ...sql.Expression) (sql.Expression, error) {
-		if len(args) != arity {
-			return nil, sql.ErrInvalidArgumentNumber.New(name, arity, len(args))
+		if len(args) < min || len(args) > max {
+			return nil, sql.ErrInvalidArgumentNumber.New(name, max, len(args))
 		}
 		return &graphFunc{name: name, args: args, typ: typ, eval: eval, desc: desc}, nil
 	}}
 }
+
+// workingRoot returns the working root the session's transaction sees in
+// db (its pending writes included), or a revision database's root.
+func workingRoot(ctx *sql.Context, db *Database) (commitgraph.RootValue, error) {
+	if db.rev != nil {
+		return db.st.graph.OpenRoot(ctx, db.rev.Root)
+	}
+	d, err := txDatabase(ctx, db.st, db.branch)
+	if err != nil {
+		return commitgraph.RootValue{}, err
+	}
+	if err := d.flushAll(ctx); err != nil {
+		return commitgraph.RootValue{}, err
+	}
+	return d.Root(), nil
+}
+
+func evalHashOfTable(ctx *sql.Context, db *Database, args []string) (any, error) {
+	root, err := workingRoot(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	_, addr, ok, err := verso.FindTable(ctx, root, args[0])
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, sql.ErrTableNotFound.New(args[0])
+	}
+	return addr.String(), nil
+}
+
+func evalHashOfDB(ctx *sql.Context, db *Database, args []string) (any, error) {
+	ref := "WORKING"
+	if len(args) > 0 {
+		ref = args[0]
+	}
+	switch {
+	case strings.EqualFold(ref, "WORKING"):
+		root, err := workingRoot(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		return root.Address().String(), nil
+	case strings.EqualFold(ref, "STAGED") && db.rev == nil:
+		ws, err := db.st.graph.WorkingSet(ctx, db.branch)
+		if err != nil {
+			return nil, err
+		}
+		return ws.Staged.String(), nil
+	}
+	c, err := resolveRef(ctx, db, ref)
+	if err != nil {
+		return nil, fmt.Errorf("error getting ref '%s' from database '%s': invalid ref spec", ref, db.st.name)
+	}
+	return c.Root.String(), nil
+}
+
+// doltVersion is dolt_version().
+type doltVersion struct{}
+
+var _ sql.FunctionExpression = doltVersion{}
+
+func (doltVersion) FunctionName() string         { return "dolt_version" }
+func (doltVersion) Description() string          { return "returns the Dolt version whose SQL surface verso answers as" }
+func (doltVersion) Type(*sql.Context) sql.Type   { return types.LongText }
+func (doltVersion) IsNullable(*sql.Context) bool { return false }
+func (doltVersion) Children() []sql.Expression   { return nil }
+func (doltVersion) Resolved() bool               { return true }
+func (doltVersion) String() string               { return "dolt_version()" }
+func (v doltVersion) WithChildren(_ *sql.Context, children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 0 {
+		return nil, sql.ErrInvalidChildrenNumber.New(v, len(children), 0)
+	}
+	return v, nil
+}
+func (doltVersion) Eval(*sql.Context, sql.Row) (interface{}, error) { return DoltVersion, nil }
 
 func evalActiveBranch(ctx *sql.Context, db *Database, _ []string) (any, error) {
 	if db.rev != nil {
