@@ -1,0 +1,32 @@
+-- dolt_checkout of table names: restoring tables from HEAD (one, several,
+-- '.', after --), staged changes, unknown tables.
+CREATE TABLE t (pk INT PRIMARY KEY, v INT);
+CREATE TABLE u (pk INT PRIMARY KEY);
+INSERT INTO t VALUES (1, 1);
+CALL dolt_commit('-Am', 'first');
+UPDATE t SET v = 9;
+INSERT INTO u VALUES (5);
+CALL dolt_checkout('t');
+SELECT * FROM t;
+SELECT * FROM u;
+SELECT * FROM dolt_status;
+CALL dolt_checkout('.');
+SELECT * FROM u;
+SELECT * FROM dolt_status;
+UPDATE t SET v = 8;
+INSERT INTO u VALUES (6);
+CALL dolt_checkout('t', 'u');
+SELECT * FROM dolt_status;
+UPDATE t SET v = 7;
+CALL dolt_checkout('--', 't');
+SELECT * FROM t;
+UPDATE t SET v = 6;
+CALL dolt_add('t');
+UPDATE t SET v = 5;
+CALL dolt_checkout('t');
+SELECT * FROM t;
+SELECT * FROM dolt_status;
+CALL dolt_checkout('t', 'nosuch');
+CREATE TABLE n (pk INT PRIMARY KEY);
+CALL dolt_checkout('n');
+SHOW TABLES;

@@ -1,0 +1,32 @@
+-- dolt_cherry_pick that conflicts: rolled back under autocommit; with
+-- dolt_allow_commit_conflicts, the result columns, merge status, --abort;
+-- in a transaction, resolving and committing.
+CREATE TABLE t (pk INT PRIMARY KEY, v INT);
+INSERT INTO t VALUES (1, 1);
+CALL dolt_commit('-Am', 'first');
+CALL dolt_checkout('-b', 'feature');
+UPDATE t SET v = 10;
+CALL dolt_commit('-am', 'f1');
+CALL dolt_checkout('main');
+UPDATE t SET v = 100;
+CALL dolt_commit('-am', 'm1');
+CALL dolt_cherry_pick('feature');
+SELECT * FROM dolt_conflicts;
+SET @@dolt_allow_commit_conflicts = 1;
+CALL dolt_cherry_pick('feature');
+SELECT * FROM dolt_conflicts;
+SELECT is_merging, source, target, unmerged_tables FROM dolt_merge_status;
+SELECT * FROM dolt_status;
+SELECT base_v, our_v, our_diff_type, their_v, their_diff_type FROM dolt_conflicts_t;
+CALL dolt_cherry_pick('feature');
+CALL dolt_cherry_pick('--abort');
+SELECT * FROM dolt_conflicts;
+SELECT * FROM t;
+SET @@dolt_allow_commit_conflicts = 0;
+SET autocommit = 0;
+CALL dolt_cherry_pick('feature');
+CALL dolt_conflicts_resolve('--theirs', 't');
+CALL dolt_commit('-m', 'picked');
+COMMIT;
+SELECT message, parents LIKE '%, %' AS two_parents FROM dolt_log LIMIT 2;
+SELECT * FROM t;

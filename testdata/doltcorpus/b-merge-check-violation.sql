@@ -1,0 +1,24 @@
+-- A merge whose combined rows break a CHECK constraint: the violation row;
+-- dolt_commit refuses even with dolt_force_transaction_commit, --force commits.
+CREATE TABLE t (pk INT PRIMARY KEY, a INT, b INT, CONSTRAINT sum_small CHECK (a + b < 10));
+INSERT INTO t VALUES (1, 1, 1);
+CALL dolt_commit('-Am', 'first');
+CALL dolt_checkout('-b', 'feature');
+UPDATE t SET b = 5;
+CALL dolt_commit('-am', 'f1');
+CALL dolt_checkout('main');
+UPDATE t SET a = 5;
+CALL dolt_commit('-am', 'm1');
+SET autocommit = 0;
+CALL dolt_merge('feature');
+SELECT * FROM dolt_constraint_violations;
+SELECT * FROM dolt_constraint_violations_t;
+SELECT * FROM t;
+SET @@dolt_force_transaction_commit = 1;
+CALL dolt_commit('-m', 'forced');
+SET @@dolt_force_transaction_commit = 0;
+CALL dolt_commit('--force', '-m', 'forced');
+SELECT message, parents LIKE '%, %' AS two_parents FROM dolt_log LIMIT 1;
+SELECT * FROM dolt_constraint_violations;
+COMMIT;
+SELECT * FROM dolt_status;

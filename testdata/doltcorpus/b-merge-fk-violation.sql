@@ -1,0 +1,30 @@
+-- A merge that leaves a foreign key violation: refused under autocommit; in a
+-- transaction, dolt_constraint_violations and dolt_constraint_violations_child.
+CREATE TABLE parent (id INT PRIMARY KEY);
+CREATE TABLE child (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES parent(id));
+INSERT INTO parent VALUES (1), (2);
+CALL dolt_commit('-Am', 'first');
+CALL dolt_checkout('-b', 'feature');
+INSERT INTO child VALUES (10, 1);
+CALL dolt_commit('-am', 'f1');
+CALL dolt_checkout('main');
+DELETE FROM parent WHERE id = 1;
+CALL dolt_commit('-am', 'm1');
+CALL dolt_merge('feature');
+SELECT * FROM dolt_constraint_violations;
+SET autocommit = 0;
+CALL dolt_merge('feature');
+SHOW WARNINGS;
+SELECT * FROM dolt_merge_status;
+SELECT * FROM dolt_conflicts;
+SELECT * FROM dolt_constraint_violations;
+DESCRIBE dolt_constraint_violations_child;
+SELECT * FROM dolt_constraint_violations_child;
+SELECT * FROM dolt_status;
+CALL dolt_commit('-m', 'x');
+DELETE FROM dolt_constraint_violations_child;
+SELECT * FROM dolt_constraint_violations;
+CALL dolt_commit('-m', 'merged');
+COMMIT;
+SELECT * FROM child;
+SELECT message FROM dolt_log LIMIT 1;

@@ -1,0 +1,30 @@
+-- dolt_reset during a conflicted merge: --hard ends the merge; a soft reset
+-- of a table keeps it.
+CREATE TABLE t (pk INT PRIMARY KEY, v INT);
+INSERT INTO t VALUES (1, 1), (2, 2);
+CALL dolt_commit('-Am', 'first');
+CALL dolt_checkout('-b', 'feature');
+UPDATE t SET v = 10 WHERE pk = 1;
+INSERT INTO t VALUES (3, 30);
+CALL dolt_commit('-am', 'f1');
+CALL dolt_checkout('main');
+UPDATE t SET v = 100 WHERE pk = 1;
+INSERT INTO t VALUES (3, 300);
+CALL dolt_commit('-am', 'm1');
+SET @@dolt_allow_commit_conflicts = 1;
+CALL dolt_merge('feature');
+CALL dolt_reset('t');
+SELECT is_merging, source, unmerged_tables FROM dolt_merge_status;
+SELECT * FROM dolt_conflicts;
+CALL dolt_reset();
+SELECT is_merging, source, unmerged_tables FROM dolt_merge_status;
+SELECT * FROM dolt_conflicts;
+CALL dolt_reset('--hard');
+SELECT * FROM dolt_merge_status;
+SELECT * FROM dolt_conflicts;
+SELECT * FROM dolt_status;
+SELECT * FROM t ORDER BY pk;
+CALL dolt_merge('feature');
+CALL dolt_reset('--hard', 'HEAD~1');
+SELECT * FROM dolt_merge_status;
+SELECT message FROM dolt_log;
