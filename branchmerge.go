@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -69,6 +70,16 @@ func (e *UncommittedError) Error() string {
 	return "verso: cannot merge with uncommitted changes (in " + strings.Join(e.Tables, ", ") + "); commit them or reset the branch first"
 }
 
+// StompError refuses a merge that would change tables the working set
+// has uncommitted changes to (or bring a table of the name of a new one):
+// the merge result would overwrite them. Changes to other tables are
+// carried over the merge.
+type StompError struct{ Tables []string }
+
+func (e *StompError) Error() string {
+	return "verso: the merge would overwrite uncommitted changes to " + strings.Join(e.Tables, ", ") + "; commit them or reset the branch first"
+}
+
 // UntrackedClashError refuses a merge that would bring a table of the name
 // of an untracked table of the working set (new, never staged).
 type UntrackedClashError struct{ Table string }
@@ -113,6 +124,9 @@ type MergeResult struct {
 	Commit      *Commit
 	FastForward bool
 	UpToDate    bool // the branch had theirs already: nothing changed
+	// Theirs is the merged commit when UpToDate (the head itself, or one
+	// of its ancestors).
+	Theirs *Commit
 	// Conflicts lists the tables left with conflicts in the working set.
 	Conflicts []tablemerge.TableConflicts
 }
@@ -142,7 +156,7 @@ func (t *Txn) Merge(ctx context.Context, spec string, opts MergeOptions) (*Merge
 	g := t.db.graph
 	err := t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
 		out = &MergeResult{}
-		untracked, err := checkClean(ctx, s)
+		local, err := localChanges(ctx, s)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +175,7 @@ func (t *Txn) Merge(ctx context.Context, spec string, opts MergeOptions) (*Merge
 		var ch *BranchChange
 		switch {
 		case base.Addr == theirs.Addr:
-			out.UpToDate, out.Commit = true, s.Head
+			out.UpToDate, out.Commit, out.Theirs = true, s.Head, theirs
 			return nil, nil
 		case base.Addr == s.Head.Addr && opts.Squash:
 			ch = &BranchChange{Working: theirsRoot, Staged: theirsRoot}
@@ -175,7 +189,7 @@ func (t *Txn) Merge(ctx context.Context, spec string, opts MergeOptions) (*Merge
 				return nil, err
 			}
 		}
-		return carryUntracked(ctx, s, untracked, ch)
+		return carryLocal(ctx, s, local, ch)
 	})
 	if err != nil {
 		return nil, err
@@ -417,6 +431,78 @@ func checkClean(ctx context.Context, s *BranchState) (untracked []string, err er
 	}
 	sort.Strings(list)
 	return nil, &UncommittedError{Tables: list}
+}
+
+// localChanges returns the items (tables, ...) the working set changes
+// against the head, staged or not, for a merge to carry over: Dolt merges
+// over them as long as the merge leaves them alone. A merge in progress
+// or unresolved conflicts refuse the merge.
+func localChanges(ctx context.Context, s *BranchState) ([]string, error) {
+	if s.WS.Merge != nil {
+		return nil, ErrMergeActive
+	}
+	if ts, err := ConflictedTables(ctx, s.Working); err != nil {
+		return nil, err
+	} else if len(ts) > 0 {
+		return nil, &UncommittedError{Tables: ts, Conflicts: true}
+	}
+	names := map[string]bool{}
+	for _, r := range []RootValue{s.Staged, s.Working} {
+		changed, err := ChangedItems(ctx, s.HeadRoot, r)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range changed {
+			names[c.Name] = true
+		}
+	}
+	list := make([]string, 0, len(names))
+	for n := range names {
+		list = append(list, n)
+	}
+	sort.Strings(list)
+	return list, nil
+}
+
+// carryLocal carries the working root's changes to the items local into
+// the working root ch leaves (the merge's staged root and commit do not
+// take them), unless the merge changes one of those items itself, which
+// it refuses with a StompError.
+func carryLocal(ctx context.Context, s *BranchState, local []string, ch *BranchChange) (*BranchChange, error) {
+	if ch == nil || len(local) == 0 {
+		return ch, nil
+	}
+	head, err := itemEntries(ctx, s.HeadRoot)
+	if err != nil {
+		return nil, err
+	}
+	merged, err := itemEntries(ctx, ch.Working)
+	if err != nil {
+		return nil, err
+	}
+	working, err := itemEntries(ctx, s.Working)
+	if err != nil {
+		return nil, err
+	}
+	var stomped, carry []string
+	for _, n := range local {
+		switch {
+		case !slices.Equal(head[n], merged[n]):
+			stomped = append(stomped, n)
+		case len(working[n]) > 0 || len(merged[n]) > 0: // else made and dropped again
+			carry = append(carry, n)
+		}
+	}
+	if len(stomped) > 0 {
+		return nil, &StompError{Tables: stomped}
+	}
+	w, err := copyItems(ctx, s.Working, ch.Working, carry)
+	if err != nil {
+		return nil, err
+	}
+	c := *ch
+	c.Working = w
+	return &c, nil
 }
 
 // carryUntracked carries the untracked tables of the working root into the
