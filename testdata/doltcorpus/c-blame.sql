@@ -1,0 +1,23 @@
+-- dolt_blame_<table>: the last commit to touch each row, by primary key;
+-- uncommitted changes and deleted rows do not show.
+CREATE TABLE t (pk INT PRIMARY KEY, v VARCHAR(10));
+INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c');
+CALL dolt_commit('-Am', 'first');
+DESCRIBE dolt_blame_t;
+SELECT * FROM dolt_blame_t;
+UPDATE t SET v = 'bb' WHERE pk = 2;
+CALL dolt_commit('-am', 'second');
+DELETE FROM t WHERE pk = 3;
+INSERT INTO t VALUES (4, 'd');
+CALL dolt_commit('-am', 'third');
+UPDATE t SET v = 'aa' WHERE pk = 1;
+SELECT pk, committer, email, message FROM dolt_blame_t;
+SELECT pk, commit = (SELECT commit_hash FROM dolt_log WHERE message = 'second') FROM dolt_blame_t WHERE pk = 2;
+SELECT message, COUNT(*) FROM dolt_blame_t GROUP BY message ORDER BY message;
+CALL dolt_commit('-am', 'fourth');
+SELECT pk, message FROM dolt_blame_t;
+CREATE TABLE c (a INT, b INT, v INT, PRIMARY KEY (a, b));
+INSERT INTO c VALUES (1, 1, 1), (1, 2, 2);
+CALL dolt_commit('-Am', 'compound');
+DESCRIBE dolt_blame_c;
+SELECT a, b, message FROM dolt_blame_c;

@@ -1,0 +1,21 @@
+-- dolt_query_diff(): the rows two SELECTs differ by, and its errors.
+CREATE TABLE t (pk INT PRIMARY KEY, v VARCHAR(10));
+INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c');
+CALL dolt_commit('-Am', 'first');
+UPDATE t SET v = 'bb' WHERE pk = 2;
+DELETE FROM t WHERE pk = 3;
+INSERT INTO t VALUES (4, 'd');
+SELECT * FROM dolt_query_diff('SELECT * FROM t AS OF HEAD', 'SELECT * FROM t');
+SELECT * FROM dolt_query_diff('SELECT * FROM t', 'SELECT * FROM t AS OF HEAD');
+SELECT * FROM dolt_query_diff('SELECT * FROM t', 'SELECT * FROM t');
+SELECT * FROM dolt_query_diff('SELECT * FROM t WHERE pk = 1', 'SELECT * FROM t WHERE pk < 3');
+SELECT * FROM dolt_query_diff('SELECT pk FROM t', 'SELECT pk, v FROM t');
+SELECT * FROM dolt_query_diff('SELECT 1 AS a', 'SELECT 2 AS a');
+SELECT * FROM dolt_query_diff('SELECT * FROM t');
+SELECT * FROM dolt_query_diff('SELECT * FROM t', 'SELECT * FROM t', 'x');
+SELECT * FROM dolt_query_diff('SELECT * FROM nope', 'SELECT * FROM t');
+SELECT * FROM dolt_query_diff(NULL, 'SELECT * FROM t');
+SELECT * FROM dolt_query_diff(1, 2);
+SELECT * FROM dolt_query_diff('INSERT INTO t VALUES (5, ''x'')', 'SELECT * FROM t');
+SELECT * FROM dolt_query_diff('SELEC x', 'SELECT 1');
+SELECT COUNT(*) FROM t;

@@ -1,0 +1,31 @@
+-- Staging and unstaging single rows through dolt_workspace_<table>:
+-- UPDATE ... SET staged = 1 / 0, DELETE to revert, and what is refused.
+CREATE TABLE t (pk INT PRIMARY KEY, v VARCHAR(10));
+INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c');
+CALL dolt_commit('-Am', 'first');
+UPDATE t SET v = 'bb' WHERE pk = 2;
+INSERT INTO t VALUES (4, 'd');
+DELETE FROM t WHERE pk = 1;
+UPDATE dolt_workspace_t SET staged = 1 WHERE to_pk = 4;
+SELECT * FROM dolt_workspace_t;
+SELECT * FROM dolt_status ORDER BY staged;
+SELECT to_pk, diff_type FROM dolt_diff('HEAD', 'STAGED', 't');
+UPDATE dolt_workspace_t SET staged = 0 WHERE to_pk = 4;
+SELECT * FROM dolt_workspace_t;
+UPDATE dolt_workspace_t SET staged = 1 WHERE diff_type = 'removed';
+SELECT * FROM dolt_workspace_t;
+DELETE FROM dolt_workspace_t WHERE diff_type = 'modified';
+SELECT * FROM dolt_workspace_t;
+SELECT * FROM t ORDER BY pk;
+UPDATE dolt_workspace_t SET staged = 1;
+SELECT * FROM dolt_workspace_t;
+CALL dolt_commit('-m', 'staged rows');
+SELECT * FROM t AS OF 'HEAD' ORDER BY pk;
+SELECT * FROM dolt_status;
+INSERT INTO dolt_workspace_t VALUES (9, 1, 'added', 5, 'e', NULL, NULL);
+INSERT INTO t VALUES (5, 'e');
+UPDATE dolt_workspace_t SET to_v = 'zz';
+UPDATE dolt_workspace_t SET staged = 1, to_v = 'zz';
+UPDATE dolt_workspace_t SET id = 7;
+DELETE FROM dolt_workspace_t WHERE staged = 1;
+SELECT * FROM dolt_workspace_t;
