@@ -121,11 +121,13 @@ type MergeResult struct {
 	// Commit is the commit made (a merge commit, the cherry-picked or
 	// reverting commit) or, for a fast-forward, the new head; nil when
 	// none was made (conflicts, Squash, NoCommit).
-	Commit      *Commit
+	Commit *Commit
+	// FastForward: the branch's head moved to theirs or, with Squash,
+	// could have (theirs' changes were staged without a commit).
 	FastForward bool
 	UpToDate    bool // the branch had theirs already: nothing changed
-	// Theirs is the merged commit when UpToDate (the head itself, or one
-	// of its ancestors).
+	// Theirs is the merged commit (for an UpToDate merge, the head
+	// itself or one of its ancestors).
 	Theirs *Commit
 	// Conflicts lists the tables left with conflicts in the working set.
 	Conflicts []tablemerge.TableConflicts
@@ -173,11 +175,13 @@ func (t *Txn) Merge(ctx context.Context, spec string, opts MergeOptions) (*Merge
 			return nil, err
 		}
 		var ch *BranchChange
+		out.Theirs = theirs
 		switch {
 		case base.Addr == theirs.Addr:
-			out.UpToDate, out.Commit, out.Theirs = true, s.Head, theirs
+			out.UpToDate, out.Commit = true, s.Head
 			return nil, nil
 		case base.Addr == s.Head.Addr && opts.Squash:
+			out.FastForward = true
 			ch = &BranchChange{Working: theirsRoot, Staged: theirsRoot}
 		case base.Addr == s.Head.Addr && !opts.NoFF:
 			out.FastForward, out.Commit = true, theirs

@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -29,11 +30,13 @@ func doltConflictsResolve(ctx *sql.Context, args ...string) (sql.RowIter, error)
 	if err != nil {
 		return nil, err
 	}
-	if a.has("ours") == a.has("theirs") {
-		return nil, fmt.Errorf("dolt_conflicts_resolve: give one of '--ours' or '--theirs', then the tables ('.' for all)")
-	}
-	if len(a.pos) == 0 {
-		return nil, fmt.Errorf("dolt_conflicts_resolve: name the tables to resolve, or '.' for all")
+	switch {
+	case !a.has("ours") && !a.has("theirs"):
+		return nil, errors.New("--ours or --theirs must be supplied")
+	case len(a.pos) == 0:
+		return nil, errors.New("specify at least one table to resolve conflicts")
+	case a.has("ours") && a.has("theirs"):
+		return nil, errors.New("specify only either --ours or --theirs")
 	}
 	side := tablemerge.Ours
 	if a.has("theirs") {
@@ -70,12 +73,14 @@ func doltConflictsResolve(ctx *sql.Context, args ...string) (sql.RowIter, error)
 			}
 		}
 		if found == "" {
+			// A table without conflicts has nothing to resolve, as Dolt
+			// answers.
 			if _, _, ok, err := verso.FindTable(ctx, d.Root(), n); err != nil {
 				return nil, err
 			} else if !ok {
-				return nil, fmt.Errorf("dolt_conflicts_resolve: no table %q; SHOW TABLES lists the tables", n)
+				return nil, errors.New("table not found")
 			}
-			return nil, fmt.Errorf("dolt_conflicts_resolve: table %q has no conflicts; SELECT * FROM dolt_conflicts lists the tables that do", n)
+			continue
 		}
 		names = append(names, found)
 	}

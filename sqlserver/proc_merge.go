@@ -69,13 +69,14 @@ var mergeSpec = procSpec("dolt_merge", doltargs.Merge())
 const (
 	msgMergeOK    = "merge successful"
 	msgUpToDate   = "Everything up-to-date"
+	msgAhead      = "cannot fast forward from a to b. a is ahead of b already"
 	msgConflicts  = "conflicts found"
 	msgMergeAbort = "merge aborted"
 )
 
 // errMergeActive is returned for a merge begun while another is in
 // progress.
-var errMergeActive = errors.New("merging is not possible because you have not committed an active merge; commit it (dolt_add, then dolt_commit) or abort it with dolt_merge('--abort')")
+var errMergeActive = errors.New("merging is not possible because you have not committed an active merge")
 
 // constantExpr evaluates an SQL expression made of literals and operators
 // only (no functions, columns or subqueries, which need a catalog and a
@@ -156,24 +157,33 @@ func columnDefault(ctx *sql.Context) tablemerge.DefaultFunc {
 	}
 }
 
-// mergeError says what the engine's refusal of a merge, cherry-pick or
-// revert means in terms of the procedures, naming proc; other errors pass
-// with proc's name.
+// mergeError words the engine's refusal of a merge, cherry-pick or
+// revert as Dolt's proc does.
 func mergeError(proc string, err error) error {
 	var unc *verso.UncommittedError
 	var clash *verso.UntrackedClashError
+	var stomp *verso.StompError
+	var rev *verso.RevisionError
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, verso.ErrMergeActive):
 		return errMergeActive
+	case errors.As(err, &rev):
+		return revisionError(rev.Rev, rev.Err)
+	case errors.As(err, &stomp):
+		return fmt.Errorf("error: local changes would be stomped by merge:\n\t%s\n Please commit your changes before you merge.", strings.Join(stomp.Tables, "\n\t"))
+	case errors.As(err, &unc) && proc == "dolt_cherry_pick":
+		return errors.New("cannot cherry-pick with uncommitted changes")
+	case errors.As(err, &unc) && proc == "dolt_revert":
+		return errors.New("error: Your local changes would be overwritten by revert.\nhint: Please commit your changes before you revert.")
 	case errors.As(err, &unc) && unc.Conflicts:
 		return fmt.Errorf("%s: the working set has unresolved conflicts in %s; resolve them and commit, or discard them with dolt_reset('--hard')", proc, strings.Join(unc.Tables, ", "))
 	case errors.As(err, &unc):
 		return fmt.Errorf("%s: cannot merge with uncommitted changes (in %s); commit them (dolt_commit('-Am', ...)) or discard them (dolt_reset('--hard')) first", proc, strings.Join(unc.Tables, ", "))
 	case errors.As(err, &clash):
 		return fmt.Errorf("%s: the merge would overwrite the untracked table %s of the working set; commit it (dolt_add, dolt_commit) or drop it first", proc, clash.Table)
-	case tablemerge.IsMergeError(err), errors.Is(err, commitgraph.ErrBadRevision), errors.Is(err, commitgraph.ErrNoSuchAncestor):
+	case tablemerge.IsMergeError(err):
 		return fmt.Errorf("%s: %w", proc, err)
 	}
 	return engineError(err)
@@ -188,10 +198,7 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a.has("abort") {
-		if len(a.pos) > 0 {
-			return nil, errors.New("dolt_merge: --abort takes no branch")
-		}
+	if a.has("abort") { // Dolt ignores a branch given with it
 		err := d.updateBranchWith(ctx, func() error { return d.AbortMerge(ctx) })
 		if errors.Is(err, verso.ErrNoMerge) {
 			return nil, errors.New("fatal: There is no merge to abort")
@@ -202,12 +209,14 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(0), msgMergeAbort}), nil
 	}
 	switch {
-	case len(a.pos) != 1:
-		return nil, errors.New("dolt_merge: name one branch (or commit) to merge, for example dolt_merge('feature')")
+	case len(a.pos) == 0:
+		return nil, errors.New("error: Please specify a branch to merge")
+	case len(a.pos) > 1:
+		return nil, errors.New("Error: Dolt does not support merging from multiple commits. You probably meant to checkout one and then merge from the other.")
 	case a.has("no-ff") && a.has("ff-only"):
-		return nil, errors.New("dolt_merge: --no-ff and --ff-only contradict each other; give one")
+		return nil, errors.New("error: Flags '--ff-only' and '--no-ff' cannot be used together")
 	case a.has("squash") && a.has("no-ff"):
-		return nil, errors.New("dolt_merge: --squash and --no-ff contradict each other; give one")
+		return nil, errors.New("error: Flags '--squash' and '--no-ff' cannot be used together")
 	}
 	// The session's identity unless --author; a merge that makes no
 	// commit (a fast-forward) needs none.
@@ -234,20 +243,28 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	case errors.Is(err, verso.ErrNoAuthor) && idErr != nil:
 		return nil, idErr
 	case errors.Is(err, verso.ErrNotFastForward):
-		return nil, fmt.Errorf("dolt_merge: not possible to fast-forward %s to %s (the branches have diverged), aborting; merge without --ff-only", d.Branch(), a.pos[0])
+		return nil, errors.New("fatal: Not possible to fast-forward, aborting")
 	case errors.Is(err, verso.ErrConflictsRefused):
 		return nil, errAutocommitConflicts
 	case err != nil:
 		return nil, mergeError("dolt_merge", err)
 	case res.UpToDate:
-		return sql.RowsToRowIter(sql.Row{res.Commit.Addr.String(), int64(0), int64(0), msgUpToDate}), nil
+		// Dolt tells the head itself from an ancestor of it (in words
+		// of its own), with no hash and the message as a warning too.
+		msg := msgUpToDate
+		if res.Theirs.Addr != res.Commit.Addr {
+			msg = msgAhead
+		}
+		ctx.Warn(1105, "%s", msg)
+		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(0), msg}), nil
 	case len(res.Conflicts) > 0:
 		// The transaction's end commits them, or undoes the merge.
 		d.conflictedMerge = !conflictsAllowed(ctx)
 		ctx.Warn(1105, "merge has unresolved conflicts or constraint violations")
 		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(1), msgConflicts}), nil
 	case res.FastForward:
-		return sql.RowsToRowIter(sql.Row{res.Commit.Addr.String(), int64(1), int64(0), msgMergeOK}), nil
+		// A squash that could fast-forward names theirs, as Dolt's does.
+		return sql.RowsToRowIter(sql.Row{res.Theirs.Addr.String(), int64(1), int64(0), msgMergeOK}), nil
 	case res.Commit == nil:
 		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(0), msgMergeOK}), nil
 	}

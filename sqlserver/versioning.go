@@ -129,7 +129,7 @@ func (d *txDB) updateBranch(ctx *sql.Context, fn func(s *verso.BranchState) (*ve
 
 // errConflicts is the error of a commit refused for unresolved conflicts.
 func errConflicts(tables []string) error {
-	return fmt.Errorf("cannot commit: unresolved merge conflicts in %s; resolve them (dolt_conflicts_resolve, or edit the rows and delete them from dolt_conflicts_<table>) and stage the tables with dolt_add, or abort the merge with dolt_merge('--abort')", strings.Join(tables, ", "))
+	return fmt.Errorf("error: the table(s) %s are in conflict", strings.Join(tables, ", "))
 }
 
 // identity returns the session's committer: @@dolt_committer_name and

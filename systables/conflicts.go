@@ -95,10 +95,7 @@ func (v *View) mergeStatusRows(ctx *sql.Context) ([]sql.Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	var unmerged any
-	if len(ts) > 0 {
-		unmerged = strings.Join(ts, ", ")
-	}
+	unmerged := strings.Join(ts, ", ") // "" once all are resolved, as Dolt's
 	return []sql.Row{{true, source, ws.Merge.Commit.String(), "refs/heads/" + v.Branch, unmerged}}, nil
 }
 
@@ -156,17 +153,20 @@ func (v *View) openConflictsTable(ctx *sql.Context, table string) (sql.Table, bo
 		return nil, false, err
 	}
 	name := ConflictsPrefix + exact
-	sch := sql.Schema{textCol(name, "from_root_ish", false, true)}
+	// Dolt's types: varchar(1023) for the text columns, and our key
+	// columns declared NOT NULL (though a row we deleted has NULL there).
+	sch := sql.Schema{col(name, "from_root_ish", diffTextType, true)}
 	add := func(prefix string) {
 		for _, c := range *base {
-			sch = append(sch, &sql.Column{Name: prefix + c.Name, Type: c.Type, Source: name, Nullable: true})
+			notNull := prefix == "our_" && c.PrimaryKey
+			sch = append(sch, &sql.Column{Name: prefix + c.Name, Type: c.Type, Source: name, Nullable: !notNull})
 		}
 	}
 	add("base_")
 	add("our_")
-	sch = append(sch, textCol(name, "our_diff_type", false, true))
+	sch = append(sch, col(name, "our_diff_type", diffTextType, true))
 	add("their_")
-	sch = append(sch, textCol(name, "their_diff_type", false, true), textCol(name, "dolt_conflict_id", false, false))
+	sch = append(sch, col(name, "their_diff_type", diffTextType, true), col(name, "dolt_conflict_id", diffTextType, true))
 	return &conflictsTable{v: v, table: exact, name: name, sch: sch, ncols: len(*base)}, true, nil
 }
 

@@ -98,7 +98,10 @@ func merge(ctx context.Context, dir string, txn *verso.Txn, args []string) (*ver
 func mergeError(branch, theirs string, err error) error {
 	var unc *verso.UncommittedError
 	var clash *verso.UntrackedClashError
+	var stomp *verso.StompError
 	switch {
+	case errors.As(err, &stomp):
+		return fmt.Errorf("the merge would overwrite uncommitted changes to %s; commit them (verso commit -Am ...) or discard them (verso reset --hard) first", strings.Join(stomp.Tables, ", "))
 	case errors.Is(err, verso.ErrNotFastForward):
 		return fmt.Errorf("not possible to fast-forward %s to %s (the branches have diverged), aborting; merge without --ff-only", branch, theirs)
 	case errors.Is(err, verso.ErrMergeActive):
