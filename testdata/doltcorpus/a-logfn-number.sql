@@ -1,0 +1,23 @@
+-- dolt_log() with -n / --number: the forms Dolt accepts, and bad values.
+CREATE TABLE t (pk INT PRIMARY KEY);
+CREATE TABLE u (pk INT PRIMARY KEY);
+CALL dolt_commit('-Am', 'base', '--date', '2020-01-01T00:00:00');
+CALL dolt_branch('feat');
+INSERT INTO t VALUES (1);
+CALL dolt_commit('-am', 'main t', '--date', '2020-01-02T00:00:00');
+CALL dolt_checkout('feat');
+INSERT INTO u VALUES (1);
+CALL dolt_commit('-am', 'feat u', '--date', '2020-01-03T00:00:00');
+CALL dolt_checkout('main');
+CALL dolt_merge('feat', '-m', 'merge feat');
+CALL dolt_tag('v1', 'HEAD~1');
+SELECT message FROM dolt_log('-n', '2');
+SELECT message FROM dolt_log('--number', '1');
+SELECT message FROM dolt_log('-n2');
+SELECT message FROM dolt_log('--number=3');
+SELECT message FROM dolt_log('main', '-n', '1');
+SELECT message FROM dolt_log('-n', '0');
+SELECT message FROM dolt_log('-n', '-1');
+SELECT message FROM dolt_log('-n', 'x');
+SELECT message FROM dolt_log('-n');
+SELECT message FROM dolt_log('-n', '1', '-n', '2');
