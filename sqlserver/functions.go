@@ -7,7 +7,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
-	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
 )
 
@@ -37,30 +36,60 @@ const DoltVersion = "2.3.1"
 
 // graphFunctions are the scalar functions over the commit graph.
 var graphFunctions = []sql.Function{
-	graphFunction("active_branch", 0, types.LongText, evalActiveBranch, "returns the session's current branch"),
-	graphFunction("hashof", 1, types.LongText, evalHashOf, "returns the commit hash a ref names"),
-	graphFunction("dolt_hashof", 1, types.LongText, evalHashOf, "returns the commit hash a ref names"),
-	graphFunction("dolt_merge_base", 2, types.LongText, evalMergeBase, "returns the hash of the best common ancestor of two refs"),
-	graphFunction("has_ancestor", 2, types.Boolean, evalHasAncestor, "returns whether the second ref is the first or one of its ancestors"),
-	graphFunction("dolt_hashof_table", 1, types.LongText, evalHashOfTable, "returns the hash of a table's value in the working root"),
-	graphFunctionN("dolt_hashof_db", 0, 1, types.LongText, evalHashOfDB, "returns the hash of the working root, or of a ref's root"),
+	graphFunction("active_branch", 0, types.LongText, evalActiveBranch, "returns the session's current branch").function(),
+	graphFunction("hashof", 1, types.LongText, evalHashOf, "returns the commit hash a ref names").function(),
+	graphFunction("dolt_hashof", 1, types.LongText, evalHashOf, "returns the commit hash a ref names").function(),
+	graphFunction("dolt_merge_base", 2, types.LongText, evalMergeBase, "returns the hash of the best common ancestor of two refs").function(),
+	graphFunction("has_ancestor", 2, types.Boolean, evalHasAncestor, "returns whether the second ref is the first or one of its ancestors").function(),
+	graphFunction("dolt_hashof_table", 1, types.LongText, evalHashOfTable, "returns the hash of a table's value in the working root").function(),
+	graphFunctionN("dolt_hashof_db", 0, 1, types.LongText, evalHashOfDB, "returns the hash of the working root, or of a ref's root").nullAs("NULL").function(),
 	sql.Function0{Name: "dolt_version", Fn: func(*sql.Context) sql.Expression { return doltVersion{} }},
 }
 
 // graphFunction is the function name of arity arguments, of type typ,
 // whose value eval computes.
-func graphFunction(name string, arity int, typ sql.Type, eval func(ctx *sql.Context, db *Database, args []string) (any, error), desc string) sql.Function {
+func graphFunction(name string, arity int, typ sql.Type, eval func(ctx *sql.Context, db *Database, args []string) (any, error), desc string) graphFunctionDef {
 	return graphFunctionN(name, arity, arity, typ, eval, desc)
 }
 
 // graphFunctionN is graphFunction for min to max arguments.
-func graphFunctionN(name string, min, max int, typ sql.Type, eval func(ctx *sql.Context, db *Database, args []string) (any, error), desc string) sql.Function {
-	return sql.FunctionN{Name: name, Fn: func(ctx *sql.Context, args ...sql.Expression) (sql.Expression, error) {
-		if len(args) < min || len(args) > max {
-			return nil, sql.ErrInvalidArgumentNumber.New(name, max, len(args))
+func graphFunctionN(name string, min, max int, typ sql.Type, eval func(ctx *sql.Context, db *Database, args []string) (any, error), desc string) graphFunctionDef {
+	return graphFunctionDef{f: graphFunc{name: name, typ: typ, eval: eval, desc: desc}, min: min, max: max}
+}
+
+// graphFunctionDef is the definition of a graphFunc, which the engine's
+// catalog holds.
+type graphFunctionDef struct {
+	f        graphFunc
+	min, max int
+}
+
+// nullAs makes a NULL argument reach the function as the text s (as
+// Dolt's dolt_hashof_db reads it), instead of making the result NULL.
+func (d graphFunctionDef) nullAs(s string) graphFunctionDef {
+	d.f.nullText = &s
+	return d
+}
+
+// function returns the function the engine's catalog holds.
+func (d graphFunctionDef) function() sql.Function {
+	return sql.FunctionN{Name: d.f.name, Fn: d.newInstance}
+}
+
+func (d graphFunctionDef) newInstance(ctx *sql.Context, args ...sql.Expression) (sql.Expression, error) {
+	if len(args) < d.min || len(args) > d.max {
+		var want any = d.max
+		switch {
+		case d.max == d.min+1:
+			want = fmt.Sprintf("%d or %d", d.min, d.max)
+		case d.max > d.min:
+			want = fmt.Sprintf("%d to %d", d.min, d.max)
 		}
-		return &graphFunc{name: name, args: args, typ: typ, eval: eval, desc: desc}, nil
-	}}
+		return nil, sql.ErrInvalidArgumentNumber.New(d.f.name, want, len(args))
+	}
+	f := d.f
+	f.args = args
+	return &f, nil
 }
 
 // sessionRoot returns the working root the session's transaction sees in
@@ -84,7 +113,8 @@ func evalHashOfTable(ctx *sql.Context, db *Database, args []string) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	_, addr, ok, err := verso.FindTable(ctx, root, args[0])
+	// The name is matched exactly, as Dolt's is.
+	addr, ok, err := root.Get(ctx, commitgraph.TablePrefix+args[0])
 	if err != nil {
 		return nil, err
 	}
@@ -113,11 +143,35 @@ func evalHashOfDB(ctx *sql.Context, db *Database, args []string) (any, error) {
 		}
 		return ws.Staged.String(), nil
 	}
+	// A ref, not a revision: HEAD, a branch or a tag (no hash, no ~n).
+	bad := fmt.Errorf("error getting ref '%s' from database '%s': invalid ref spec", ref, db.st.name)
+	if strings.EqualFold(ref, "HEAD") {
+		ref = "HEAD"
+	} else if !isRefName(ctx, db, ref) {
+		return nil, bad
+	}
 	c, err := resolveRef(ctx, db, ref)
 	if err != nil {
-		return nil, fmt.Errorf("error getting ref '%s' from database '%s': invalid ref spec", ref, db.st.name)
+		return nil, bad
 	}
 	return c.Root.String(), nil
+}
+
+// isRefName reports whether name is a branch or a tag of db.
+func isRefName(ctx *sql.Context, db *Database, name string) bool {
+	if _, err := db.st.graph.Head(ctx, name); err == nil {
+		return true
+	}
+	ts, err := db.st.graph.Tags(ctx)
+	if err != nil {
+		return false
+	}
+	for _, t := range ts {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // doltVersion is dolt_version().
@@ -129,7 +183,7 @@ func (doltVersion) FunctionName() string { return "dolt_version" }
 func (doltVersion) Description() string {
 	return "returns the Dolt version whose SQL surface verso answers as"
 }
-func (doltVersion) Type(*sql.Context) sql.Type   { return types.LongText }
+func (doltVersion) Type(*sql.Context) sql.Type   { return types.Text }
 func (doltVersion) IsNullable(*sql.Context) bool { return false }
 func (doltVersion) Children() []sql.Expression   { return nil }
 func (doltVersion) Resolved() bool               { return true }
@@ -205,6 +259,9 @@ type graphFunc struct {
 	typ  sql.Type
 	desc string
 	eval func(ctx *sql.Context, db *Database, args []string) (any, error)
+	// nullText, if set, is the text a NULL argument is read as; else a
+	// NULL argument makes the result NULL.
+	nullText *string
 }
 
 var _ sql.FunctionExpression = (*graphFunc)(nil)
@@ -247,6 +304,10 @@ func (f *graphFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		v, err := a.Eval(ctx, row)
 		if err != nil {
 			return nil, err
+		}
+		if v == nil && f.nullText != nil {
+			args[i] = *f.nullText
+			continue
 		}
 		if v == nil {
 			return nil, nil

@@ -81,7 +81,7 @@ func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, erro
 		if ct.deco, err = v.decorations(ctx); err != nil {
 			return nil, false, err
 		}
-		t.indexes = []indexSpec{{id: "PRIMARY", column: commitHashColumn, unique: true}}
+		t.indexes = []indexSpec{{id: commitHashColumn, column: commitHashColumn, unique: true}} // as Dolt names it
 	case CommitsName, AncestorsName:
 		heads, err := v.allHeads(ctx)
 		if err != nil {
@@ -90,7 +90,7 @@ func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, erro
 		ct.heads = heads
 		if name == CommitsName {
 			ct.kind, t.sch = kindCommits, commitsSchema
-			t.indexes = []indexSpec{{id: "PRIMARY", column: commitHashColumn, unique: true}}
+			t.indexes = []indexSpec{{id: commitHashColumn, column: commitHashColumn, unique: true}} // as Dolt names it
 		} else {
 			ct.kind, t.sch = kindAncestors, ancestorsSchema
 			t.indexes = []indexSpec{{id: commitHashColumn, column: commitHashColumn}}
