@@ -16,6 +16,9 @@ import (
 type CommitOptions struct {
 	Message string
 	Author  commitgraph.Signature // who; required
+	// Committer is who makes the commit when it is not the author (zero:
+	// the author), as Dolt records @@dolt_committer_name beside --author.
+	Committer Signature
 	// Time is the commit's time; zero for now.
 	Time time.Time
 	// StageAll stages every change of the working root first, new tables
@@ -27,7 +30,8 @@ type CommitOptions struct {
 	// is ErrNothingToCommit.
 	AllowEmpty, SkipEmpty bool
 	// Amend replaces the branch's head commit (keeping its message unless
-	// Message is given).
+	// Message is given) with one of the same parents; amending the root
+	// commit makes a new root commit.
 	Amend bool
 }
 
@@ -38,9 +42,6 @@ var (
 	// ErrUnresolvedConflicts is returned by CommitChanges while the
 	// working root holds merge conflicts.
 	ErrUnresolvedConflicts = errors.New("cannot commit: unresolved merge conflicts")
-	// ErrAmendRoot is returned by CommitChanges asked to amend the root
-	// commit, which has no parent to commit onto.
-	ErrAmendRoot = errors.New("the branch's head is the root commit, which cannot be amended")
 )
 
 // CommitChanges writes the transaction's writes into its branch's working
@@ -78,6 +79,9 @@ func (t *Txn) CommitChanges(ctx context.Context, opts CommitOptions) (*commitgra
 		}
 		parents := []chunks.Address{s.Head.Addr}
 		m := commitgraph.Meta{Author: opts.Author, Message: opts.Message, Time: opts.Time}
+		if opts.Committer != opts.Author {
+			m.Committer = opts.Committer // zero: the author
+		}
 		if opts.Amend {
 			parents = s.Head.Parents
 			if opts.Message == "" {
@@ -87,14 +91,11 @@ func (t *Txn) CommitChanges(ctx context.Context, opts CommitOptions) (*commitgra
 		if s.WS.Merge != nil {
 			parents = append(parents, s.WS.Merge.Commit)
 		}
-		if len(parents) == 0 {
-			return nil, ErrAmendRoot
-		}
-		if staged.Address() == s.HeadRoot.Address() && s.WS.Merge == nil && !opts.Amend {
+		if staged.Address() == s.HeadRoot.Address() && s.WS.Merge == nil {
 			switch {
-			case opts.SkipEmpty:
+			case opts.SkipEmpty: // an amend too, as Dolt's
 				return nil, nil
-			case !opts.AllowEmpty:
+			case !opts.AllowEmpty && !opts.Amend:
 				return nil, ErrNothingToCommit
 			}
 		}

@@ -108,6 +108,13 @@ func hasTableEntry(es []commitgraph.RootEntry) bool {
 	return false
 }
 
+// HasItem reports whether root holds the item name (a table, or
+// SchemasItem, ...), spelled exactly so.
+func HasItem(ctx context.Context, root commitgraph.RootValue, name string) (bool, error) {
+	items, err := itemEntries(ctx, root)
+	return len(items[name]) > 0, err
+}
+
 // itemEntries groups root's entries (conflicts aside) by item.
 func itemEntries(ctx context.Context, root commitgraph.RootValue) (map[string][]commitgraph.RootEntry, error) {
 	ents, err := root.Entries(ctx, "")

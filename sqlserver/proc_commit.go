@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/internal/doltargs"
 )
@@ -49,16 +50,57 @@ func doltAdd(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := d.flushAll(ctx); err != nil {
+		return nil, err
+	}
+	var missing []string
+	for _, n := range names {
+		if ok, err := d.hasItemNamed(ctx, n); err != nil {
+			return nil, err
+		} else if !ok {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("error: the table(s) %s do not exist", strings.Join(missing, ", "))
+	}
 	err = d.updateBranchWith(ctx, func() error {
 		if all {
 			return d.StageAll(ctx)
 		}
 		return d.Stage(ctx, names...)
 	})
+	var nt *verso.TableNotFoundError
+	if errors.As(err, &nt) {
+		return nil, fmt.Errorf("error: the table(s) %s do not exist", nt.Table)
+	}
 	if err != nil {
 		return nil, stagingError("dolt_add", err)
 	}
 	return statusRow(0), nil
+}
+
+// hasItemNamed reports whether the item name (a table, ...), spelled
+// exactly so (as Dolt matches names in dolt_add), is in the
+// transaction's working root, the staged root or the head's.
+func (d *txDB) hasItemNamed(ctx *sql.Context, name string) (bool, error) {
+	head, ws, err := d.st.graph.BranchState(ctx, d.Branch())
+	if err != nil {
+		return false, err
+	}
+	if ok, err := verso.HasItem(ctx, d.Root(), name); err != nil || ok {
+		return ok, err
+	}
+	for _, a := range []chunks.Address{ws.Staged, head.Root} {
+		r, err := d.st.graph.OpenRoot(ctx, a)
+		if err != nil {
+			return false, err
+		}
+		if ok, err := verso.HasItem(ctx, r, name); err != nil || ok {
+			return ok, err
+		}
+	}
+	return false, nil
 }
 
 // stagingError words the engine's refusal of a staging call (Stage,
@@ -99,22 +141,35 @@ func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, errors.New("error: cannot use both --allow-empty and --skip-empty")
 	}
 	meta := commitgraph.Meta{Message: a.vals["message"]}
+	// As Dolt's: the author is --author's, else @@dolt_author_name and
+	// _email's, else the committer's; the committer is the session's
+	// (@@dolt_committer_name, ...), else --author's, else the SQL user.
 	if a.has("author") {
-		// Dolt records one identity per commit (dolt_log's committer):
-		// --author replaces the session's.
 		if meta.Author, err = parseAuthor(a.vals["author"]); err != nil {
 			return nil, err
 		}
-	} else if meta.Author, err = commitIdentity(ctx); err != nil {
-		return nil, err
+		meta.Committer = meta.Author
+		if sessionCommitter(ctx) {
+			if meta.Committer, err = commitIdentity(ctx); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		if meta.Committer, err = commitIdentity(ctx); err != nil {
+			return nil, err
+		}
+		meta.Author = authorIdentity(ctx, meta.Committer)
 	}
 	if a.has("date") {
 		if meta.Time, err = parseCommitDate(a.vals["date"]); err != nil {
 			return nil, err
 		}
 	}
-	if !a.has("message") && !a.has("amend") {
+	switch {
+	case !a.has("message") && !a.has("amend"):
 		return nil, errors.New("Must provide commit message.")
+	case a.has("message") && a.vals["message"] == "":
+		return nil, errors.New("Aborting commit due to empty commit message.")
 	}
 	d, err := procBranch(ctx)
 	if err != nil {
@@ -124,7 +179,7 @@ func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, err
 	}
 	made, err := d.CommitChanges(ctx, verso.CommitOptions{
-		Message: a.vals["message"], Author: meta.Author, Time: meta.Time,
+		Message: a.vals["message"], Author: meta.Author, Committer: meta.Committer, Time: meta.Time,
 		StageAll: a.has("ALL"), StageTracked: a.has("all"),
 		AllowEmpty: a.has("allow-empty"), SkipEmpty: a.has("skip-empty"), Amend: a.has("amend"),
 	})
@@ -137,13 +192,11 @@ func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, errConflicts(ts)
 	case errors.Is(err, verso.ErrReadOnly):
 		return nil, fmt.Errorf("verso: %s is a read-only revision", d.Branch())
-	case errors.Is(err, verso.ErrAmendRoot):
-		return nil, errors.New("dolt_commit --amend: HEAD is the root commit, which cannot be amended")
 	case err != nil:
 		return nil, engineError(err)
 	}
-	if made == nil {
-		return sql.RowsToRowIter(sql.Row{nil}), nil
+	if made == nil { // --skip-empty: no commit, an empty result as Dolt's
+		return sql.RowsToRowIter(), nil
 	}
 	return sql.RowsToRowIter(sql.Row{made.Addr.String()}), nil
 }
@@ -154,13 +207,46 @@ func errPositional(cmd string, pos []string) error {
 	return fmt.Errorf("error: %s does not take positional arguments, but found %d: %s", cmd, len(pos), strings.Join(pos, ", "))
 }
 
-// parseAuthor parses "Name <email>".
+// parseAuthor parses "Name <email>" as Dolt does.
 func parseAuthor(s string) (commitgraph.Signature, error) {
 	name, email, err := doltargs.ParseAuthor(s)
+	if err == nil {
+		err = doltargs.CheckAuthor(email)
+	}
 	if err != nil {
 		return commitgraph.Signature{}, err
 	}
 	return commitgraph.Signature{Name: name, Email: email}, nil
+}
+
+// sessionCommitter reports whether the session names a committer
+// (@@dolt_committer_name or @@dolt_committer_email).
+func sessionCommitter(ctx *sql.Context) bool {
+	for _, n := range []string{userNameVar, userEmailVar} {
+		if v, err := ctx.GetSessionVariable(ctx, n); err == nil {
+			if s, _ := v.(string); s != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// authorIdentity returns the session's author: @@dolt_author_name and
+// @@dolt_author_email, each falling back to the committer's.
+func authorIdentity(ctx *sql.Context, committer commitgraph.Signature) commitgraph.Signature {
+	sig := committer
+	if v, err := ctx.GetSessionVariable(ctx, authorNameVar); err == nil {
+		if s, _ := v.(string); s != "" {
+			sig.Name = s
+		}
+	}
+	if v, err := ctx.GetSessionVariable(ctx, authorEmailVar); err == nil {
+		if s, _ := v.(string); s != "" {
+			sig.Email = s
+		}
+	}
+	return sig
 }
 
 // parseCommitDate parses --date; a time without a zone is UTC.

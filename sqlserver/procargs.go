@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"errors"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
@@ -37,6 +38,15 @@ func procSpec(proc string, s doltargs.Spec) optSpec {
 }
 
 func (spec optSpec) parse(args []string) (*procArgs, error) {
+	// --help asks Dolt's procedures for their help, which they refuse.
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--help" {
+			return nil, errors.New("Help")
+		}
+	}
 	// The parser's errors are Dolt's, which name no procedure.
 	a, err := doltargs.Spec{Opts: spec.opts, Shorts: spec.shorts}.Parse(args)
 	if err != nil {

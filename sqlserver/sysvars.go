@@ -19,9 +19,11 @@ import (
 //
 //	@@dolt_committer_name, @@dolt_committer_email
 //	                     the identity this session's dolt_commit and
-//	                     dolt_tag record (default: the server's configured
-//	                     identity, else the SQL user); verso's own: Dolt
-//	                     has no such variables
+//	                     dolt_tag record as the committer (default: the
+//	                     server's configured identity, else the SQL user)
+//	@@dolt_author_name, @@dolt_author_email
+//	                     the author dolt_commit records when --author is
+//	                     not given (default: the committer), as Dolt's
 //	@@dolt_allow_commit_conflicts, @@dolt_force_transaction_commit
 //	                     as Dolt's: off, a transaction (an autocommit
 //	                     statement, or COMMIT) that would leave merge
@@ -43,6 +45,8 @@ import (
 const (
 	userNameVar       = "dolt_committer_name"
 	userEmailVar      = "dolt_committer_email"
+	authorNameVar     = "dolt_author_name"
+	authorEmailVar    = "dolt_author_email"
 	allowConflictsVar = "dolt_allow_commit_conflicts"
 	forceTxnCommitVar = "dolt_force_transaction_commit"
 )
@@ -65,6 +69,8 @@ var systemVariables = []sql.SystemVariable{
 	&sql.MysqlSystemVariable{Name: "version_comment", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: false, Type: types.NewSystemStringType("version_comment"), Default: VersionComment()},
 	&sql.MysqlSystemVariable{Name: userNameVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userNameVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: userEmailVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userEmailVar), Default: ""},
+	&sql.MysqlSystemVariable{Name: authorNameVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(authorNameVar), Default: ""},
+	&sql.MysqlSystemVariable{Name: authorEmailVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(authorEmailVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: allowConflictsVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(allowConflictsVar), Default: int8(0)},
 	&sql.MysqlSystemVariable{Name: forceTxnCommitVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(forceTxnCommitVar), Default: int8(0)},
 	// The engine fixes it at 1 (it takes no row locks); verso's row

@@ -173,8 +173,6 @@ func runCommit(dir string, args []string, stdout, stderr io.Writer) int {
 			return errors.New("nothing to commit: no changes are staged; stage them with verso add (or commit with -a or -A), or give --allow-empty")
 		case errors.Is(err, verso.ErrUnresolvedConflicts):
 			return errConflicts(ctx, txn)
-		case errors.Is(err, verso.ErrAmendRoot):
-			return errors.New("--amend: HEAD is the root commit, which cannot be amended")
 		case err != nil:
 			return err
 		case made == nil:

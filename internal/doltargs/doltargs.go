@@ -14,7 +14,7 @@ package doltargs
 import (
 	"errors"
 	"fmt"
-	"net/mail"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -69,7 +69,7 @@ func (spec Spec) Usage() string {
 //     value. The rest of an option that takes no value is a positional
 //     argument ("--allow-empty=true" gives "=true").
 //   - A short option's joined value drops a leading "=" ("-m=x").
-//   - A lone "-" is dropped.
+//   - A lone "-" is dropped, and a long option may have more dashes.
 //   - An option given twice is refused.
 func (spec Spec) Parse(args []string) (*Args, error) {
 	a := &Args{Set: map[string]bool{}, Vals: map[string]string{}, AfterDashes: -1}
@@ -90,9 +90,10 @@ func (spec Spec) Parse(args []string) (*Args, error) {
 			return a, nil
 		case arg == "-":
 		case strings.HasPrefix(arg, "--"):
-			name, rest, ok := spec.longest(arg[2:])
+			bare := strings.TrimLeft(arg, "-") // "---m" is "--m"
+			name, rest, ok := spec.longest(bare)
 			if !ok {
-				return nil, fmt.Errorf("error: unknown option `%s'", arg[2:])
+				return nil, fmt.Errorf("error: unknown option `%s'", bare)
 			}
 			val := ""
 			switch {
@@ -161,19 +162,44 @@ func (spec Spec) longest(s string) (name, rest string, ok bool) {
 	return name, s[best:], true
 }
 
-// ParseAuthor parses "Name <email>".
+// authorForm is Dolt's reading of an author: the text up to the last
+// " <" is the name, the rest (without any ">") the email.
+var authorForm = regexp.MustCompile(`(?m)([^)]+) \<([^)]+)`)
+
+// ParseAuthor parses "Name <email>" as Dolt does: spaces are kept, the
+// closing ">" is optional, and a name must be followed by " <". The
+// email may come out empty (CheckAuthor refuses that).
 func ParseAuthor(s string) (name, email string, err error) {
-	addr, err := mail.ParseAddress(s)
-	if err != nil || addr.Name == "" {
+	if s == "" {
+		return "", "", errors.New("Option 'author' requires a value")
+	}
+	m := authorForm.FindStringSubmatch(s)
+	if m == nil {
 		return "", "", errors.New("Author not formatted correctly. Use 'Name <author@example.com>' format")
 	}
-	return addr.Name, addr.Address, nil
+	return m[1], strings.ReplaceAll(m[2], ">", ""), nil
 }
 
-// ParseDate parses a commit date (--date); a time without a zone is UTC.
+// CheckAuthor refuses an author without an email ("Jane <>"), in Dolt's
+// words; ParseAuthor gives no author without a name.
+func CheckAuthor(email string) error {
+	if email == "" {
+		return errors.New("Aborting commit due to empty author email. Is your config set?")
+	}
+	return nil
+}
+
+// dateLayouts are the forms of a commit date Dolt reads; a date without a
+// zone is UTC. Fractions of a second may follow the seconds.
+var dateLayouts = []string{
+	"2006/01/02", "2006/01/02T15:04:05", "2006/01/02T15:04:05Z07:00",
+	"2006.01.02", "2006.01.02T15:04:05", "2006.01.02T15:04:05Z07:00",
+	"2006-01-02", "2006-01-02T15:04:05", "2006-01-02T15:04:05Z07:00",
+}
+
+// ParseDate parses a commit date (--date) in one of Dolt's forms.
 func ParseDate(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	for _, l := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05.999999999", "2006-01-02 15:04:05", "2006-01-02"} {
+	for _, l := range dateLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			return t, nil
 		}

@@ -63,22 +63,43 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseAuthorAndDate(t *testing.T) {
-	if n, e, err := ParseAuthor("Ada Lovelace <ada@example.com>"); err != nil || n != "Ada Lovelace" || e != "ada@example.com" {
-		t.Fatalf("ParseAuthor: %q %q %v", n, e, err)
+	for in, want := range map[string][2]string{
+		"Ada Lovelace <ada@example.com>": {"Ada Lovelace", "ada@example.com"},
+		"  Spaced   <  sp@example.com >": {"  Spaced  ", "  sp@example.com "},
+		"Jane Doe <jane@example.com":     {"Jane Doe", "jane@example.com"},
+		"Jane <>":                        {"Jane", ""},
+		"A <b> <c>":                      {"A <b>", "c"},
+	} {
+		if n, e, err := ParseAuthor(in); err != nil || n != want[0] || e != want[1] {
+			t.Errorf("ParseAuthor(%q) = %q %q %v; want %q %q", in, n, e, err, want[0], want[1])
+		}
 	}
-	if _, _, err := ParseAuthor("ada@example.com"); err == nil {
-		t.Fatal("ParseAuthor took an address without a name")
+	for in, want := range map[string]string{
+		"ada@example.com":        "Author not formatted correctly. Use 'Name <author@example.com>' format",
+		"Jane<jane@example.com>": "Author not formatted correctly. Use 'Name <author@example.com>' format",
+		"":                       "Option 'author' requires a value",
+	} {
+		if _, _, err := ParseAuthor(in); err == nil || err.Error() != want {
+			t.Errorf("ParseAuthor(%q): %v, want %q", in, err, want)
+		}
+	}
+	if err := CheckAuthor(""); err == nil {
+		t.Error("CheckAuthor took an empty email")
 	}
 	for s, want := range map[string]time.Time{
 		"2026-11-30":                time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC),
-		"2026-11-30 10:05:00":       time.Date(2026, 11, 30, 10, 5, 0, 0, time.UTC),
+		"2026.11.30":                time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC),
+		"2026/11/30T10:05:00":       time.Date(2026, 11, 30, 10, 5, 0, 0, time.UTC),
+		"2026-11-30T10:05:00.678Z":  time.Date(2026, 11, 30, 10, 5, 0, 678e6, time.UTC),
 		"2026-11-30T10:05:00+01:00": time.Date(2026, 11, 30, 9, 5, 0, 0, time.UTC),
 	} {
 		if got, err := ParseDate(s); err != nil || !got.Equal(want) {
 			t.Errorf("ParseDate(%q) = %v, %v; want %v", s, got, err, want)
 		}
 	}
-	if _, err := ParseDate("yesterday"); err == nil {
-		t.Fatal("ParseDate took yesterday")
+	for _, s := range []string{"yesterday", "2026-11-30 10:05:00", "2026-13-45"} {
+		if _, err := ParseDate(s); err == nil || err.Error() != "error: '"+s+"' is not in a supported format." {
+			t.Errorf("ParseDate(%q): %v", s, err)
+		}
 	}
 }
