@@ -122,6 +122,32 @@ func (c Closure) Contains(ctx context.Context, e Entry) (bool, error) {
 	return c.m.Has(ctx, appendKey(buf[:0], e))
 }
 
+// Beyond calls fn with the entries of c that o's base lacks: c's tail,
+// then the entries of c's base that o's base does not hold (aliases left
+// out), found by a diff of the two bases, so that the cost follows how far
+// the two closures differ. An entry fn gets may still be in o's tail
+// (Contains tells).
+func (c Closure) Beyond(ctx context.Context, o Closure, fn func(Entry) error) error {
+	for _, e := range c.tail {
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return prolly.DiffMaps(ctx, o.m, c.m, func(d prolly.Diff) error {
+		if d.Type != prolly.Added {
+			return nil
+		}
+		e, alias, err := decodeAny(d.Key)
+		if err != nil {
+			return fmt.Errorf("closure: %w", err)
+		}
+		if alias {
+			return nil
+		}
+		return fn(e)
+	})
+}
+
 // CountRange returns the number of entries with lo <= height < hi.
 func (c Closure) CountRange(ctx context.Context, lo, hi Height) (uint64, error) {
 	n, err := c.m.CountRange(ctx, heightKey(lo), heightKey(hi))

@@ -230,3 +230,39 @@ func (db *DB) Ancestors(ctx context.Context, head chunks.Address) (*closure.Iter
 	}
 	return cl.Descending(ctx, closure.Entry{}), nil
 }
+
+// CountUnique returns the number of commits in a's history (a included)
+// that are not in b's (b included): what dolt_count_commits('--from', b,
+// '--to', a) counts as ahead. Its cost follows how far the two histories
+// have diverged (closure.Beyond), not their length.
+func (db *DB) CountUnique(ctx context.Context, a, b *Commit) (uint64, error) {
+	ca, err := db.Closure(ctx, a)
+	if err != nil {
+		return 0, err
+	}
+	cb, err := db.Closure(ctx, b)
+	if err != nil {
+		return 0, err
+	}
+	inB := func(e closure.Entry) (bool, error) {
+		if e.Addr == b.Addr {
+			return true, nil
+		}
+		return cb.Contains(ctx, e)
+	}
+	var n uint64
+	count := func(e closure.Entry) error {
+		in, err := inB(e)
+		if err == nil && !in {
+			n++
+		}
+		return err
+	}
+	if err := count(closure.Entry{Height: closure.Height(a.Height), Addr: a.Addr}); err != nil {
+		return 0, err
+	}
+	if err := ca.Beyond(ctx, cb, count); err != nil {
+		return 0, err
+	}
+	return n, nil
+}

@@ -207,6 +207,26 @@ func TestGraphAgainstParentWalk(t *testing.T) {
 			if err != nil || ff != g.ancestors(b)[a] {
 				t.Fatalf("CanFastForward(%d, %d) = %v, %v", a, b, ff, err)
 			}
+			// Commits of a's history not in b's.
+			ca, err := db.ReadCommit(ctx, g.addrs[a])
+			if err != nil {
+				t.Fatal(err)
+			}
+			cb, err := db.ReadCommit(ctx, g.addrs[b])
+			if err != nil {
+				t.Fatal(err)
+			}
+			unique, err := db.CountUnique(ctx, ca, cb)
+			wantUnique := 0
+			inB := g.ancestors(b)
+			for x := range g.ancestors(a) {
+				if !inB[x] {
+					wantUnique++
+				}
+			}
+			if err != nil || unique != uint64(wantUnique) {
+				t.Fatalf("CountUnique(%d, %d) = %d, %v; want %d", a, b, unique, err, wantUnique)
+			}
 		}
 		// Log order from a few heads.
 		for range 10 {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dolthub/go-mysql-server/sql"
+
 	"github.com/verso-db/verso/commitgraph"
 )
 
@@ -30,4 +32,13 @@ func revisionError(spec string, err error) error {
 		return fmt.Errorf("branch not found: %s", base)
 	}
 	return err
+}
+
+// resolveRevision resolves spec in db, failing in Dolt's words.
+func resolveRevision(ctx *sql.Context, db *Database, spec string) (*commitgraph.Commit, error) {
+	c, err := resolveRef(ctx, db, spec)
+	if err != nil {
+		return nil, revisionError(spec, err)
+	}
+	return c, nil
 }

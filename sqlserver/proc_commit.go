@@ -25,6 +25,7 @@ import (
 var commitProcedures = []sql.ExternalStoredProcedureDetails{
 	{Name: "dolt_add", Schema: statusSchema, Function: doltAdd},
 	{Name: "dolt_commit", Schema: hashSchema, Function: doltCommit},
+	{Name: "dolt_commit_hash_out", Schema: hashSchema, Function: doltCommitHashOut},
 }
 
 var addSpec = procSpec("dolt_add", doltargs.Add())
@@ -130,6 +131,34 @@ func procBranch(ctx *sql.Context) (*txDB, error) {
 var commitSpec = procSpec("dolt_commit", doltargs.Commit())
 
 func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
+	made, err := commitArgs(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	if made == nil { // --skip-empty: no commit, an empty result as Dolt's
+		return sql.RowsToRowIter(), nil
+	}
+	return sql.RowsToRowIter(sql.Row{made.Addr.String()}), nil
+}
+
+// doltCommitHashOut is dolt_commit with the hash also set in its first
+// argument, an OUT parameter (” when --skip-empty made no commit).
+func doltCommitHashOut(ctx *sql.Context, hash *string, args ...string) (sql.RowIter, error) {
+	made, err := commitArgs(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	if made == nil {
+		*hash = ""
+		return sql.RowsToRowIter(), nil
+	}
+	*hash = made.Addr.String()
+	return sql.RowsToRowIter(sql.Row{*hash}), nil
+}
+
+// commitArgs commits as dolt_commit's args say; nil when --skip-empty
+// found nothing to commit.
+func commitArgs(ctx *sql.Context, args []string) (*commitgraph.Commit, error) {
 	a, err := commitSpec.parse(args)
 	if err != nil {
 		return nil, err
@@ -195,10 +224,7 @@ func doltCommit(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	case err != nil:
 		return nil, engineError(err)
 	}
-	if made == nil { // --skip-empty: no commit, an empty result as Dolt's
-		return sql.RowsToRowIter(), nil
-	}
-	return sql.RowsToRowIter(sql.Row{made.Addr.String()}), nil
+	return made, nil
 }
 
 // errPositional is Dolt's refusal of positional arguments by a command

@@ -19,7 +19,7 @@ import (
 
 // procedures are the external stored procedures. Several may share a name
 // with different parameter counts; they are tried in this order.
-var procedures = slices.Concat(conflictProcedures, eventProcedures, branchProcedures, commitProcedures, mergeProcedures, gcProcedures, stashProcedures)
+var procedures = slices.Concat(conflictProcedures, eventProcedures, branchProcedures, commitProcedures, cleanProcedures, mergeProcedures, gcProcedures, stashProcedures)
 
 // tableFunctions are the table functions.
 var tableFunctions = slices.Concat(eventTableFunctions, historyTableFunctions)
@@ -108,7 +108,9 @@ func (p *Provider) ExternalStoredProcedure(_ *sql.Context, name string, numOfPar
 		}
 		params := t.NumIn() - 1 // the first parameter is *sql.Context
 		if t.IsVariadic() {
-			if numOfParams >= params-1 && variadic == nil {
+			// Too few arguments for the fixed parameters still find it:
+			// the engine then says how many it expects, as Dolt's does.
+			if variadic == nil {
 				variadic = &d
 			}
 			continue
