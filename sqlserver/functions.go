@@ -63,9 +63,9 @@ func graphFunctionN(name string, min, max int, typ sql.Type, eval func(ctx *sql.
 	}}
 }
 
-// workingRoot returns the working root the session's transaction sees in
+// sessionRoot returns the working root the session's transaction sees in
 // db (its pending writes included), or a revision database's root.
-func workingRoot(ctx *sql.Context, db *Database) (commitgraph.RootValue, error) {
+func sessionRoot(ctx *sql.Context, db *Database) (commitgraph.RootValue, error) {
 	if db.rev != nil {
 		return db.st.graph.OpenRoot(ctx, db.rev.Root)
 	}
@@ -80,7 +80,7 @@ func workingRoot(ctx *sql.Context, db *Database) (commitgraph.RootValue, error) 
 }
 
 func evalHashOfTable(ctx *sql.Context, db *Database, args []string) (any, error) {
-	root, err := workingRoot(ctx, db)
+	root, err := sessionRoot(ctx, db)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func evalHashOfDB(ctx *sql.Context, db *Database, args []string) (any, error) {
 	}
 	switch {
 	case strings.EqualFold(ref, "WORKING"):
-		root, err := workingRoot(ctx, db)
+		root, err := sessionRoot(ctx, db)
 		if err != nil {
 			return nil, err
 		}
@@ -125,8 +125,10 @@ type doltVersion struct{}
 
 var _ sql.FunctionExpression = doltVersion{}
 
-func (doltVersion) FunctionName() string         { return "dolt_version" }
-func (doltVersion) Description() string          { return "returns the Dolt version whose SQL surface verso answers as" }
+func (doltVersion) FunctionName() string { return "dolt_version" }
+func (doltVersion) Description() string {
+	return "returns the Dolt version whose SQL surface verso answers as"
+}
 func (doltVersion) Type(*sql.Context) sql.Type   { return types.LongText }
 func (doltVersion) IsNullable(*sql.Context) bool { return false }
 func (doltVersion) Children() []sql.Expression   { return nil }
