@@ -27,6 +27,11 @@ var (
 	// ErrNotMerged is returned by DeleteBranch, without Force, for a branch
 	// whose head is not an ancestor of the head of BranchOptions.Head.
 	ErrNotMerged = errors.New("verso: the branch is not fully merged")
+	// ErrUncommittedChanges is returned by MoveHead for a branch whose
+	// head cannot move without losing work: changes to tracked tables,
+	// staged or not, conflicts, a merge in progress, or an untracked table
+	// the new head has too.
+	ErrUncommittedChanges = errors.New("verso: the branch has uncommitted changes")
 )
 
 // BranchOptions tune the branch operations.
@@ -193,6 +198,70 @@ func (t *Txn) ForkBranch(ctx context.Context, name string, force bool) error {
 		return err
 	}
 	return g.SetBranch(ctx, name, head.Addr, &commitgraph.WorkingSet{Working: w.Address(), Staged: ws.Staged}, force)
+}
+
+// MoveHead points the transaction's branch at the commit the revision rev
+// names (HEAD is the branch's head), its staged and working roots becoming
+// the commit's, as dolt_branch -f and dolt_checkout -B do to the session's
+// own branch. Nothing is lost: a branch with changes to its tracked tables
+// (staged or not, the transaction's writes included), conflicts or a merge
+// in progress fails with ErrUncommittedChanges and is left as it was, and
+// untracked tables (only in the working root) are kept, unless the commit
+// has a table of the same name, which fails too. Reset with Hard discards
+// changes on purpose. A revision that names nothing is a *RevisionError.
+func (t *Txn) MoveHead(ctx context.Context, rev string) error {
+	target, err := t.db.resolve(ctx, rev, t.branch)
+	if err != nil {
+		return err
+	}
+	return t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
+		dirty := func(what string) error {
+			return fmt.Errorf("%w: %s on %q", ErrUncommittedChanges, what, t.branch)
+		}
+		if s.WS.Merge != nil {
+			return nil, dirty("a merge in progress")
+		}
+		if cs, err := s.Working.Entries(ctx, commitgraph.ConflictsPrefix); err != nil || len(cs) > 0 {
+			if err == nil {
+				err = dirty("conflicts")
+			}
+			return nil, err
+		}
+		root, err := t.db.graph.OpenRoot(ctx, target.Root)
+		if err != nil {
+			return nil, err
+		}
+		staged, err := ChangedItems(ctx, s.HeadRoot, s.Staged)
+		if err != nil {
+			return nil, err
+		}
+		if len(staged) > 0 {
+			return nil, dirty(staged[0].Name + " staged")
+		}
+		working, err := ChangedItems(ctx, s.Staged, s.Working)
+		if err != nil {
+			return nil, err
+		}
+		var targetItems map[string][]RootEntry
+		for _, c := range working {
+			if c.InFrom || c.Name == SchemasItem { // keepUntracked keeps no schema objects
+				return nil, dirty(c.Name + " changed")
+			}
+			if targetItems == nil {
+				if targetItems, err = itemEntries(ctx, root); err != nil {
+					return nil, err
+				}
+			}
+			if findItem(targetItems, c.Name) != "" {
+				return nil, dirty("untracked " + c.Name + ", which " + rev + " has too")
+			}
+		}
+		w, err := keepUntracked(ctx, s, root)
+		if err != nil {
+			return nil, err
+		}
+		return &BranchChange{Head: target.Addr, Working: w, Staged: root}, nil
+	})
 }
 
 // Tag is a tag: its name, the commit it names, who made it, when, and its

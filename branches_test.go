@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/commitgraph"
 )
 
 // branchNames returns the database's branches by name.
@@ -149,6 +150,91 @@ func TestForkBranch(t *testing.T) {
 		t.Fatalf("a forced fork onto the transaction's branch: %v", err)
 	}
 	ok(t, txn.ForkBranch(ctx, "fork", true))
+}
+
+// TestMoveHead: the transaction's own branch moves to a revision only
+// while nothing of its tracked tables is uncommitted; otherwise it stays as
+// it was. Untracked tables stay in the working root.
+func TestMoveHead(t *testing.T) {
+	ctx := context.Background()
+	db := memDB(t)
+	createKV(t, db, "main", "t")
+	first := commitAll(t, db, "main", "create t")
+	put(t, db, "main", "t", 1, 1)
+	second := commitAll(t, db, "main", "row 1")
+	move := func(rev string, before func(txn *verso.Txn) error) error {
+		txn, err := db.Begin(ctx, "main")
+		ok(t, err)
+		defer txn.Rollback()
+		if before != nil {
+			ok(t, before(txn))
+		}
+		return txn.MoveHead(ctx, rev)
+	}
+	at := func(want *verso.Commit) {
+		t.Helper()
+		if c, err := db.Resolve(ctx, "main", ""); err != nil || c.Addr != want.Addr {
+			t.Fatalf("main is at %v (%v), want %s", c, err, want.Addr)
+		}
+	}
+	drop := func(branch, table string) {
+		write(t, db, branch, func(ctx context.Context, txn *verso.Txn) error {
+			root, err := txn.Root().Edit(ctx, commitgraph.RootEdit{Name: commitgraph.TablePrefix + table, Delete: true})
+			txn.SetRoot(root)
+			return err
+		})
+	}
+
+	// The transaction's own writes, a working change and a staged change
+	// each keep the branch where it is.
+	pending := func(txn *verso.Txn) error { return txn.Put(ctx, "t", verso.Int(2), verso.Int(2)) }
+	if err := move("HEAD~1", pending); !errors.Is(err, verso.ErrUncommittedChanges) {
+		t.Fatalf("a move with the transaction's writes: %v", err)
+	}
+	put(t, db, "main", "t", 1, 5)
+	if err := move("HEAD~1", nil); !errors.Is(err, verso.ErrUncommittedChanges) {
+		t.Fatalf("a move with a working change: %v", err)
+	}
+	write(t, db, "main", func(ctx context.Context, txn *verso.Txn) error { return txn.StageAll(ctx) })
+	if err := move("HEAD~1", nil); !errors.Is(err, verso.ErrUncommittedChanges) {
+		t.Fatalf("a move with a staged change: %v", err)
+	}
+	at(second)
+	if v := value(t, db, "main", "t", 1); v != 5 {
+		t.Fatalf("a refused move changed t: v = %d, want 5", v)
+	}
+	write(t, db, "main", func(ctx context.Context, txn *verso.Txn) error {
+		return txn.Reset(ctx, verso.ResetOptions{Hard: true})
+	})
+
+	// Clean but for an untracked table, it moves; its roots are the
+	// commit's and the untracked table stays.
+	createKV(t, db, "main", "scratch")
+	ok(t, move("HEAD~1", nil))
+	at(first)
+	wantStatus(t, db, "main", "after the move", "scratch new table")
+	if v := value(t, db, "main", "t", 1); v != -1 {
+		t.Fatalf("after the move t has row 1 (v = %d)", v)
+	}
+	ok(t, move(second.Addr.String(), nil))
+	at(second)
+
+	// An untracked table the commit has too would be overwritten.
+	ok(t, db.SetBranch(ctx, "side", "HEAD", verso.BranchOptions{}))
+	createKV(t, db, "side", "scratch")
+	side := commitAll(t, db, "side", "scratch on side")
+	if err := move("side", nil); !errors.Is(err, verso.ErrUncommittedChanges) {
+		t.Fatalf("a move onto a commit with the untracked table: %v", err)
+	}
+	drop("main", "scratch")
+	ok(t, move("side", nil))
+	at(side)
+	wantStatus(t, db, "main", "after the move to side")
+
+	var rev *verso.RevisionError
+	if err := move("nope", nil); !errors.As(err, &rev) || !errors.Is(err, verso.ErrBadRevision) {
+		t.Fatalf("a move to no revision: %v", err)
+	}
 }
 
 func TestTags(t *testing.T) {

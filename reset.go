@@ -128,8 +128,9 @@ func keepUntracked(ctx context.Context, s *BranchState, to RootValue) (RootValue
 // ones (dolt_checkout('t')): a name in neither the working nor the staged
 // root is a *TableNotFoundError. With a revision (HEAD is the
 // transaction's branch) both their staged and working versions become
-// that commit's, as git checkout <rev> -- <file> does; a name in neither
-// root is a *TableNotFoundError. A merge in progress stays.
+// that commit's, as git checkout <rev> -- <file> does; a name the commit
+// lacks is a *TableNotFoundError (the table is not dropped). A merge in
+// progress stays.
 func (t *Txn) CheckoutTables(ctx context.Context, rev string, names []string) error {
 	var from *Commit
 	if rev != "" {
@@ -144,6 +145,15 @@ func (t *Txn) CheckoutTables(ctx context.Context, rev string, names []string) er
 			src, err := t.db.graph.OpenRoot(ctx, from.Root)
 			if err != nil {
 				return nil, err
+			}
+			items, err := itemEntries(ctx, src)
+			if err != nil {
+				return nil, err
+			}
+			for _, n := range names {
+				if findItem(items, n) == "" {
+					return nil, &TableNotFoundError{Table: n}
+				}
 			}
 			staged, err := copyItems(ctx, src, s.Staged, names)
 			if err != nil {
@@ -167,6 +177,29 @@ func (t *Txn) CheckoutTables(ctx context.Context, rev string, names []string) er
 			if findItem(working, n) == "" && findItem(staged, n) == "" {
 				return nil, &TableNotFoundError{Table: n}
 			}
+		}
+		w, err := copyItems(ctx, s.Staged, s.Working, names)
+		if err != nil {
+			return nil, err
+		}
+		return &BranchChange{Working: w, Staged: s.Staged, Merge: s.WS.Merge}, nil
+	})
+}
+
+// CheckoutAll discards the working changes of every table, as
+// dolt_checkout('.') does: each item of the staged root takes its staged
+// version in the working root (one dropped from the working root comes
+// back). Untracked tables (only in the working root) stay, as do a merge
+// in progress and conflicts.
+func (t *Txn) CheckoutAll(ctx context.Context) error {
+	return t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
+		items, err := itemEntries(ctx, s.Staged)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, 0, len(items))
+		for n := range items {
+			names = append(names, n)
 		}
 		w, err := copyItems(ctx, s.Staged, s.Working, names)
 		if err != nil {

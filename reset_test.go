@@ -202,8 +202,55 @@ func TestCheckoutTables(t *testing.T) {
 		t.Fatalf("after a checkout from HEAD~1 v = %d, want 1", v)
 	}
 	wantStatus(t, db, "main", "after a checkout from HEAD~1", "t staged modified")
+	// A table the revision lacks is not dropped.
+	createKV(t, db, "main", "u")
+	if err := checkout("HEAD", "t", "u"); !errors.As(err, &nt) || nt.Table != "u" {
+		t.Fatalf("a checkout from HEAD of a table it lacks: %v", err)
+	}
+	wantStatus(t, db, "main", "after a checkout of a table HEAD lacks", "t staged modified", "u new table")
 	var rev *verso.RevisionError
 	if err := checkout("HEAD~5", "t"); !errors.As(err, &rev) || rev.Rev != "HEAD~5" {
 		t.Fatalf("a checkout from HEAD~5: %v", err)
 	}
+}
+
+// TestCheckoutAll: every table's working changes are discarded; staged
+// changes stay, an untracked table (only in the working root) stays and
+// one dropped from the working root comes back.
+func TestCheckoutAll(t *testing.T) {
+	ctx := context.Background()
+	db := memDB(t)
+	createKV(t, db, "main", "t")
+	createKV(t, db, "main", "u")
+	put(t, db, "main", "t", 1, 1)
+	commitAll(t, db, "main", "t and u")
+	put(t, db, "main", "t", 1, 2)
+	write(t, db, "main", func(ctx context.Context, txn *verso.Txn) error { return txn.Stage(ctx, "t") })
+	put(t, db, "main", "t", 1, 3)
+	put(t, db, "main", "u", 1, 1)
+	createKV(t, db, "main", "scratch")
+	wantStatus(t, db, "main", "before", "t staged modified", "scratch new table", "t modified", "u modified")
+	txn, err := db.Begin(ctx, "main")
+	ok(t, err)
+	ok(t, txn.Put(ctx, "u", verso.Int(2), verso.Int(2))) // the transaction's own write goes too
+	ok(t, txn.CheckoutAll(ctx))
+	ok(t, txn.Commit(ctx))
+	wantStatus(t, db, "main", "after", "t staged modified", "scratch new table")
+	if v := value(t, db, "main", "t", 1); v != 2 {
+		t.Fatalf("t has v = %d, want the staged 2", v)
+	}
+	if v := value(t, db, "main", "u", 2); v != -1 {
+		t.Fatalf("u kept the transaction's row 2")
+	}
+	write(t, db, "main", func(ctx context.Context, txn *verso.Txn) error {
+		root, err := txn.Root().Edit(ctx, commitgraph.RootEdit{Name: commitgraph.TablePrefix + "u", Delete: true})
+		txn.SetRoot(root)
+		return err
+	})
+	wantStatus(t, db, "main", "with u dropped", "t staged modified", "scratch new table", "u deleted")
+	write(t, db, "main", func(ctx context.Context, txn *verso.Txn) error { return txn.CheckoutAll(ctx) })
+	if v := value(t, db, "main", "u", 1); v != -1 {
+		t.Fatalf("u came back with a row 1 (v = %d), which it never had staged", v)
+	}
+	wantStatus(t, db, "main", "after the drop is discarded", "t staged modified", "scratch new table")
 }

@@ -291,8 +291,12 @@
 //   - A COMMIT is durable when it returns: the working-set update is one
 //     store commit with one fsync. Nothing is committed to the commit graph
 //     but by dolt_commit (and the merges).
-//   - dolt_checkout('-b', new) without a start point copies the working
-//     set to the new branch (the old branch keeps its own).
+//   - dolt_checkout('-b', new) starts the new branch clean at HEAD, as
+//     Dolt's does (the old branch keeps its working set; the command
+//     line's verso checkout -b takes it along). dolt_branch('-f') and
+//     dolt_checkout('-B') move the session's own branch only when nothing
+//     of its tracked tables is uncommitted (Dolt drops such changes);
+//     untracked tables stay.
 //     dolt_reset('--hard') keeps untracked tables (in the working root
 //     only), as git and Dolt do; there is no dolt_clean yet. dolt_branch
 //     refuses to delete or rename the database's default branch

@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/internal/doltargs"
 )
 
@@ -20,13 +21,17 @@ import (
 //	CALL dolt_branch('-d' [, '-f'], 'b', ...)    delete (-d: only if merged
 //	                                             into HEAD; -D = -d -f)
 //	CALL dolt_checkout('b')                       switch the session's branch
-//	CALL dolt_checkout('-b', 'new' [, 'start'])  create and switch
-//	CALL dolt_checkout('t1', 't2')               discard working changes
+//	CALL dolt_checkout('-b', 'new' [, 'start'])  create (clean) and switch
+//	CALL dolt_checkout('t1', 't2'), ('.')        discard working changes
 //	CALL dolt_checkout('ref', '--', 't1', ...)   tables as ref has them
 //	CALL dolt_tag('name' [, 'ref'] [, '-m', msg]), dolt_tag('-d', 'name')
 //	CALL dolt_reset([--soft | --hard] [ref]), dolt_reset('t1', ...)
 //
-// Each returns status 0 (dolt_checkout also a message) or an error.
+// Each returns status 0 (dolt_checkout also a message) or an error, in
+// Dolt's words and Dolt's order of checks (doltwords.go). Moving the
+// session's own branch with dolt_branch -f or dolt_checkout -B is the one
+// place verso refuses what Dolt does: with uncommitted changes, which
+// Dolt would drop (verso.Txn.MoveHead).
 
 // branchProcedures are the procedures of branches, tags and resets.
 var branchProcedures = []sql.ExternalStoredProcedureDetails{
@@ -52,99 +57,169 @@ func doltBranch(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	force := a.has("force")
-	modes := 0
-	for _, m := range []string{"copy", "move", "delete", "D"} {
-		if a.has(m) {
-			modes++
-		}
-	}
-	if modes > 1 && !(modes == 2 && a.has("delete") && a.has("D")) {
-		return nil, errors.New("dolt_branch: give one of -c, -m and -d")
-	}
-	e := db.st.db
+	// Dolt's precedence when several are given: -c, -m, then -d.
 	switch {
-	case a.has("delete") || a.has("D"):
-		if len(a.pos) == 0 {
-			return nil, errors.New("dolt_branch -d: name the branches to delete")
-		}
-		opts := verso.BranchOptions{Head: db.branch, Force: force || a.has("D")}
-		for _, b := range a.pos {
-			if err := e.DeleteBranch(ctx, b, opts); err != nil {
-				return nil, deleteBranchError(db, b, err)
-			}
-		}
-	case a.has("copy"), a.has("move"):
-		verb := map[bool]string{true: "-c", false: "-m"}[a.has("copy")]
-		if len(a.pos) != 2 {
-			return nil, fmt.Errorf("dolt_branch %s: give the branch and its new name ('%s', 'from', 'to')", verb, verb)
-		}
-		from, to := a.pos[0], a.pos[1]
-		opts := verso.BranchOptions{Head: db.branch, Force: force}
-		if a.has("copy") {
-			err = e.CopyBranch(ctx, from, to, opts)
-		} else {
-			err = e.RenameBranch(ctx, from, to, opts)
-		}
-		switch {
-		case errors.Is(err, verso.ErrDefaultBranch):
-			return nil, fmt.Errorf("dolt_branch -m: %q is the default branch of database %s (.verso/HEAD) and cannot be renamed; copy it with -c instead", from, db.st.name)
-		case errors.Is(err, verso.ErrBranchNotFound):
-			return nil, branchError("dolt_branch", from, err)
-		case err != nil:
-			return nil, branchError("dolt_branch", to, err)
-		}
-		if a.has("move") && from != to && db.branch == from {
-			setSessionBranch(ctx, db.st, to)
-		}
+	case a.has("copy"):
+		err = copyBranch(ctx, db, a)
+	case a.has("move"):
+		err = moveBranch(ctx, db, a)
+	case a.has("delete"), a.has("D"):
+		err = deleteBranches(ctx, db, a)
 	default:
-		if len(a.pos) == 0 || len(a.pos) > 2 {
-			return nil, errors.New("dolt_branch: give a branch name and an optional start point; list the branches with SELECT * FROM dolt_branches")
-		}
-		name := a.pos[0]
-		start := "HEAD"
-		if len(a.pos) == 2 {
-			start = a.pos[1]
-		}
-		var rev *verso.RevisionError
-		err := e.SetBranch(ctx, name, start, verso.BranchOptions{Head: db.branch, Force: force})
-		switch {
-		case errors.Is(err, verso.ErrBranchCheckedOut):
-			return nil, fmt.Errorf("dolt_branch -f: %q is the session's checked-out branch; reset it with dolt_reset('--hard', '%s') instead", name, start)
-		case errors.As(err, &rev):
-			return nil, fmt.Errorf("dolt_branch: start point %q: %w", start, rev.Err)
-		case err != nil:
-			return nil, branchError("dolt_branch", name, err)
-		}
+		err = newBranch(ctx, db, a)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return statusRow(0), nil
 }
 
-// deleteBranchError words the engine's refusal to delete the branch b of
-// db.
-func deleteBranchError(db *Database, b string, err error) error {
-	switch {
-	case errors.Is(err, verso.ErrBranchCheckedOut):
-		return fmt.Errorf("dolt_branch -d: cannot delete the checked out branch %q; check out another branch first with dolt_checkout", b)
-	case errors.Is(err, verso.ErrDefaultBranch):
-		return fmt.Errorf("dolt_branch -d: cannot delete %q, the default branch of database %s (.verso/HEAD)", b, db.st.name)
-	case errors.Is(err, verso.ErrNotMerged):
-		return fmt.Errorf("dolt_branch -d: branch %q is not fully merged into %q; delete it anyway with -D (or -d -f)", b, db.branch)
+// newBranch is dolt_branch('name' [, 'start']), -f moving a branch.
+func newBranch(ctx *sql.Context, db *Database, a *procArgs) error {
+	if len(a.pos) == 0 || len(a.pos) > 2 {
+		return errInvalidUsage
 	}
-	return branchError("dolt_branch -d", b, err)
+	name, start := a.pos[0], "HEAD"
+	if name == "" {
+		return errEmptyBranchName
+	}
+	if len(a.pos) == 2 {
+		if start = a.pos[1]; start == "" {
+			return errInvalidUsage
+		}
+	}
+	return setBranch(ctx, db, name, start, a.has("force"))
 }
 
-// branchError words an engine error about branch for a user.
-func branchError(proc, branch string, err error) error {
-	switch {
-	case errors.Is(err, verso.ErrBranchNotFound):
-		return fmt.Errorf("%s: no branch named %q; list the branches with SELECT name FROM dolt_branches", proc, branch)
-	case errors.Is(err, verso.ErrBranchExists):
-		return fmt.Errorf("%s: a branch named %q already exists; choose another name, or give -f to overwrite it", proc, branch)
-	case errors.Is(err, verso.ErrBadName):
-		return fmt.Errorf("%s: %w", proc, err)
+// setBranch points the branch name at the commit start names, as
+// dolt_branch and dolt_checkout -b and -B do: a new branch, or with force
+// an existing one moved, its working set becoming the commit's. The
+// session's own branch moves only while it has nothing uncommitted
+// (verso.Txn.MoveHead). Refusals are Dolt's, in its order: the name taken,
+// a bad name, then the start point.
+func setBranch(ctx *sql.Context, db *Database, name, start string, force bool) error {
+	if db.rev != nil {
+		return fmt.Errorf("fatal: Unexpected error creating branch '%s' : %w", name, errDetachedHead)
 	}
-	return err
+	if !force {
+		if _, err := db.st.graph.Head(ctx, name); err == nil {
+			return errBranchExists(name)
+		} else if !errors.Is(err, verso.ErrBranchNotFound) {
+			return err
+		}
+	}
+	if commitgraph.CheckName(name) != nil {
+		return fmt.Errorf("fatal: '%s' is an invalid branch name.", name)
+	}
+	var err error
+	if force && name == db.branch {
+		d, derr := txDatabase(ctx, db.st, db.branch)
+		if derr != nil {
+			return derr
+		}
+		err = d.updateBranchWith(ctx, func() error { return d.MoveHead(ctx, start) })
+	} else {
+		err = db.st.db.SetBranch(ctx, name, start, verso.BranchOptions{Head: db.branch, Force: force})
+	}
+	var rev *verso.RevisionError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, verso.ErrBranchExists):
+		return errBranchExists(name)
+	case errors.Is(err, verso.ErrBadName):
+		return fmt.Errorf("fatal: '%s' is an invalid branch name.", name)
+	case errors.Is(err, verso.ErrUncommittedChanges):
+		return fmt.Errorf("fatal: cannot move the checked-out branch '%s' to '%s': it has uncommitted changes; commit them, or discard them with dolt_reset('--hard'), first", name, start)
+	case errors.As(err, &rev) && errors.Is(err, verso.ErrNoSuchAncestor):
+		return fmt.Errorf("fatal: Unexpected error creating branch '%s' : %w", name, revisionError(start, rev.Err))
+	case errors.As(err, &rev):
+		return fmt.Errorf("fatal: '%s' is not a commit and a branch '%s' cannot be created from it", start, name)
+	}
+	return engineError(err)
+}
+
+// copyBranch is dolt_branch('-c' [, '-f'], 'from', 'to').
+func copyBranch(ctx *sql.Context, db *Database, a *procArgs) error {
+	if len(a.pos) != 2 {
+		return errInvalidUsage
+	}
+	from, to := a.pos[0], a.pos[1]
+	if from == "" || to == "" {
+		return errEmptyBranchName
+	}
+	err := db.st.db.CopyBranch(ctx, from, to, verso.BranchOptions{Head: db.branch, Force: a.has("force")})
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, verso.ErrBranchNotFound):
+		return fmt.Errorf("fatal: A branch named '%s' not found", from)
+	case errors.Is(err, verso.ErrBranchExists):
+		return errBranchExists(to)
+	case errors.Is(err, verso.ErrBadName):
+		return fmt.Errorf("fatal: '%s' is not a valid branch name.", to)
+	}
+	return engineError(err)
+}
+
+// moveBranch is dolt_branch('-m' [, '-f'], 'from', 'to'); a session on
+// from follows it to its new name.
+func moveBranch(ctx *sql.Context, db *Database, a *procArgs) error {
+	if len(a.pos) != 2 {
+		return errInvalidUsage
+	}
+	from, to := a.pos[0], a.pos[1]
+	if from == "" || to == "" {
+		return errEmptyBranchName
+	}
+	err := db.st.db.RenameBranch(ctx, from, to, verso.BranchOptions{Head: db.branch, Force: a.has("force")})
+	switch {
+	case errors.Is(err, verso.ErrDefaultBranch):
+		return errDefaultBranch("rename", from, db.st.name)
+	case errors.Is(err, verso.ErrBranchNotFound):
+		return errors.New("branch not found")
+	case errors.Is(err, verso.ErrBranchExists):
+		return errBranchExists(to)
+	case errors.Is(err, verso.ErrBadName):
+		return errors.New("not a valid user branch name")
+	case err != nil:
+		return engineError(err)
+	}
+	if from != to && db.branch == from {
+		setSessionBranch(ctx, db.st, to)
+	}
+	return nil
+}
+
+// deleteBranches is dolt_branch('-d' | '-D' [, '-f'], 'b', ...): the
+// branches in order, up to the first refusal.
+func deleteBranches(ctx *sql.Context, db *Database, a *procArgs) error {
+	if len(a.pos) == 0 {
+		return errInvalidUsage
+	}
+	e := db.st.db
+	opts := verso.BranchOptions{Head: db.branch, Force: a.has("force") || a.has("D")}
+	for _, b := range a.pos {
+		if b == "" {
+			return errEmptyBranchName
+		}
+		err := e.DeleteBranch(ctx, b, opts)
+		switch {
+		case err == nil:
+			continue
+		case errors.Is(err, verso.ErrDefaultBranch),
+			errors.Is(err, verso.ErrBranchCheckedOut) && b == e.DefaultBranch():
+			return errDefaultBranch("delete", b, db.st.name)
+		case errors.Is(err, verso.ErrBranchCheckedOut):
+			return fmt.Errorf("Cannot delete checked out branch '%s'", b)
+		case errors.Is(err, verso.ErrBranchNotFound):
+			return errors.New("branch not found")
+		case errors.Is(err, verso.ErrNotMerged):
+			return fmt.Errorf("branch '%s' is not fully merged", b)
+		}
+		return engineError(err)
+	}
+	return nil
 }
 
 var checkoutSpec = procSpec("dolt_checkout", doltargs.Checkout())
@@ -161,79 +236,132 @@ func doltCheckout(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if db.name != db.st.name {
 		return nil, fmt.Errorf("dolt_checkout: the session uses the revision database %q; USE %s first, or USE `%s/<branch>` to switch", db.name, db.st.name, db.st.name)
 	}
-	if a.has("b") || a.has("B") {
-		opt := "b"
-		if a.has("B") {
-			opt = "B"
-		}
-		name := a.vals[opt]
-		if len(a.pos) > 1 {
-			return nil, fmt.Errorf("dolt_checkout -%s: give the new branch and an optional start point", opt)
-		}
-		if len(a.pos) == 1 {
-			err = db.st.db.SetBranch(ctx, name, a.pos[0], verso.BranchOptions{Head: db.branch, Force: opt == "B"})
-		} else {
-			// From HEAD, the new branch takes the working set along (with
-			// the transaction's writes), as Dolt does.
-			d, derr := txDatabase(ctx, db.st, db.branch)
-			if derr != nil {
-				return nil, derr
-			}
-			if err := d.flushAll(ctx); err != nil {
-				return nil, err
-			}
-			err = d.ForkBranch(ctx, name, opt == "B")
-		}
-		var rev *verso.RevisionError
-		switch {
-		case len(a.pos) == 1 && errors.As(err, &rev):
-			return nil, fmt.Errorf("dolt_checkout -%s: start point %q: %w", opt, a.pos[0], rev.Err)
-		case errors.Is(err, verso.ErrBranchCheckedOut):
-			return nil, fmt.Errorf("dolt_checkout -B: %q is checked out; reset it with dolt_reset('--hard', ...) instead", name)
-		case err != nil:
-			return nil, branchError("dolt_checkout -"+opt, name, err)
-		}
-		setSessionBranch(ctx, db.st, name)
-		return sql.RowsToRowIter(sql.Row{int64(0), fmt.Sprintf("Switched to branch '%s'", name)}), nil
-	}
-	if len(a.pos) == 0 {
-		return nil, errors.New("dolt_checkout: name a branch to switch to, or tables whose working changes to discard")
-	}
-	if a.afterDashes < 0 && len(a.pos) == 1 {
-		b := a.pos[0]
-		if _, err := db.st.graph.Head(ctx, b); err == nil {
-			setSessionBranch(ctx, db.st, b)
-			return sql.RowsToRowIter(sql.Row{int64(0), fmt.Sprintf("Switched to branch '%s'", b)}), nil
-		}
-	}
-	tables, rev := a.pos, "" // dolt_checkout('ref', '--', 't'...)
-	if a.afterDashes > 1 {
-		return nil, errors.New("dolt_checkout: give one revision before '--' and the tables after it")
-	}
-	if a.afterDashes == 1 {
-		rev, tables = a.pos[0], a.pos[1:]
-		if len(tables) == 0 {
-			return nil, errors.New("dolt_checkout: name the tables to check out after '--'")
-		}
-	}
-	d, err := procBranch(ctx)
+	msg, err := checkout(ctx, db, a)
 	if err != nil {
 		return nil, err
 	}
-	err = d.updateBranchWith(ctx, func() error { return d.CheckoutTables(ctx, rev, tables) })
+	return sql.RowsToRowIter(sql.Row{int64(0), msg}), nil
+}
+
+// checkout does dolt_checkout's work and returns its message, deciding as
+// Dolt does what the arguments name. -b or -B makes a branch, clean, and
+// switches to it. Otherwise: a lone tag or commit hash is refused (no
+// detached head); the current branch is "Already on"; '--' first names
+// tables; a branch before '--' is switched to, or is where the tables
+// after it come from; a first argument of several that is no table is the
+// revision the others come from; a branch is switched to; the rest are
+// tables whose working changes to discard ('.' for all).
+func checkout(ctx *sql.Context, db *Database, a *procArgs) (string, error) {
+	if a.has("b") && a.has("B") {
+		return "", errors.New("Improper usage. Cannot use both -b and -B.")
+	}
+	if a.has("b") || a.has("B") {
+		force := a.has("B")
+		name := a.vals["b"]
+		if force {
+			name = a.vals["B"]
+		}
+		if name == "" {
+			return "", errEmptyCheckout
+		}
+		// One argument is the start point; Dolt ignores more.
+		start := "HEAD"
+		if len(a.pos) == 1 {
+			start = a.pos[0]
+		}
+		if err := setBranch(ctx, db, name, start, force); err != nil {
+			return "", err
+		}
+		return switchBranch(ctx, db, name), nil
+	}
+	if a.afterDashes >= 2 {
+		return "", fmt.Errorf("only one reference expected, %d given", a.afterDashes)
+	}
+	if len(a.pos) == 0 {
+		return "", errors.New("Improper usage.")
+	}
+	first := a.pos[0]
+	if first == "" {
+		return "", errEmptyCheckout
+	}
+	if len(a.pos) == 1 {
+		if _, err := db.st.graph.Tag(ctx, first); err == nil {
+			return "", detachedHeadError(first, true)
+		} else if !errors.Is(err, verso.ErrTagNotFound) {
+			return "", err
+		}
+		if looksLikeHash(first) {
+			return "", detachedHeadError(first, false)
+		}
+		if first == db.branch {
+			return fmt.Sprintf("Already on branch '%s'", first), nil
+		}
+	}
+	if a.afterDashes == 0 {
+		return "", checkoutTables(ctx, "", a.pos)
+	}
+	_, err := db.st.graph.Head(ctx, first)
+	isBranch := err == nil
+	if err != nil && !errors.Is(err, verso.ErrBranchNotFound) {
+		return "", err
+	}
+	if a.afterDashes == 1 && isBranch {
+		if len(a.pos) == 1 {
+			return switchBranch(ctx, db, first), nil
+		}
+		return "", checkoutTables(ctx, first, a.pos[1:])
+	}
+	if len(a.pos) > 1 {
+		d, err := txDatabase(ctx, db.st, db.branch)
+		if err != nil {
+			return "", err
+		}
+		_, _, isTable, err := verso.FindTable(ctx, d.Root(), first)
+		if err != nil {
+			return "", err
+		}
+		if !isTable {
+			return "", checkoutTables(ctx, first, a.pos[1:])
+		}
+	}
+	if isBranch {
+		return switchBranch(ctx, db, first), nil
+	}
+	return "", checkoutTables(ctx, "", a.pos)
+}
+
+// switchBranch makes branch the session's and returns dolt_checkout's
+// message.
+func switchBranch(ctx *sql.Context, db *Database, branch string) string {
+	setSessionBranch(ctx, db.st, branch)
+	return fmt.Sprintf("Switched to branch '%s'", branch)
+}
+
+// checkoutTables discards the working changes of tables ('.' for all),
+// their staged versions replacing them, or with rev takes both their
+// staged and working versions from that revision.
+func checkoutTables(ctx *sql.Context, rev string, tables []string) error {
+	d, err := procBranch(ctx)
+	if err != nil {
+		return err
+	}
+	err = d.updateBranchWith(ctx, func() error {
+		if rev == "" && len(tables) == 1 && tables[0] == "." {
+			return d.CheckoutAll(ctx)
+		}
+		return d.CheckoutTables(ctx, rev, tables)
+	})
 	var re *verso.RevisionError
 	var nt *verso.TableNotFoundError
 	switch {
 	case errors.As(err, &re):
-		return nil, fmt.Errorf("dolt_checkout: %q: %w", rev, re.Err)
-	case errors.As(err, &nt) && rev == "" && len(tables) == 1:
-		return nil, fmt.Errorf("dolt_checkout: no branch or table named %q; list the branches with SELECT name FROM dolt_branches, or create one with dolt_checkout('-b', '%s')", nt.Table, nt.Table)
-	case errors.As(err, &nt) && rev == "":
-		return nil, fmt.Errorf("dolt_checkout: no table named %q; SHOW TABLES lists the tables", nt.Table)
+		return revisionError(rev, re.Err)
+	case errors.As(err, &nt):
+		return errTablespec(nt.Table, rev != "")
 	case err != nil:
-		return nil, stagingError("dolt_checkout", err)
+		return stagingError("dolt_checkout", err)
 	}
-	return sql.RowsToRowIter(sql.Row{int64(0), ""}), nil
+	return nil
 }
 
 var tagSpec = procSpec("dolt_tag", doltargs.Tag())
@@ -247,26 +375,39 @@ func doltTag(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
+	// -v asks for the listing, which is dolt_tags' business.
+	if len(a.pos) == 0 || a.has("verbose") {
+		return nil, errTagUsage
+	}
 	e := db.st.db
 	if a.has("delete") {
-		if len(a.pos) == 0 {
-			return nil, errors.New("dolt_tag -d: name the tags to delete")
+		if a.has("message") {
+			return nil, errors.New("delete and tag message options are incompatible")
 		}
 		for _, t := range a.pos {
 			if err := e.DeleteTag(ctx, t); errors.Is(err, verso.ErrTagNotFound) {
-				return nil, fmt.Errorf("dolt_tag -d: no tag named %q; list the tags with SELECT tag_name FROM dolt_tags", t)
+				return nil, errors.New("tag not found")
 			} else if err != nil {
 				return nil, err
 			}
 		}
 		return statusRow(0), nil
 	}
-	if len(a.pos) == 0 || len(a.pos) > 2 {
-		return nil, errors.New("dolt_tag: give a tag name and an optional ref ('name', 'ref'); list the tags with SELECT * FROM dolt_tags")
+	if len(a.pos) > 2 {
+		return nil, errors.New("create tag takes at most two args")
 	}
-	ref := "HEAD"
+	name, ref := a.pos[0], "HEAD"
 	if len(a.pos) == 2 {
 		ref = a.pos[1]
+	}
+	// Dolt's order: the name taken, a bad name, then the revision.
+	if _, err := db.st.graph.Tag(ctx, name); err == nil {
+		return nil, errors.New("already exists")
+	} else if !errors.Is(err, verso.ErrTagNotFound) {
+		return nil, err
+	}
+	if commitgraph.CheckName(name) != nil {
+		return nil, errors.New("not a valid user tag name")
 	}
 	// The session's identity unless --author; its error shows only if the
 	// tag is to be made.
@@ -279,15 +420,17 @@ func doltTag(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	} else {
 		opts.Tagger, idErr = commitIdentity(ctx)
 	}
-	_, err = e.CreateTag(ctx, a.pos[0], ref, opts)
+	_, err = e.CreateTag(ctx, name, ref, opts)
 	var rev *verso.RevisionError
 	switch {
 	case errors.As(err, &rev):
-		return nil, fmt.Errorf("dolt_tag: %q: %w", ref, rev.Err)
+		return nil, revisionError(ref, rev.Err)
 	case errors.Is(err, verso.ErrNoAuthor) && idErr != nil:
 		return nil, idErr
 	case errors.Is(err, verso.ErrTagExists):
-		return nil, fmt.Errorf("dolt_tag: a tag named %q already exists; delete it first with dolt_tag('-d', '%s')", a.pos[0], a.pos[0])
+		return nil, errors.New("already exists")
+	case errors.Is(err, verso.ErrBadName):
+		return nil, errors.New("not a valid user tag name")
 	case err != nil:
 		return nil, err
 	}
@@ -296,40 +439,68 @@ func doltTag(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 
 var resetSpec = procSpec("dolt_reset", doltargs.Reset())
 
+// doltReset is dolt_reset, deciding as Dolt does what the arguments name:
+// --hard and --soft take at most a revision; without them a single
+// argument is a table of the head, staged or working root, else a
+// revision, and anything else (no argument, '.', several) unstages every
+// table.
 func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := resetSpec.parse(args)
 	if err != nil {
 		return nil, err
 	}
 	if a.has("soft") && a.has("hard") {
-		return nil, errors.New("dolt_reset: --soft and --hard contradict each other; give one")
+		return nil, errors.New("error: --hard and --soft are mutually exclusive options.")
+	}
+	db, err := currentDatabase(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if db.rev != nil {
+		return nil, errors.New("unable to reset HEAD in read-only databases")
 	}
 	d, err := procBranch(ctx)
 	if err != nil {
 		return nil, err
 	}
-	// A single argument that resolves to a commit is a ref; anything else
-	// names tables.
-	opts := verso.ResetOptions{Soft: a.has("soft"), Hard: a.has("hard"), Tables: a.pos}
-	if len(a.pos) > 0 && a.afterDashes != 0 {
-		_, rerr := d.DB().Resolve(ctx, a.pos[0], d.Branch())
-		var rev *verso.RevisionError
-		switch {
-		case rerr == nil:
-			opts.Rev, opts.Tables = a.pos[0], a.pos[1:]
-		case !errors.As(rerr, &rev):
-			return nil, rerr
-		case opts.Hard || opts.Soft:
-			return nil, fmt.Errorf("dolt_reset: %q: %w", a.pos[0], rev.Err)
+	reset := func(opts verso.ResetOptions) error {
+		return d.updateBranchWith(ctx, func() error { return d.Reset(ctx, opts) })
+	}
+	opts := verso.ResetOptions{Soft: a.has("soft"), Hard: a.has("hard")}
+	switch {
+	case opts.Hard || opts.Soft:
+		if len(a.pos) > 1 {
+			return nil, fmt.Errorf("--%s supports at most one additional param", map[bool]string{true: "hard", false: "soft"}[opts.Hard])
 		}
+		if len(a.pos) == 1 {
+			opts.Rev = a.pos[0]
+		}
+		err = reset(opts)
+	case len(a.pos) == 1 && a.pos[0] != ".":
+		name := a.pos[0]
+		err = reset(verso.ResetOptions{Tables: []string{name}})
+		var nt *verso.TableNotFoundError
+		if errors.As(err, &nt) {
+			// Not staged nor in the head: a table only in the working
+			// root has nothing to reset, and a name of no table is a
+			// revision.
+			_, _, inWorking, ferr := verso.FindTable(ctx, d.Root(), name)
+			switch {
+			case ferr != nil:
+				return nil, ferr
+			case inWorking:
+				return nil, fmt.Errorf("error: the table(s) %s do not exist", name)
+			}
+			err = reset(verso.ResetOptions{Rev: name})
+		}
+	default:
+		err = reset(opts)
 	}
-	if (opts.Hard || opts.Soft) && len(opts.Tables) > 0 {
-		return nil, fmt.Errorf("dolt_reset: --hard and --soft take a ref, not tables (%q)", opts.Tables[0])
-	}
-	if opts.Rev != "" && len(opts.Tables) > 0 {
-		return nil, errors.New("dolt_reset: resetting tables to another commit is not supported; give a ref or tables")
-	}
-	if err := d.updateBranchWith(ctx, func() error { return d.Reset(ctx, opts) }); err != nil {
+	var rev *verso.RevisionError
+	switch {
+	case errors.As(err, &rev):
+		return nil, revisionError(rev.Rev, rev.Err)
+	case err != nil:
 		return nil, stagingError("dolt_reset", err)
 	}
 	return statusRow(0), nil

@@ -232,6 +232,9 @@ func runTag(dir string, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
+		if a.Has("verbose") {
+			return errors.New("-v: verso tag without arguments lists the tags")
+		}
 		if a.Has("delete") {
 			if len(a.Pos) == 0 {
 				return errors.New("-d: name the tags to delete")

@@ -93,6 +93,9 @@ func TestVersioningCommands(t *testing.T) {
 	if got := runOK(t, "-C", dir, "tag"); got != "v1\n" {
 		t.Fatalf("tag listed %q", got)
 	}
+	if msg := runFail(t, 1, "-C", dir, "tag", "-v", "v2"); !strings.Contains(msg, "verso tag without arguments lists the tags") {
+		t.Fatalf("tag -v said %q", msg)
+	}
 	sqlIn(t, dir, "DELETE FROM t")
 	runOK(t, "-C", dir, "reset", "--hard")
 	if got := runOK(t, "-C", dir, "status"); got != "On branch side\nnothing to commit, working tree clean\n" {

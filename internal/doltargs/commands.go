@@ -33,11 +33,12 @@ func Checkout() Spec {
 	return Spec{Opts: map[string]bool{"b": true, "B": true}, Shorts: map[byte]string{'b': "b", 'B': "B"}}
 }
 
-// Tag is dolt_tag's.
+// Tag is dolt_tag's; -v (verbose) is the listing's, which dolt_tag
+// refuses with a hint at dolt_tags.
 func Tag() Spec {
 	return Spec{
-		Opts:   map[string]bool{"message": true, "delete": false, "author": true},
-		Shorts: map[byte]string{'m': "message", 'd': "delete"},
+		Opts:   map[string]bool{"message": true, "delete": false, "author": true, "verbose": false},
+		Shorts: map[byte]string{'m': "message", 'd': "delete", 'v': "verbose"},
 	}
 }
 

@@ -64,10 +64,14 @@ func (spec Spec) Usage() string {
 // and quirks included:
 //
 //   - A long option may also be written with its short name ("--m"), and
-//     with its value joined ("--message=x", "--messagex"): the longest
-//     name that begins the argument is the option, and the rest is its
-//     value. The rest of an option that takes no value is a positional
-//     argument ("--allow-empty=true" gives "=true").
+//     with its value joined after "=", ":" or a space ("--message=x"): the
+//     longest name that begins the argument is the option. Joined without
+//     one ("--messagex", "--bogus" where -b takes a value), the whole is
+//     an unknown option. The rest of an option that takes no value is a
+//     positional argument ("--allow-empty=true" gives "=true").
+//   - A group that begins with an unknown short option is unknown as a
+//     whole ("-bad"); after known options, the rest of the group is a
+//     positional argument ("-fx" is -f and "x").
 //   - A short option's joined value drops a leading "=" ("-m=x").
 //   - A lone "-" is dropped, and a long option may have more dashes.
 //   - An option given twice is refused.
@@ -101,8 +105,10 @@ func (spec Spec) Parse(args []string) (*Args, error) {
 				if rest != "" {
 					a.Pos = append(a.Pos, rest)
 				}
-			case rest != "":
-				val = strings.TrimPrefix(rest, "=")
+			case rest != "" && !strings.ContainsAny(rest[:1], valueSeparators):
+				return nil, fmt.Errorf("error: unknown option `%s'", arg[2:])
+			case strings.TrimLeft(rest, valueSeparators) != "":
+				val = strings.TrimLeft(rest, valueSeparators)
 			case i+1 < len(args):
 				i++
 				val = args[i]
@@ -115,8 +121,12 @@ func (spec Spec) Parse(args []string) (*Args, error) {
 		case strings.HasPrefix(arg, "-"):
 			for j := 1; j < len(arg); j++ {
 				name, ok := spec.Shorts[arg[j]]
+				if !ok && j > 1 {
+					a.Pos = append(a.Pos, arg[j:])
+					break
+				}
 				if !ok {
-					return nil, fmt.Errorf("error: unknown option `%c'", arg[j])
+					return nil, fmt.Errorf("error: unknown option `%s'", arg[1:])
 				}
 				val := ""
 				if spec.Opts[name] {
@@ -140,6 +150,9 @@ func (spec Spec) Parse(args []string) (*Args, error) {
 	}
 	return a, nil
 }
+
+// valueSeparators may join a long option and its value.
+const valueSeparators = " =:"
 
 // longest returns the option whose long or short name is the longest
 // that begins s, with the rest of s.

@@ -28,7 +28,9 @@ func TestParse(t *testing.T) {
 		{args: []string{"-", "-m=x"}, set: []string{"message"}, msg: "x", after: -1},
 		{args: []string{"--m", "x", "--amend=1"}, set: []string{"amend", "message"}, msg: "x", pos: []string{"=1"}, after: -1},
 		{args: []string{"--ALLOW"}, set: []string{"ALL"}, pos: []string{"OW"}, after: -1},
-		{args: []string{"--messagex"}, set: []string{"message"}, msg: "x", after: -1},
+		{args: []string{"-ax", "-m", "y"}, set: []string{"all", "message"}, msg: "y", pos: []string{"x"}, after: -1},
+		{args: []string{"--message:x"}, set: []string{"message"}, msg: "x", after: -1},
+		{args: []string{"--message=", "x"}, set: []string{"message"}, msg: "x", after: -1},
 	} {
 		a, err := commitSpec.Parse(c.args)
 		if err != nil {
@@ -48,7 +50,9 @@ func TestParse(t *testing.T) {
 	}
 	for args, want := range map[string]string{
 		"-x":              "error: unknown option `x'",
-		"-ax":             "error: unknown option `x'",
+		"-xyz":            "error: unknown option `xyz'",
+		"--messagex":      "error: unknown option `messagex'",
+		"--mx":            "error: unknown option `mx'",
 		"--nope=1":        "error: unknown option `nope=1'",
 		"-m":              "error: no value for option `message'",
 		"--message":       "error: no value for option `message'",
