@@ -16,9 +16,9 @@ type CleanOptions struct {
 	Tables []string
 	// DryRun finds the tables and drops none.
 	DryRun bool
-	// Keep, if set, spares the untracked tables it reports true for
-	// unless they are named in Tables (dolt_ignore's patterns).
-	Keep func(table string) bool
+	// IncludeIgnored drops the untracked tables dolt_ignore ignores too
+	// (dolt_clean -x); without it they stay, unless named in Tables.
+	IncludeIgnored bool
 }
 
 // Clean drops the untracked tables of the branch's working root (new
@@ -51,8 +51,16 @@ func (t *Txn) Clean(ctx context.Context, opts CleanOptions) ([]string, error) {
 				}
 			}
 		} else {
+			rules, err := t.db.IgnoreRules(ctx, s.Working)
+			if err != nil {
+				return nil, err
+			}
 			for _, name := range untracked {
-				if opts.Keep == nil || !opts.Keep(name) {
+				ignored, err := rules.Ignored(name)
+				if err != nil {
+					return nil, err
+				}
+				if !ignored || opts.IncludeIgnored {
 					dropped = append(dropped, name)
 				}
 			}

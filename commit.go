@@ -65,7 +65,7 @@ func (t *Txn) CommitChanges(ctx context.Context, opts CommitOptions) (*commitgra
 		var err error
 		switch {
 		case opts.StageAll:
-			staged, err = StageAll(ctx, s.Working)
+			staged, err = t.db.stageAll(ctx, s.Staged, s.Working)
 		case opts.StageTracked:
 			staged, err = stageTracked(ctx, s.Staged, s.Working)
 		}

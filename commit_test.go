@@ -55,23 +55,12 @@ func TestCleanAndRemove(t *testing.T) {
 	txn, err := db.Begin(ctx, "main")
 	ok(t, err)
 	ok(t, txn.Stage(ctx, "n3"))
-	clean := func(opts verso.CleanOptions) []string {
-		t.Helper()
-		txn, err := db.Begin(ctx, "main")
-		ok(t, err)
-		dropped, err := txn.Clean(ctx, opts)
-		ok(t, err)
-		return dropped
-	}
-	if got := clean(verso.CleanOptions{DryRun: true}); !slices.Equal(got, []string{"n1", "n2"}) {
+	if got := mustClean(t, db, verso.CleanOptions{DryRun: true}); !slices.Equal(got, []string{"n1", "n2"}) {
 		t.Fatalf("dry run: %v", got)
 	}
 	wantStatus(t, db, "main", "after a dry run", "n3 staged new table", "n1 new table", "n2 new table")
-	if got := clean(verso.CleanOptions{Tables: []string{"N1", "t", "n3"}}); !slices.Equal(got, []string{"n1"}) {
+	if got := mustClean(t, db, verso.CleanOptions{Tables: []string{"N1", "t", "n3"}}); !slices.Equal(got, []string{"n1"}) {
 		t.Fatalf("clean of n1, t, n3: %v", got)
-	}
-	if got := clean(verso.CleanOptions{Keep: func(n string) bool { return n == "n2" }}); got != nil {
-		t.Fatalf("clean keeping n2: %v", got)
 	}
 	txn, err = db.Begin(ctx, "main")
 	ok(t, err)
@@ -79,7 +68,7 @@ func TestCleanAndRemove(t *testing.T) {
 	if _, err := txn.Clean(ctx, verso.CleanOptions{Tables: []string{"nope"}}); !errors.As(err, &nt) {
 		t.Fatalf("clean of no table: %v", err)
 	}
-	if got := clean(verso.CleanOptions{}); !slices.Equal(got, []string{"n2"}) {
+	if got := mustClean(t, db, verso.CleanOptions{}); !slices.Equal(got, []string{"n2"}) {
 		t.Fatalf("clean: %v", got)
 	}
 	wantStatus(t, db, "main", "after cleaning", "n3 staged new table")
@@ -105,4 +94,67 @@ func TestCleanAndRemove(t *testing.T) {
 	ok(t, txn.Remove(ctx, []string{"t"}, false))
 	ok(t, txn.Remove(ctx, []string{"n3"}, true))
 	wantStatus(t, db, "main", "after removing t, and n3 from the index", "n3 staged deleted", "t staged deleted", "n3 new table")
+}
+
+// TestIgnore: the untracked tables dolt_ignore's patterns ignore stay out
+// of StageAll, Stage by name (unless forced), Status (but not
+// StatusWithIgnored) and Clean (unless IncludeIgnored); tracked ones are
+// never ignored.
+func TestIgnore(t *testing.T) {
+	ctx := context.Background()
+	db := memDB(t)
+	write(t, db, "main", func(ctx context.Context, txn *verso.Txn) error {
+		err := txn.CreateTable(ctx, verso.IgnoreTable, &verso.Schema{
+			Columns: []verso.Column{
+				{Name: "pattern", Type: "text", Kind: verso.KindString},
+				{Name: "ignored", Type: "tinyint(1)", Kind: verso.KindInt},
+			},
+			PrimaryKey: []int{0},
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range []struct {
+			p string
+			v int64
+		}{{"tmp*", 1}, {"tmpkeep", 0}} {
+			if err := txn.Put(ctx, verso.IgnoreTable, verso.String(r.p), verso.Int(r.v)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, n := range []string{"tmp1", "tmpkeep", "t"} {
+		createKV(t, db, "main", n)
+	}
+	wantStatus(t, db, "main", "with ignored tables", "dolt_ignore new table", "t new table", "tmpkeep new table")
+	txn, err := db.Begin(ctx, "main")
+	ok(t, err)
+	es, err := txn.StatusWithIgnored(ctx)
+	ok(t, err)
+	if len(es) != 4 || es[2].Table != "tmp1" || !es[2].Ignored {
+		t.Fatalf("StatusWithIgnored: %+v", es)
+	}
+	ok(t, txn.StageAll(ctx))
+	ok(t, txn.Stage(ctx, "tmp1"))
+	wantStatus(t, db, "main", "after staging all and tmp1", "dolt_ignore staged new table", "t staged new table", "tmpkeep staged new table")
+	if got := mustClean(t, db, verso.CleanOptions{}); got != nil {
+		t.Fatalf("clean dropped %v", got)
+	}
+	ok(t, txn.StageForced(ctx, "tmp1"))
+	wantStatus(t, db, "main", "after forcing tmp1", "dolt_ignore staged new table", "t staged new table", "tmp1 staged new table", "tmpkeep staged new table")
+	createKV(t, db, "main", "tmp2")
+	if got := mustClean(t, db, verso.CleanOptions{IncludeIgnored: true}); !slices.Equal(got, []string{"tmp2"}) {
+		t.Fatalf("clean -x dropped %v", got)
+	}
+}
+
+// mustClean runs Clean on main and returns what it dropped.
+func mustClean(t *testing.T, db *verso.DB, opts verso.CleanOptions) []string {
+	t.Helper()
+	txn, err := db.Begin(context.Background(), "main")
+	ok(t, err)
+	dropped, err := txn.Clean(context.Background(), opts)
+	ok(t, err)
+	return dropped
 }

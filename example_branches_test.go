@@ -78,8 +78,8 @@ func ExampleTxn_Reset() {
 	row, _, _ := txn.Get(ctx, "stock", verso.String("tea"))
 	fmt.Println("tea:", row[1].AsInt())
 	// Output:
-	// staged: [{stock true modified}]
-	// after a reset: [{stock false modified}]
+	// staged: [{stock true modified false}]
+	// after a reset: [{stock false modified false}]
 	// after a hard reset: []
 	// tea: 3
 }

@@ -2,6 +2,7 @@ package verso
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,8 +24,33 @@ const SchemasItem = "dolt_schemas"
 // root, as dolt_add does: a table the working root lacks is staged as
 // deleted. A name in neither root is a *TableNotFoundError, and nothing is
 // staged. A merge in progress stays.
+//
+// An untracked table that dolt_ignore ignores (ignore.go) is skipped, as
+// Dolt's dolt_add skips it; StageForced stages it too.
 func (t *Txn) Stage(ctx context.Context, names ...string) error {
+	return t.stage(ctx, false, names)
+}
+
+// StageForced is Stage of ignored tables too (dolt_add('-f', ...)).
+func (t *Txn) StageForced(ctx context.Context, names ...string) error {
+	return t.stage(ctx, true, names)
+}
+
+func (t *Txn) stage(ctx context.Context, force bool, names []string) error {
 	return t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
+		if !force {
+			rules, err := t.db.IgnoreRules(ctx, s.Working)
+			if err != nil {
+				return nil, err
+			}
+			ignored, err := untrackedIgnored(ctx, rules, s.Staged, s.Working)
+			if err != nil {
+				return nil, err
+			}
+			names = slices.DeleteFunc(slices.Clone(names), func(n string) bool {
+				return slices.ContainsFunc(ignored, func(i string) bool { return strings.EqualFold(i, n) })
+			})
+		}
 		staged, err := copyItems(ctx, s.Working, s.Staged, names)
 		if err != nil {
 			return nil, err
@@ -35,15 +61,34 @@ func (t *Txn) Stage(ctx context.Context, names ...string) error {
 
 // StageAll stages every change of the branch's working root, with the
 // transaction's writes (dolt_add -A): the staged root becomes the working
-// root without its conflicts. A merge in progress stays.
+// root without its conflicts, and without the untracked tables
+// dolt_ignore ignores. A merge in progress stays.
 func (t *Txn) StageAll(ctx context.Context) error {
 	return t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
-		staged, err := StageAll(ctx, s.Working)
+		staged, err := t.db.stageAll(ctx, s.Staged, s.Working)
 		if err != nil {
 			return nil, err
 		}
 		return &BranchChange{Working: s.Working, Staged: staged, Merge: s.WS.Merge}, nil
 	})
+}
+
+// stageAll returns what StageAll stages: working without its conflicts
+// and with the ignored untracked tables as staged has them (absent).
+func (db *DB) stageAll(ctx context.Context, staged, working RootValue) (RootValue, error) {
+	all, err := StageAll(ctx, working)
+	if err != nil {
+		return all, err
+	}
+	rules, err := db.IgnoreRules(ctx, working)
+	if err != nil {
+		return all, err
+	}
+	ignored, err := untrackedIgnored(ctx, rules, staged, working)
+	if err != nil || len(ignored) == 0 {
+		return all, err
+	}
+	return dropItems(ctx, all, ignored)
 }
 
 // itemOf returns the item a root value entry belongs to.

@@ -36,6 +36,9 @@ type StatusEntry struct {
 	Table  string
 	Staged bool
 	Status TableStatus
+	// Ignored: an untracked table dolt_ignore ignores (StatusWithIgnored
+	// lists them; Status leaves them out).
+	Ignored bool
 }
 
 // Status returns the changes of the transaction's branch as they stand
@@ -43,7 +46,19 @@ type StatusEntry struct {
 // staged root), then those not staged (staged to working root), each by
 // table name, then the tables with conflicts (not staged). A read-only
 // transaction (at a commit) has no working set, and no changes.
+//
+// The untracked tables that dolt_ignore ignores are left out.
 func (t *Txn) Status(ctx context.Context) ([]StatusEntry, error) {
+	return t.status(ctx, false)
+}
+
+// StatusWithIgnored is Status with the ignored untracked tables too,
+// marked, as dolt_status_ignored lists them.
+func (t *Txn) StatusWithIgnored(ctx context.Context) ([]StatusEntry, error) {
+	return t.status(ctx, true)
+}
+
+func (t *Txn) status(ctx context.Context, withIgnored bool) ([]StatusEntry, error) {
 	if t.readOnly {
 		return nil, nil
 	}
@@ -64,6 +79,10 @@ func (t *Txn) Status(ctx context.Context) ([]StatusEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	rules, err := t.db.IgnoreRules(ctx, working)
+	if err != nil {
+		return nil, err
+	}
 	var out []StatusEntry
 	for _, pair := range []struct {
 		from, to RootValue
@@ -73,16 +92,25 @@ func (t *Txn) Status(ctx context.Context) ([]StatusEntry, error) {
 		if err != nil {
 			return nil, err
 		}
+		var entries []StatusEntry
 		for _, c := range changes {
-			st := StatusModified
+			e := StatusEntry{Table: c.Name, Staged: pair.staged, Status: StatusModified}
 			switch {
 			case !c.InFrom:
-				st = StatusNew
+				e.Status = StatusNew
+				if !pair.staged && c.IsTable {
+					if e.Ignored, err = rules.Ignored(c.Name); err != nil {
+						return nil, err
+					}
+				}
 			case !c.InTo:
-				st = StatusDeleted
+				e.Status = StatusDeleted
 			}
-			out = append(out, StatusEntry{Table: c.Name, Staged: pair.staged, Status: st})
+			if !e.Ignored || withIgnored {
+				entries = append(entries, e)
+			}
 		}
+		out = append(out, entries...)
 	}
 	conflicts, err := ConflictedTables(ctx, working)
 	if err != nil {

@@ -134,9 +134,12 @@ func (db *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(ents))
-	for i, e := range ents {
-		out[i] = strings.TrimPrefix(e.Name, tablePrefix)
+	out := make([]string, 0, len(ents))
+	for _, e := range ents {
+		// dolt_ignore is a system table to SHOW TABLES, as in Dolt.
+		if n := strings.TrimPrefix(e.Name, tablePrefix); n != verso.IgnoreTable {
+			out = append(out, n)
+		}
 	}
 	return out, nil
 }

@@ -14,9 +14,9 @@ import (
 // dolt_clean, dolt_rm and dolt_count_commits, as Dolt's:
 //
 //	CALL dolt_clean(['--dry-run'] [, '-x'] [, table, ...])
-//	                   drop the untracked tables (new, never staged), or
-//	                   those named (-x is taken and, with no dolt_ignore,
-//	                   changes nothing)
+//	                   drop the untracked tables (new, never staged) but
+//	                   those dolt_ignore ignores (-x: those too), or those
+//	                   named
 //	CALL dolt_rm(['--cached',] table, ...)
 //	                   drop tables and stage their removal (--cached: from
 //	                   the staged root only)
@@ -50,7 +50,7 @@ func doltClean(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := verso.CleanOptions{Tables: a.pos, DryRun: a.has("dry-run")}
+	opts := verso.CleanOptions{Tables: a.pos, DryRun: a.has("dry-run"), IncludeIgnored: a.has("x")}
 	err = d.updateBranchWith(ctx, func() error {
 		_, err := d.Clean(ctx, opts)
 		return err

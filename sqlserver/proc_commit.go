@@ -66,8 +66,11 @@ func doltAdd(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, fmt.Errorf("error: the table(s) %s do not exist", strings.Join(missing, ", "))
 	}
 	err = d.updateBranchWith(ctx, func() error {
-		if all {
+		switch {
+		case all:
 			return d.StageAll(ctx)
+		case a.has("force"):
+			return d.StageForced(ctx, names...)
 		}
 		return d.Stage(ctx, names...)
 	})

@@ -3,6 +3,7 @@ package systables
 import (
 	"context"
 	"io"
+	"slices"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -85,6 +86,19 @@ func (d diffTable) rowsOf(ctx *sql.Context, c, head *commitgraph.Commit) ([]sql.
 	chs, err := RootChanges(ctx, d.v.Graph, from, to)
 	if err != nil {
 		return nil, err
+	}
+	if c == nil && d.v.Session != nil {
+		// The working set's new tables that dolt_ignore ignores are no
+		// change, as in Dolt.
+		tx, err := d.v.Session.Txn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ignored, err := tx.DB().IgnoredNew(ctx, from, to)
+		if err != nil {
+			return nil, err
+		}
+		chs = slices.DeleteFunc(chs, func(ch TableChange) bool { return slices.Contains(ignored, ch.Table) })
 	}
 	out := make([]sql.Row, len(chs))
 	for i, ch := range chs {

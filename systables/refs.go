@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/verso-db/verso"
 )
 
 // System tables over refs and the working set, with Dolt's columns:
@@ -63,6 +65,14 @@ var (
 		{Name: "staged", Type: types.Boolean, Source: StatusName, PrimaryKey: true, Nullable: false},
 		textCol(StatusName, "status", true, false),
 	}
+	// statusIgnoredSchema is dolt_status_ignored's: dolt_status's columns
+	// and whether dolt_ignore ignores the (untracked) table.
+	statusIgnoredSchema = sql.Schema{
+		textCol(StatusIgnName, "table_name", true, false),
+		{Name: "staged", Type: types.Boolean, Source: StatusIgnName, PrimaryKey: true, Nullable: false},
+		textCol(StatusIgnName, "status", true, false),
+		{Name: "ignored", Type: types.Boolean, Source: StatusIgnName, Nullable: false},
+	}
 )
 
 func (v *View) branchRows(ctx *sql.Context) ([]sql.Row, error) {
@@ -118,6 +128,15 @@ func (v *View) stashRows(ctx *sql.Context) ([]sql.Row, error) {
 }
 
 func (v *View) statusRows(ctx *sql.Context) ([]sql.Row, error) {
+	return v.status(ctx, false)
+}
+
+func (v *View) statusIgnoredRows(ctx *sql.Context) ([]sql.Row, error) {
+	return v.status(ctx, true)
+}
+
+// status returns dolt_status's rows, or with ignored dolt_status_ignored's.
+func (v *View) status(ctx *sql.Context, ignored bool) ([]sql.Row, error) {
 	tx, err := v.Session.Txn(ctx)
 	if err != nil {
 		return nil, err
@@ -128,13 +147,21 @@ func (v *View) statusRows(ctx *sql.Context) ([]sql.Row, error) {
 	if err := v.Session.Flush(ctx); err != nil {
 		return nil, err
 	}
-	entries, err := tx.Status(ctx)
+	var entries []verso.StatusEntry
+	if ignored {
+		entries, err = tx.StatusWithIgnored(ctx)
+	} else {
+		entries, err = tx.Status(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
 	rows := make([]sql.Row, len(entries))
 	for i, e := range entries {
 		rows[i] = sql.Row{e.Table, e.Staged, e.Status.String()}
+		if ignored {
+			rows[i] = append(rows[i], e.Ignored)
+		}
 	}
 	return rows, nil
 }

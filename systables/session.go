@@ -27,6 +27,7 @@ const (
 	BranchesName    = "dolt_branches"
 	TagsName        = "dolt_tags"
 	StatusName      = "dolt_status"
+	StatusIgnName   = "dolt_status_ignored"
 	ConflictsName   = "dolt_conflicts"
 	ConflictsPrefix = "dolt_conflicts_"
 	MergeStatusName = "dolt_merge_status"
@@ -61,6 +62,8 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 		return &rowsTable{name: TagsName, sch: tagsSchema, rows: v.tagRows}, true, nil
 	case l == StatusName:
 		return &rowsTable{name: StatusName, sch: statusTableSchema, rows: v.statusRows}, true, nil
+	case l == StatusIgnName:
+		return &rowsTable{name: StatusIgnName, sch: statusIgnoredSchema, rows: v.statusIgnoredRows}, true, nil
 	case l == StashesName:
 		return &rowsTable{name: StashesName, sch: stashesSchema, rows: v.stashRows}, true, nil
 	}

@@ -4,9 +4,10 @@ package doltargs
 // the command line have (dolt_add and verso add, ...): one list each, so
 // the two take the same arguments. Each call returns a new Spec.
 
-// Add is dolt_add's: tables, '.', or -A.
+// Add is dolt_add's: tables, '.', or -A; -f stages tables dolt_ignore
+// ignores.
 func Add() Spec {
-	return Spec{Opts: map[string]bool{"all": false}, Shorts: map[byte]string{'A': "all"}}
+	return Spec{Opts: map[string]bool{"all": false, "force": false}, Shorts: map[byte]string{'A': "all", 'f': "force"}}
 }
 
 // Commit is dolt_commit's.
