@@ -1,12 +1,15 @@
 package sqlserver
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 )
 
@@ -14,8 +17,9 @@ import (
 //
 //	active_branch()                 the session's branch (NULL in a
 //	                                revision database at a tag or commit)
-//	hashof(ref), dolt_hashof(ref)   the commit a ref names (a branch, tag,
-//	                                hash, HEAD~2, main^2, ...)
+//	hashof(ref), dolt_hashof(ref)   the commit a ref names (HEAD, a branch
+//	                                or tag in any case, a hash, then ~ and
+//	                                ^ steps: HEAD~2, main^2, ...)
 //	dolt_merge_base(a, b)           the best common ancestor of two refs
 //	has_ancestor(commit, ancestor)  whether ancestor is commit or one of
 //	                                its ancestors
@@ -27,7 +31,8 @@ import (
 //	dolt_version()                  the Dolt version whose SQL surface
 //	                                verso answers as (DoltVersion)
 //
-// A NULL argument gives NULL; a ref that names nothing is an error.
+// A NULL argument gives NULL; a ref that names nothing is an error, in
+// Dolt's words for hashof() and dolt_merge_base().
 
 // DoltVersion is the version of Dolt whose procedures, functions and
 // system tables verso follows: dolt_version() answers it, so that an
@@ -203,20 +208,99 @@ func evalActiveBranch(ctx *sql.Context, db *Database, _ []string) (any, error) {
 	return db.branch, nil
 }
 
+// Dolt's errors of hashof().
+var (
+	errInvalidRefSpec      = errors.New("invalid ref spec")
+	errInvalidAncestorSpec = errors.New("invalid ancestor spec")
+)
+
+// evalHashOf resolves a ref as Dolt's hashof() does, which is not quite a
+// revision spec: HEAD (any case), a branch or a tag named in any case, or
+// a commit's hash, then ~ and ^ steps. Full ref names (refs/heads/main)
+// are no refs to it.
 func evalHashOf(ctx *sql.Context, db *Database, args []string) (any, error) {
-	c, err := resolveRef(ctx, db, args[0])
+	spec := args[0]
+	base, steps := spec, ""
+	if i := strings.IndexAny(spec, "~^"); i >= 0 {
+		base, steps = spec[:i], spec[i:]
+	}
+	c, err := hashOfBase(ctx, db, base)
 	if err != nil {
 		return nil, err
+	}
+	if steps != "" {
+		if c, err = db.st.graph.Resolve(ctx, c.Addr.String()+steps, db.branch); err != nil {
+			if errors.Is(err, commitgraph.ErrNoSuchAncestor) || errors.Is(err, commitgraph.ErrBadRevision) {
+				return nil, errInvalidAncestorSpec
+			}
+			return nil, err
+		}
 	}
 	return c.Addr.String(), nil
 }
 
-func evalMergeBase(ctx *sql.Context, db *Database, args []string) (any, error) {
-	a, err := resolveRef(ctx, db, args[0])
+// hashOfBase returns the commit that the part of a hashof() spec before
+// its steps names.
+func hashOfBase(ctx *sql.Context, db *Database, base string) (*commitgraph.Commit, error) {
+	if strings.EqualFold(base, "HEAD") {
+		return resolveRef(ctx, db, "HEAD")
+	}
+	name, ok, err := refNamedInsensitive(ctx, db, base)
 	if err != nil {
 		return nil, err
 	}
-	b, err := resolveRef(ctx, db, args[1])
+	if ok {
+		return db.st.graph.Resolve(ctx, name, db.branch)
+	}
+	addr, err := chunks.ParseAddress(base)
+	if err != nil {
+		return nil, errInvalidRefSpec
+	}
+	c, err := db.st.graph.ReadCommit(ctx, addr)
+	if errors.Is(err, commitgraph.ErrNotCommit) {
+		return nil, errInvalidRefSpec
+	}
+	return c, err
+}
+
+// refNamedInsensitive returns the branch or tag named name, in its own
+// case: the branch or tag of that exact name, or else the first branch,
+// then the first tag, whose name equals it in any case.
+func refNamedInsensitive(ctx *sql.Context, db *Database, name string) (string, bool, error) {
+	bs, err := db.st.graph.Branches(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	ts, err := db.st.graph.Tags(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	names := make([]string, 0, len(bs)+len(ts))
+	for _, b := range bs {
+		names = append(names, b.Name)
+	}
+	for _, t := range ts {
+		names = append(names, t.Name)
+	}
+	if slices.Contains(names, name) {
+		return name, true, nil
+	}
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			return n, true, nil
+		}
+	}
+	return "", false, nil
+}
+
+// evalMergeBase is dolt_merge_base(a, b); revisions that name nothing fail
+// in Dolt's words.
+func evalMergeBase(ctx *sql.Context, db *Database, args []string) (any, error) {
+	a, err := resolveDolt(ctx, db, args[0])
+	if err != nil {
+		return nil, err
+	}
+	b, err := resolveDolt(ctx, db, args[1])
 	if err != nil {
 		return nil, err
 	}
@@ -242,14 +326,29 @@ func evalHasAncestor(ctx *sql.Context, db *Database, args []string) (any, error)
 // resolveRef resolves a ref of the current database, HEAD being the
 // session's branch (or the revision's commit).
 func resolveRef(ctx *sql.Context, db *Database, ref string) (*commitgraph.Commit, error) {
-	if db.rev != nil && (ref == "HEAD" || strings.HasPrefix(ref, "HEAD~") || strings.HasPrefix(ref, "HEAD^")) {
-		ref = db.rev.Addr.String() + strings.TrimPrefix(ref, "HEAD")
-	}
-	c, err := db.st.graph.Resolve(ctx, ref, db.branch)
+	c, err := resolveHead(ctx, db, ref)
 	if err != nil {
 		return nil, fmt.Errorf("%w; give a branch, a tag, a commit hash or a spec such as HEAD~2", err)
 	}
 	return c, nil
+}
+
+// resolveDolt is resolveRef with Dolt's errors (revisionError).
+func resolveDolt(ctx *sql.Context, db *Database, ref string) (*commitgraph.Commit, error) {
+	c, err := resolveHead(ctx, db, ref)
+	if err != nil {
+		return nil, revisionError(ref, err)
+	}
+	return c, nil
+}
+
+// resolveHead resolves ref, HEAD being the session's branch (or the
+// revision's commit).
+func resolveHead(ctx *sql.Context, db *Database, ref string) (*commitgraph.Commit, error) {
+	if db.rev != nil && (ref == "HEAD" || strings.HasPrefix(ref, "HEAD~") || strings.HasPrefix(ref, "HEAD^")) {
+		ref = db.rev.Addr.String() + strings.TrimPrefix(ref, "HEAD")
+	}
+	return db.st.graph.Resolve(ctx, ref, db.branch)
 }
 
 // graphFunc is the expression of one of the functions above.

@@ -1,18 +1,21 @@
 package sqlserver
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/systables"
 )
 
 // The history table functions, as Dolt names them:
 //
-//	dolt_log(['rev', ...][, '--not', 'rev'][, '--parents'] ...)
+//	dolt_log(['rev', ...][, '--not', 'rev'][, '--parents'] ...)  (systables.LogQuery)
 //	dolt_diff('from', 'to', 'table')   or dolt_diff('from..to', 'table')
 //
 // Their arguments must be constants (string literals or expressions of
@@ -58,20 +61,27 @@ func (f *historyFunc) NewInstance(ctx *sql.Context, db sql.Database, args []sql.
 	if !ok || d.temp {
 		return nil, fmt.Errorf("%s: no verso database selected (USE one first)", f.name)
 	}
-	strs := make([]string, len(args))
+	strs := make([]string, 0, len(args))
 	for i, a := range args {
 		if _, bind := a.(*expression.BindVar); bind || !a.Resolved() {
 			return nil, fmt.Errorf("%s: argument %d must be a constant string", f.name, i+1)
+		}
+		if f.name == "dolt_log" && !types.IsText(a.Type(ctx)) {
+			// Dolt's words, for NULL and numbers alike.
+			return nil, sql.ErrInvalidArgumentDetails.New(f.name, a.String())
 		}
 		v, err := a.Eval(ctx, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s: argument %d: %w", f.name, i+1, err)
 		}
+		if v == nil && f.name == "dolt_log" {
+			continue // a NULL string is no argument, as Dolt takes it
+		}
 		s, ok := v.(string)
 		if !ok {
 			return nil, fmt.Errorf("%s: argument %d must be a string, not %v", f.name, i+1, v)
 		}
-		strs[i] = s
+		strs = append(strs, s)
 	}
 	out := &historyFunc{name: f.name, db: d, args: args}
 	// The columns are fixed now; the rows are read when the query runs,
@@ -143,17 +153,26 @@ func (f *historyFunc) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) 
 
 type rowsFunc = func(ctx *sql.Context) (sql.RowIter, error)
 
+// logFunc plans dolt_log(args): its warnings are given once, when the
+// query is planned; a revision that names nothing fails in Dolt's words.
 func logFunc(ctx *sql.Context, d *Database, args []string) (rowsFunc, sql.Schema, error) {
 	open := func(ctx *sql.Context) (*systables.LogQuery, error) {
 		view, err := d.systemView(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return systables.NewLogQuery(ctx, view, "dolt_log", args)
+		q, err := systables.NewLogQuery(ctx, view, "dolt_log", args)
+		if rev := (*verso.RevisionError)(nil); errors.As(err, &rev) {
+			return nil, revisionError(rev.Rev, rev.Err)
+		}
+		return q, err
 	}
 	q, err := open(ctx)
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, w := range q.Warnings() {
+		ctx.Warn(1287, "%s", w)
 	}
 	return func(ctx *sql.Context) (sql.RowIter, error) {
 		q, err := open(ctx)

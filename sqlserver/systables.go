@@ -35,7 +35,8 @@ func (db *Database) systemTable(ctx *sql.Context, name string) (sql.Table, bool,
 // systemView returns what the system tables read: the refs of the session
 // transaction's snapshot (taken with its working set, so a transaction
 // does not see commits that others made after it began) and its working
-// root. When the transaction's own working set moved since the snapshot
+// root; HEAD is the revision's commit in a revision database at a tag or
+// a commit, and under AS OF. When the transaction's own working set moved since the snapshot
 // (it made a commit itself), the refs are read again.
 func (db *Database) systemView(ctx *sql.Context) (*systables.View, error) {
 	d, err := db.tx(ctx)
@@ -52,7 +53,7 @@ func (db *Database) systemView(ctx *sql.Context) (*systables.View, error) {
 		}
 		d.refs = &refsSnapshot{refs: refs, ws: d.Start()}
 	}
-	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: d.refs.refs, Branch: db.branch,
+	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: d.refs.refs, Branch: db.branch, At: db.rev,
 		Working: d.Root(), Tables: tableReader{db}, Session: txSession{db}, Cache: db.p.sysCache}, nil
 }
 

@@ -97,32 +97,31 @@ func (v *View) readCommit(ctx context.Context, a chunks.Address) (*commitgraph.C
 
 // refsInfo is what the tables derive from one refs snapshot.
 type refsInfo struct {
-	deco  map[chunks.Address]string // per session branch: see View.decorations
-	heads []chunks.Address          // branch heads and tagged commits
+	refs        map[chunks.Address][]refName // see refsColumn
+	heads       []chunks.Address             // branch heads and tagged commits
+	branchHeads []chunks.Address             // branch heads
 }
 
 type refsKey struct {
-	g      *commitgraph.DB
-	root   chunks.Address
-	branch string
+	g    *commitgraph.DB
+	root chunks.Address
 }
 
-// info returns the refs column and heads of v's snapshot, computed once
-// per snapshot root and branch.
+// info returns the refs and heads of v's snapshot, computed once per
+// snapshot root.
 func (v *View) info(ctx context.Context) (*refsInfo, error) {
 	c := v.cache()
-	k := refsKey{v.Graph, v.Refs.Root(), v.Branch}
+	k := refsKey{v.Graph, v.Refs.Root()}
 	c.mu.Lock()
 	ri, ok := c.refs[k]
 	c.mu.Unlock()
 	if ok {
 		return ri, nil
 	}
-	deco, heads, err := v.readRefs(ctx)
+	ri, err := v.readRefs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ri = &refsInfo{deco: deco, heads: heads}
 	c.mu.Lock()
 	if c.refs == nil || len(c.refs) >= refsCacheSize {
 		c.refs = map[refsKey]*refsInfo{}

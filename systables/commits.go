@@ -59,12 +59,16 @@ var (
 	}
 )
 
+// commitHashKeys are the keys of dolt_log and dolt_commits: the primary
+// key and, as Dolt declares it beside, a unique key commit_hash.
+var commitHashKeys = []indexSpec{{id: "PRIMARY", column: commitHashColumn, unique: true}, {id: commitHashColumn, column: commitHashColumn, unique: true}}
+
 // commitTable is dolt_log, dolt_commits or dolt_commit_ancestors.
 type commitTable struct {
 	kind  kind
 	v     *View
 	heads []chunks.Address
-	deco  map[chunks.Address]string // dolt_log's refs column
+	refs  *refsInfo // dolt_log's refs column
 }
 
 func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, error) {
@@ -73,15 +77,15 @@ func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, erro
 	switch name {
 	case LogName:
 		ct.kind, t.sch = kindLog, logSchema
-		head, err := v.Refs.Head(ctx, v.Branch)
+		head, err := v.head(ctx)
 		if err != nil {
 			return nil, false, err
 		}
-		ct.heads = []chunks.Address{head}
-		if ct.deco, err = v.decorations(ctx); err != nil {
+		ct.heads = []chunks.Address{head.Addr}
+		if ct.refs, err = v.info(ctx); err != nil {
 			return nil, false, err
 		}
-		t.indexes = []indexSpec{{id: commitHashColumn, column: commitHashColumn, unique: true}} // as Dolt names it
+		t.indexes = commitHashKeys
 	case CommitsName, AncestorsName:
 		heads, err := v.allHeads(ctx)
 		if err != nil {
@@ -90,7 +94,7 @@ func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, erro
 		ct.heads = heads
 		if name == CommitsName {
 			ct.kind, t.sch = kindCommits, commitsSchema
-			t.indexes = []indexSpec{{id: commitHashColumn, column: commitHashColumn, unique: true}} // as Dolt names it
+			t.indexes = commitHashKeys
 		} else {
 			ct.kind, t.sch = kindAncestors, ancestorsSchema
 			t.indexes = []indexSpec{{id: commitHashColumn, column: commitHashColumn}}
@@ -99,11 +103,11 @@ func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, erro
 	return t, true, nil
 }
 
-// LogRow returns the dolt_log row of c; deco is its refs column.
-func LogRow(c *commitgraph.Commit, deco string) sql.Row {
+// logRow returns the dolt_log row of c; refs is its refs column.
+func logRow(c *commitgraph.Commit, refs string) sql.Row {
 	who := c.Meta.CommitterOrAuthor()
 	return sql.Row{c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message, uint64(c.Height),
-		parentsText(c), deco, "", c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}
+		parentsText(c), refs, "", c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}
 }
 
 // parentsText is the parents column: the parents' hashes, the mainline
@@ -130,7 +134,7 @@ func (ct *commitTable) rows(c *commitgraph.Commit) []sql.Row {
 		}
 		return out
 	case kindLog:
-		return []sql.Row{LogRow(c, ct.deco[c.Addr])}
+		return []sql.Row{logRow(c, ct.refs.refsColumn(c.Addr, ct.heads[0], decorateShort))}
 	}
 	who := c.Meta.CommitterOrAuthor()
 	return []sql.Row{{hash, who.Name, who.Email, c.Meta.Time, c.Meta.Message, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}}

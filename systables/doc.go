@@ -5,8 +5,11 @@
 // ones:
 //
 //	dolt_log               the commits reachable from HEAD (the session
-//	                       branch's head), in Dolt's log order
-//	  commit_hash  text     PRIMARY KEY
+//	                       branch's head; the revision's commit in a
+//	                       revision database at a tag or commit, and AS
+//	                       OF), in Dolt's log order
+//	  commit_hash  text     PRIMARY KEY, and UNIQUE KEY commit_hash as
+//	                       Dolt declares it
 //	  committer    text     the committer's name (the author's if none)
 //	  email        text     the committer's email
 //	  date         datetime(3) the commit's time, UTC, to the millisecond
@@ -15,16 +18,17 @@
 //	                       commit, 1 + the greatest parent's otherwise)
 //	  parents      text     the parents' hashes, mainline first, ", "
 //	                       between them ("" for a root commit); nullable
-//	  refs         text     the refs naming the commit, as git log
-//	                       --decorate prints them: "HEAD -> main, b1,
-//	                       tag: v1" ("" if none)
+//	  refs         text     the refs naming the commit as Dolt lists them:
+//	                       the branches by name, then the tags, after
+//	                       "HEAD -> " on HEAD: "HEAD -> b1, main, tag:
+//	                       v1" ("" if none)
 //	  signature    text     "": verso does not sign commits
 //	  author, author_email text; author_date datetime(3) (a commit has
 //	                       one time, so author_date is date)
 //
 //	dolt_commits           every commit reachable from a branch or a tag
 //	  commit_hash, committer, email, date, message, author, author_email,
-//	  author_date          as in dolt_log
+//	  author_date          as in dolt_log (its two keys too)
 //
 //	dolt_commit_ancestors  a row per (commit, parent) of dolt_commits
 //	  commit_hash  text     PRIMARY KEY (commit_hash, parent_hash,
@@ -84,9 +88,12 @@
 //
 // Table functions over the commit graph (package sqlserver registers
 // them; the logic is here):
-// dolt_log('rev', ...) takes revisions, ^rev, --not rev..., a..b, a...b,
-// --parents and --decorate (which add the parents and refs columns to the
-// first six), --merges, --min-parents=N and -n N; dolt_diff('from', 'to',
+// dolt_log('rev', ...) has dolt_log's twelve columns and takes Dolt's
+// arguments, parsed as Dolt parses them: revisions, ^rev, --not rev...,
+// a..b, a...b, --parents (the parents column is NULL without it),
+// --decorate short|full|no|auto, --show-signature, --merges, --min-parents
+// N, --tables/-t, -n N and --all (LogQuery says what each does, and where
+// verso departs from Dolt); dolt_diff('from', 'to',
 // 't') and dolt_diff('from..to', 't') or ('from...to', 't') take any two
 // revisions, WORKING and STAGED included, and cost what the change costs
 // (prolly.DiffMaps skips the subtrees both row maps share). dolt_diff(...,
@@ -253,8 +260,8 @@
 //   - dolt_diff compares a merge with its first parent only (what the merge
 //     brought to its branch); dolt_diff_<t> compares it with every parent.
 //   - Revisions other than HEAD, WORKING and STAGED in the table functions
-//     (branches, tags, hashes with steps) resolve against the refs as they
-//     are now, not the snapshot.
+//     (branches, tags, hashes with steps; in dolt_diff(), HEAD's steps too)
+//     resolve against the refs as they are now, not the snapshot.
 //   - dolt_diff_<t> and dolt_history_<t> exist for the tables of the
 //     working root; the history of a dropped table is not reachable by
 //     name.

@@ -11,24 +11,37 @@ import (
 	"github.com/verso-db/verso/internal/histgen"
 )
 
-// cut keeps the first n fields of each formatted row, then the fields
-// extra (indexes into the full row).
-func cut(rows []string, n int, extra ...int) []string {
+// fnRows turns model dolt_log rows into dolt_log()'s: parents (field 6)
+// NULL unless parents, signature (field 8) NULL.
+func fnRows(rows []string, parents bool) []string {
 	out := make([]string, len(rows))
 	for i, r := range rows {
 		f := strings.Split(r, "|")
-		g := append([]string(nil), f[:n]...)
-		for _, e := range extra {
-			g = append(g, f[e])
+		if !parents {
+			f[6] = "NULL"
 		}
-		out[i] = strings.Join(g, "|")
+		f[8] = "NULL"
+		out[i] = strings.Join(f, "|")
+	}
+	return out
+}
+
+// setField sets field i of each row to v.
+func setField(rows []string, i int, v func(string) string) []string {
+	out := make([]string, len(rows))
+	for j, r := range rows {
+		f := strings.Split(r, "|")
+		f[i] = v(f[i])
+		out[j] = strings.Join(f, "|")
 	}
 	return out
 }
 
 // TestLogFunction compares dolt_log('...') with the model log of main
-// filtered naively: --not, ^, a..b, a...b, several revisions, --parents,
-// --decorate, --merges and -n.
+// filtered naively: --not, ^, a..b, a...b (without the merge base's
+// history), several revisions, --parents, --decorate, --show-signature,
+// --merges, --min-parents, --all and -n; "HEAD -> " goes on the one
+// revision listed.
 func TestLogFunction(t *testing.T) {
 	en := newEnv(t)
 	bg := context.Background()
@@ -57,7 +70,11 @@ func TestLogFunction(t *testing.T) {
 		}
 		return m
 	}
-	inMain, inOther := reach(main), reach(h.Branches[other])
+	mb, err := en.graph.MergeBase(bg, main, h.Branches[other])
+	if err != nil {
+		t.Fatal(err)
+	}
+	inMain, inOther, inBase := reach(main), reach(h.Branches[other]), reach(mb.Addr)
 	// The log of both heads, in log order: the model log of a merge of
 	// both written as a dangling commit, without it.
 	mc, err := en.graph.ReadCommit(bg, main)
@@ -68,46 +85,177 @@ func TestLogFunction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := modelLog(t, en.graph, both.Addr)[1:]
-	keep := func(f func(h string) bool) []string {
+	all := modelLogMarked(t, en.graph, both.Addr, chunks.Address{})[1:]
+	var heads []chunks.Address
+	for _, b := range h.Branches {
+		heads = append(heads, b)
+	}
+	every, err := en.graph.WriteCommit(bg, mc.Root, heads, commitgraph.Meta{Message: "every"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allBranches := modelLogMarked(t, en.graph, every.Addr, main)[1:]
+	allMain := modelLogMarked(t, en.graph, both.Addr, main)[1:]
+	keep := func(rows []string, f func(h string) bool) []string {
 		var out []string
-		for _, r := range all {
+		for _, r := range rows {
 			if f(field(r, 0)) {
 				out = append(out, r)
 			}
 		}
 		return out
 	}
-	onlyMain := keep(func(h string) bool { return inMain[h] && !inOther[h] })
-	sym := keep(func(h string) bool { return inMain[h] != inOther[h] })
+	onlyMain := keep(allMain, func(h string) bool { return inMain[h] && !inOther[h] })
+	sym := keep(all, func(h string) bool { return !inBase[h] })
+	mainLog := modelLog(t, en.graph, main)
+	merges := keep(mainLog, func(h string) bool { return strings.Contains(field(modelLogRowOf(t, en.graph, h), 6), ",") })
+	nonRoot := keep(mainLog, func(h string) bool { return field(modelLogRowOf(t, en.graph, h), 6) != "" })
+	full := setField(mainLog, 7, func(r string) string {
+		if r == "" {
+			return r
+		}
+		var out []string
+		for _, n := range strings.Split(strings.TrimPrefix(r, "HEAD -> "), ", ") {
+			if t, ok := strings.CutPrefix(n, "tag: "); ok {
+				out = append(out, "tag: refs/tags/"+t)
+			} else {
+				out = append(out, "refs/heads/"+n)
+			}
+		}
+		if strings.HasPrefix(r, "HEAD -> ") {
+			return "HEAD -> " + strings.Join(out, ", ")
+		}
+		return strings.Join(out, ", ")
+	})
 	for _, tc := range []struct {
 		args string
 		want []string
 	}{
-		{"", cut(modelLog(t, en.graph, main), 6)},
-		{"'main'", cut(modelLog(t, en.graph, main), 6)},
-		{"'HEAD'", cut(modelLog(t, en.graph, main), 6)},
-		{fmt.Sprintf("'%s'", other), cut(modelLog(t, en.graph, h.Branches[other]), 6)},
-		{fmt.Sprintf("'main', '%s'", other), cut(all, 6)},
-		{fmt.Sprintf("'main', '--not', '%s'", other), cut(onlyMain, 6)},
-		{fmt.Sprintf("'^%s', 'main'", other), cut(onlyMain, 6)},
-		{fmt.Sprintf("'%s..main'", other), cut(onlyMain, 6)},
-		{fmt.Sprintf("'%s...main'", other), cut(sym, 6)},
-		{"'main', '--parents'", cut(modelLog(t, en.graph, main), 6, 6)},
-		{"'main', '--parents', '--decorate'", cut(modelLog(t, en.graph, main), 6, 6, 7)},
-		{"'--decorate=short'", cut(modelLog(t, en.graph, main), 6, 7)},
-		{"'-n', '7'", cut(modelLog(t, en.graph, main), 6)[:7]},
-		{"'--merges', '--parents'", cut(keep(func(h string) bool {
-			return inMain[h] && strings.Contains(field(modelLogRowOf(t, en.graph, h), 6), ",")
-		}), 6, 6)},
+		{"", fnRows(mainLog, false)},
+		{"'main'", fnRows(mainLog, false)},
+		{"'HEAD'", fnRows(mainLog, false)},
+		{fmt.Sprintf("'%s'", other), fnRows(modelLog(t, en.graph, h.Branches[other]), false)},
+		{fmt.Sprintf("'main', '%s'", other), fnRows(all, false)},
+		{fmt.Sprintf("'main', '--not', '%s'", other), fnRows(onlyMain, false)},
+		{fmt.Sprintf("'^%s', 'main'", other), fnRows(onlyMain, false)},
+		{fmt.Sprintf("'%s..main'", other), fnRows(onlyMain, false)},
+		{fmt.Sprintf("'%s...main'", other), fnRows(sym, false)},
+		{"'main', '--parents'", fnRows(mainLog, true)},
+		{"'--decorate', 'full'", fnRows(full, false)},
+		{"'--decorate=no'", fnRows(setField(mainLog, 7, func(string) string { return "" }), false)},
+		{"'--show-signature'", setField(fnRows(mainLog, false), 8, func(string) string { return "" })},
+		{"'-n', '7'", fnRows(mainLog, false)[:7]},
+		{"'-n7', '--number=-1'", nil}, // given twice
+		{"'-n', '-1'", fnRows(mainLog, false)},
+		{"'--merges', '--parents'", fnRows(merges, true)},
+		{"'--min-parents', '1'", fnRows(nonRoot, false)},
+		{"'--all', '--not', 'main'", fnRows(keep(allBranches, func(h string) bool { return !inMain[h] }), false)},
+		{"'--all'", fnRows(allBranches, false)},
 	} {
 		q := "SELECT * FROM dolt_log(" + tc.args + ")"
+		if tc.want == nil {
+			if _, err := en.query(ctx, q); err == nil {
+				t.Fatalf("%s: no error", q)
+			}
+			continue
+		}
 		equal(t, q, formatRows(en.exec(ctx, q)), tc.want)
 	}
-	for _, bad := range []string{"'--bogus'", "'nosuchbranch'", "'-n'", "'main', 3"} {
-		if _, err := en.query(ctx, "SELECT * FROM dolt_log("+bad+")"); err == nil {
-			t.Fatalf("dolt_log(%s): no error", bad)
+	for bad, want := range map[string]string{
+		"'--bogus'":                        "Invalid argument to dolt_log: error: unknown option `bogus'",
+		"'nosuchbranch'":                   "branch not found: nosuchbranch",
+		"'-n'":                             "Invalid argument to dolt_log: error: no value for option `number'",
+		"'main', 3":                        "Invalid argument to dolt_log: 3",
+		"'main..main', 'main'":             "Invalid argument to dolt_log: revision cannot contain '..' or '...' if multiple revisions exist",
+		"'^a..b'":                          "Invalid argument to dolt_log: revision cannot contain both '..' or '...' and '^'",
+		"'--not', 'a..b'":                  "Invalid argument to dolt_log: --not revision cannot contain '..'",
+		"'--decorate', 'Short'":            `Invalid argument to dolt_log: invalid --decorate option: "Short"`,
+		"'--tables', 't', '--tables', 't'": "Invalid argument to dolt_log: error: multiple values provided for `tables'",
+	} {
+		_, err := en.query(ctx, "SELECT * FROM dolt_log("+bad+")")
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("dolt_log(%s): error %v, want %q", bad, err, want)
 		}
+	}
+}
+
+// TestLogFunctionTables checks dolt_log('--tables', ...) against the model:
+// the commits of main's history, but its root, whose root value holds
+// another value of one of the tables than one of its first two parents'
+// (or holds it where they do not, or the other way round).
+func TestLogFunctionTables(t *testing.T) {
+	en := newEnv(t)
+	bg := context.Background()
+	if _, err := histgen.Build(bg, en.graph, histgen.Options{Commits: 60, Rows: 4, Seed: 7, Random: true}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := en.session("d")
+	en.exec(ctx, "CREATE TABLE other (pk INT PRIMARY KEY)")
+	en.exec(ctx, "CALL dolt_commit('-Am', 'other')")
+	main, err := en.graph.Head(bg, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tableAt := func(a chunks.Address, name string) (chunks.Address, bool) {
+		c, err := en.graph.ReadCommit(bg, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := en.graph.OpenRoot(bg, c.Root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ta, ok, err := r.Get(bg, commitgraph.TablePrefix+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ta, ok
+	}
+	changed := func(h string, names ...string) bool {
+		a, _ := chunks.ParseAddress(h)
+		c, err := en.graph.ReadCommit(bg, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Parents) == 0 {
+			return false
+		}
+		for _, n := range names {
+			// Dolt's rule: the table is new or gone against both
+			// parents, or a parent that has it has another value.
+			mine, ok := tableAt(a, n)
+			seen, differs := false, false
+			for _, p := range c.Parents[:min(2, len(c.Parents))] {
+				theirs, pok := tableAt(p, n)
+				seen = seen || pok
+				differs = differs || pok && theirs != mine
+			}
+			if ok != seen || ok && differs {
+				return true
+			}
+		}
+		return false
+	}
+	mainLog := fnRows(modelLog(t, en.graph, main), false)
+	for _, tc := range []struct {
+		args   string
+		tables []string
+	}{
+		{"'--tables', 't'", []string{"t"}},
+		{"'-t', 'other'", []string{"other"}},
+		{"'--tables', 't,other'", []string{"t", "other"}},
+		{"'--tables', 'other', 't'", []string{"other", "t"}},
+		{"'--tables', 'T'", []string{"T"}},
+		{"'--tables', 'nosuch'", []string{"nosuch"}},
+	} {
+		var want []string
+		for _, r := range mainLog {
+			if changed(field(r, 0), tc.tables...) {
+				want = append(want, r)
+			}
+		}
+		q := "SELECT * FROM dolt_log(" + tc.args + ")"
+		equal(t, q, formatRows(en.exec(ctx, q)), want)
 	}
 }
 

@@ -233,10 +233,10 @@ func reachable(tb testing.TB, g *commitgraph.DB, heads ...chunks.Address) []*com
 	return out
 }
 
-// modelDeco returns the refs column of each commit a ref names, for a
-// session on branch: "HEAD -> branch" first, other branches by name, then
-// "tag: t" by tag name.
-func modelDeco(tb testing.TB, g *commitgraph.DB, branch string) map[chunks.Address]string {
+// modelDeco returns the refs column of each commit a ref names: the
+// branches by name, then "tag: t" by tag name, after "HEAD -> " on the
+// commit mark.
+func modelDeco(tb testing.TB, g *commitgraph.DB, mark chunks.Address) map[chunks.Address]string {
 	tb.Helper()
 	ctx := context.Background()
 	bs, err := g.Branches(ctx)
@@ -247,13 +247,11 @@ func modelDeco(tb testing.TB, g *commitgraph.DB, branch string) map[chunks.Addre
 	if err != nil {
 		tb.Fatal(err)
 	}
+	slices.SortFunc(bs, func(a, b commitgraph.Branch) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(ts, func(a, b *commitgraph.Tag) int { return strings.Compare(a.Name, b.Name) })
 	names := map[chunks.Address][]string{}
 	for _, b := range bs {
-		if b.Name == branch {
-			names[b.Head] = append([]string{"HEAD -> " + b.Name}, names[b.Head]...)
-		} else {
-			names[b.Head] = append(names[b.Head], b.Name)
-		}
+		names[b.Head] = append(names[b.Head], b.Name)
 	}
 	for _, t := range ts {
 		names[t.Commit] = append(names[t.Commit], "tag: "+t.Name)
@@ -261,6 +259,9 @@ func modelDeco(tb testing.TB, g *commitgraph.DB, branch string) map[chunks.Addre
 	out := map[chunks.Address]string{}
 	for a, n := range names {
 		out[a] = strings.Join(n, ", ")
+		if a == mark {
+			out[a] = "HEAD -> " + out[a]
+		}
 	}
 	return out
 }
@@ -278,13 +279,15 @@ func modelLogRow(c *commitgraph.Commit, deco string) string {
 
 // modelLog returns the dolt_log rows of head: its history by descending
 // height, then descending time, then ascending address. The refs column
-// is that of a session on main (modelLogOn for another branch).
+// is that of a session whose HEAD is head.
 func modelLog(tb testing.TB, g *commitgraph.DB, head chunks.Address) []string {
-	return modelLogOn(tb, g, head, "main")
+	return modelLogMarked(tb, g, head, head)
 }
 
-func modelLogOn(tb testing.TB, g *commitgraph.DB, head chunks.Address, branch string) []string {
-	deco := modelDeco(tb, g, branch)
+// modelLogMarked is modelLog with "HEAD -> " on the refs of mark (none if
+// zero).
+func modelLogMarked(tb testing.TB, g *commitgraph.DB, head, mark chunks.Address) []string {
+	deco := modelDeco(tb, g, mark)
 	cs := reachable(tb, g, head)
 	slices.SortFunc(cs, func(a, b *commitgraph.Commit) int {
 		if a.Height != b.Height {

@@ -23,9 +23,10 @@ func explain(t *testing.T, en *env, q string) string {
 	return strings.Join(plan, "\n")
 }
 
-// TestExplainHistoryIndexes checks that filters on commit_hash, to_commit
-// and from_commit, = and IN (dolt_diff_dolt_events' too), and the join of
-// dolt_diff_t with dolt_log are index lookups.
+// TestExplainHistoryIndexes checks that filters on commit_hash (dolt_log,
+// with its two keys on it, dolt_commits, ...), to_commit and from_commit,
+// = and IN (dolt_diff_dolt_events' too), and the join of dolt_diff_t with
+// dolt_log are index lookups.
 func TestExplainHistoryIndexes(t *testing.T) {
 	en := newEnv(t)
 	if _, err := histgen.Build(context.Background(), en.graph, histgen.Options{Commits: 30, Rows: 5, Seed: 1, BranchEvery: 5, BranchLen: 2}); err != nil {
@@ -34,6 +35,7 @@ func TestExplainHistoryIndexes(t *testing.T) {
 	main, _ := en.graph.Head(context.Background(), "main")
 	h := main.String()
 	for _, tc := range []struct{ table, col string }{
+		{"dolt_log", "commit_hash"}, {"dolt_commits", "commit_hash"},
 		{"dolt_diff", "commit_hash"}, {"dolt_history_t", "commit_hash"},
 		{"dolt_diff_t", "to_commit"}, {"dolt_diff_t", "from_commit"},
 		{"dolt_diff_dolt_events", "to_commit"}, {"dolt_diff_dolt_events", "from_commit"},

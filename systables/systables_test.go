@@ -145,7 +145,7 @@ func TestRevisionDatabase(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx := en.session("d/" + b)
-		equal(t, "dolt_log of "+b, formatRows(en.exec(ctx, "SELECT * FROM dolt_log")), modelLogOn(t, en.graph, head, b))
+		equal(t, "dolt_log of "+b, formatRows(en.exec(ctx, "SELECT * FROM dolt_log")), modelLog(t, en.graph, head))
 	}
 }
 

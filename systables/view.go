@@ -40,8 +40,12 @@ type View struct {
 	// Refs are the refs as of the transaction's snapshot: branch heads,
 	// tags. Commits made by others after it are not seen.
 	Refs *commitgraph.Snapshot
-	// Branch is the session's branch: HEAD is its head in Refs.
+	// Branch is the session's branch: HEAD is its head in Refs, unless At
+	// is set.
 	Branch string
+	// At, when set, is HEAD instead: the commit of a revision database at
+	// a tag or a commit, or of AS OF.
+	At *commitgraph.Commit
 	// Working is the session transaction's working root, uncommitted
 	// changes included: the WORKING rows of dolt_diff and dolt_diff_<t>
 	// compare it with HEAD's root.
@@ -103,8 +107,12 @@ func NewView(ctx context.Context, dbName string, graph *commitgraph.DB, branch s
 	return &View{DB: dbName, Graph: graph, Refs: snap, Branch: branch, Working: root, Tables: tr}, nil
 }
 
-// head returns HEAD: the session branch's head commit in the snapshot.
+// head returns HEAD: the session branch's head commit in the snapshot, or
+// At.
 func (v *View) head(ctx context.Context) (*commitgraph.Commit, error) {
+	if v.At != nil {
+		return v.At, nil
+	}
 	a, err := v.Refs.Head(ctx, v.Branch)
 	if err != nil {
 		return nil, err
@@ -150,17 +158,6 @@ func (v *View) readTable(ctx *sql.Context, root commitgraph.RootValue, name stri
 	return v.Tables.ReadTable(ctx, exact, addr)
 }
 
-// decorations returns the refs column of each commit that a ref names:
-// "HEAD -> main, b1, tag: v1" (HEAD first, then branches, then tags, by
-// name).
-func (v *View) decorations(ctx context.Context) (map[chunks.Address]string, error) {
-	ri, err := v.info(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return ri.deco, nil
-}
-
 // allHeads returns the commits whose histories dolt_commits shows: every
 // branch head and every tagged commit, once each.
 func (v *View) allHeads(ctx context.Context) ([]chunks.Address, error) {
@@ -171,42 +168,93 @@ func (v *View) allHeads(ctx context.Context) ([]chunks.Address, error) {
 	return ri.heads, nil
 }
 
-// readRefs reads the branches and tags of the snapshot: the decorations
-// and the heads.
-func (v *View) readRefs(ctx context.Context) (map[chunks.Address]string, []chunks.Address, error) {
+// branchHeads returns the head of every branch of the snapshot, once each,
+// by branch name.
+func (v *View) branchHeads(ctx context.Context) ([]chunks.Address, error) {
+	ri, err := v.info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ri.branchHeads, nil
+}
+
+// decoration is how dolt_log's refs column names refs, as --decorate
+// takes it: short names, full names or none.
+type decoration uint8
+
+const (
+	decorateShort decoration = iota // main, tag: v1
+	decorateFull                    // refs/heads/main, tag: refs/tags/v1
+	decorateNo                      // the column is empty
+)
+
+// refName is a ref that names a commit: a branch or a tag.
+type refName struct {
+	name string
+	tag  bool
+}
+
+// refsColumn returns dolt_log's refs column of the commit at a: the
+// branches naming it, then the tags, each by name, as Dolt lists them
+// ("main, zeta, tag: v1"), after "HEAD -> " if a is head; "" if no ref
+// names it.
+func (ri *refsInfo) refsColumn(a, head chunks.Address, d decoration) string {
+	names := ri.refs[a]
+	if len(names) == 0 || d == decorateNo {
+		return ""
+	}
+	var b strings.Builder
+	if a == head {
+		b.WriteString("HEAD -> ")
+	}
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch {
+		case n.tag && d == decorateFull:
+			b.WriteString("tag: refs/tags/")
+		case n.tag:
+			b.WriteString("tag: ")
+		case d == decorateFull:
+			b.WriteString("refs/heads/")
+		}
+		b.WriteString(n.name)
+	}
+	return b.String()
+}
+
+// readRefs reads the branches and tags of the snapshot: the refs naming
+// each commit and the heads.
+func (v *View) readRefs(ctx context.Context) (*refsInfo, error) {
 	bs, err := v.Refs.Branches(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	ts, err := v.Refs.Tags(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	names := map[chunks.Address][]string{}
+	ri := &refsInfo{refs: map[chunks.Address][]refName{}}
 	seen := map[chunks.Address]bool{}
-	var heads []chunks.Address
 	add := func(a chunks.Address) {
 		if !seen[a] {
 			seen[a] = true
-			heads = append(heads, a)
+			ri.heads = append(ri.heads, a)
 		}
 	}
+	sort.SliceStable(bs, func(i, j int) bool { return bs[i].Name < bs[j].Name })
 	for _, b := range bs {
 		add(b.Head)
-		if b.Name == v.Branch {
-			names[b.Head] = append([]string{"HEAD -> " + b.Name}, names[b.Head]...)
-			continue
+		if len(ri.refs[b.Head]) == 0 {
+			ri.branchHeads = append(ri.branchHeads, b.Head)
 		}
-		names[b.Head] = append(names[b.Head], b.Name)
+		ri.refs[b.Head] = append(ri.refs[b.Head], refName{name: b.Name})
 	}
 	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
 	for _, t := range ts {
 		add(t.Commit)
-		names[t.Commit] = append(names[t.Commit], "tag: "+t.Name)
+		ri.refs[t.Commit] = append(ri.refs[t.Commit], refName{name: t.Name, tag: true})
 	}
-	deco := make(map[chunks.Address]string, len(names))
-	for a, ns := range names {
-		deco[a] = strings.Join(ns, ", ")
-	}
-	return deco, heads, nil
+	return ri, nil
 }

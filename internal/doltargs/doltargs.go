@@ -16,16 +16,25 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // Spec describes a command's options: Opts maps each option's canonical
 // (long) name to whether it takes a value; Shorts maps one-letter names to
-// canonical ones.
+// canonical ones. Lists and Ints name options of Opts that take a value of
+// a kind:
+//
+//   - A list option given with its value as the next argument takes every
+//     argument up to the next one that begins with "-", joined by ","
+//     (dolt_log('--not', 'a', 'b') excludes a and b); Args.List splits it.
+//   - An integer option refuses a value that is not a 32-bit integer.
 type Spec struct {
 	Opts   map[string]bool
 	Shorts map[byte]string
+	Lists  map[string]bool
+	Ints   map[string]bool
 }
 
 // Args is a parsed argument list.
@@ -40,6 +49,25 @@ type Args struct {
 
 // Has reports whether the option opt (a canonical name) was given.
 func (a *Args) Has(opt string) bool { return a.Set[opt] }
+
+// List returns the values of the list option opt, split at ","; nil if it
+// was not given.
+func (a *Args) List(opt string) []string {
+	if !a.Set[opt] {
+		return nil
+	}
+	return strings.Split(a.Vals[opt], ",")
+}
+
+// Int returns the value of the integer option opt, or def if it was not
+// given.
+func (a *Args) Int(opt string, def int) int {
+	if !a.Set[opt] {
+		return def
+	}
+	n, _ := strconv.Atoi(a.Vals[opt]) // Parse checked it
+	return n
+}
 
 // Usage lists the options of spec, as an error message ends.
 func (spec Spec) Usage() string {
@@ -75,15 +103,37 @@ func (spec Spec) Usage() string {
 //   - A short option's joined value drops a leading "=" ("-m=x").
 //   - A lone "-" is dropped, and a long option may have more dashes.
 //   - An option given twice is refused.
+//   - A list option followed by an argument that begins with "-" has the
+//     empty value, and that argument is read as an option.
 func (spec Spec) Parse(args []string) (*Args, error) {
 	a := &Args{Set: map[string]bool{}, Vals: map[string]string{}, AfterDashes: -1}
 	set := func(name, val string) error {
 		if a.Set[name] {
 			return fmt.Errorf("error: multiple values provided for `%s'", name)
 		}
+		if spec.Ints[name] {
+			if _, err := strconv.ParseInt(val, 10, 32); err != nil {
+				return fmt.Errorf("error: %q is not a valid int.", val)
+			}
+		}
 		a.Set[name] = true
 		a.Vals[name] = val
 		return nil
+	}
+	// next takes the value of the option name from the arguments after
+	// the i-th, and returns the index of the last one it took.
+	next := func(name string, i int) (string, int, error) {
+		if i+1 >= len(args) {
+			return "", i, fmt.Errorf("error: no value for option `%s'", name)
+		}
+		if !spec.Lists[name] {
+			return args[i+1], i + 1, nil
+		}
+		j := i + 1
+		for j < len(args) && !strings.HasPrefix(args[j], "-") {
+			j++
+		}
+		return strings.Join(args[i+1:j], ","), j - 1, nil
 	}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
@@ -109,11 +159,11 @@ func (spec Spec) Parse(args []string) (*Args, error) {
 				return nil, fmt.Errorf("error: unknown option `%s'", arg[2:])
 			case strings.TrimLeft(rest, valueSeparators) != "":
 				val = strings.TrimLeft(rest, valueSeparators)
-			case i+1 < len(args):
-				i++
-				val = args[i]
 			default:
-				return nil, fmt.Errorf("error: no value for option `%s'", name)
+				var err error
+				if val, i, err = next(name, i); err != nil {
+					return nil, err
+				}
 			}
 			if err := set(name, val); err != nil {
 				return nil, err
@@ -132,11 +182,10 @@ func (spec Spec) Parse(args []string) (*Args, error) {
 				if spec.Opts[name] {
 					val = strings.TrimPrefix(arg[j+1:], "=")
 					if j+1 == len(arg) {
-						if i+1 >= len(args) {
-							return nil, fmt.Errorf("error: no value for option `%s'", name)
+						var err error
+						if val, i, err = next(name, i); err != nil {
+							return nil, err
 						}
-						i++
-						val = args[i]
 					}
 					j = len(arg)
 				}

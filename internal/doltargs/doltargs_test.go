@@ -107,3 +107,46 @@ func TestParseAuthorAndDate(t *testing.T) {
 		}
 	}
 }
+
+var logSpec = Spec{
+	Opts:   map[string]bool{"not": true, "tables": true, "number": true, "parents": false},
+	Shorts: map[byte]string{'t': "tables", 'n': "number"},
+	Lists:  map[string]bool{"not": true, "tables": true},
+	Ints:   map[string]bool{"number": true},
+}
+
+// TestParseListsAndInts pins list options (their value runs to the next
+// argument that begins with "-") and integer options.
+func TestParseListsAndInts(t *testing.T) {
+	a, err := logSpec.Parse([]string{"main", "--not", "a", "b", "--parents", "-t", "x,y", "z", "-n", "-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.List("not"), []string{"a", "b"}) || !slices.Equal(a.List("tables"), []string{"x", "y", "z"}) ||
+		!a.Has("parents") || a.Int("number", 0) != -1 || !slices.Equal(a.Pos, []string{"main"}) {
+		t.Fatalf("parsed %+v", a)
+	}
+	if a.List("nope") != nil || a.Int("nope", 7) != 7 {
+		t.Fatal("an option not given has a value")
+	}
+	a, err = logSpec.Parse([]string{"--tables=t,u", "-n2", "--not", "--parents"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.List("tables"), []string{"t", "u"}) || a.Int("number", 0) != 2 || !slices.Equal(a.List("not"), []string{""}) || !a.Has("parents") {
+		t.Fatalf("parsed %+v", a)
+	}
+	for args, want := range map[string]string{
+		"-n x":                  "error: \"x\" is not a valid int.",
+		"--number=99999999999":  "error: \"99999999999\" is not a valid int.",
+		"main --not":            "error: no value for option `not'",
+		"--tables t --tables u": "error: multiple values provided for `tables'",
+		"-n 1 --number 2":       "error: multiple values provided for `number'",
+		"--tables":              "error: no value for option `tables'",
+	} {
+		_, err := logSpec.Parse(strings.Fields(args))
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: error %v, want %q", args, err, want)
+		}
+	}
+}
