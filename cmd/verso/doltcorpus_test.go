@@ -64,6 +64,9 @@ func TestDoltCorpus(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(corpusDir, name+".sql")); err != nil {
 			t.Errorf("PENDING names %s, which is not a scenario", name)
 		}
+		if _, err := os.Stat(filepath.Join(corpusDir, name+".verso")); err == nil {
+			t.Errorf("PENDING names %s, which has verso's intended answers (%s.verso): it is one or the other", name, name)
+		}
 	}
 	var same, intended, differ []string
 	for _, file := range files {
