@@ -25,6 +25,7 @@ import (
 type ReflogEntry struct {
 	Ref     string // refs/heads/<branch> or refs/tags/<tag>
 	Commit  Hash   // where it pointed from then on
+	Tag     Hash   // for a tag, the tag's own address (its chunk)
 	Deleted bool   // the ref was deleted (Commit is where it last pointed)
 }
 
@@ -107,7 +108,7 @@ func (db *DB) Reflog(ctx context.Context, ref string, all bool) ([]ReflogEntry, 
 				continue
 			}
 			if old, ok := prev[name]; !ok || old != c {
-				moves = append(moves, ReflogEntry{Ref: name, Commit: c})
+				moves = append(moves, ReflogEntry{Ref: name, Commit: c, Tag: cur["tag-chunk:"+name]})
 			}
 		}
 		for name, c := range prev {

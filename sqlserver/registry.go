@@ -22,7 +22,7 @@ import (
 var procedures = slices.Concat(conflictProcedures, eventProcedures, branchProcedures, commitProcedures, cleanProcedures, mergeProcedures, gcProcedures, stashProcedures)
 
 // tableFunctions are the table functions.
-var tableFunctions = slices.Concat(eventTableFunctions, historyTableFunctions)
+var tableFunctions = slices.Concat(eventTableFunctions, historyTableFunctions, []sql.TableFunction{&reflogFunc{}})
 
 // scalarFunctions are the scalar functions, beside those of builtStrings
 // (builtStringFunctions), which wrap the engine's.
