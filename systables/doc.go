@@ -120,6 +120,10 @@
 //	               transaction sees it, its pending writes flushed) and
 //	               conflicts (verso.Txn.Status). status is "new table",
 //	               "modified", "deleted" or "conflict".
+//	dolt_status_ignored      dolt_status's columns and ignored tinyint:
+//	                         the untracked tables dolt_ignore ignores too
+//	dolt_remotes, dolt_remote_branches
+//	                         empty until verso has remotes (remotes.go)
 //	dolt_conflicts           table text, num_conflicts bigint unsigned
 //	dolt_conflicts_<table>   from_root_ish text, base_<col>..., our_<col>...,
 //	                         our_diff_type text, their_<col>...,

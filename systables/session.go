@@ -66,6 +66,8 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 		return &rowsTable{name: StatusIgnName, sch: statusIgnoredSchema, rows: v.statusIgnoredRows}, true, nil
 	case l == StashesName:
 		return &rowsTable{name: StashesName, sch: stashesSchema, rows: v.stashRows}, true, nil
+	case l == RemotesName || l == RemoteBranchesName:
+		return openRemotes(l), true, nil
 	}
 	return nil, false, nil
 }
