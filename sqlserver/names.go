@@ -11,7 +11,8 @@ import (
 
 // Database names. A database of a data dir is the folder of its name, and
 // the data dir holds other things beside them: the users file
-// (.verso-users), the folder of secure_file_priv (.verso-files), and a
+// (.verso-users), the folder of secure_file_priv (.verso-files), the
+// dropped databases (.verso-dropped, dropped.go), and a
 // database served alone keeps .verso in the same folder as the databases
 // CREATE DATABASE makes there. So every name beginning with '.' is the
 // data dir's, never a database's. The others follow MySQL's rules for a

@@ -56,6 +56,11 @@ type Provider struct {
 	// cacheBytes, if set, bounds the node cache of each database the
 	// provider opens (SetCacheBytes); nil leaves the engine's default.
 	cacheBytes *int64
+	// dropped holds the databases in memory that DROP DATABASE dropped,
+	// open, until dolt_undrop brings one back or
+	// dolt_purge_dropped_databases forgets them (dropped.go); a data
+	// dir's dropped databases are folders of its droppedDir.
+	dropped map[string]*dbState
 }
 
 var (
@@ -262,6 +267,10 @@ func (p *Provider) Close() error {
 		}
 		delete(p.dbs, k)
 	}
+	for k, st := range p.dropped {
+		st.close()
+		delete(p.dropped, k)
+	}
 	return first
 }
 
@@ -369,7 +378,9 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 }
 
 // DropDatabase implements sql.MutableDatabaseProvider: it closes the
-// database and removes its folder.
+// database and keeps it aside (its folder moved to the data dir's
+// droppedDir, or its state kept in memory), as Dolt does, for dolt_undrop,
+// until dolt_purge_dropped_databases.
 func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -384,11 +395,21 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 		return errReadOnlyDatabase(st.name)
 	}
 	delete(p.dbs, strings.ToLower(name))
+	if p.dataDir == "" {
+		if p.dropped == nil {
+			p.dropped = map[string]*dbState{}
+		}
+		if old, ok := p.dropped[strings.ToLower(name)]; ok {
+			old.close()
+		}
+		p.dropped[strings.ToLower(name)] = st
+		return nil
+	}
 	err := st.close()
-	// Only folders of the data dir are removed: a database added from
-	// elsewhere (AddDatabaseDir) is closed, not deleted.
+	// Only folders of the data dir are kept aside: a database added from
+	// elsewhere (AddDatabaseDir) is closed, not moved.
 	if st.dir != "" && p.dataDir != "" && filepath.Dir(st.dir) == p.dataDir {
-		if rerr := os.RemoveAll(st.dir); err == nil {
+		if rerr := p.keepDropped(st); err == nil {
 			err = rerr
 		}
 	}
