@@ -94,7 +94,7 @@
 // found"), and cost what the change costs: the root diff skips what both
 // roots share, and prolly.DiffMaps the subtrees both row maps share.
 // deltas.go pairs the tables that differ, a rename found by its rows
-// (tableDelta); tablediff.go gives the rows that differ, a keyless row
+// (tableDelta); rowdiff.go gives the rows that differ, a keyless row
 // once per copy, and a row an ALTER stored again with the same values not
 // at all (rowChange):
 //
@@ -224,7 +224,7 @@
 //     DiffSummary, SchemaDiff, Patch, QueryDiff: the other diff functions,
 //     over DiffArgs (their revision and table arguments).
 //   - tableDelta: a table that differs between two roots (deltas.go);
-//     rowChange: a row that differs (tablediff.go).
+//     rowChange: a row that differs (rowdiff.go).
 //   - EventDiff: the rows of a diff of the event log, in dolt_events'
 //     columns.
 //   - OpenSession's tables: rowsTable (dolt_branches, dolt_tags,
