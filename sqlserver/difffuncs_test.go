@@ -1,11 +1,17 @@
 package sqlserver
 
 import (
+	"context"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/chunks"
 )
 
 // TestDiffFunctionErrors: the diff table functions refuse their arguments
@@ -65,4 +71,85 @@ func TestDiffFunctionErrors(t *testing.T) {
 	if se := MapError(sql.ErrInvalidArgumentNumber.New("abs", 1, 0), "SELECT abs()"); se.Num != 1582 {
 		t.Errorf("abs(): %v, want MySQL's 1582", se)
 	}
+}
+
+// readCountingStore counts the chunks read from a store.
+type readCountingStore struct {
+	chunks.Store
+	reads atomic.Int64
+}
+
+func (s *readCountingStore) Get(ctx context.Context, a chunks.Address) ([]byte, error) {
+	s.reads.Add(1)
+	return s.Store.Get(ctx, a)
+}
+
+func (s *readCountingStore) GetMany(ctx context.Context, as []chunks.Address, found func(chunks.Address, []byte)) error {
+	s.reads.Add(int64(len(as)))
+	return s.Store.GetMany(ctx, as, found)
+}
+
+// TestDiffFunctionsCostFollowsChange: with one row changed in a table of
+// many, each diff function reads a few chunks (the paths to the change),
+// far fewer than a scan of the table, on a provider whose caches start
+// cold.
+func TestDiffFunctionsCostFollowsChange(t *testing.T) {
+	cs := &readCountingStore{Store: chunks.NewMemoryStore()}
+	open := func() *testEnv {
+		p := NewMemoryProvider()
+		db, err := verso.OpenStore("db", cs, verso.Options{Collations: sqlCollations{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.dbs["db"] = newState(db)
+		return newEnv(t, p)
+	}
+	env := open()
+	ctx := env.session("db")
+	env.exec(ctx, "CREATE TABLE t (pk INT PRIMARY KEY, v INT, s VARCHAR(20))")
+	env.exec(ctx, "CREATE TABLE k (a INT, b INT)")
+	for i := 0; i < 50; i++ {
+		var vals, kvals []string
+		for j := 0; j < 1000; j++ {
+			n := i*1000 + j
+			vals = append(vals, fmt.Sprintf("(%d, %d, 'row %d')", n, n%7, n))
+			kvals = append(kvals, fmt.Sprintf("(%d, %d)", n, n%3))
+		}
+		env.exec(ctx, "INSERT INTO t VALUES "+strings.Join(vals, ","))
+		env.exec(ctx, "INSERT INTO k VALUES "+strings.Join(kvals, ","))
+	}
+	env.exec(ctx, "CALL dolt_commit('-Am', 'many rows')")
+	env.exec(ctx, "UPDATE t SET v = -1 WHERE pk = 31234")
+	env.exec(ctx, "INSERT INTO k VALUES (31234, 9)")
+
+	reads := func(q string) int64 {
+		env := open()
+		ctx := env.session("db")
+		before := cs.reads.Load()
+		env.exec(ctx, q)
+		return cs.reads.Load() - before
+	}
+	// What any query reads (the refs, the roots, the tables' headers)
+	// and what a scan of t reads on top.
+	base := reads("SELECT v FROM t WHERE pk = 1")
+	scan := reads("SELECT SUM(v), COUNT(s) FROM t") - base
+	t.Logf("a point read of t reads %d chunks, a scan %d more", base, scan)
+	for _, q := range []string{
+		"SELECT * FROM dolt_diff('HEAD', 'WORKING', 't')",
+		"SELECT * FROM dolt_diff('HEAD', 'WORKING', 'k')",
+		"SELECT * FROM dolt_diff_stat('HEAD', 'WORKING')",
+		"SELECT * FROM dolt_diff_summary('HEAD', 'WORKING')",
+		"SELECT * FROM dolt_schema_diff('HEAD', 'WORKING')",
+		"SELECT * FROM dolt_patch('HEAD', 'WORKING')",
+	} {
+		n := reads(q) - base
+		t.Logf("%s reads %d chunks more", q, n)
+		if n*8 > scan {
+			t.Errorf("%s read %d chunks more than a point read, a scan of t %d", q, n, scan)
+		}
+	}
+	env = open()
+	ctx = env.session("db")
+	env.check(ctx, "SELECT statement FROM dolt_patch('HEAD', 'WORKING') ORDER BY statement_order",
+		"[INSERT INTO `k` (`a`,`b`) VALUES (31234,9);] [UPDATE `t` SET `v`=-1 WHERE `pk`=31234;]")
 }
