@@ -3,6 +3,10 @@ package verso
 import (
 	"context"
 	"errors"
+	"strings"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
 )
 
 // Resets and checkouts of tables, as dolt_reset and dolt_checkout have
@@ -88,7 +92,10 @@ func (t *Txn) Reset(ctx context.Context, opts ResetOptions) error {
 // keepUntracked returns to with the items of s's working root that are
 // neither staged, nor in the head, nor in to (the schema objects aside):
 // a hard reset keeps them, as git's and Dolt's do (removing them is
-// dolt_clean's business).
+// dolt_clean's business). A table renamed in the working root (its table
+// value the same as a staged or head table's that the working root no
+// longer has under that name) is tracked: the reset undoes the rename, as
+// Dolt's does (its tables keep their columns' tags across a rename).
 func keepUntracked(ctx context.Context, s *BranchState, to RootValue) (RootValue, error) {
 	working, err := itemEntries(ctx, s.Working)
 	if err != nil {
@@ -102,14 +109,32 @@ func keepUntracked(ctx context.Context, s *BranchState, to RootValue) (RootValue
 		}
 		others = append(others, items)
 	}
+	renamedAway := map[chunks.Address]bool{}
+	for _, o := range others[:2] {
+		for name, ents := range o {
+			if findItem(working, name) != "" {
+				continue
+			}
+			for _, e := range ents {
+				if strings.HasPrefix(e.Name, commitgraph.TablePrefix) {
+					renamedAway[e.Addr] = true
+				}
+			}
+		}
+	}
 	var untracked []string
-	for name := range working {
+	for name, ents := range working {
 		if name == SchemasItem {
 			continue
 		}
 		tracked := false
 		for _, o := range others {
 			if findItem(o, name) != "" {
+				tracked = true
+			}
+		}
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name, commitgraph.TablePrefix) && renamedAway[e.Addr] {
 				tracked = true
 			}
 		}

@@ -172,6 +172,37 @@ func TestReset(t *testing.T) {
 	}
 }
 
+// TestResetHardUndoesRename: a table renamed in the working root (its
+// table value moved to another name) is tracked, so a hard reset puts it
+// back under its old name; a new table of its own is kept.
+func TestResetHardUndoesRename(t *testing.T) {
+	ctx := context.Background()
+	db := memDB(t)
+	createKV(t, db, "main", "t")
+	put(t, db, "main", "t", 1, 1)
+	commitAll(t, db, "main", "t")
+	write(t, db, "main", func(ctx context.Context, txn *verso.Txn) error {
+		root := txn.Root()
+		a, found, err := root.Get(ctx, commitgraph.TablePrefix+"t")
+		if err != nil || !found {
+			t.Fatalf("no table t: %v", err)
+		}
+		root, err = root.Edit(ctx, commitgraph.RootEdit{Name: commitgraph.TablePrefix + "t", Delete: true},
+			commitgraph.RootEdit{Name: commitgraph.TablePrefix + "t2", Addr: a})
+		txn.SetRoot(root)
+		return err
+	})
+	createKV(t, db, "main", "scratch")
+	wantStatus(t, db, "main", "after the rename", "scratch new table", "t deleted", "t2 new table")
+	txn, err := db.Begin(ctx, "main")
+	ok(t, err)
+	ok(t, txn.Reset(ctx, verso.ResetOptions{Hard: true}))
+	wantStatus(t, db, "main", "after --hard", "scratch new table")
+	if v := value(t, db, "main", "t", 1); v != 1 {
+		t.Fatalf("after --hard t has v = %d, want 1", v)
+	}
+}
+
 // TestCheckoutTables: tables' working changes are discarded (from the
 // staged root), or tables are taken from a revision into both roots.
 func TestCheckoutTables(t *testing.T) {

@@ -236,3 +236,15 @@ func TestDeleteOtherDatabase(t *testing.T) {
 	env.check(ctx, "DELETE FROM other.t", "[ok:2]")
 	env.check(ctx, "SELECT COUNT(*) FROM other.t", "[0]")
 }
+
+// TestCheckNames: an unnamed check is named as Dolt names it, from the
+// table's name and its expression's hash, with a suffix when the name is
+// taken; a named one keeps its name.
+func TestCheckNames(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE n (id INT PRIMARY KEY, CHECK (id > 0), CONSTRAINT mine CHECK (id < 100))")
+	env.exec(ctx, "ALTER TABLE n ADD CHECK (id > 0)")
+	env.check(ctx, "SELECT constraint_name FROM information_schema.check_constraints ORDER BY 1",
+		"[mine] [n_chk_kjrue01f] [n_chk_kjrue01f_0]")
+}

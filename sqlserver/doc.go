@@ -284,10 +284,13 @@
 //     resolved the table, plus writes of inner statements that completed
 //     (triggers).
 //   - System tables (package systables: dolt_log, dolt_diff_<t>, ...) and
-//     the table functions dolt_log() and dolt_diff() (historyfuncs.go) read
-//     the refs of the transaction's snapshot, taken with its working set
-//     (systables.go): commits made by others after the transaction began
-//     are not seen until it ends.
+//     the table functions dolt_log(), dolt_diff(), dolt_diff_stat(),
+//     dolt_diff_summary(), dolt_schema_diff() and dolt_patch()
+//     (historyfuncs.go, difffuncs.go) read the refs of the transaction's
+//     snapshot, taken with its working set (systables.go): commits made by
+//     others after the transaction began are not seen until it ends.
+//     dolt_query_diff() (querydiff.go) runs its two SELECTs in the
+//     statement's transaction, on an engine of its own over the provider.
 //   - A COMMIT is durable when it returns: the working-set update is one
 //     store commit with one fsync. Nothing is committed to the commit graph
 //     but by dolt_commit (and the merges).

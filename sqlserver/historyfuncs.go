@@ -17,13 +17,22 @@ import (
 //
 //	dolt_log(['rev', ...][, '--not', 'rev'][, '--parents'] ...)  (systables.LogQuery)
 //	dolt_diff('from', 'to', 'table')   or dolt_diff('from..to', 'table')
+//	dolt_diff_stat, dolt_diff_summary, dolt_schema_diff, dolt_patch
+//	                                   ('from', 'to'[, 'table']) or ('from..to'[, 'table'])
+//	dolt_query_diff('query1', 'query2')
 //
-// Their arguments must be constants (string literals or expressions of
-// them): the columns of dolt_diff depend on the table, so they are fixed
-// when the query is planned.
+// Their arguments must be constants (literals, user variables, or
+// expressions of them): the columns of dolt_diff depend on the table and
+// those of dolt_query_diff on the queries, so they are fixed when the
+// query is planned. difffuncs.go reads the diff functions' arguments.
 
 // historyTableFunctions are the table functions over the commit graph.
-var historyTableFunctions = []sql.TableFunction{&historyFunc{name: "dolt_log"}, &historyFunc{name: "dolt_diff"}}
+var historyTableFunctions = []sql.TableFunction{
+	&historyFunc{name: "dolt_log"}, &historyFunc{name: "dolt_diff"},
+	&historyFunc{name: systables.DiffStatName}, &historyFunc{name: systables.DiffSummaryName},
+	&historyFunc{name: systables.SchemaDiffName}, &historyFunc{name: systables.PatchName},
+	&historyFunc{name: queryDiffName},
+}
 
 // historyFunc is an instance of dolt_log(...) or dolt_diff(...).
 type historyFunc struct {
@@ -61,28 +70,6 @@ func (f *historyFunc) NewInstance(ctx *sql.Context, db sql.Database, args []sql.
 	if !ok || d.temp {
 		return nil, fmt.Errorf("%s: no verso database selected (USE one first)", f.name)
 	}
-	strs := make([]string, 0, len(args))
-	for i, a := range args {
-		if _, bind := a.(*expression.BindVar); bind || !a.Resolved() {
-			return nil, fmt.Errorf("%s: argument %d must be a constant string", f.name, i+1)
-		}
-		if f.name == "dolt_log" && !types.IsText(a.Type(ctx)) {
-			// Dolt's words, for NULL and numbers alike.
-			return nil, sql.ErrInvalidArgumentDetails.New(f.name, a.String())
-		}
-		v, err := a.Eval(ctx, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%s: argument %d: %w", f.name, i+1, err)
-		}
-		if v == nil && f.name == "dolt_log" {
-			continue // a NULL string is no argument, as Dolt takes it
-		}
-		s, ok := v.(string)
-		if !ok {
-			return nil, fmt.Errorf("%s: argument %d must be a string, not %v", f.name, i+1, v)
-		}
-		strs = append(strs, s)
-	}
 	out := &historyFunc{name: f.name, db: d, args: args}
 	// The columns are fixed now; the rows are read when the query runs,
 	// from the view of that statement (a prepared statement may run
@@ -90,14 +77,68 @@ func (f *historyFunc) NewInstance(ctx *sql.Context, db sql.Database, args []sql.
 	var err error
 	switch f.name {
 	case "dolt_log":
-		out.rowsFn, out.sch, err = logFunc(ctx, d, strs)
+		var strs []string
+		if strs, err = logArgs(ctx, args); err == nil {
+			out.rowsFn, out.sch, err = logFunc(ctx, d, strs)
+		}
 	case "dolt_diff":
-		out.rowsFn, out.sch, err = diffFunc(ctx, d, strs)
+		out.rowsFn, out.sch, err = diffFunc(ctx, d, args)
+	case queryDiffName:
+		out.rowsFn, out.sch, err = queryDiffFunc(ctx, d, args)
+	default:
+		out.rowsFn, out.sch, err = rangeFunc(ctx, d, f.name, args)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// logArgs evaluates dolt_log's arguments: constant strings, a NULL being
+// no argument, and anything else refused in Dolt's words.
+func logArgs(ctx *sql.Context, args []sql.Expression) ([]string, error) {
+	strs := make([]string, 0, len(args))
+	for i, a := range args {
+		if _, bind := a.(*expression.BindVar); bind || !a.Resolved() {
+			return nil, fmt.Errorf("dolt_log: argument %d must be a constant string", i+1)
+		}
+		if !types.IsText(a.Type(ctx)) {
+			return nil, sql.ErrInvalidArgumentDetails.New("dolt_log", a.String())
+		}
+		v, err := a.Eval(ctx, nil)
+		if err != nil {
+			return nil, fmt.Errorf("dolt_log: argument %d: %w", i+1, err)
+		}
+		if v == nil {
+			continue // a NULL string is no argument, as Dolt takes it
+		}
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("dolt_log: argument %d must be a string, not %v", i+1, v)
+		}
+		strs = append(strs, s)
+	}
+	return strs, nil
+}
+
+// stringArgs evaluates arguments that must be constant strings.
+func stringArgs(ctx *sql.Context, name string, args []sql.Expression) ([]string, error) {
+	strs := make([]string, len(args))
+	for i, a := range args {
+		if _, bind := a.(*expression.BindVar); bind || !a.Resolved() {
+			return nil, fmt.Errorf("%s: argument %d must be a constant string", name, i+1)
+		}
+		v, err := a.Eval(ctx, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: argument %d: %w", name, i+1, err)
+		}
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("%s: argument %d must be a string, not %v", name, i+1, v)
+		}
+		strs[i] = s
+	}
+	return strs, nil
 }
 
 func (f *historyFunc) Name() string { return f.name }
@@ -181,40 +222,4 @@ func logFunc(ctx *sql.Context, d *Database, args []string) (rowsFunc, sql.Schema
 		}
 		return q.RowIter(ctx)
 	}, q.Schema(), nil
-}
-
-func diffFunc(ctx *sql.Context, d *Database, args []string) (rowsFunc, sql.Schema, error) {
-	if len(args) != 2 && len(args) != 3 {
-		return nil, nil, fmt.Errorf("%w: dolt_diff takes ('from', 'to', 'table') or ('from..to', 'table'), not %d arguments",
-			systables.ErrBadArgument, len(args))
-	}
-	open := func(ctx *sql.Context) (*systables.TableDiff, error) {
-		view, err := d.systemView(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if len(args) == 2 {
-			return systables.NewTableDiff(ctx, view, "dolt_diff", args[0], "", args[1])
-		}
-		return systables.NewTableDiff(ctx, view, "dolt_diff", args[0], args[1], args[2])
-	}
-	td, err := open(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	sch := td.Schema()
-	return func(ctx *sql.Context) (sql.RowIter, error) {
-		td, err := open(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if len(td.Schema()) != len(sch) {
-			return nil, fmt.Errorf("dolt_diff: the table's columns changed since the query was planned; run it again")
-		}
-		rows, err := td.Rows(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return sql.RowsToRowIter(rows...), nil
-	}, sch, nil
 }

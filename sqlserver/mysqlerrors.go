@@ -95,6 +95,11 @@ var unknownErrors = []struct {
 	{regexp.MustCompile(`^Overflow in the regular expression backtrack stack`), 3698},                                        // ER_REGEXP_STACK_OVERFLOW
 }
 
+// doltArity matches a wrong count of arguments to one of Dolt's own
+// functions (dolt_*, active_branch, hashof, has_ancestor), which Dolt
+// answers with 1105; MySQL's functions answer with 1582 (unknownErrors).
+var doltArity = regexp.MustCompile(`(?i)^function '(dolt_[^']*|active_branch|hashof|has_ancestor)' expected .* arguments?, \d+ received$`)
+
 // vitessSyntax matches the parser's syntax errors: "syntax error at
 // position 6 near 'SELEC'" (the position is just past the token).
 var vitessSyntax = regexp.MustCompile(`^syntax error at position (\d+)(?: near '(.*)')?$`)
@@ -109,6 +114,9 @@ func mysqlError(err error, query string) error {
 	if se.Num == mysql.ERUnknownError {
 		if vitessSyntax.MatchString(se.Message) {
 			return parseError(se.Message, query)
+		}
+		if doltArity.MatchString(se.Message) {
+			return se
 		}
 		for _, m := range unknownErrors {
 			if m.re.MatchString(se.Message) {

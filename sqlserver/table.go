@@ -2,6 +2,7 @@ package sqlserver
 
 import (
 	"context"
+	"crypto/sha512"
 	"fmt"
 	"io"
 	"strings"
@@ -267,11 +268,37 @@ func (t *Table) CreateCheck(ctx *sql.Context, c *sql.CheckDefinition) error {
 		}
 		name := c.Name
 		if name == "" {
-			name = fmt.Sprintf("%s_chk_%d", t.name, len(s.Checks)+1)
+			name = checkName(t.name, c.CheckExpression, s.Checks)
 		}
 		s.Checks = append(s.Checks, tables.Check{Name: name, Expr: c.CheckExpression, Enforced: c.Enforced})
 		return nil
 	})
+}
+
+// checkName names an unnamed check of table as Dolt does: the table's
+// name, "_chk_" and the first 8 characters of the expression's hash (the
+// first 20 bytes of its SHA-512, in base32 as commit hashes are written),
+// then "_0", "_1", ... if another check of the table has that name. A
+// name that depends on the expression alone keeps a check's name the same
+// on two branches, which merges and patches rely on.
+func checkName(table, expr string, checks []tables.Check) string {
+	sum := sha512.Sum512([]byte(expr))
+	var a chunks.Address
+	copy(a[:], sum[:])
+	base := table + "_chk_" + a.String()[:8]
+	name := base
+	for i := 0; ; i++ {
+		taken := false
+		for _, c := range checks {
+			if strings.EqualFold(c.Name, name) {
+				taken = true
+			}
+		}
+		if !taken {
+			return name
+		}
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
 }
 
 // DropCheck implements sql.CheckAlterableTable.

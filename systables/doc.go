@@ -93,12 +93,40 @@
 // a..b, a...b, --parents (the parents column is NULL without it),
 // --decorate short|full|no|auto, --show-signature, --merges, --min-parents
 // N, --tables/-t, -n N and --all (LogQuery says what each does, and where
-// verso departs from Dolt); dolt_diff('from', 'to',
-// 't') and dolt_diff('from..to', 't') or ('from...to', 't') take any two
-// revisions, WORKING and STAGED included, and cost what the change costs
-// (prolly.DiffMaps skips the subtrees both row maps share). dolt_diff(...,
-// 'dolt_events') diffs the event log instead, with dolt_diff_dolt_events'
-// columns (eventindex.Diff, whose cost also follows the change).
+// verso departs from Dolt). The diff functions take
+// two revisions as Dolt reads them (revisions.go: 'from', 'to'; 'a..b';
+// 'a...b', from the merge base; WORKING and STAGED in upper case, which
+// show the time of the query as their date), answer in Dolt's words
+// ("branch not found: x", "invalid ancestor spec", "target commit not
+// found"), and cost what the change costs: the root diff skips what both
+// roots share, and prolly.DiffMaps the subtrees both row maps share.
+// deltas.go pairs the tables that differ, a rename found by its rows
+// (tableDelta); rowdiff.go gives the rows that differ, a keyless row
+// once per copy, and a row an ALTER stored again with the same values not
+// at all (rowChange):
+//
+//	dolt_diff('from', 'to', 't')   difffunc.go: t's rows that differ; to_
+//	                               columns of t at to, from_ columns of t
+//	                               at from. 'dolt_events' diffs the event
+//	                               log instead, with dolt_diff_dolt_events'
+//	                               columns (eventindex.Diff).
+//	dolt_diff_stat(...[, 't'])     diffstat.go: rows and cells added,
+//	                               deleted and modified per table, counted
+//	                               as Dolt counts them
+//	dolt_diff_summary(...[, 't'])  diffsummary.go: a row per table added,
+//	                               dropped, renamed or modified, with
+//	                               data_change and schema_change
+//	dolt_schema_diff(...[, 't'])   schemadiff.go: the CREATE TABLE statements
+//	                               of each table whose definition changed
+//	                               (TableReader.Definition: SHOW CREATE
+//	                               TABLE's, without AUTO_INCREMENT)
+//	dolt_patch(...[, 't'])         patch.go: the statements that turn one
+//	                               revision into the other, schema (CREATE,
+//	                               DROP, RENAME, ALTER) then data (INSERT,
+//	                               UPDATE, DELETE) per table; SQL text in
+//	                               sqltext.go
+//	dolt_query_diff('q1', 'q2')    querydiff.go: two queries' rows compared
+//	                               (package sqlserver runs the queries)
 //
 // # Tables over the refs and the session's transaction
 //
@@ -203,7 +231,11 @@
 //     to_commit, from_commit). There is no index structure: the chunk
 //     store's own address index is the index, and the closure answers "is
 //     it in this table's history".
-//   - LogQuery, TableDiff: dolt_log() and dolt_diff().
+//   - LogQuery, TableDiff: dolt_log() and dolt_diff(); DiffStat,
+//     DiffSummary, SchemaDiff, Patch, QueryDiff: the other diff functions,
+//     over DiffArgs (their revision and table arguments).
+//   - tableDelta: a table that differs between two roots (deltas.go);
+//     rowChange: a row that differs (rowdiff.go).
 //   - EventDiff: the rows of a diff of the event log, in dolt_events'
 //     columns.
 //   - OpenSession's tables: rowsTable (dolt_branches, dolt_tags,
@@ -261,6 +293,22 @@
 //
 // # Caveats
 //
+//   - A table keeps no identity across a rename: a table dropped and one
+//     added are taken as one renamed when both hold rows and they share
+//     their schema or their rows. A renamed empty table shows as dropped
+//     and added (Dolt's columns keep their tags across a rename), and a
+//     table dropped and another of the same schema created, both holding
+//     rows, as renamed.
+//   - A column keeps no identity either: columns are matched by name, and
+//     by place and type where the rows were not stored again (ALTER ...
+//     RENAME COLUMN). A row is changed when its stored value differs and
+//     so do its values by name; one that kept its stored value across a
+//     column dropped and another added is not.
+//   - The diff functions list SQL tables only: the event log (but for
+//     dolt_diff(..., 'dolt_events')), views, triggers and foreign keys
+//     are not tables of dolt_diff_summary or dolt_patch; a foreign key
+//     change alone is no change, though CREATE TABLE statements name the
+//     table's foreign keys.
 //   - dolt_diff compares a merge with its first parent only (what the merge
 //     brought to its branch); dolt_diff_<t> compares it with every parent.
 //   - Revisions other than HEAD, WORKING and STAGED in the table functions

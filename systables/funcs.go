@@ -3,8 +3,8 @@ package systables
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -25,6 +25,8 @@ type revision struct {
 	name   string
 	commit *commitgraph.Commit
 	root   commitgraph.RootValue
+	// when is the date WORKING and STAGED show when set (diffRevision).
+	when time.Time
 }
 
 // resolve resolves a revision spec: WORKING and STAGED (the session's
@@ -58,104 +60,13 @@ func (v *View) resolve(ctx context.Context, spec string) (*revision, error) {
 }
 
 func (r *revision) date() any {
-	if r.commit == nil {
-		return nil
-	}
-	return r.commit.Meta.Time
-}
-
-// TableDiff is dolt_diff('from', 'to', 'table'): the rows of a table that
-// differ between two revisions, whose cost follows the size of the change.
-type TableDiff struct {
-	schema sql.Schema
-	rows   func(ctx *sql.Context) ([]sql.Row, error)
-}
-
-// NewTableDiff prepares the diff of table from revision from to revision
-// to, for the table function named source. The columns are the table's at
-// to (at from if to lacks it). from may be "a..b" (then to is "") for the
-// diff from a to b, or "a...b" for the diff from their merge base to b.
-func NewTableDiff(ctx *sql.Context, v *View, source, from, to, table string) (*TableDiff, error) {
-	if to == "" {
-		a, b, three, ok := splitRange(from)
-		if !ok {
-			return nil, fmt.Errorf("%w: dolt_diff takes ('from', 'to', 'table') or ('from..to', 'table'), not %q", ErrBadArgument, from)
-		}
-		from, to = a, b
-		if three {
-			ra, err := v.resolve(ctx, a)
-			if err != nil {
-				return nil, err
-			}
-			rb, err := v.resolve(ctx, b)
-			if err != nil {
-				return nil, err
-			}
-			if ra.commit == nil || rb.commit == nil {
-				return nil, fmt.Errorf("%w: %q: a merge base needs two commits", ErrBadArgument, from+"..."+to)
-			}
-			mb, err := v.Graph.MergeBase(ctx, ra.commit.Addr, rb.commit.Addr)
-			if err != nil {
-				return nil, err
-			}
-			from = mb.Addr.String()
-		}
-	}
-	rf, err := v.resolve(ctx, from)
-	if err != nil {
-		return nil, err
-	}
-	rt, err := v.resolve(ctx, to)
-	if err != nil {
-		return nil, err
-	}
-	ft, err := v.readTable(ctx, rf.root, table)
-	if err != nil {
-		return nil, err
-	}
-	tt, err := v.readTable(ctx, rt.root, table)
-	if err != nil {
-		return nil, err
-	}
-	cols := sql.Schema(nil)
 	switch {
-	case tt != nil:
-		cols = tt.Schema
-	case ft != nil:
-		cols = ft.Schema
-	case strings.EqualFold(table, EventsTable):
-		return newEventLogDiff(ctx, v, source, rf, rt)
-	default:
-		return nil, sql.ErrTableNotFound.New(table)
+	case r.commit != nil:
+		return r.commit.Meta.Time
+	case !r.when.IsZero():
+		return r.when
 	}
-	d := NewRowDiff(source, cols)
-	fs := Side{Table: ft, Commit: rf.name, Date: rf.date()}
-	ts := Side{Table: tt, Commit: rt.name, Date: rt.date()}
-	return &TableDiff{schema: d.Schema(), rows: func(ctx *sql.Context) ([]sql.Row, error) {
-		if ft != nil && tt != nil && ft.Table.Rows().Address() == tt.Table.Rows().Address() {
-			return nil, nil
-		}
-		return d.Rows(ctx, fs, ts)
-	}}, nil
-}
-
-// newEventLogDiff returns dolt_diff(from, to, 'dolt_events'): the events
-// added and removed between the two revisions' logs.
-func newEventLogDiff(ctx *sql.Context, v *View, source string, rf, rt *revision) (*TableDiff, error) {
-	fl, err := v.eventLog(ctx, rf.root)
-	if err != nil {
-		return nil, err
-	}
-	tl, err := v.eventLog(ctx, rt.root)
-	if err != nil {
-		return nil, err
-	}
-	d := NewEventDiff(source)
-	fs := EventSide{Log: fl, Commit: rf.name, Date: rf.date()}
-	ts := EventSide{Log: tl, Commit: rt.name, Date: rt.date()}
-	return &TableDiff{schema: d.Schema(), rows: func(ctx *sql.Context) ([]sql.Row, error) {
-		return d.Rows(ctx, fs, ts)
-	}}, nil
+	return nil
 }
 
 // splitRange splits "a..b" or "a...b".
@@ -168,12 +79,6 @@ func splitRange(s string) (a, b string, three, ok bool) {
 	}
 	return "", "", false, false
 }
-
-// Schema returns the diff's columns.
-func (t *TableDiff) Schema() sql.Schema { return t.schema }
-
-// Rows returns the rows that differ.
-func (t *TableDiff) Rows(ctx *sql.Context) ([]sql.Row, error) { return t.rows(ctx) }
 
 // ChangedTables returns the tables that differ from revision from to
 // revision to (specs as dolt_diff() takes them, WORKING and STAGED

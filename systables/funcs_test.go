@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
@@ -320,10 +321,24 @@ func TestDiffFunction(t *testing.T) {
 			}
 			to = r
 		}
-		want := m.diffRows(from, to, tc.from, fromDate, tc.to, toDate)
+		// WORKING and STAGED show the time of the query, as Dolt's do.
+		toNow := tc.to == "WORKING" || tc.to == "STAGED"
+		if toNow {
+			toDate = "NOW"
+		}
+		want := m.funcDiffRows(from, to, tc.from, fromDate, tc.to, toDate)
 		q := fmt.Sprintf("SELECT * FROM dolt_diff('%s', '%s', 't')", tc.from, tc.to)
-		got := formatRows(en.exec(ctx, q))
-		equal(t, q, sorted(got), sorted(want))
+		rows := en.exec(ctx, q)
+		if toNow {
+			n := len(m.columnsOf(to)) + 1
+			for _, r := range rows {
+				if d, ok := r[n].(time.Time); !ok || time.Since(d).Abs() > time.Minute {
+					t.Fatalf("%s: to_commit_date %v, want the time of the query", q, r[n])
+				}
+				r[n] = "NOW"
+			}
+		}
+		equal(t, q, sorted(formatRows(rows)), sorted(want))
 		if tc.to == "HEAD" {
 			q2 := fmt.Sprintf("SELECT * FROM dolt_diff('%s..%s', 't')", tc.from, tc.to)
 			equal(t, q2, sorted(formatRows(en.exec(ctx, q2))), sorted(want))
@@ -335,7 +350,7 @@ func TestDiffFunction(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := commit(side)
-	want := m.diffRows(m.root(mb), m.root(sc), mb.Addr.String(), mb.Meta.Time, side, sc.Meta.Time)
+	want := m.funcDiffRows(m.root(mb), m.root(sc), mb.Addr.String(), mb.Meta.Time, side, sc.Meta.Time)
 	q := fmt.Sprintf("SELECT * FROM dolt_diff('main...%s', 't')", side)
 	equal(t, q, sorted(formatRows(en.exec(ctx, q))), sorted(want))
 	for _, bad := range []string{"'HEAD', 't'", "'HEAD', 'HEAD', 'nosuch'", "'nosuch', 'HEAD', 't'", "'a', 'b', 'c', 'd'"} {

@@ -98,7 +98,7 @@ func (it *commitIter) Next(ctx *sql.Context) (sql.Row, error) {
 			continue
 		}
 		it.c, it.t = c, t
-		it.m = (&RowDiff{cols: it.h.cols}).mapping(t)
+		it.m = columnMapping(it.h.cols, t)
 		it.it = t.Table.Scan(ctx, nil, nil, false)
 	}
 }

@@ -139,6 +139,88 @@ func (m *model) project(r *namedRow) []any {
 	return out
 }
 
+// sameNamed reports whether two rows hold the same values by column name,
+// a column one lacks being NULL there: a table rewritten by ALTER TABLE
+// ADD COLUMN changes no row whose new column is NULL.
+func sameNamed(a, b namedRow) bool {
+	for c, v := range a.vals {
+		if b.vals[c] != v {
+			return false
+		}
+	}
+	for c, v := range b.vals {
+		if a.vals[c] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// columnsOf returns the names of t's columns in r, nil if r has no t.
+func (m *model) columnsOf(r commitgraph.RootValue) []string {
+	t := m.table(r)
+	if t == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range t.Schema().Columns {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// funcDiffRows returns the rows of dolt_diff(from, to, 't'): as diffRows,
+// but the to_ columns are t's at to and the from_ columns t's at from.
+func (m *model) funcDiffRows(from, to commitgraph.RootValue, fromName, fromDate, toName, toDate any) []string {
+	fc, tc := m.columnsOf(from), m.columnsOf(to)
+	if fc == nil {
+		fc = tc
+	}
+	if tc == nil {
+		tc = fc
+	}
+	fr, tr := m.rows(from), m.rows(to)
+	var out []string
+	pick := func(r *namedRow, cols []string) []any {
+		vals := make([]any, len(cols))
+		if r != nil {
+			for i, c := range cols {
+				vals[i] = r.vals[c]
+			}
+		}
+		return vals
+	}
+	var pks []int64
+	for pk := range fr {
+		pks = append(pks, pk)
+	}
+	for pk := range tr {
+		if _, ok := fr[pk]; !ok {
+			pks = append(pks, pk)
+		}
+	}
+	for _, pk := range pks {
+		f, inF := fr[pk]
+		t, inT := tr[pk]
+		typ := "modified"
+		var fp, tp *namedRow
+		switch {
+		case !inF:
+			typ, tp = "added", &t
+		case !inT:
+			typ, fp = "removed", &f
+		case sameNamed(f, t):
+			continue
+		default:
+			fp, tp = &f, &t
+		}
+		row := append(pick(tp, tc), toName, toDate)
+		row = append(append(row, pick(fp, fc)...), fromName, fromDate, typ)
+		out = append(out, formatRow(row))
+	}
+	return out
+}
+
 // diffRows returns the dolt_diff_t rows from root from to root to.
 func (m *model) diffRows(from, to commitgraph.RootValue, fromName, fromDate, toName, toDate any) []string {
 	fr, tr := m.rows(from), m.rows(to)
@@ -161,7 +243,7 @@ func (m *model) diffRows(from, to commitgraph.RootValue, fromName, fromDate, toN
 			typ = "added"
 		case !inT:
 			typ = "removed"
-		case f.raw == t.raw:
+		case sameNamed(f, t):
 			continue
 		}
 		var fp, tp *namedRow

@@ -77,6 +77,27 @@ type TableReader interface {
 	Schema(ctx *sql.Context, name string, s *tables.Schema) (sql.Schema, error)
 	// Value converts a stored value to the engine's value of type t.
 	Value(t sql.Type, v tables.Value) (any, error)
+	// Definition returns the SQL definition of the table named name in
+	// root (matched without case), nil if root has none.
+	Definition(ctx *sql.Context, root commitgraph.RootValue, name string) (*TableDefinition, error)
+}
+
+// TableDefinition is a stored table's definition in SQL, as the engine
+// prints it (SHOW CREATE TABLE).
+type TableDefinition struct {
+	// Name is the table's name as stored.
+	Name string
+	// Create is the CREATE TABLE statement, without the AUTO_INCREMENT
+	// option (the counter is not part of the schema) and without a
+	// final semicolon.
+	Create string
+	// Columns are the column definitions as Create holds them
+	// ("`c` int NOT NULL DEFAULT '7'"), in the columns' order.
+	Columns []string
+	// Schema is the stored schema: columns, primary key, indexes, checks.
+	Schema *tables.Schema
+	// Collation and Comment are the table's options.
+	Collation, Comment string
 }
 
 // StoredTable is a table value with its engine schema and the conversion

@@ -284,6 +284,17 @@ func (t *Table) Decode(ctx context.Context, key, val []byte) ([]Value, error) {
 	return row, err
 }
 
+// DecodeCopies is Decode with the number of copies of the row that the
+// entry stands for: a keyless table's count of equal rows, 1 for a table
+// with a primary key.
+func (t *Table) DecodeCopies(ctx context.Context, key, val []byte) ([]Value, uint64, error) {
+	row, n, err := t.c.decode(key, val)
+	if err == nil {
+		row, err = load(ctx, t.ns, row)
+	}
+	return row, n, err
+}
+
 // InIndexSpan reports whether row, stored under the row map key, has its
 // entry of secondary index i in the key range lo <= k < hi (nil bounds
 // open).

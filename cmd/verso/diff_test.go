@@ -213,10 +213,29 @@ func TestDiffCellsAsSQL(t *testing.T) {
 		}
 		return fmt.Sprint(v)
 	}
-	n := (len(sch) - 5) / 2
+	// The to_ columns are the table's at WORKING, the from_ ones its
+	// columns at HEAD: the grid shows WORKING's, a from value by name
+	// (NULL where HEAD lacks the column).
+	n := 0
+	for n < len(sch) && sch[n].Name != "to_commit" {
+		n++
+	}
+	fromAt := map[string]int{}
+	for i := n + 2; i < len(sch) && sch[i].Name != "from_commit"; i++ {
+		fromAt[strings.TrimPrefix(sch[i].Name, "from_")] = i
+	}
 	grid := [][]string{{""}}
 	for _, c := range sch[:n] {
 		grid[0] = append(grid[0], strings.TrimPrefix(c.Name, "to_"))
+	}
+	fromRow := func(r sql.Row) sql.Row {
+		out := make(sql.Row, n)
+		for i, c := range grid[0][1:] {
+			if j, ok := fromAt[c]; ok {
+				out[i] = r[j]
+			}
+		}
+		return out
 	}
 	line := func(mark string, vals sql.Row) {
 		l := []string{mark}
@@ -226,7 +245,7 @@ func TestDiffCellsAsSQL(t *testing.T) {
 		grid = append(grid, l)
 	}
 	for _, r := range rows {
-		to, from := r[:n], r[n+2:2*n+2]
+		to, from := r[:n], fromRow(r)
 		switch r[len(r)-1] {
 		case "added":
 			line("+", to)
