@@ -117,9 +117,13 @@ func openClosure(ctx context.Context, ns *prolly.NodeStore, c *Commit) (closure.
 
 // WriteCommit writes a commit of root with parents (the mainline first)
 // and meta, with its closure, and returns it. It moves no ref: CommitRoot
-// and the ref methods do that. A zero meta.Time means now.
+// and the ref methods do that. A zero meta.Time means now, and at least a
+// millisecond after the latest parent's, so that a history made faster
+// than the clock's millisecond still orders by time as it does by
+// height.
 func (db *DB) WriteCommit(ctx context.Context, root chunks.Address, parents []chunks.Address, meta Meta) (*Commit, error) {
-	if meta.Time.IsZero() {
+	now := meta.Time.IsZero()
+	if now {
 		meta.Time = time.Now()
 	}
 	meta.Time = time.UnixMilli(meta.Time.UnixMilli()).UTC()
@@ -137,6 +141,9 @@ func (db *DB) WriteCommit(ctx context.Context, root chunks.Address, parents []ch
 		}
 		pcs = append(pcs, pc)
 		c.Height = max(c.Height, pc.Height+1)
+		if now && !c.Meta.Time.After(pc.Meta.Time) {
+			c.Meta.Time = pc.Meta.Time.Add(time.Millisecond)
+		}
 		if !pc.HasAliases() {
 			c.Version = commitVersion1
 		}

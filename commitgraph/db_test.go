@@ -219,3 +219,32 @@ func TestCorruptRefs(t *testing.T) {
 		t.Fatalf("corrupt head: %v", err)
 	}
 }
+
+// TestCommitTimesFollowParents: a commit made now is at least a
+// millisecond after its latest parent, even when the clock has not moved
+// on (or its parent is dated ahead of it); an explicit time is kept.
+func TestCommitTimesFollowParents(t *testing.T) {
+	ctx := context.Background()
+	db := New(chunks.NewMemoryStore())
+	ahead := time.Now().Add(time.Hour).UTC().Truncate(time.Millisecond)
+	p, err := db.WriteCommit(ctx, chunks.Address{}, nil, Meta{Author: ada, Time: ahead, Message: "ahead"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := p
+	for i := 0; i < 50; i++ {
+		c, err := db.WriteCommit(ctx, chunks.Address{}, []chunks.Address{prev.Addr}, Meta{Author: ada, Message: "now"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.Meta.Time.After(prev.Meta.Time) {
+			t.Fatalf("commit %d at %v, not after its parent at %v", i, c.Meta.Time, prev.Meta.Time)
+		}
+		prev = c
+	}
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	c, err := db.WriteCommit(ctx, chunks.Address{}, []chunks.Address{prev.Addr}, Meta{Author: ada, Time: old, Message: "dated"})
+	if err != nil || !c.Meta.Time.Equal(old) {
+		t.Fatalf("an explicit time was not kept: %v, %v", c, err)
+	}
+}

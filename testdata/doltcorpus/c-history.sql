@@ -10,7 +10,7 @@ CALL dolt_commit('-am', 'second');
 DELETE FROM t WHERE pk = 1;
 CALL dolt_commit('-am', 'third');
 INSERT INTO t VALUES (3, 'c');
-SELECT * FROM dolt_history_t ORDER BY commit_date, pk;
+SELECT * FROM dolt_history_t ORDER BY commit_date, pk, v;
 SELECT pk, v, committer FROM dolt_history_t WHERE commit_hash = (SELECT commit_hash FROM dolt_log WHERE message = 'first') ORDER BY pk;
 SELECT pk, COUNT(*) FROM dolt_history_t GROUP BY pk ORDER BY pk;
 SELECT DISTINCT v FROM dolt_history_t WHERE pk = 2 ORDER BY v;
