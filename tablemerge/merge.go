@@ -292,7 +292,7 @@ func changedPrefixes(ctx context.Context, base, side commitgraph.RootValue, merg
 // resolveTable merges a table both sides changed.
 func (m *merger) resolveTable(ctx context.Context, name string, c commitgraph.RootConflict) (chunks.Address, *ConflictSet, error) {
 	if !c.InOurs || !c.InTheirs {
-		return chunks.Address{}, nil, fmt.Errorf("%w: table %q was dropped on one branch and changed on the other; drop it on both or restore it, then merge again", ErrTableConflict, name)
+		return chunks.Address{}, nil, &DropConflictError{Table: name}
 	}
 	load := func(a chunks.Address) (*tables.Table, error) { return tables.Load(ctx, m.ns, a, m.opts.Collations) }
 	var base *tables.Table

@@ -321,6 +321,10 @@ func TestMergeTablesAndObjects(t *testing.T) {
 			if !errors.Is(err, c.err) || !IsMergeError(err) {
 				t.Fatalf("merge: %v, want %v", err, c.err)
 			}
+			var drop *DropConflictError
+			if dropped := errors.As(err, &drop); dropped != (c.name == "table dropped and changed") || dropped && drop.Table != "t" {
+				t.Fatalf("merge: %v: a DropConflictError only for a table dropped and changed (%+v)", err, drop)
+			}
 		})
 	}
 
