@@ -321,10 +321,11 @@
 //     default is constant or CURRENT_TIMESTAMP (proc_merge.go). Constraint
 //     violations fail the merge (Dolt records them in
 //     dolt_constraint_violations, which verso lacks); foreign keys are not
-//     checked across merged tables. A --squash merge or a cherry-pick that
-//     leaves conflicts records no merge state: dolt_merge_status does not
-//     show it, and dolt_cherry_pick('--abort') (or dolt_reset('--hard'))
-//     undoes it. dolt_revert fails on conflicts.
+//     checked across merged tables. A --squash merge that leaves
+//     conflicts records no merge state: dolt_merge_status does not show
+//     it, and dolt_reset('--hard') undoes it. dolt_revert fails on
+//     conflicts and changes nothing (Dolt leaves them to resolve and
+//     continue), and makes all its revert commits or none.
 //   - secure_file_priv is checked before a file statement runs, and the
 //     engine opens the file afterwards: an account that can also change
 //     the host's files (replace a folder by a link between the two) can

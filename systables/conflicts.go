@@ -31,8 +31,10 @@ import (
 // DELETE of rows of dolt_conflicts_<table> marks them resolved, keeping
 // the table's rows as they are (ours, or what the user wrote). The table
 // t itself holds our side of each conflicting row. from_root_ish is the
-// merged commit. dolt_merge_status names as source a branch whose head is
-// the merged commit, or else the commit's hash.
+// merged commit. dolt_merge_status names as source the revision the
+// merge or cherry-pick was given where the working set records it (a
+// cherry-pick's), else a branch whose head is the merged commit, or else
+// the commit's hash.
 
 var (
 	conflictsSchema = sql.Schema{
@@ -80,15 +82,18 @@ func (v *View) mergeStatusRows(ctx *sql.Context) ([]sql.Row, error) {
 	if ws.Merge == nil {
 		return []sql.Row{{false, nil, nil, nil, nil}}, nil
 	}
-	source := ws.Merge.Commit.String()
-	bs, err := g.Branches(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, b := range bs {
-		if b.Head == ws.Merge.Commit {
-			source = b.Name
-			break
+	source := ws.Merge.Source // as given, where the working set records it
+	if source == "" {
+		source = ws.Merge.Commit.String()
+		bs, err := g.Branches(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range bs {
+			if b.Head == ws.Merge.Commit {
+				source = b.Name
+				break
+			}
 		}
 	}
 	ts, err := verso.ConflictedTables(ctx, tx.Root())

@@ -128,7 +128,8 @@
 // key, base64): a DELETE of rows of dolt_conflicts_<table> marks them
 // resolved in the transaction's root, keeping the table's rows as they are
 // (ours, or what the user wrote). from_root_ish is the merged commit.
-// dolt_merge_status names as source a branch whose head is the merged
+// dolt_merge_status names as source the revision a cherry-pick was given
+// (the working set records it), or else a branch whose head is the merged
 // commit, or else the commit's hash. dolt_conflicts_<table> takes its
 // columns when it is opened: from the schema the conflicts were recorded
 // in, or, without conflicts, the table's own (and no rows).
