@@ -14,13 +14,16 @@ import (
 //
 //	dolt_log(['rev', ...][, '--not', 'rev'][, '--parents'] ...)
 //	dolt_diff('from', 'to', 'table')   or dolt_diff('from..to', 'table')
+//	dolt_preview_merge_conflicts_summary('ours', 'theirs')
+//	dolt_preview_merge_conflicts('ours', 'theirs', 'table')
 //
 // Their arguments must be constants (string literals or expressions of
 // them): the columns of dolt_diff depend on the table, so they are fixed
 // when the query is planned.
 
 // historyTableFunctions are the table functions over the commit graph.
-var historyTableFunctions = []sql.TableFunction{&historyFunc{name: "dolt_log"}, &historyFunc{name: "dolt_diff"}}
+var historyTableFunctions = []sql.TableFunction{&historyFunc{name: "dolt_log"}, &historyFunc{name: "dolt_diff"},
+	&historyFunc{name: systables.PreviewSummaryName}, &historyFunc{name: systables.PreviewConflictsName}}
 
 // historyFunc is an instance of dolt_log(...) or dolt_diff(...).
 type historyFunc struct {
@@ -58,6 +61,9 @@ func (f *historyFunc) NewInstance(ctx *sql.Context, db sql.Database, args []sql.
 	if !ok || d.temp {
 		return nil, fmt.Errorf("%s: no verso database selected (USE one first)", f.name)
 	}
+	if err := checkPreviewArgs(ctx, f.name, args); err != nil {
+		return nil, err
+	}
 	strs := make([]string, len(args))
 	for i, a := range args {
 		if _, bind := a.(*expression.BindVar); bind || !a.Resolved() {
@@ -83,6 +89,10 @@ func (f *historyFunc) NewInstance(ctx *sql.Context, db sql.Database, args []sql.
 		out.rowsFn, out.sch, err = logFunc(ctx, d, strs)
 	case "dolt_diff":
 		out.rowsFn, out.sch, err = diffFunc(ctx, d, strs)
+	case systables.PreviewSummaryName:
+		out.rowsFn, out.sch, err = previewSummaryFunc(ctx, d, strs)
+	case systables.PreviewConflictsName:
+		out.rowsFn, out.sch, err = previewConflictsFunc(ctx, d, strs)
 	}
 	if err != nil {
 		return nil, err

@@ -132,7 +132,11 @@
 // (the working set records it), or else a branch whose head is the merged
 // commit, or else the commit's hash. dolt_conflicts_<table> takes its
 // columns when it is opened: from the schema the conflicts were recorded
-// in, or, without conflicts, the table's own (and no rows).
+// in, or, without conflicts, the table's own (and no rows). The table
+// functions dolt_preview_merge_conflicts_summary('ours', 'theirs') and
+// dolt_preview_merge_conflicts('ours', 'theirs', 't') (preview.go) show
+// the conflicts a merge would leave, from a verso.MergePreview: the same
+// columns, nothing merged.
 //
 // # The event log
 //
@@ -194,6 +198,7 @@
 //     store's own address index is the index, and the closure answers "is
 //     it in this table's history".
 //   - LogQuery, TableDiff: dolt_log() and dolt_diff().
+//   - PreviewSummaryRows, PreviewConflicts: the merge preview functions.
 //   - EventDiff: the rows of a diff of the event log, in dolt_events'
 //     columns.
 //   - OpenSession's tables: rowsTable (dolt_branches, dolt_tags,
