@@ -16,7 +16,9 @@ import (
 // main^2: see commitgraph.Resolve, HEAD being the session's branch) or a
 // time (a DATETIME value, or a string that is no ref and reads as one),
 // which names the newest commit of the branch's history made at or before
-// it. The table is read from that commit, read-only.
+// it. The table is read from that commit, read-only. As Dolt's, a number
+// is read as a name, a revision that names nothing fails in Dolt's words
+// (revisionError), and before the first commit there are no tables.
 
 var _ sql.VersionedDatabase = (*Database)(nil)
 
@@ -31,6 +33,9 @@ func (db *Database) GetTableInsensitiveAsOf(ctx *sql.Context, name string, asOf 
 		return t, ok, err
 	}
 	rev, err := db.asOf(ctx, asOf)
+	if errors.Is(err, verso.ErrNoCommitThatOld) {
+		return nil, false, nil // no table was there yet, as Dolt answers
+	}
 	if err != nil {
 		return nil, false, err
 	}
@@ -43,6 +48,9 @@ func (db *Database) GetTableNamesAsOf(ctx *sql.Context, asOf interface{}) ([]str
 		return db.GetTableNames(ctx)
 	}
 	rev, err := db.asOf(ctx, asOf)
+	if errors.Is(err, verso.ErrNoCommitThatOld) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -72,17 +80,18 @@ func (db *Database) resolveAsOf(ctx *sql.Context, asOf interface{}) (*commitgrap
 		if err == nil {
 			return c, nil
 		}
-		if !errors.Is(err, commitgraph.ErrBadRevision) {
-			return nil, fmt.Errorf("AS OF '%s': %w", v, err)
-		}
-		for _, l := range asOfTimeLayouts {
-			if t, terr := time.Parse(l, v); terr == nil {
-				return db.commitAt(ctx, t)
+		if errors.Is(err, commitgraph.ErrBadRevision) {
+			for _, l := range asOfTimeLayouts {
+				if t, terr := time.Parse(l, v); terr == nil {
+					return db.commitAt(ctx, t)
+				}
 			}
 		}
-		return nil, fmt.Errorf("AS OF '%s': no branch, tag or commit of database %s has that name, and it is not a time; give a branch, a tag, a commit hash, a spec such as HEAD~2, or a time (%w)", v, db.st.name, err)
+		return nil, revisionError(v, err)
 	case []byte:
 		return db.resolveAsOf(ctx, string(v))
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return db.resolveAsOf(ctx, fmt.Sprint(v)) // a name, as Dolt reads it
 	case nil:
 		return nil, errors.New("AS OF NULL: give a branch, a tag, a commit hash, a spec such as HEAD~2, or a time")
 	}
@@ -105,7 +114,7 @@ func (db *Database) commitAt(ctx *sql.Context, t time.Time) (*commitgraph.Commit
 	}
 	c, err := db.st.db.CommitAt(ctx, start, t)
 	if errors.Is(err, verso.ErrNoCommitThatOld) {
-		return nil, fmt.Errorf("AS OF %s: the history of %s has no commit that old (its first commit is newer); give a later time or a ref", t.UTC().Format(time.RFC3339Nano), head)
+		return nil, fmt.Errorf("AS OF %s: the history of %s has no commit that old (its first commit is newer): %w", t.UTC().Format(time.RFC3339Nano), head, err)
 	}
 	return c, err
 }

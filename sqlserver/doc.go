@@ -30,7 +30,10 @@
 //     NewMemoryProvider keeps databases in memory.
 //     The name "db/branch" is a revision database: db on the working set of
 //     another branch (USE `db/feature`); "db/<tag>", "db/<hash>" and
-//     "db/main~2" are read-only revision databases at a commit.
+//     "db/main~2" are read-only revision databases at a commit, whose HEAD
+//     (dolt_log) is that commit and whose procedures that would change a
+//     branch are refused as Dolt refuses a detached head. SHOW DATABASES
+//     lists the revision database the session is using, as Dolt's does.
 //   - Database: a sql.Database over the working root of its branch, with
 //     CREATE, DROP and RENAME TABLE, views, triggers, stored procedures,
 //     foreign keys and temporary tables.

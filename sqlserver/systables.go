@@ -52,7 +52,7 @@ func (db *Database) systemView(ctx *sql.Context) (*systables.View, error) {
 		}
 		d.refs = &refsSnapshot{refs: refs, ws: d.Start()}
 	}
-	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: d.refs.refs, Branch: db.branch,
+	return &systables.View{DB: db.name, Graph: db.st.graph, Refs: d.refs.refs, Branch: db.branch, Rev: db.rev,
 		Working: d.Root(), Tables: tableReader{db}, Session: txSession{db}, Cache: db.p.sysCache}, nil
 }
 

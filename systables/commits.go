@@ -73,11 +73,11 @@ func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, erro
 	switch name {
 	case LogName:
 		ct.kind, t.sch = kindLog, logSchema
-		head, err := v.Refs.Head(ctx, v.Branch)
+		head, err := v.head(ctx)
 		if err != nil {
 			return nil, false, err
 		}
-		ct.heads = []chunks.Address{head}
+		ct.heads = []chunks.Address{head.Addr}
 		if ct.deco, err = v.decorations(ctx); err != nil {
 			return nil, false, err
 		}

@@ -40,8 +40,12 @@ type View struct {
 	// Refs are the refs as of the transaction's snapshot: branch heads,
 	// tags. Commits made by others after it are not seen.
 	Refs *commitgraph.Snapshot
-	// Branch is the session's branch: HEAD is its head in Refs.
+	// Branch is the session's branch: HEAD is its head in Refs, unless
+	// Rev is set.
 	Branch string
+	// Rev, if not nil, is HEAD: the commit of a revision database (a tag
+	// or a commit) or of a table read AS OF, whose history dolt_log shows.
+	Rev *commitgraph.Commit
 	// Working is the session transaction's working root, uncommitted
 	// changes included: the WORKING rows of dolt_diff and dolt_diff_<t>
 	// compare it with HEAD's root.
@@ -103,8 +107,12 @@ func NewView(ctx context.Context, dbName string, graph *commitgraph.DB, branch s
 	return &View{DB: dbName, Graph: graph, Refs: snap, Branch: branch, Working: root, Tables: tr}, nil
 }
 
-// head returns HEAD: the session branch's head commit in the snapshot.
+// head returns HEAD: Rev, or the session branch's head commit in the
+// snapshot.
 func (v *View) head(ctx context.Context) (*commitgraph.Commit, error) {
+	if v.Rev != nil {
+		return v.Rev, nil
+	}
 	a, err := v.Refs.Head(ctx, v.Branch)
 	if err != nil {
 		return nil, err
