@@ -124,4 +124,8 @@
 //     before, which checks clean. It keeps one entry per distinct commit,
 //     root value and table in memory, and the commit graph's part stops at
 //     its first problem.
+//   - A MergePreview keeps the nodes its merge wrote in memory (its
+//     overlay) for as long as it is held: about what the merge would
+//     write, the changed nodes of the tables both sides changed. A merge
+//     whose rows break a unique key fails the preview as it fails Merge.
 package verso
