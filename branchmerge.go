@@ -35,24 +35,24 @@ var (
 	// ErrConflictsRefused is returned by a merge with RefuseConflicts
 	// that would leave conflicts: nothing is changed.
 	ErrConflictsRefused = errors.New("verso: the merge has conflicts; nothing was changed")
-	// ErrNoCherryPick is returned by AbortCherryPick when the working set
-	// holds no conflicts of a cherry-pick.
-	ErrNoCherryPick = errors.New("verso: there is no cherry-pick with conflicts to abort")
-	// ErrConflictsOfMerge is returned by AbortCherryPick when the
-	// working set's conflicts are a merge's (AbortMerge them).
-	ErrConflictsOfMerge = errors.New("verso: the conflicts are a merge's; abort the merge")
+	// ErrNoCherryPick is returned by AbortCherryPick when no cherry-pick
+	// (nor merge) is in progress.
+	ErrNoCherryPick = errors.New("verso: there is no cherry-pick in progress to abort")
 	// ErrRootCommit is returned for a cherry-pick or revert of the root
 	// commit, which has no parent to compare with.
 	ErrRootCommit = errors.New("verso: the root commit has no parent to compare with")
-	// ErrMergeCommit is returned for a cherry-pick or revert of a merge
-	// commit: only commits with one parent are supported.
-	ErrMergeCommit = errors.New("verso: a merge commit cannot be applied; only commits with one parent are supported")
+	// ErrMergeCommit is returned for a cherry-pick of a merge commit:
+	// only commits with one parent are supported.
+	ErrMergeCommit = errors.New("verso: a merge commit cannot be cherry-picked; only commits with one parent are supported")
+	// ErrEmptyCommit is returned for a cherry-pick of a commit that
+	// changes nothing, unless AllowEmpty.
+	ErrEmptyCommit = errors.New("verso: the commit changes nothing")
 	// ErrNoAuthor is returned for a commit to be made without an
 	// author's (or committer's) name and email in the options.
 	ErrNoAuthor = errors.New("verso: a commit needs an author's name and email")
-	// ErrAlreadyApplied is returned by a cherry-pick whose changes the
-	// branch has already (unless AllowEmpty).
-	ErrAlreadyApplied = errors.New("verso: the changes are already on the branch; nothing to commit")
+	// ErrAlreadyApplied is returned by a cherry-pick or revert whose
+	// changes leave the branch as it is: nothing to commit.
+	ErrAlreadyApplied = errors.New("verso: the branch has the changes already; nothing to commit")
 )
 
 // UncommittedError refuses a merge, cherry-pick or revert on a branch with
@@ -88,13 +88,30 @@ func (e *UntrackedClashError) Error() string {
 	return "verso: the merge would overwrite the untracked table " + e.Table + " of the working set; commit it or drop it first"
 }
 
-// RevertConflictError refuses a revert whose changes clash with later ones
-// of the tables named: nothing is changed.
-type RevertConflictError struct{ Tables []string }
+// RevertConflictError refuses a revert of the revision Spec whose changes
+// clash with later ones of the tables named: nothing is changed.
+type RevertConflictError struct {
+	Spec   string
+	Tables []string
+}
 
 func (e *RevertConflictError) Error() string {
-	return "verso: the revert conflicts with later changes to " + strings.Join(e.Tables, ", ") + "; nothing was changed"
+	return "verso: the revert of " + e.Spec + " conflicts with later changes to " + strings.Join(e.Tables, ", ") + "; nothing was changed"
 }
+
+// ApplyError refuses the cherry-pick or revert of one commit: the
+// revision as given, the commit it names, and why (ErrRootCommit,
+// ErrMergeCommit, ErrEmptyCommit, ErrAlreadyApplied).
+type ApplyError struct {
+	Spec   string
+	Commit chunks.Address
+	Err    error
+}
+
+func (e *ApplyError) Error() string { return fmt.Sprintf("%v: %s (%s)", e.Err, e.Spec, e.Commit) }
+
+// Unwrap returns Err.
+func (e *ApplyError) Unwrap() error { return e.Err }
 
 // MergeOptions tune Merge.
 type MergeOptions struct {
@@ -260,15 +277,23 @@ func (t *Txn) AbortMerge(ctx context.Context) error {
 type CherryPickOptions struct {
 	// Committer is who makes the commit; the commit keeps the picked
 	// one's author and message.
-	Committer  Signature
-	AllowEmpty bool // commit even if the branch has the changes already
+	Committer Signature
+	// AllowEmpty commits the pick of a commit that changes nothing; a
+	// commit whose changes the branch has already is refused all the
+	// same (ErrAlreadyApplied), as Dolt's is.
+	AllowEmpty bool
 	Default    tablemerge.DefaultFunc
+	// RefuseConflicts fails a cherry-pick that would leave conflicts
+	// with ErrConflictsRefused, changing nothing.
+	RefuseConflicts bool
 }
 
 // CherryPick applies the changes of the commit spec names (from its first
 // parent) to the branch and commits them with that commit's author and
-// message. With conflicts, no commit is made and the working set holds
-// them: resolve them and commit, or AbortCherryPick.
+// message. With conflicts, no commit is made: the working set holds them,
+// with the cherry-pick in progress (a MergeState of KindCherryPick, so
+// that the commit that finishes it has one parent); resolve them and
+// commit, or AbortCherryPick.
 func (t *Txn) CherryPick(ctx context.Context, spec string, opts CherryPickOptions) (*MergeResult, error) {
 	var out *MergeResult
 	err := t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
@@ -277,16 +302,34 @@ func (t *Txn) CherryPick(ctx context.Context, spec string, opts CherryPickOption
 		if err != nil {
 			return nil, err
 		}
-		res, c, err := t.applyCommit(ctx, s, spec, false, opts.Default)
+		c, err := t.db.resolve(ctx, spec, t.branch)
 		if err != nil {
 			return nil, err
 		}
-		if res.HasConflicts() {
-			out.Conflicts = res.Conflicts
-			return conflictState(ctx, s, res, nil)
+		if len(c.Parents) > 1 {
+			return nil, &ApplyError{Spec: spec, Commit: c.Addr, Err: ErrMergeCommit}
 		}
-		if res.Root.Address() == s.HeadRoot.Address() && !opts.AllowEmpty {
-			return nil, fmt.Errorf("%w: the changes of %s are on %s", ErrAlreadyApplied, spec, t.branch)
+		res, empty, err := t.applyCommit(ctx, s.HeadRoot, c, spec, false, opts.Default)
+		if err != nil {
+			return nil, err
+		}
+		out.Theirs = c
+		switch {
+		case empty && !opts.AllowEmpty:
+			return nil, &ApplyError{Spec: spec, Commit: c.Addr, Err: ErrEmptyCommit}
+		case res.HasConflicts() && opts.RefuseConflicts:
+			return nil, ErrConflictsRefused
+		case res.HasConflicts():
+			out.Conflicts = res.Conflicts
+			ch, err := conflictState(ctx, s, res, &commitgraph.MergeState{
+				Commit: c.Addr, PreMergeWorking: s.Working.Address(), Kind: commitgraph.KindCherryPick, Source: spec,
+			})
+			if err != nil {
+				return nil, err
+			}
+			return carryUntracked(ctx, s, untracked, ch)
+		case !empty && res.Root.Address() == s.HeadRoot.Address():
+			return nil, &ApplyError{Spec: spec, Commit: c.Addr, Err: ErrAlreadyApplied}
 		}
 		if opts.Committer.Name == "" || opts.Committer.Email == "" {
 			return nil, fmt.Errorf("%w (CherryPickOptions.Committer)", ErrNoAuthor)
@@ -309,48 +352,66 @@ func (t *Txn) CherryPick(ctx context.Context, spec string, opts CherryPickOption
 	return out, nil
 }
 
-// AbortCherryPick abandons a cherry-pick that stopped on conflicts: the
-// working and staged roots go back to the head's.
+// AbortCherryPick abandons the cherry-pick in progress (or, as Dolt's
+// does, any merge in progress): the working root goes back to what it was
+// before it, and the staged root to the head's.
 func (t *Txn) AbortCherryPick(ctx context.Context) error {
-	return t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
-		if ts, err := ConflictedTables(ctx, s.Working); err != nil {
-			return nil, err
-		} else if len(ts) == 0 {
-			return nil, ErrNoCherryPick
-		}
-		if s.WS.Merge != nil {
-			return nil, ErrConflictsOfMerge
-		}
-		return &BranchChange{Working: s.HeadRoot, Staged: s.HeadRoot}, nil
-	})
+	err := t.AbortMerge(ctx)
+	if errors.Is(err, ErrNoMerge) {
+		return ErrNoCherryPick
+	}
+	return err
 }
 
-// Revert commits the inverse of the changes of the commit spec names (from
-// its first parent) on the branch, with the message Revert "<message>". A
-// revert whose changes clash with later ones fails with a
-// RevertConflictError and changes nothing.
-func (t *Txn) Revert(ctx context.Context, spec string, author Signature, def tablemerge.DefaultFunc) (*Commit, error) {
+// Revert commits, for each commit the revisions specs name, in the order
+// given, the inverse of its changes (from its first parent) on the
+// branch: one commit each, with the message Revert "<message>" and the
+// author given. Every spec is resolved before the first revert, so HEAD~1
+// names the same commit throughout. It is all or nothing: a revert whose
+// changes clash with later ones fails with a RevertConflictError, and one
+// that would change nothing with an ApplyError of ErrAlreadyApplied, and
+// then no commit of the call is kept.
+func (t *Txn) Revert(ctx context.Context, specs []string, author Signature, def tablemerge.DefaultFunc) ([]*Commit, error) {
 	if author.Name == "" || author.Email == "" {
 		return nil, ErrNoAuthor
 	}
-	var made *Commit
+	if len(specs) == 0 {
+		return nil, errors.New("verso: Revert needs at least one revision")
+	}
+	var made []*Commit
 	err := t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
+		made = nil
+		commits := make([]*Commit, len(specs))
+		for i, spec := range specs {
+			c, err := t.db.resolve(ctx, spec, t.branch)
+			if err != nil {
+				return nil, err
+			}
+			commits[i] = c
+		}
 		untracked, err := checkClean(ctx, s)
 		if err != nil {
 			return nil, err
 		}
-		res, c, err := t.applyCommit(ctx, s, spec, true, def)
-		if err != nil {
-			return nil, err
+		head, root := s.Head, s.HeadRoot
+		for i, c := range commits {
+			res, _, err := t.applyCommit(ctx, root, c, specs[i], true, def)
+			if err != nil {
+				return nil, err
+			}
+			if res.HasConflicts() {
+				return nil, &RevertConflictError{Spec: specs[i], Tables: res.ConflictTables()}
+			}
+			if res.Root.Address() == root.Address() {
+				return nil, &ApplyError{Spec: specs[i], Commit: c.Addr, Err: ErrAlreadyApplied}
+			}
+			msg := fmt.Sprintf("Revert %q", c.Meta.Message)
+			if head, err = t.db.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{head.Addr}, commitgraph.Meta{Author: author, Message: msg}); err != nil {
+				return nil, err
+			}
+			made, root = append(made, head), res.Root
 		}
-		if res.HasConflicts() {
-			return nil, &RevertConflictError{Tables: res.ConflictTables()}
-		}
-		msg := fmt.Sprintf("Revert %q", c.Meta.Message)
-		if made, err = t.db.graph.WriteCommit(ctx, res.Root.Address(), []chunks.Address{s.Head.Addr}, commitgraph.Meta{Author: author, Message: msg}); err != nil {
-			return nil, err
-		}
-		return carryUntracked(ctx, s, untracked, &BranchChange{Head: made.Addr, Working: res.Root, Staged: res.Root})
+		return carryUntracked(ctx, s, untracked, &BranchChange{Head: head.Addr, Working: root, Staged: root})
 	})
 	if err != nil {
 		return nil, err
@@ -358,40 +419,34 @@ func (t *Txn) Revert(ctx context.Context, spec string, author Signature, def tab
 	return made, nil
 }
 
-// applyCommit merges the changes of the commit spec names (from its first
-// parent to it; reversed for a revert) into the branch's head root.
-func (t *Txn) applyCommit(ctx context.Context, s *BranchState, spec string, revert bool, def tablemerge.DefaultFunc) (*tablemerge.Result, *Commit, error) {
+// applyCommit merges the changes of the commit c (from its first parent to
+// it; reversed for a revert) into onto. empty reports that c changes
+// nothing.
+func (t *Txn) applyCommit(ctx context.Context, onto RootValue, c *Commit, spec string, revert bool, def tablemerge.DefaultFunc) (res *tablemerge.Result, empty bool, err error) {
 	g := t.db.graph
-	c, err := t.db.resolve(ctx, spec, t.branch)
-	if err != nil {
-		return nil, nil, err
-	}
-	switch {
-	case len(c.Parents) == 0:
-		return nil, nil, fmt.Errorf("%w: %s", ErrRootCommit, spec)
-	case len(c.Parents) > 1:
-		return nil, nil, fmt.Errorf("%w: %s", ErrMergeCommit, spec)
+	if len(c.Parents) == 0 {
+		return nil, false, &ApplyError{Spec: spec, Commit: c.Addr, Err: ErrRootCommit}
 	}
 	parent, err := g.ReadCommit(ctx, c.Parents[0])
 	if err != nil {
-		return nil, nil, err
+		return nil, false, err
 	}
 	from, err := g.OpenRoot(ctx, parent.Root)
 	if err != nil {
-		return nil, nil, err
+		return nil, false, err
 	}
 	to, err := g.OpenRoot(ctx, c.Root)
 	if err != nil {
-		return nil, nil, err
+		return nil, false, err
 	}
 	if revert {
 		from, to = to, from
 	}
-	res, err := tablemerge.Merge(ctx, g.NodeStore(), from, s.HeadRoot, to, t.db.mergeOptions(c.Addr, def))
+	res, err = tablemerge.Merge(ctx, g.NodeStore(), from, onto, to, t.db.mergeOptions(c.Addr, def))
 	if err != nil {
-		return nil, nil, err
+		return nil, false, err
 	}
-	return res, c, nil
+	return res, from.Address() == to.Address(), nil
 }
 
 // checkClean refuses a merge, cherry-pick or revert on a branch with

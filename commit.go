@@ -88,8 +88,8 @@ func (t *Txn) CommitChanges(ctx context.Context, opts CommitOptions) (*commitgra
 				m.Message = s.Head.Meta.Message
 			}
 		}
-		if s.WS.Merge != nil {
-			parents = append(parents, s.WS.Merge.Commit)
+		if s.WS.Merge != nil && s.WS.Merge.Kind == commitgraph.KindMerge {
+			parents = append(parents, s.WS.Merge.Commit) // a cherry-pick's has one
 		}
 		if staged.Address() == s.HeadRoot.Address() && s.WS.Merge == nil {
 			switch {

@@ -52,7 +52,8 @@
 // Txn.Reset and CheckoutTables move tables back from the head, the staged
 // root or another commit. Txn.Merge, CherryPick and Revert merge commits
 // into the branch; Txn.Conflicts and ResolveConflicts deal with what they
-// leave. DB.Log lists a revision's history and DB.Resolve finds the commit
+// leave; DB.PreviewMerge shows what a merge would conflict on without
+// making it (in a chunks.Overlay). DB.Log lists a revision's history and DB.Resolve finds the commit
 // a revision (main~2, a tag, a hash) names; DB.SetBranch, CopyBranch,
 // RenameBranch, DeleteBranch and Branches manage branches, DB.CreateTag,
 // DeleteTag and Tags tags; DB.Root and DiffTable compare versions of a
@@ -123,4 +124,8 @@
 //     before, which checks clean. It keeps one entry per distinct commit,
 //     root value and table in memory, and the commit graph's part stops at
 //     its first problem.
+//   - A MergePreview keeps the nodes its merge wrote in memory (its
+//     overlay) for as long as it is held: about what the merge would
+//     write, the changed nodes of the tables both sides changed. A merge
+//     whose rows break a unique key fails the preview as it fails Merge.
 package verso

@@ -13,6 +13,9 @@
 //     of the root that makes every pending Put durable with it: the atomic
 //     step of every write in verso.
 //   - MemoryStore: a Store in memory, for tests and scratch work.
+//   - Overlay: scratch space over another store's chunks: reads fall
+//     through to it, puts stay in memory, Commit is refused (a merge
+//     previewed and thrown away).
 //   - FileStore: the durable Store in a folder.
 //
 // # The file store

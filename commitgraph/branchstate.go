@@ -35,7 +35,7 @@ func (db *DB) UpdateBranch(ctx context.Context, branch string, u BranchUpdate) e
 			return err
 		}
 	}
-	wsAddr, err := db.cs.Put(ctx, encodeWorkingSet(u.WorkingSet))
+	wsAddr, err := db.putWorkingSet(ctx, u.WorkingSet)
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func (db *DB) SetBranch(ctx context.Context, branch string, at chunks.Address, w
 	var wsAddr chunks.Address
 	if ws != nil {
 		var err error
-		if wsAddr, err = db.cs.Put(ctx, encodeWorkingSet(*ws)); err != nil {
+		if wsAddr, err = db.putWorkingSet(ctx, *ws); err != nil {
 			return err
 		}
 	}

@@ -256,7 +256,7 @@ func (db *DB) CommitRoot(ctx context.Context, opts CommitOptions) (*Commit, erro
 	}
 	var wsAddr chunks.Address
 	if opts.WorkingSet != nil {
-		if wsAddr, err = db.cs.Put(ctx, encodeWorkingSet(*opts.WorkingSet)); err != nil {
+		if wsAddr, err = db.putWorkingSet(ctx, *opts.WorkingSet); err != nil {
 			return nil, err
 		}
 	}

@@ -63,15 +63,30 @@ func TestFormatGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, chunks.Of(b).String())
-	got = append(got, chunks.Of(encodeWorkingSet(WorkingSet{Working: testAddr("w"), Staged: testAddr("s")})).String())
-	got = append(got, chunks.Of(encodeWorkingSet(WorkingSet{Working: testAddr("w"), Staged: testAddr("s"), Merge: &MergeState{testAddr("m"), testAddr("pre")}})).String())
+	for _, ws := range goldenWorkingSets() {
+		b, err := encodeWorkingSet(ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, chunks.Of(b).String())
+	}
 	want := []string{"htn7elp5rnegk05m5g73r24s3crmhkmd", "obpj2n4h8sgq34a3joddntmgdtcktr35", "k7f03rlk4ub9n897h5m0n92lv8e4er84",
 		"20h4092t5is0cslt2q8gh7mg0laggn15", "p927kms45mov76dev09lb3d3os3ohkfm",
 		"l4tpt8kdq301vji5vp0gmdpc9bpl9ede", "7jsfe65v79ep8bbsq7ankvph36t4vbi9",
 		"kaeasqbg11uib1o3q312uebmrsshn013",
-		"59ktia7tgnfd4i8ip98o1bhuq3ulcdid", "4hqpoi50ub33amcsuho0c0v3uhdqj4hr"}
+		"59ktia7tgnfd4i8ip98o1bhuq3ulcdid", "4hqpoi50ub33amcsuho0c0v3uhdqj4hr", "1uk5mhllpkj7a93opn549n87v9ojasqn"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("golden addresses\n got %q\nwant %q", got, want)
+	}
+}
+
+// goldenWorkingSets are working sets of each encoding: version 1 without
+// and with a merge, version 2 with a cherry-pick.
+func goldenWorkingSets() []WorkingSet {
+	return []WorkingSet{
+		{Working: testAddr("w"), Staged: testAddr("s")},
+		{Working: testAddr("w"), Staged: testAddr("s"), Merge: &MergeState{Commit: testAddr("m"), PreMergeWorking: testAddr("pre")}},
+		{Working: testAddr("w"), Staged: testAddr("s"), Merge: &MergeState{Commit: testAddr("m"), PreMergeWorking: testAddr("pre"), Kind: KindCherryPick, Source: "feature~1"}},
 	}
 }
 
@@ -164,11 +179,55 @@ func TestTagAndWorkingSetRoundTrip(t *testing.T) {
 	if err != nil || d.Commit != tag.Commit || d.Tagger != tag.Tagger || !d.Time.Equal(tag.Time) || d.Message != tag.Message {
 		t.Fatalf("tag round trip: %+v, %v", d, err)
 	}
-	for _, ws := range []WorkingSet{{}, {Working: testAddr("w"), Staged: testAddr("s"), Merge: &MergeState{Commit: testAddr("m")}}} {
-		got, err := DecodeWorkingSet(encodeWorkingSet(ws))
+	sets := append(goldenWorkingSets(), WorkingSet{},
+		WorkingSet{Working: testAddr("w"), Staged: testAddr("s"), Merge: &MergeState{Commit: testAddr("m")}},
+		WorkingSet{Merge: &MergeState{Commit: testAddr("m"), Source: "feature"}})
+	for _, ws := range sets {
+		b, err := encodeWorkingSet(ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeWorkingSet(b)
 		if err != nil || !got.Equal(ws) {
 			t.Fatalf("working set round trip: %+v, %v", got, err)
 		}
+		if want := byte(1); ws.Merge != nil && (ws.Merge.Kind != KindMerge || ws.Merge.Source != "") {
+			want = 2
+			if b[4] != want {
+				t.Errorf("working set %+v written in version %d, want %d", ws, b[4], want)
+			}
+		} else if b[4] != want {
+			t.Errorf("working set %+v written in version %d, want %d", ws, b[4], want)
+		}
+	}
+}
+
+// TestWorkingSetNotCanonical: version 2 chunks that version 1 would write
+// (no merge, or a merge without a source), and unknown kinds, are refused.
+func TestWorkingSetNotCanonical(t *testing.T) {
+	v1, err := encodeWorkingSet(WorkingSet{Working: testAddr("w")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noMerge := append([]byte(nil), v1...)
+	noMerge[4] = 2
+	merge := &MergeState{Commit: testAddr("m"), Kind: KindCherryPick, Source: "x"}
+	b, err := encodeWorkingSet(WorkingSet{Merge: merge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := append([]byte(nil), b...)
+	plain[4+1+4*chunks.AddressSize+1] = byte(KindMerge)
+	plain = append(plain[:len(plain)-3], 0, 0) // no source
+	badKind := append([]byte(nil), b...)
+	badKind[4+1+4*chunks.AddressSize+1] = 7
+	for name, c := range map[string][]byte{"no merge": noMerge, "plain merge": plain, "kind 7": badKind} {
+		if _, err := DecodeWorkingSet(c); !chunks.IsCorrupt(err) {
+			t.Errorf("%s: %v, want a corruption", name, err)
+		}
+	}
+	if _, err := encodeWorkingSet(WorkingSet{Merge: &MergeState{Commit: testAddr("m"), Kind: 9}}); err == nil {
+		t.Error("kind 9 was encoded")
 	}
 }
 
@@ -218,8 +277,10 @@ func FuzzDecodeTag(f *testing.F) {
 }
 
 func FuzzDecodeWorkingSet(f *testing.F) {
-	f.Add(encodeWorkingSet(WorkingSet{Working: testAddr("w")}))
-	f.Add(encodeWorkingSet(WorkingSet{Merge: &MergeState{Commit: testAddr("m")}}))
+	for _, ws := range goldenWorkingSets() {
+		b, _ := encodeWorkingSet(ws)
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ws, err := DecodeWorkingSet(b)
 		if err != nil {
@@ -228,7 +289,7 @@ func FuzzDecodeWorkingSet(f *testing.F) {
 			}
 			return
 		}
-		if !bytes.Equal(encodeWorkingSet(ws), b) {
+		if again, err := encodeWorkingSet(ws); err != nil || !bytes.Equal(again, b) {
 			t.Fatal("working set does not round-trip")
 		}
 	})

@@ -7,22 +7,36 @@ import (
 	"github.com/verso-db/verso/chunks"
 )
 
-// Working-set chunk format, version 1.
+// Working-set chunk format, versions 1 and 2.
 //
 //	+----------------------------------------------------------+
-//	| magic "VWKS" [4] | version u8 (1)                         |
+//	| magic "VWKS" [4] | version u8 (1 or 2)                    |
 //	| working root value address [20]                          |
 //	| staged root value address [20]                           |
 //	| merging u8: 0 = no merge in progress, 1 = fields follow   |
 //	|   [merge commit address [20]]      the commit being merged |
 //	|   [pre-merge working root [20]]    to restore on abort     |
+//	|   version 2 only:                                        |
+//	|   [kind u8: 0 = merge, 1 = cherry-pick]                  |
+//	|   [source: length u16 | bytes]     the revision as given   |
 //	+----------------------------------------------------------+
+//
+// Version 2 adds the kind of the operation in progress and the revision
+// it was given as (dolt_merge_status shows it). A working set is written
+// in version 1 unless it needs version 2's fields (a cherry-pick, or a
+// source): one encoding per working set, so a version 2 chunk of a plain
+// merge without a source, or without a merge, is refused as not
+// canonical.
 //
 // A branch's working set is the ref workingSets/heads/<branch>. A branch
 // without one has the implicit working set whose working and staged roots
 // are the root of its head commit.
 
-const workingSetMagic = "VWKS"
+const (
+	workingSetMagic    = "VWKS"
+	workingSetVersion1 = 1
+	workingSetVersion2 = 2
+)
 
 // WorkingSet is the uncommitted state of a branch.
 type WorkingSet struct {
@@ -40,7 +54,22 @@ type MergeState struct {
 	Commit chunks.Address
 	// PreMergeWorking is the working root before the merge began.
 	PreMergeWorking chunks.Address
+	// Kind says what began it: a merge, or a cherry-pick (whose commit
+	// then has one parent, the branch's head).
+	Kind MergeKind
+	// Source is the revision the operation was given ("feature~1"), or
+	// "" if it was not recorded.
+	Source string
 }
+
+// MergeKind is the operation a MergeState belongs to.
+type MergeKind uint8
+
+// The kinds of MergeState.
+const (
+	KindMerge      MergeKind = 0 // a merge: its commit has two parents
+	KindCherryPick MergeKind = 1 // a cherry-pick: its commit has one parent
+)
 
 // Equal reports whether two working sets hold the same roots and merge.
 func (ws WorkingSet) Equal(o WorkingSet) bool {
@@ -50,38 +79,73 @@ func (ws WorkingSet) Equal(o WorkingSet) bool {
 	return ws.Merge == nil || *ws.Merge == *o.Merge
 }
 
-func encodeWorkingSet(ws WorkingSet) []byte {
+func encodeWorkingSet(ws WorkingSet) ([]byte, error) {
 	w := &writer{}
-	w.header(workingSetMagic)
+	m := ws.Merge
+	v2 := m != nil && (m.Kind != KindMerge || m.Source != "")
+	if v2 {
+		w.versionedHeader(workingSetMagic, workingSetVersion2)
+	} else {
+		w.versionedHeader(workingSetMagic, workingSetVersion1)
+	}
 	w.addr(ws.Working)
 	w.addr(ws.Staged)
-	if ws.Merge == nil {
+	if m == nil {
 		w.u8(0)
-	} else {
-		w.u8(1)
-		w.addr(ws.Merge.Commit)
-		w.addr(ws.Merge.PreMergeWorking)
+		return w.result()
 	}
-	return w.buf
+	w.u8(1)
+	w.addr(m.Commit)
+	w.addr(m.PreMergeWorking)
+	if v2 {
+		if m.Kind > KindCherryPick {
+			w.fail(fmt.Errorf("commitgraph: working set: merge kind %d", m.Kind))
+		}
+		w.u8(uint8(m.Kind))
+		w.short("merge source", m.Source)
+	}
+	return w.result()
+}
+
+// putWorkingSet stores ws's chunk and returns its address.
+func (db *DB) putWorkingSet(ctx context.Context, ws WorkingSet) (chunks.Address, error) {
+	b, err := encodeWorkingSet(ws)
+	if err != nil {
+		return chunks.Address{}, err
+	}
+	return db.cs.Put(ctx, b)
 }
 
 // DecodeWorkingSet decodes a working-set chunk. It returns an error
 // wrapping ErrBadChunk for bytes that are not one; it never panics.
 func DecodeWorkingSet(b []byte) (WorkingSet, error) {
 	r := &reader{b: b, kind: "working set"}
-	r.header(workingSetMagic)
+	v := r.versionedHeader(workingSetMagic, workingSetVersion1, workingSetVersion2)
 	var ws WorkingSet
 	ws.Working = r.addr("working root")
 	ws.Staged = r.addr("staged root")
 	switch f := r.u8("merge flag"); {
 	case r.err != nil:
 	case f == 1:
-		ws.Merge = &MergeState{Commit: r.addr("merge commit"), PreMergeWorking: r.addr("pre-merge working root")}
-		if r.err == nil && ws.Merge.Commit.IsEmpty() {
-			return WorkingSet{}, badChunk("working set: zero merge commit")
+		m := &MergeState{Commit: r.addr("merge commit"), PreMergeWorking: r.addr("pre-merge working root")}
+		if v == workingSetVersion2 {
+			m.Kind = MergeKind(r.u8("merge kind"))
+			m.Source = r.short("merge source")
 		}
+		switch {
+		case r.err != nil:
+		case m.Commit.IsEmpty():
+			return WorkingSet{}, badChunk("working set: zero merge commit")
+		case m.Kind > KindCherryPick:
+			return WorkingSet{}, badChunk("working set: merge kind %d", m.Kind)
+		case v == workingSetVersion2 && m.Kind == KindMerge && m.Source == "":
+			return WorkingSet{}, badChunk("working set: version 2 for a merge without a source (not canonical)")
+		}
+		ws.Merge = m
 	case f != 0:
 		return WorkingSet{}, badChunk("working set: merge flag %d", f)
+	case v == workingSetVersion2:
+		return WorkingSet{}, badChunk("working set: version 2 without a merge (not canonical)")
 	}
 	if err := r.done(); err != nil {
 		return WorkingSet{}, err
@@ -137,7 +201,7 @@ func readWorkingSet(ctx context.Context, db *DB, tx *RefTx, branch string) (Work
 // WorkingSet) with next, or returns ErrWorkingSetMoved if it is not
 // expected any more.
 func (db *DB) UpdateWorkingSet(ctx context.Context, branch string, expected, next WorkingSet) error {
-	a, err := db.cs.Put(ctx, encodeWorkingSet(next))
+	a, err := db.putWorkingSet(ctx, next)
 	if err != nil {
 		return err
 	}

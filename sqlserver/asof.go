@@ -90,6 +90,8 @@ func (db *Database) resolveAsOf(ctx *sql.Context, asOf interface{}) (*commitgrap
 		return nil, revisionError(v, err)
 	case []byte:
 		return db.resolveAsOf(ctx, string(v))
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return db.resolveAsOf(ctx, fmt.Sprint(v)) // a name, as Dolt reads it
 	case nil:
 		return nil, errors.New("AS OF NULL: give a branch, a tag, a commit hash, a spec such as HEAD~2, or a time")
 	}

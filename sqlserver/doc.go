@@ -30,7 +30,10 @@
 //     NewMemoryProvider keeps databases in memory.
 //     The name "db/branch" is a revision database: db on the working set of
 //     another branch (USE `db/feature`); "db/<tag>", "db/<hash>" and
-//     "db/main~2" are read-only revision databases at a commit.
+//     "db/main~2" are read-only revision databases at a commit, whose HEAD
+//     (dolt_log) is that commit and whose procedures that would change a
+//     branch are refused as Dolt refuses a detached head. SHOW DATABASES
+//     lists the revision database the session is using, as Dolt's does.
 //   - Database: a sql.Database over the working root of its branch, with
 //     CREATE, DROP and RENAME TABLE, views, triggers, stored procedures,
 //     foreign keys and temporary tables.
@@ -324,10 +327,11 @@
 //     default is constant or CURRENT_TIMESTAMP (proc_merge.go). Constraint
 //     violations fail the merge (Dolt records them in
 //     dolt_constraint_violations, which verso lacks); foreign keys are not
-//     checked across merged tables. A --squash merge or a cherry-pick that
-//     leaves conflicts records no merge state: dolt_merge_status does not
-//     show it, and dolt_cherry_pick('--abort') (or dolt_reset('--hard'))
-//     undoes it. dolt_revert fails on conflicts.
+//     checked across merged tables. A --squash merge that leaves
+//     conflicts records no merge state: dolt_merge_status does not show
+//     it, and dolt_reset('--hard') undoes it. dolt_revert fails on
+//     conflicts and changes nothing (Dolt leaves them to resolve and
+//     continue), and makes all its revert commits or none.
 //   - secure_file_priv is checked before a file statement runs, and the
 //     engine opens the file afterwards: an account that can also change
 //     the host's files (replace a folder by a link between the two) can

@@ -20,6 +20,8 @@ import (
 //	dolt_diff_stat, dolt_diff_summary, dolt_schema_diff, dolt_patch
 //	                                   ('from', 'to'[, 'table']) or ('from..to'[, 'table'])
 //	dolt_query_diff('query1', 'query2')
+//	dolt_preview_merge_conflicts_summary('ours', 'theirs')
+//	dolt_preview_merge_conflicts('ours', 'theirs', 'table')
 //
 // Their arguments must be constants (literals, user variables, or
 // expressions of them): the columns of dolt_diff depend on the table and
@@ -32,6 +34,7 @@ var historyTableFunctions = []sql.TableFunction{
 	&historyFunc{name: systables.DiffStatName}, &historyFunc{name: systables.DiffSummaryName},
 	&historyFunc{name: systables.SchemaDiffName}, &historyFunc{name: systables.PatchName},
 	&historyFunc{name: queryDiffName},
+	&historyFunc{name: systables.PreviewSummaryName}, &historyFunc{name: systables.PreviewConflictsName},
 }
 
 // historyFunc is an instance of dolt_log(...) or dolt_diff(...).
@@ -85,6 +88,16 @@ func (f *historyFunc) NewInstance(ctx *sql.Context, db sql.Database, args []sql.
 		out.rowsFn, out.sch, err = diffFunc(ctx, d, args)
 	case queryDiffName:
 		out.rowsFn, out.sch, err = queryDiffFunc(ctx, d, args)
+	case systables.PreviewSummaryName, systables.PreviewConflictsName:
+		var strs []string
+		if err = checkPreviewArgs(ctx, f.name, args); err == nil {
+			strs, err = stringArgs(ctx, f.name, args)
+		}
+		if err == nil && f.name == systables.PreviewSummaryName {
+			out.rowsFn, out.sch, err = previewSummaryFunc(ctx, d, strs)
+		} else if err == nil {
+			out.rowsFn, out.sch, err = previewConflictsFunc(ctx, d, strs)
+		}
 	default:
 		out.rowsFn, out.sch, err = rangeFunc(ctx, d, f.name, args)
 	}

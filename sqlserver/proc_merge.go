@@ -24,9 +24,11 @@ import (
 //	CALL dolt_merge('feature' [, '-m', msg] [, '--no-ff' | '--ff-only']
 //	     [, '--squash'] [, '--no-commit'])   -> hash, fast_forward, conflicts, message
 //	CALL dolt_merge('--abort')
-//	CALL dolt_cherry_pick('commit')          -> hash, data_conflicts, schema_conflicts, constraint_violations
+//	CALL dolt_cherry_pick('commit' [, '--allow-empty'])
+//	                                         -> hash, data_conflicts, schema_conflicts, constraint_violations
 //	CALL dolt_cherry_pick('--abort')
-//	CALL dolt_revert('commit' [, '--author', 'Name <email>'])  -> hash
+//	CALL dolt_revert('commit', ... [, '--author', 'Name <email>'])
+//	                                         -> hash, data_conflicts, schema_conflicts, constraint_violations
 //
 // A merge that fast-forwards moves the branch to the merged commit. Any
 // other merge merges the three roots: without conflicts it commits a merge
@@ -34,18 +36,25 @@ import (
 // --squash ask to stop before; with conflicts it leaves the merged root in
 // the working set with the conflicts under conflicts/<table>, the merge in
 // the working set's MergeState (so the next dolt_commit makes the merge
-// commit), and the tables that merged cleanly staged. Merges are refused
+// commit), and the tables that merged cleanly staged. A cherry-pick with
+// conflicts is left the same way, its MergeState marked as a cherry-pick
+// (the commit that finishes it has one parent). Merges are refused
 // while the branch has uncommitted changes or a merge in progress; tables
 // created and never staged (untracked) are carried over. Schema
 // conflicts, a table dropped on one side and changed on the other, and
 // merged rows that break a unique key fail the merge and change nothing
-// (tablemerge's errors say what to change).
+// (tablemerge's errors say what to change). Conflicts under autocommit
+// fail the merge or cherry-pick unless @@dolt_allow_commit_conflicts, as
+// Dolt's rolled-back transaction does. dolt_revert makes one commit per
+// commit named, all or none: conflicts fail it (Dolt leaves them to
+// resolve), as does a commit whose revert changes nothing (Dolt keeps the
+// reverts made before it).
 
 // mergeProcedures are the procedures that merge commits.
 var mergeProcedures = []sql.ExternalStoredProcedureDetails{
 	{Name: "dolt_merge", Schema: mergeResultSchema, Function: doltMerge},
-	{Name: "dolt_cherry_pick", Schema: cherryPickSchema, Function: doltCherryPick},
-	{Name: "dolt_revert", Schema: hashSchema, Function: doltRevert},
+	{Name: "dolt_cherry_pick", Schema: applySchema, Function: doltCherryPick},
+	{Name: "dolt_revert", Schema: applySchema, Function: doltRevert},
 }
 
 var (
@@ -55,7 +64,8 @@ var (
 		{Name: "conflicts", Type: types.Int64, Nullable: false},
 		{Name: "message", Type: types.LongText, Nullable: true},
 	}
-	cherryPickSchema = sql.Schema{
+	// applySchema is the result of dolt_cherry_pick and dolt_revert.
+	applySchema = sql.Schema{
 		{Name: "hash", Type: types.LongText, Nullable: true},
 		{Name: "data_conflicts", Type: types.Int64, Nullable: false},
 		{Name: "schema_conflicts", Type: types.Int64, Nullable: false},
@@ -275,8 +285,9 @@ var pickSpec = optSpec{proc: "dolt_cherry_pick", opts: map[string]bool{"abort": 
 
 // doltCherryPick applies the changes of one commit (from its first parent)
 // to the branch and commits them with the commit's message and author. With
-// conflicts, the working set holds them (no commit is made): resolve them
-// and dolt_commit, or run dolt_cherry_pick('--abort').
+// conflicts, the working set holds them with the cherry-pick in progress
+// (no commit is made): resolve them and dolt_commit, or run
+// dolt_cherry_pick('--abort').
 func doltCherryPick(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := pickSpec.parse(args)
 	if err != nil {
@@ -288,66 +299,93 @@ func doltCherryPick(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	}
 	if a.has("abort") {
 		err := d.updateBranchWith(ctx, func() error { return d.AbortCherryPick(ctx) })
-		switch {
-		case errors.Is(err, verso.ErrNoCherryPick):
-			return nil, errors.New("dolt_cherry_pick: there is no cherry-pick with conflicts to abort")
-		case errors.Is(err, verso.ErrConflictsOfMerge):
-			return nil, errors.New("dolt_cherry_pick: the conflicts are a merge's; abort it with dolt_merge('--abort')")
-		case err != nil:
+		if errors.Is(err, verso.ErrNoCherryPick) {
+			return nil, errors.New("error: There is no cherry-pick merge to abort")
+		}
+		if err != nil {
 			return nil, err
 		}
 		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(0), int64(0)}), nil
 	}
-	if len(a.pos) != 1 {
-		return nil, errors.New("dolt_cherry_pick: name one commit to cherry-pick, for example dolt_cherry_pick('feature~1')")
+	switch {
+	case len(a.pos) == 0 || a.pos[0] == "":
+		return nil, errors.New("cannot cherry-pick empty string")
+	case len(a.pos) > 1:
+		return nil, errors.New("cherry-picking multiple commits is not supported yet.")
 	}
 	me, idErr := commitIdentity(ctx)
+	opts := verso.CherryPickOptions{
+		Committer: me, AllowEmpty: a.has("allow-empty"), Default: columnDefault(ctx),
+		RefuseConflicts: autocommitting(ctx) && !conflictsAllowed(ctx),
+	}
 	var res *verso.MergeResult
 	err = d.updateBranchWith(ctx, func() (err error) {
-		res, err = d.CherryPick(ctx, a.pos[0], verso.CherryPickOptions{Committer: me, AllowEmpty: a.has("allow-empty"), Default: columnDefault(ctx)})
+		res, err = d.CherryPick(ctx, a.pos[0], opts)
 		return err
 	})
-	if errors.Is(err, verso.ErrNoAuthor) && idErr != nil {
+	switch {
+	case errors.Is(err, verso.ErrNoAuthor) && idErr != nil:
 		return nil, idErr
-	}
-	if err != nil {
-		return nil, applyError("dolt_cherry_pick", a.pos[0], d.Branch(), err)
-	}
-	if len(res.Conflicts) > 0 {
+	case errors.Is(err, verso.ErrConflictsRefused):
+		return nil, errAutocommitConflicts
+	case err != nil:
+		return nil, applyError("dolt_cherry_pick", err)
+	case len(res.Conflicts) > 0:
+		// The transaction's end commits them, or undoes the cherry-pick.
+		d.conflictedMerge = !conflictsAllowed(ctx)
 		return sql.RowsToRowIter(sql.Row{"", int64(len(res.Conflicts)), int64(0), int64(0)}), nil
 	}
 	return sql.RowsToRowIter(sql.Row{res.Commit.Addr.String(), int64(0), int64(0), int64(0)}), nil
 }
 
-// applyError says what the engine's refusal of a cherry-pick or revert of
-// spec on branch means, naming proc.
-func applyError(proc, spec, branch string, err error) error {
+// applyError words the engine's refusal of a cherry-pick or revert (proc)
+// as Dolt's procedures do.
+func applyError(proc string, err error) error {
+	var ae *verso.ApplyError
+	var unc *verso.UncommittedError
+	var drop *tablemerge.DropConflictError
 	var rc *verso.RevertConflictError
+	pick := proc == "dolt_cherry_pick"
 	switch {
-	case errors.Is(err, verso.ErrAlreadyApplied):
-		return fmt.Errorf("%s: the changes of %s are already on %s; nothing to commit (give '--allow-empty' to commit anyway)", proc, spec, branch)
-	case errors.Is(err, verso.ErrRootCommit):
-		return fmt.Errorf("%s: %s is the root commit, which has no parent to compare with", proc, spec)
-	case errors.Is(err, verso.ErrMergeCommit):
-		return fmt.Errorf("%s: %s is a merge commit; only commits with one parent are supported", proc, spec)
+	case (errors.As(err, &unc) || errors.Is(err, verso.ErrMergeActive)) && pick:
+		return errors.New("cannot cherry-pick with uncommitted changes")
+	case errors.As(err, &unc) || errors.Is(err, verso.ErrMergeActive):
+		return errors.New("error: Your local changes would be overwritten by revert.\nhint: Please commit your changes before you revert.")
+	case errors.As(err, &drop):
+		return fmt.Errorf("merge aborted: schema conflict found for table %s \n please resolve schema conflicts before merging: \n\ttable was modified in one branch and deleted in the other", drop.Table)
 	case errors.As(err, &rc):
-		return fmt.Errorf("%s: reverting %s conflicts with later changes to %s; nothing was changed: revert those rows by hand and commit", proc, spec, strings.Join(rc.Tables, ", "))
+		return fmt.Errorf("%s: reverting %s conflicts with later changes to %s; nothing was changed: revert those rows by hand and commit", proc, rc.Spec, strings.Join(rc.Tables, ", "))
+	case !errors.As(err, &ae):
+		return mergeError(proc, err)
+	case errors.Is(err, verso.ErrRootCommit) && pick:
+		return errors.New("cherry-picking a commit without parents is not supported")
+	case errors.Is(err, verso.ErrRootCommit):
+		return fmt.Errorf("cannot revert commit with no parents (%s)", ae.Commit)
+	case errors.Is(err, verso.ErrMergeCommit):
+		return errors.New("cherry-picking a merge commit is not supported")
+	case errors.Is(err, verso.ErrEmptyCommit):
+		return errors.New("The previous cherry-pick commit is empty. Use --allow-empty to cherry-pick empty commits.")
+	case errors.Is(err, verso.ErrAlreadyApplied) && pick:
+		return errors.New("no changes were made, nothing to commit")
+	case errors.Is(err, verso.ErrAlreadyApplied):
+		return errors.New("nothing to commit")
 	}
 	return mergeError(proc, err)
 }
 
 var revertSpec = optSpec{proc: "dolt_revert", opts: map[string]bool{"author": true}}
 
-// doltRevert commits the inverse of one commit's changes (from its first
-// parent) on the branch, with the message Revert "<message>". A revert
-// whose changes clash with later ones fails and changes nothing.
+// doltRevert commits, for each commit named, the inverse of its changes
+// (from its first parent) on the branch, with the message Revert
+// "<message>": one commit each, in the order given, all or none. Its row
+// names the last.
 func doltRevert(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	a, err := revertSpec.parse(args)
 	if err != nil {
 		return nil, err
 	}
-	if len(a.pos) != 1 {
-		return nil, errors.New("dolt_revert: name one commit to revert, for example dolt_revert('HEAD~1')")
+	if len(a.pos) == 0 {
+		return nil, errors.New("error: nothing specified to revert")
 	}
 	var author commitgraph.Signature
 	if a.has("author") {
@@ -361,13 +399,13 @@ func doltRevert(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	var made *verso.Commit
+	var made []*verso.Commit
 	err = d.updateBranchWith(ctx, func() (err error) {
-		made, err = d.Revert(ctx, a.pos[0], author, columnDefault(ctx))
+		made, err = d.Revert(ctx, a.pos, author, columnDefault(ctx))
 		return err
 	})
 	if err != nil {
-		return nil, applyError("dolt_revert", a.pos[0], d.Branch(), err)
+		return nil, applyError("dolt_revert", err)
 	}
-	return sql.RowsToRowIter(sql.Row{made.Addr.String()}), nil
+	return sql.RowsToRowIter(sql.Row{made[len(made)-1].Addr.String(), int64(0), int64(0), int64(0)}), nil
 }

@@ -170,7 +170,7 @@ var mergeScripts = []queries.ScriptTest{
 			{Query: "SELECT table_name, staged, status FROM dolt_status", Expected: []sql.Row{{"scratch", false, "new table"}}},
 			{Query: "SHOW TABLES AS OF 'HEAD'", Expected: []sql.Row{{"clash"}, {"t"}}},
 			{Query: "SELECT * FROM scratch", Expected: []sql.Row{{1}}},
-			{Query: "CALL dolt_revert('HEAD~1')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: "CALL dolt_revert('HEAD~1')", Expected: applied},
 			{Query: "SELECT count(*) FROM t WHERE pk = 5", Expected: []sql.Row{{int64(0)}}},
 			{Query: "CALL dolt_cherry_pick('HEAD~2')", Expected: []sql.Row{{anyHash{}, int64(0), int64(0), int64(0)}}},
 			{Query: "SELECT count(*) FROM t WHERE pk = 5", Expected: []sql.Row{{int64(1)}}},
@@ -341,57 +341,136 @@ var mergeScripts = []queries.ScriptTest{
 		},
 	},
 	{
-		Name: "dolt_cherry_pick applies one commit",
+		Name: "dolt_cherry_pick applies one commit, and refuses in Dolt's words",
 		SetUpScript: append(diverge([]string{"INSERT INTO t VALUES (4, 40, 'w')"}, []string{"INSERT INTO t VALUES (5, 50, 'v')"}),
-			"CALL dolt_checkout('feature')", "UPDATE t SET a = 12 WHERE pk = 1", "CALL dolt_commit('-am', 'twelve')", "CALL dolt_checkout('main')"),
+			"CALL dolt_checkout('feature')", "UPDATE t SET a = 12 WHERE pk = 1", "CALL dolt_commit('-am', 'twelve')",
+			"CALL dolt_commit('--allow-empty', '-m', 'nothing')", "CALL dolt_checkout('main')"),
 		Assertions: []queries.ScriptTestAssertion{
-			{Query: "CALL dolt_cherry_pick()", ExpectedErrStr: "dolt_cherry_pick: name one commit to cherry-pick, for example dolt_cherry_pick('feature~1')"},
-			{Query: "CALL dolt_cherry_pick('feature')", Expected: []sql.Row{{anyHash{}, int64(0), int64(0), int64(0)}}},
+			{Query: "CALL dolt_cherry_pick()", ExpectedErrStr: "cannot cherry-pick empty string"},
+			{Query: "CALL dolt_cherry_pick('')", ExpectedErrStr: "cannot cherry-pick empty string"},
+			{Query: "CALL dolt_cherry_pick('feature', 'feature~1')", ExpectedErrStr: "cherry-picking multiple commits is not supported yet."},
+			{Query: "CALL dolt_cherry_pick('nosuch')", ExpectedErrStr: "branch not found: nosuch"},
+			{Query: "CALL dolt_cherry_pick('HEAD~9')", ExpectedErrStr: "invalid ancestor spec"},
+			{Query: "CALL dolt_cherry_pick('HEAD~2')", ExpectedErrStr: "cherry-picking a commit without parents is not supported"},
+			{Query: "CALL dolt_cherry_pick('--abort')", ExpectedErrStr: "error: There is no cherry-pick merge to abort"},
+			// An empty commit needs --allow-empty; one whose changes are
+			// there already is refused even with it.
+			{Query: "CALL dolt_cherry_pick('feature')", ExpectedErrStr: "The previous cherry-pick commit is empty. Use --allow-empty to cherry-pick empty commits."},
+			{Query: "CALL dolt_cherry_pick('feature~1')", Expected: applied},
 			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 12, "x"}, {2, 20, "y"}, {3, 30, "z"}, {5, 50, "v"}}},
 			{Query: "SELECT message FROM dolt_log LIMIT 1", Expected: []sql.Row{{"twelve"}}},
 			{Query: parentsOfMain, Expected: []sql.Row{{int64(1)}}},
-			{Query: "CALL dolt_cherry_pick('feature')", ExpectedErrStr: "dolt_cherry_pick: the changes of feature are already on main; nothing to commit (give '--allow-empty' to commit anyway)"},
+			{Query: "CALL dolt_cherry_pick('feature~1')", ExpectedErrStr: "no changes were made, nothing to commit"},
+			{Query: "CALL dolt_cherry_pick('--allow-empty', 'feature~1')", ExpectedErrStr: "no changes were made, nothing to commit"},
+			{Query: "CALL dolt_cherry_pick('--allow-empty', 'feature')", Expected: applied},
+			{Query: "SELECT message FROM dolt_log LIMIT 1", Expected: []sql.Row{{"nothing"}}},
 			{Query: "UPDATE t SET a = 13 WHERE pk = 1", SkipResultsCheck: true},
+			{Query: "CALL dolt_cherry_pick('feature~2')", ExpectedErrStr: "cannot cherry-pick with uncommitted changes"},
 			{Query: "CALL dolt_commit('-am', 'thirteen')", SkipResultsCheck: true},
-			{Query: "CALL dolt_cherry_pick('feature~1')", Expected: []sql.Row{{anyHash{}, int64(0), int64(0), int64(0)}}},
+			{Query: "CALL dolt_cherry_pick('feature~2')", Expected: applied},
 			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(5)}}},
 		},
 	},
 	{
-		Name:        "dolt_cherry_pick with conflicts, and --abort",
+		Name:        "dolt_cherry_pick with conflicts: refused under autocommit, a cherry-pick in progress when allowed, and --abort",
 		SetUpScript: diverge([]string{"UPDATE t SET a = 12 WHERE pk = 1"}, []string{"UPDATE t SET a = 11 WHERE pk = 1"}),
 		Assertions: []queries.ScriptTestAssertion{
-			{Query: "CALL dolt_cherry_pick('--abort')", ExpectedErrStr: "dolt_cherry_pick: there is no cherry-pick with conflicts to abort"},
+			{Query: "CALL dolt_cherry_pick('feature')", ExpectedErrStr: errAutocommitConflicts.Error()},
+			{Query: "SELECT count(*) FROM dolt_conflicts", Expected: noConflicts},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			{Query: "SET @@dolt_allow_commit_conflicts = 1", SkipResultsCheck: true},
 			{Query: "CALL dolt_cherry_pick('feature')", Expected: []sql.Row{{"", int64(1), int64(0), int64(0)}}},
 			{Query: "SELECT base_a, our_a, their_a FROM dolt_conflicts_t", Expected: []sql.Row{{10, 11, 12}}},
+			{Query: "SELECT is_merging, source, target, unmerged_tables FROM dolt_merge_status", Expected: []sql.Row{{true, "feature", "refs/heads/main", "t"}}},
+			{Query: "SELECT source_commit = hashof('feature') FROM dolt_merge_status", Expected: []sql.Row{{true}}},
+			{Query: "CALL dolt_cherry_pick('feature')", ExpectedErrStr: "cannot cherry-pick with uncommitted changes"},
 			{Query: "CALL dolt_cherry_pick('--abort')", Expected: []sql.Row{{"", int64(0), int64(0), int64(0)}}},
 			{Query: "SELECT count(*) FROM dolt_conflicts", Expected: noConflicts},
-			{Query: "CALL dolt_cherry_pick('feature')", Expected: []sql.Row{{"", int64(1), int64(0), int64(0)}}},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			{Query: "SELECT a FROM t WHERE pk = 1", Expected: []sql.Row{{11}}},
+			{Query: "CALL dolt_cherry_pick('feature~0')", Expected: []sql.Row{{"", int64(1), int64(0), int64(0)}}},
+			{Query: "SELECT source FROM dolt_merge_status", Expected: []sql.Row{{"feature~0"}}},
 			{Query: "CALL dolt_conflicts_resolve('--theirs', 't')", Expected: ok0},
 			{Query: "CALL dolt_commit('-am', 'picked')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: parentsOfMain, Expected: []sql.Row{{int64(1)}}},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			{Query: "SELECT a FROM t WHERE pk = 1", Expected: []sql.Row{{12}}},
+		},
+	},
+	{
+		Name:        "dolt_cherry_pick with conflicts in a transaction: resolved and committed, or undone at its end",
+		SetUpScript: diverge([]string{"UPDATE t SET a = 12 WHERE pk = 1"}, []string{"UPDATE t SET a = 11 WHERE pk = 1"}),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "START TRANSACTION", SkipResultsCheck: true},
+			{Query: "CALL dolt_cherry_pick('feature')", Expected: []sql.Row{{"", int64(1), int64(0), int64(0)}}},
+			{Query: "COMMIT", ExpectedErrStr: errCommitConflicts.Error()},
+			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
+			{Query: "SELECT count(*) FROM dolt_conflicts", Expected: noConflicts},
+			{Query: "START TRANSACTION", SkipResultsCheck: true},
+			{Query: "CALL dolt_cherry_pick('feature')", Expected: []sql.Row{{"", int64(1), int64(0), int64(0)}}},
+			{Query: "CALL dolt_conflicts_resolve('--theirs', 't')", Expected: ok0},
+			{Query: "CALL dolt_commit('-m', 'picked')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: "COMMIT", SkipResultsCheck: true},
+			{Query: "SELECT message FROM dolt_log LIMIT 1", Expected: []sql.Row{{"picked"}}},
 			{Query: parentsOfMain, Expected: []sql.Row{{int64(1)}}},
 			{Query: "SELECT a FROM t WHERE pk = 1", Expected: []sql.Row{{12}}},
 		},
 	},
 	{
-		Name: "dolt_revert undoes one commit",
+		Name: "dolt_revert undoes commits, one revert commit each, all or none, and refuses in Dolt's words",
 		SetUpScript: append(append([]string(nil), mergeSetup...),
 			"UPDATE t SET a = 11 WHERE pk = 1", "CALL dolt_commit('-am', 'eleven')",
 			"INSERT INTO t VALUES (4, 40, 'w')", "CALL dolt_commit('-am', 'four')"),
 		Assertions: []queries.ScriptTestAssertion{
-			{Query: "CALL dolt_revert('HEAD~1')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: "CALL dolt_revert()", ExpectedErrStr: "error: nothing specified to revert"},
+			{Query: "CALL dolt_revert('nosuch')", ExpectedErrStr: "branch not found: nosuch"},
+			{Query: "CALL dolt_revert('')", ExpectedErrStr: "string is not a valid branch or hash"},
+			{Query: "CALL dolt_revert('HEAD', 'nosuch')", ExpectedErrStr: "branch not found: nosuch"},
+			{Query: "CALL dolt_revert('HEAD~1')", Expected: applied},
 			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 10, "x"}, {2, 20, "y"}, {3, 30, "z"}, {4, 40, "w"}}},
 			{Query: "SELECT message FROM dolt_log LIMIT 1", Expected: []sql.Row{{`Revert "eleven"`}}},
-			{Query: "UPDATE t SET a = 5 WHERE pk = 4", SkipResultsCheck: true},
+			{Query: "CALL dolt_revert('HEAD~2')", ExpectedErrStr: "nothing to commit"},
+			// Several: one commit each, in the order given; a failure keeps
+			// none of them.
+			{Query: "CALL dolt_revert('HEAD~1', 'HEAD~2')", ExpectedErrStr: "nothing to commit"},
+			{Query: "SELECT message FROM dolt_log LIMIT 1", Expected: []sql.Row{{`Revert "eleven"`}}},
+			{Query: "CALL dolt_revert('HEAD~1', 'HEAD')", Expected: applied},
+			{Query: "SELECT message FROM dolt_log LIMIT 3", Expected: []sql.Row{{`Revert "Revert \"eleven\""`}, {`Revert "four"`}, {`Revert "eleven"`}}},
+			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 11, "x"}, {2, 20, "y"}, {3, 30, "z"}}},
+			{Query: "UPDATE t SET a = 5 WHERE pk = 1", SkipResultsCheck: true},
 			{Query: "CALL dolt_revert('HEAD~1')", ExpectedErrStr: "error: Your local changes would be overwritten by revert.\nhint: Please commit your changes before you revert."},
 			{Query: "CALL dolt_commit('-am', 'five')", SkipResultsCheck: true},
-			{Query: "CALL dolt_revert('HEAD~2')", ExpectedErrStr: "dolt_revert: reverting HEAD~2 conflicts with later changes to t; nothing was changed: revert those rows by hand and commit"},
-			{Query: "CALL dolt_revert('HEAD~5')", ExpectedErrStr: "dolt_revert: HEAD~5 is the root commit, which has no parent to compare with"},
+			{Query: "CALL dolt_revert('HEAD~5')", ExpectedErrStr: "dolt_revert: reverting HEAD~5 conflicts with later changes to t; nothing was changed: revert those rows by hand and commit"},
+			{Query: "CALL dolt_revert('HEAD~9')", ExpectedErrStr: "invalid ancestor spec"},
+			{Query: "SELECT count(*) FROM dolt_log", Expected: []sql.Row{{int64(8)}}},
+		},
+	},
+	{
+		Name:        "dolt_revert of the root commit and of a table's creation",
+		SetUpScript: []string{"CREATE TABLE t (pk INT PRIMARY KEY)", "CALL dolt_commit('-Am', 'create')", "INSERT INTO t VALUES (1)", "CALL dolt_commit('-am', 'one')"},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_revert('HEAD~1')", ExpectedErrStr: "merge aborted: schema conflict found for table t \n please resolve schema conflicts before merging: \n\ttable was modified in one branch and deleted in the other"},
+			{Query: "SELECT count(*) FROM dolt_log", Expected: []sql.Row{{int64(3)}}},
 		},
 	},
 }
 
+// applied is the row of a cherry-pick or revert that made its commit.
+var applied = []sql.Row{{anyHash{}, int64(0), int64(0), int64(0)}}
+
 func TestMergeProcedures(t *testing.T) { runVersioningScripts(t, mergeScripts) }
+
+// TestRevertRootCommit: the root commit has no parent to revert from;
+// Dolt's refusal names its hash.
+func TestRevertRootCommit(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	root := env.exec(ctx, "SELECT commit_hash FROM dolt_log")[0][0].(string)
+	_, err := env.query(ctx, "CALL dolt_revert('HEAD')")
+	if want := "cannot revert commit with no parents (" + root + ")"; err == nil || err.Error() != want {
+		t.Fatalf("dolt_revert of the root commit: %v, want %q", err, want)
+	}
+}
 
 // TestMergeDurability: a merge left with conflicts in a file-backed
 // database survives a restart: the conflicts, the merge state, and what

@@ -324,14 +324,21 @@ func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
 	return true
 }
 
-// AllDatabases implements sql.DatabaseProvider.
+// AllDatabases implements sql.DatabaseProvider: the databases, and, as
+// Dolt lists it, the revision database the session is using (USE
+// `db/feature`); other revisions are not listed.
 func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
 	p.mu.RLock()
-	out := make([]sql.Database, 0, len(p.dbs))
+	out := make([]sql.Database, 0, len(p.dbs)+1)
 	for _, st := range p.dbs {
 		out = append(out, p.database(ctx, st))
 	}
 	p.mu.RUnlock()
+	if cur := ctx.GetCurrentDatabase(); strings.Contains(cur, "/") {
+		if d, err := p.Database(ctx, cur); err == nil {
+			out = append(out, d)
+		}
+	}
 	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Name()) < strings.ToLower(out[j].Name()) })
 	return out
 }

@@ -86,11 +86,12 @@ func currentDatabase(ctx *sql.Context) (*Database, error) {
 	return db, nil
 }
 
-// writableBranch returns db's branch, or an error for a read-only revision
-// database (a tag or a commit), which has no branch to change.
+// writableBranch returns db's branch, or, for a read-only revision
+// database (a tag or a commit), which has no branch to change, Dolt's
+// refusal of a detached head.
 func (db *Database) writableBranch() (string, error) {
 	if db.rev != nil {
-		return "", fmt.Errorf("database %q is a read-only revision (a tag or a commit); USE a branch of %s to change it", db.name, db.st.name)
+		return "", errDetachedHead
 	}
 	return db.branch, nil
 }

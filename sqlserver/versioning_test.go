@@ -242,19 +242,27 @@ var branchScripts = []queries.ScriptTest{
 			{Query: "SELECT count(*) FROM t AS OF 'HEAD~2'", ExpectedErrStr: "table not found: t"},
 			{Query: "SELECT count(*) FROM t AS OF 'nosuchref'", ExpectedErrStr: "branch not found: nosuchref"},
 			{Query: "SELECT count(*) FROM t AS OF 'HEAD~9'", ExpectedErrStr: "invalid ancestor spec"},
+			{Query: "SELECT count(*) FROM t AS OF 'nosuchref~1'", ExpectedErrStr: "branch not found: nosuchref"},
+			{Query: "SELECT count(*) FROM t AS OF 'HEAD~5'", ExpectedErrStr: "invalid ancestor spec"},
 			{Query: "SELECT count(*) FROM t AS OF ''", ExpectedErrStr: "string is not a valid branch or hash"},
+			{Query: "SELECT count(*) FROM t AS OF 123", ExpectedErrStr: "branch not found: 123"},
 			{Query: "SHOW TABLES AS OF 'HEAD~2'", Expected: []sql.Row{}},
 			{Query: "SELECT count(*) FROM t AS OF hashof('HEAD~1')", Expected: []sql.Row{{int64(1)}}},
 			{Query: "SELECT count(*) FROM t AS OF DATE_ADD(NOW(), INTERVAL 1 DAY)", Expected: []sql.Row{{int64(2)}}},
 			{Query: "SELECT count(*) FROM t AS OF '2000-01-01'", ExpectedErrStr: "table not found: t"},
+			{Query: "SELECT count(*) FROM t AS OF TIMESTAMP('2000-01-01 00:00:00')", ExpectedErrStr: "table not found: t"},
 			{Query: "SHOW TABLES AS OF '2000-01-01'", Expected: []sql.Row{}},
+			{Query: "SELECT message FROM dolt_log AS OF 'HEAD~1'", Expected: []sql.Row{{"one row"}, {"Initialize data repository"}}},
+			{Query: "SELECT message FROM dolt_log AS OF 'v1' WHERE commit_hash = hashof('v1')", Expected: []sql.Row{{"one row"}}},
 			{Query: "DESCRIBE t AS OF 'v1'", Expected: []sql.Row{{"pk", "int", "NO", "PRI", nil, ""}}},
 			{Query: "SHOW TABLES AS OF 'v1'", Expected: []sql.Row{{"t"}}},
 			{Query: "INSERT INTO `mydb/v1`.t VALUES (9)", ExpectedErrStr: "Database mydb/v1 is read-only."},
 			{Query: "USE `mydb/v1`"},
 			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(1)}}},
 			{Query: "SELECT active_branch()", Expected: []sql.Row{{nil}}},
-			{Query: "CALL dolt_commit('--allow-empty', '-m', 'x')", ExpectedErrStr: "database \"mydb/v1\" is a read-only revision (a tag or a commit); USE a branch of mydb to change it"},
+			{Query: "SELECT message FROM dolt_log", Expected: []sql.Row{{"one row"}, {"Initialize data repository"}}},
+			{Query: "CALL dolt_commit('--allow-empty', '-m', 'x')", ExpectedErrStr: "this operation is not supported while in a detached head state"},
+			{Query: "CALL dolt_cherry_pick('main')", ExpectedErrStr: "this operation is not supported while in a detached head state"},
 			{Query: "USE mydb"},
 			{Query: "CALL dolt_tag('-d', 'v1')", Expected: ok0},
 			{Query: "CALL dolt_tag('-d', 'v1')", ExpectedErrStr: "tag not found"},
@@ -462,6 +470,26 @@ func TestRevisionDatabaseAtHash(t *testing.T) {
 	env.check(ctx, "SELECT count(*) FROM t AS OF 'main^2'", "[1]")
 	env.check(ctx, "SELECT hashof('main^2') = hashof('side'), hashof('main^1') = hashof('main~1')", "[true true]")
 	env.check(ctx, "SELECT count(*) FROM `db/main^2`.t", "[1]")
+}
+
+// TestShowDatabasesRevision: SHOW DATABASES lists the revision database
+// the session is using, as Dolt's does, and no other revision.
+func TestShowDatabasesRevision(t *testing.T) {
+	env := newMemoryEnv(t)
+	ctx := setupDB(env)
+	env.exec(ctx, "CREATE TABLE t (pk INT PRIMARY KEY)")
+	env.exec(ctx, "CALL dolt_commit('-Am', 'one')")
+	env.exec(ctx, "CALL dolt_branch('feature')")
+	env.exec(ctx, "CALL dolt_tag('v1')")
+	dbs := "[db] [information_schema]"
+	env.check(ctx, "SHOW DATABASES", dbs)
+	for _, rev := range []string{"db/feature", "db/v1"} {
+		env.exec(ctx, "USE `"+rev+"`")
+		env.check(ctx, "SHOW DATABASES", "[db] ["+rev+"] [information_schema]")
+	}
+	env.exec(ctx, "USE db")
+	env.check(ctx, "SELECT count(*) FROM `db/main`.t", "[0]")
+	env.check(ctx, "SHOW DATABASES", dbs)
 }
 
 // countingStore counts the store commits (each one fsync on a file store).

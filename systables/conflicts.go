@@ -31,8 +31,10 @@ import (
 // DELETE of rows of dolt_conflicts_<table> marks them resolved, keeping
 // the table's rows as they are (ours, or what the user wrote). The table
 // t itself holds our side of each conflicting row. from_root_ish is the
-// merged commit. dolt_merge_status names as source a branch whose head is
-// the merged commit, or else the commit's hash.
+// merged commit. dolt_merge_status names as source the revision the
+// merge or cherry-pick was given where the working set records it (a
+// cherry-pick's), else a branch whose head is the merged commit, or else
+// the commit's hash.
 
 var (
 	conflictsSchema = sql.Schema{
@@ -80,15 +82,18 @@ func (v *View) mergeStatusRows(ctx *sql.Context) ([]sql.Row, error) {
 	if ws.Merge == nil {
 		return []sql.Row{{false, nil, nil, nil, nil}}, nil
 	}
-	source := ws.Merge.Commit.String()
-	bs, err := g.Branches(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, b := range bs {
-		if b.Head == ws.Merge.Commit {
-			source = b.Name
-			break
+	source := ws.Merge.Source // as given, where the working set records it
+	if source == "" {
+		source = ws.Merge.Commit.String()
+		bs, err := g.Branches(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range bs {
+			if b.Head == ws.Merge.Commit {
+				source = b.Name
+				break
+			}
 		}
 	}
 	ts, err := verso.ConflictedTables(ctx, tx.Root())
@@ -105,7 +110,6 @@ type conflictsTable struct {
 	table string // the table's exact name
 	name  string // the system table's name
 	sch   sql.Schema
-	ncols int
 }
 
 var (
@@ -153,11 +157,18 @@ func (v *View) openConflictsTable(ctx *sql.Context, table string) (sql.Table, bo
 		return nil, false, err
 	}
 	name := ConflictsPrefix + exact
-	// Dolt's types: varchar(1023) for the text columns, and our key
-	// columns declared NOT NULL (though a row we deleted has NULL there).
+	sch := conflictSchema(name, *base)
+	return &conflictsTable{v: v, table: exact, name: name, sch: sch}, true, nil
+}
+
+// conflictSchema returns the columns of dolt_conflicts_<table> (named
+// name) for a table of the columns base. Dolt's types: varchar(1023) for
+// the text columns, and our key columns declared NOT NULL (though a row we
+// deleted has NULL there).
+func conflictSchema(name string, base sql.Schema) sql.Schema {
 	sch := sql.Schema{col(name, "from_root_ish", diffTextType, true)}
 	add := func(prefix string) {
-		for _, c := range *base {
+		for _, c := range base {
 			notNull := prefix == "our_" && c.PrimaryKey
 			sch = append(sch, &sql.Column{Name: prefix + c.Name, Type: c.Type, Source: name, Nullable: !notNull})
 		}
@@ -166,8 +177,7 @@ func (v *View) openConflictsTable(ctx *sql.Context, table string) (sql.Table, bo
 	add("our_")
 	sch = append(sch, col(name, "our_diff_type", diffTextType, true))
 	add("their_")
-	sch = append(sch, col(name, "their_diff_type", diffTextType, true), col(name, "dolt_conflict_id", diffTextType, true))
-	return &conflictsTable{v: v, table: exact, name: name, sch: sch, ncols: len(*base)}, true, nil
+	return append(sch, col(name, "their_diff_type", diffTextType, true), col(name, "dolt_conflict_id", diffTextType, true))
 }
 
 func (t *conflictsTable) Name() string                   { return t.name }
@@ -211,8 +221,19 @@ func (t *conflictsTable) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.R
 	if err != nil || cs == nil {
 		return sql.RowsToRowIter(), err
 	}
-	if len(cs.Schema.Columns) != t.ncols {
-		return nil, fmt.Errorf("the conflicts of table %q changed while the statement ran; run it again", t.table)
+	rows, err := t.v.conflictSetRows(ctx, t.table, t.sch, cs)
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+// conflictSetRows returns the rows of the conflicts cs of table in the
+// columns sch (conflictSchema's).
+func (v *View) conflictSetRows(ctx *sql.Context, table string, sch sql.Schema, cs *tablemerge.ConflictSet) ([]sql.Row, error) {
+	ncols := (len(sch) - 4) / 3
+	if len(cs.Schema.Columns) != ncols {
+		return nil, fmt.Errorf("the conflicts of table %q changed while the statement ran; run it again", table)
 	}
 	from := cs.Theirs.String()
 	if cs.Theirs.IsEmpty() {
@@ -220,19 +241,19 @@ func (t *conflictsTable) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.R
 	}
 	var rows []sql.Row
 	var convErr error
-	err = cs.Each(ctx, func(c tablemerge.Conflict) bool {
+	err := cs.Each(ctx, func(c tablemerge.Conflict) bool {
 		row := sql.Row{from}
 		side := func(vals []tables.Value) []any {
-			out := make([]any, t.ncols)
+			out := make([]any, ncols)
 			if vals == nil {
 				return out
 			}
-			for i, v := range vals {
-				x, err := t.v.Tables.Value(t.sch[1+i].Type, v)
+			for i, x := range vals {
+				y, err := v.Tables.Value(sch[1+i].Type, x)
 				if err != nil && convErr == nil {
-					convErr = fmt.Errorf("conflicts of table %q column %q: %w", t.table, cs.Schema.Columns[i].Name, err)
+					convErr = fmt.Errorf("conflicts of table %q column %q: %w", table, cs.Schema.Columns[i].Name, err)
 				}
-				out[i] = x
+				out[i] = y
 			}
 			return out
 		}
@@ -249,10 +270,7 @@ func (t *conflictsTable) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.R
 	if err == nil {
 		err = convErr
 	}
-	if err != nil {
-		return nil, err
-	}
-	return sql.RowsToRowIter(rows...), nil
+	return rows, err
 }
 
 // Deleter implements sql.DeletableTable: deleting a conflict row marks the

@@ -167,10 +167,15 @@
 // key, base64): a DELETE of rows of dolt_conflicts_<table> marks them
 // resolved in the transaction's root, keeping the table's rows as they are
 // (ours, or what the user wrote). from_root_ish is the merged commit.
-// dolt_merge_status names as source a branch whose head is the merged
+// dolt_merge_status names as source the revision a cherry-pick was given
+// (the working set records it), or else a branch whose head is the merged
 // commit, or else the commit's hash. dolt_conflicts_<table> takes its
 // columns when it is opened: from the schema the conflicts were recorded
-// in, or, without conflicts, the table's own (and no rows).
+// in, or, without conflicts, the table's own (and no rows). The table
+// functions dolt_preview_merge_conflicts_summary('ours', 'theirs') and
+// dolt_preview_merge_conflicts('ours', 'theirs', 't') (preview.go) show
+// the conflicts a merge would leave, from a verso.MergePreview: the same
+// columns, nothing merged.
 //
 // # The event log
 //
@@ -236,6 +241,7 @@
 //     over DiffArgs (their revision and table arguments).
 //   - tableDelta: a table that differs between two roots (deltas.go);
 //     rowChange: a row that differs (rowdiff.go).
+//   - PreviewSummaryRows, PreviewConflicts: the merge preview functions.
 //   - EventDiff: the rows of a diff of the event log, in dolt_events'
 //     columns.
 //   - OpenSession's tables: rowsTable (dolt_branches, dolt_tags,

@@ -46,6 +46,17 @@ func corrupt(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
 }
 
+// DropConflictError is a table that one side of a merge dropped and the
+// other changed. The merge changes nothing.
+type DropConflictError struct{ Table string }
+
+func (e *DropConflictError) Error() string {
+	return fmt.Sprintf("%v: table %q was dropped on one branch and changed on the other; drop it on both or restore it, then merge again", ErrTableConflict, e.Table)
+}
+
+// Unwrap returns ErrTableConflict.
+func (e *DropConflictError) Unwrap() error { return ErrTableConflict }
+
 // ConstraintError is a merged row that breaks a constraint of its table:
 // most often two rows, one from each side, that hold the same value of a
 // unique index. The merge changes nothing.

@@ -49,6 +49,14 @@ type Options struct {
 	// entries merge by name like other objects. Without it such a merge
 	// fails with ErrUnresolvedConflicts.
 	KeepConflicts bool
+	// KeepSchemaConflicts keeps ours of a table that cannot be merged
+	// because of its schema (ErrSchemaConflict: both sides changed its
+	// columns, keys or options in ways that do not combine;
+	// ErrTableConflict: one side dropped it and the other changed it, or
+	// both created it differently) and lists it in Result.SchemaConflicts,
+	// instead of failing the merge: for a preview of what a merge would
+	// meet (data conflicts of the other tables included).
+	KeepSchemaConflicts bool
 	// Refuse, when set, decides every name other than a table's (and
 	// those of PrefixMergers) that both sides changed differently: its
 	// error stops the merge. The engine's transaction commits refuse them
@@ -71,6 +79,17 @@ type Result struct {
 	// Merged lists the tables that both sides changed and that were
 	// merged row by row, by name.
 	Merged []string
+	// SchemaConflicts lists, with Options.KeepSchemaConflicts, the tables
+	// left as ours because their schemas conflict, by name (a table whose
+	// columns and options both conflict is listed twice).
+	SchemaConflicts []SchemaConflict
+}
+
+// SchemaConflict is a table a merge with Options.KeepSchemaConflicts did
+// not merge; Err says why (ErrSchemaConflict or ErrTableConflict).
+type SchemaConflict struct {
+	Table string
+	Err   error
 }
 
 // HasConflicts reports whether the merge left rows in conflict.
@@ -189,6 +208,10 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 		}
 		if name, ok := strings.CutPrefix(c.Name, TablePrefix); ok {
 			addr, cs, err := m.resolveTable(ctx, name, c)
+			if err != nil && opts.KeepSchemaConflicts && (errors.Is(err, ErrSchemaConflict) || errors.Is(err, ErrTableConflict)) {
+				res.SchemaConflicts = append(res.SchemaConflicts, SchemaConflict{Table: name, Err: err})
+				return c.Ours, c.InOurs, nil
+			}
 			if err != nil {
 				return chunks.Address{}, false, err
 			}
@@ -207,7 +230,12 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 			return chunks.Address{}, false, opts.Refuse(c)
 		}
 		if name, ok := strings.CutPrefix(c.Name, TableOptsPrefix); ok {
-			return chunks.Address{}, false, fmt.Errorf("%w: both branches changed the options (comment, collation) of table %q differently; change them on one branch to match the other, then merge again", ErrSchemaConflict, name)
+			err := fmt.Errorf("%w: both branches changed the options (comment, collation) of table %q differently; change them on one branch to match the other, then merge again", ErrSchemaConflict, name)
+			if opts.KeepSchemaConflicts {
+				res.SchemaConflicts = append(res.SchemaConflicts, SchemaConflict{Table: name, Err: err})
+				return c.Ours, c.InOurs, nil
+			}
+			return chunks.Address{}, false, err
 		}
 		kind, name, _ := strings.Cut(c.Name, "/")
 		what := objectKinds[kind]
@@ -292,7 +320,7 @@ func changedPrefixes(ctx context.Context, base, side commitgraph.RootValue, merg
 // resolveTable merges a table both sides changed.
 func (m *merger) resolveTable(ctx context.Context, name string, c commitgraph.RootConflict) (chunks.Address, *ConflictSet, error) {
 	if !c.InOurs || !c.InTheirs {
-		return chunks.Address{}, nil, fmt.Errorf("%w: table %q was dropped on one branch and changed on the other; drop it on both or restore it, then merge again", ErrTableConflict, name)
+		return chunks.Address{}, nil, &DropConflictError{Table: name}
 	}
 	load := func(a chunks.Address) (*tables.Table, error) { return tables.Load(ctx, m.ns, a, m.opts.Collations) }
 	var base *tables.Table

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/prolly"
 	"github.com/verso-db/verso/tables"
@@ -320,6 +321,45 @@ func TestMergeTablesAndObjects(t *testing.T) {
 			_, err := f.merge(b, f.root(o), f.root(th))
 			if !errors.Is(err, c.err) || !IsMergeError(err) {
 				t.Fatalf("merge: %v, want %v", err, c.err)
+			}
+			var drop *DropConflictError
+			if dropped := errors.As(err, &drop); dropped != (c.name == "table dropped and changed") || dropped && drop.Table != "t" {
+				t.Fatalf("merge: %v: a DropConflictError only for a table dropped and changed (%+v)", err, drop)
+			}
+			// Kept, a table's schema conflict leaves ours of it, listed;
+			// other conflicts still fail.
+			ours := f.root(o)
+			res, err := Merge(f.ctx, f.ns, b, ours, f.root(th), Options{Theirs: chunks.Address{1}, Collations: testCollations, KeepSchemaConflicts: true})
+			if c.err == ErrObjectConflict {
+				if !errors.Is(err, c.err) {
+					t.Fatalf("merge keeping schema conflicts: %v, want %v", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("merge keeping schema conflicts: %v", err)
+			}
+			if len(res.SchemaConflicts) != 1 || !errors.Is(res.SchemaConflicts[0].Err, c.err) {
+				t.Fatalf("schema conflicts %+v, want one of %v", res.SchemaConflicts, c.err)
+			}
+			table := strings.TrimPrefix(strings.TrimPrefix(func() string {
+				for k := range c.ours {
+					return k
+				}
+				return "t"
+			}(), "tableopts/"), "tables/")
+			if got := res.SchemaConflicts[0].Table; got != table {
+				t.Fatalf("schema conflict of %q, want %q", got, table)
+			}
+			for _, prefix := range []string{TablePrefix, TableOptsPrefix} {
+				want, inOurs, err := ours.Get(f.ctx, prefix+table)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, inMerged, err := res.Root.Get(f.ctx, prefix+table)
+				if err != nil || got != want || inMerged != inOurs {
+					t.Fatalf("%s%s merged to %s (%v), want ours %s (%v)", prefix, table, got, inMerged, want, inOurs)
+				}
 			}
 		})
 	}
