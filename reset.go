@@ -28,9 +28,8 @@ type ResetOptions struct {
 	// staged, nor in the head, nor in the target), and abandons a merge in
 	// progress.
 	Hard bool
-	// Soft keeps the working root; with Rev it keeps the staged root too
-	// and moves only the head (git's --soft), without Rev it unstages every
-	// change (Dolt's --soft).
+	// Soft keeps the staged and working roots and moves only the head
+	// (git's --soft, and Dolt's): without Rev it changes nothing.
 	Soft bool
 	// Tables, if given, unstages only these tables (their staged versions
 	// become the head's); it excludes Rev, Hard and Soft. A name in neither
@@ -80,8 +79,9 @@ func (t *Txn) Reset(ctx context.Context, opts ResetOptions) error {
 				return nil, err
 			}
 			ch.Working, ch.Staged, ch.Merge = w, toRoot, nil
-		case opts.Soft && target != nil:
-			// the head moves; staged and working stay
+		case opts.Soft:
+			// The head moves to the target, if any; staged and working
+			// stay (git's --soft and Dolt's: alone it changes nothing).
 		default:
 			ch.Staged = toRoot
 		}

@@ -139,7 +139,7 @@ func TestReset(t *testing.T) {
 	wantStatus(t, db, "main", "after a mixed reset", "t modified", "u new table")
 	write(t, db, "main", func(ctx context.Context, txn *verso.Txn) error { return txn.Stage(ctx, "t") })
 	ok(t, reset(verso.ResetOptions{Soft: true}))
-	wantStatus(t, db, "main", "after --soft without a revision", "t modified", "u new table")
+	wantStatus(t, db, "main", "after --soft without a revision (nothing changes)", "t staged modified", "u new table")
 
 	// Soft to a revision moves only the head.
 	second := commitAll(t, db, "main", "v = 2 and u")

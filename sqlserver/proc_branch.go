@@ -3,6 +3,7 @@ package sqlserver
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -467,6 +468,9 @@ func doltReset(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return d.updateBranchWith(ctx, func() error { return d.Reset(ctx, opts) })
 	}
 	opts := verso.ResetOptions{Soft: a.has("soft"), Hard: a.has("hard")}
+	if slices.Contains(a.pos, "") { // NULL too
+		return nil, revisionError("", nil)
+	}
 	switch {
 	case opts.Hard || opts.Soft:
 		if len(a.pos) > 1 {

@@ -166,10 +166,38 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 	if err := refuseConflicts(ctx, t); err != nil {
 		return err
 	}
+	historyCommit := sessionFlag(ctx, txnCommitVar)
 	for _, d := range t.dbs {
+		if historyCommit && !d.ReadOnly() && !d.Unchanged() {
+			if err := commitToHistory(ctx, d); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := d.Commit(ctx); err != nil {
 			return engineError(err)
 		}
+	}
+	return nil
+}
+
+// commitToHistory commits the transaction's changes to d and, with every
+// change of the working set staged, to its branch's history, in one
+// durable step (@@dolt_transaction_commit).
+func commitToHistory(ctx *sql.Context, d *txDB) error {
+	msg := "Transaction commit"
+	if v, err := ctx.GetSessionVariable(ctx, txnCommitMsgVar); err == nil {
+		if m, _ := v.(string); m != "" {
+			msg = m
+		}
+	}
+	who, err := commitIdentity(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = d.CommitChanges(ctx, verso.CommitOptions{Message: msg, Author: who, StageAll: true, SkipEmpty: true})
+	if err != nil {
+		return engineError(err)
 	}
 	return nil
 }

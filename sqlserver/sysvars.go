@@ -21,6 +21,11 @@ import (
 //	                     the identity this session's dolt_commit and
 //	                     dolt_tag record as the committer (default: the
 //	                     server's configured identity, else the SQL user)
+//	@@dolt_transaction_commit, @@dolt_transaction_commit_message
+//	                     as Dolt's: on, each SQL transaction that changes a
+//	                     database also commits it to the branch's history
+//	                     (every change staged), with the message, or
+//	                     "Transaction commit"
 //	@@dolt_author_name, @@dolt_author_email
 //	                     the author dolt_commit records when --author is
 //	                     not given (default: the committer), as Dolt's
@@ -45,6 +50,8 @@ import (
 const (
 	userNameVar       = "dolt_committer_name"
 	userEmailVar      = "dolt_committer_email"
+	txnCommitVar      = "dolt_transaction_commit"
+	txnCommitMsgVar   = "dolt_transaction_commit_message"
 	authorNameVar     = "dolt_author_name"
 	authorEmailVar    = "dolt_author_email"
 	allowConflictsVar = "dolt_allow_commit_conflicts"
@@ -69,6 +76,8 @@ var systemVariables = []sql.SystemVariable{
 	&sql.MysqlSystemVariable{Name: "version_comment", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: false, Type: types.NewSystemStringType("version_comment"), Default: VersionComment()},
 	&sql.MysqlSystemVariable{Name: userNameVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userNameVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: userEmailVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(userEmailVar), Default: ""},
+	&sql.MysqlSystemVariable{Name: txnCommitVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(txnCommitVar), Default: int8(0)},
+	&sql.MysqlSystemVariable{Name: txnCommitMsgVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(txnCommitMsgVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: authorNameVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(authorNameVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: authorEmailVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(authorEmailVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: allowConflictsVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(allowConflictsVar), Default: int8(0)},
@@ -122,9 +131,10 @@ func registerSystemVariables() {
 	})
 }
 
-// registerDBVars registers the per-database session variables of name.
+// registerDBVars registers the per-database session variables of name,
+// and its @@<db>_default_branch.
 func registerDBVars(name string) {
-	vars := make([]sql.SystemVariable, 0, len(dbVarSuffixes))
+	vars := make([]sql.SystemVariable, 0, len(dbVarSuffixes)+1)
 	for _, s := range dbVarSuffixes {
 		n := strings.ToLower(name) + s
 		if _, _, ok := sql.SystemVariables.GetGlobal(n); ok {
@@ -132,9 +142,36 @@ func registerDBVars(name string) {
 		}
 		vars = append(vars, &sql.MysqlSystemVariable{Name: n, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Session), Dynamic: true, Type: types.NewSystemStringType(n), Default: ""})
 	}
+	if n := strings.ToLower(name) + defaultBranchSuffix; !hasSysVar(n) {
+		vars = append(vars, &sql.MysqlSystemVariable{Name: n, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(n), Default: ""})
+	}
 	if len(vars) > 0 {
 		sql.SystemVariables.AddSystemVariables(vars)
 	}
+}
+
+// defaultBranchSuffix names @@<db>_default_branch: as Dolt's, set
+// globally it is the branch new sessions start on in db (when it exists),
+// instead of the database's default branch.
+const defaultBranchSuffix = "_default_branch"
+
+func hasSysVar(name string) bool {
+	_, _, ok := sql.SystemVariables.GetGlobal(name)
+	return ok
+}
+
+// startBranch returns the branch a session starts on in st: the global
+// @@<db>_default_branch when it names a branch, else the database's.
+func startBranch(ctx *sql.Context, st *dbState) string {
+	if _, v, ok := sql.SystemVariables.GetGlobal(strings.ToLower(st.name) + defaultBranchSuffix); ok {
+		if b, _ := v.(string); b != "" {
+			b = strings.TrimPrefix(b, "refs/heads/")
+			if _, err := st.graph.Head(ctx, b); err == nil {
+				return b
+			}
+		}
+	}
+	return st.branch
 }
 
 // dbVarName splits a per-database variable name into the database's name
@@ -235,9 +272,9 @@ func (s *Session) SetSessionVariable(ctx *sql.Context, name string, value interf
 }
 
 // GetAllSessionVariables implements sql.Session (SHOW VARIABLES): the
-// base session's, without the per-database variables of databases the
-// account cannot see or that were dropped (the engine's registry of
-// variables is process-wide and keeps them).
+// base session's, the per-database variables with their values of now,
+// without those of databases the account cannot see or that were dropped
+// (the engine's registry of variables is process-wide and keeps them).
 func (s *Session) GetAllSessionVariables() map[string]interface{} {
 	m := s.BaseSession.GetAllSessionVariables()
 	if s.access != nil {
@@ -258,6 +295,14 @@ func (s *Session) GetAllSessionVariables() map[string]interface{} {
 		}
 		if !ok {
 			delete(m, name)
+			continue
+		}
+		// Their values of now, as @@<name> reads them.
+		if ctx == nil {
+			ctx = sql.NewContext(context.Background(), sql.WithSession(s))
+		}
+		if v, err := s.GetSessionVariable(ctx, name); err == nil {
+			m[name] = v
 		}
 	}
 	return m

@@ -35,19 +35,20 @@ func sessionOf(ctx *sql.Context) *Session {
 }
 
 // sessionBranch returns the branch the session has checked out in st: the
-// one set by dolt_checkout while it exists, else the database's.
+// one set by dolt_checkout while it exists, else the one it starts on
+// (startBranch).
 func (p *Provider) sessionBranch(ctx *sql.Context, st *dbState) string {
 	s := sessionOf(ctx)
 	if s == nil || s.branches == nil {
-		return st.branch
+		return startBranch(ctx, st)
 	}
 	b, ok := s.branches[strings.ToLower(st.name)]
 	if !ok {
-		return st.branch
+		return startBranch(ctx, st)
 	}
 	if _, err := st.graph.Head(ctx, b); err != nil {
 		delete(s.branches, strings.ToLower(st.name))
-		return st.branch
+		return startBranch(ctx, st)
 	}
 	return b
 }

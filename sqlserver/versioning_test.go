@@ -287,8 +287,8 @@ var branchScripts = []queries.ScriptTest{
 			{Query: "CALL dolt_reset()", Expected: ok0},
 			{Query: "SELECT table_name, staged FROM dolt_status", Expected: []sql.Row{{"t", false}}},
 			{Query: "CALL dolt_add('.')", Expected: ok0},
-			{Query: "CALL dolt_reset('--soft')", Expected: ok0},
-			{Query: "SELECT table_name, staged FROM dolt_status", Expected: []sql.Row{{"t", false}}},
+			{Query: "CALL dolt_reset('--soft')", Expected: ok0}, // changes nothing, as Dolt's
+			{Query: "SELECT table_name, staged FROM dolt_status", Expected: []sql.Row{{"t", true}}},
 			{Query: "CALL dolt_reset('--hard')", Expected: ok0},
 			{Query: "SELECT count(*) FROM dolt_status", Expected: []sql.Row{{int64(0)}}},
 			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(1)}}},
