@@ -70,6 +70,18 @@ func (e *StashConflictError) Error() string {
 // Stash puts the branch's uncommitted changes aside (see above), under
 // message (default "WIP on <branch>: <head> <subject>"), and returns it.
 func (t *Txn) Stash(ctx context.Context, list, message string, author Signature) (*Stash, error) {
+	return t.stash(ctx, list, message, author, true)
+}
+
+// StashTracked is Stash of the tracked tables' changes only, as Dolt's
+// dolt_stash does without -u: the untracked tables (new in the working
+// root, not staged) stay in the working set, and stashing only them is
+// ErrNothingToStash.
+func (t *Txn) StashTracked(ctx context.Context, list, message string, author Signature) (*Stash, error) {
+	return t.stash(ctx, list, message, author, false)
+}
+
+func (t *Txn) stash(ctx context.Context, list, message string, author Signature, untracked bool) (*Stash, error) {
 	if author.Name == "" || author.Email == "" {
 		return nil, ErrNoAuthor
 	}
@@ -77,8 +89,9 @@ func (t *Txn) Stash(ctx context.Context, list, message string, author Signature)
 		return nil, err
 	}
 	g := t.db.graph
-	var working, staged chunks.Address
+	var working, stashed, staged chunks.Address
 	var head *Commit
+	var left []string // untracked tables that stay (not stashed)
 	// What to stash, read as UpdateBranch would (the transaction's own
 	// writes folded in), without changing anything yet.
 	err := t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
@@ -86,12 +99,29 @@ func (t *Txn) Stash(ctx context.Context, list, message string, author Signature)
 			return nil, errors.New("verso: a merge is in progress; finish it (commit) or abort it before stashing")
 		}
 		working, staged, head = s.Working.Address(), s.Staged.Address(), s.Head
+		stashed = working
+		if !untracked {
+			changed, err := ChangedItems(ctx, s.Staged, s.Working)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range changed {
+				if c.IsTable && !c.InFrom {
+					left = append(left, c.Name)
+				}
+			}
+			w, err := dropItems(ctx, s.Working, left)
+			if err != nil {
+				return nil, err
+			}
+			stashed = w.Address()
+		}
 		return nil, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if working == head.Root && staged == head.Root {
+	if stashed == head.Root && staged == head.Root {
 		return nil, ErrNothingToStash
 	}
 	subject, _, _ := strings.Cut(head.Meta.Message, "\n")
@@ -103,7 +133,7 @@ func (t *Txn) Stash(ctx context.Context, list, message string, author Signature)
 	if message == "" {
 		message = fmt.Sprintf("WIP on %s: %s %s", t.branch, short, subject)
 	}
-	wip, err := g.WriteCommit(ctx, working, []chunks.Address{head.Addr, idx.Addr}, commitgraph.Meta{Author: author, Message: message})
+	wip, err := g.WriteCommit(ctx, stashed, []chunks.Address{head.Addr, idx.Addr}, commitgraph.Meta{Author: author, Message: message})
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +159,11 @@ func (t *Txn) Stash(ctx context.Context, list, message string, author Signature)
 		if s.Working.Address() != working || s.Staged.Address() != staged || s.Head.Addr != head.Addr {
 			return nil, fmt.Errorf("%w: the branch changed while it was stashed; its changes are kept, and in %s", commitgraph.ErrBranchMoved, ref)
 		}
-		return &BranchChange{Working: s.HeadRoot, Staged: s.HeadRoot}, nil
+		w, err := copyItems(ctx, s.Working, s.HeadRoot, left)
+		if err != nil {
+			return nil, err
+		}
+		return &BranchChange{Working: w, Staged: s.HeadRoot}, nil
 	})
 	if err != nil {
 		return nil, err

@@ -102,3 +102,32 @@ func TestStash(t *testing.T) {
 		t.Fatalf("a list name with a slash: %v", err)
 	}
 }
+
+// TestStashTracked: without untracked tables, a stash keeps them in the
+// working set, and one of nothing else is ErrNothingToStash.
+func TestStashTracked(t *testing.T) {
+	ctx := context.Background()
+	db := memDB(t)
+	createKV(t, db, "main", "t")
+	commitAll(t, db, "main", "t")
+	createKV(t, db, "main", "n")
+	txn, err := db.Begin(ctx, "main")
+	ok(t, err)
+	if _, err := txn.StashTracked(ctx, "s", "", jane); !errors.Is(err, verso.ErrNothingToStash) {
+		t.Fatalf("a stash of an untracked table alone: %v", err)
+	}
+	put(t, db, "main", "t", 1, 1)
+	txn, err = db.Begin(ctx, "main")
+	ok(t, err)
+	_, err = txn.StashTracked(ctx, "s", "", jane)
+	ok(t, err)
+	wantStatus(t, db, "main", "after stashing t", "n new table")
+	txn, err = db.Begin(ctx, "main")
+	ok(t, err)
+	_, err = txn.StashApply(ctx, "s", 0, true)
+	ok(t, err)
+	if value(t, db, "main", "t", 1) != 1 {
+		t.Fatal("the stash lost t's row")
+	}
+	wantStatus(t, db, "main", "after the pop", "n new table", "t modified")
+}
