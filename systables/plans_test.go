@@ -128,3 +128,23 @@ func TestSnapshot(t *testing.T) {
 		t.Fatalf("after COMMIT: %s", got)
 	}
 }
+
+// TestBranchesByName: dolt_branches' index on name (Dolt's
+// dolt_branches_name_idx) answers a lookup with the one branch.
+func TestBranchesByName(t *testing.T) {
+	en := newEnv(t)
+	if _, err := histgen.Build(context.Background(), en.graph, histgen.Options{Commits: 10, Rows: 2, Seed: 1, BranchEvery: 3, BranchLen: 2}); err != nil {
+		t.Fatal(err)
+	}
+	q := "SELECT name FROM dolt_branches WHERE name = 'main'"
+	if p := explain(t, en, q); !strings.Contains(p, "IndexedTableAccess(dolt_branches)") {
+		t.Fatalf("%s:\n%s", q, p)
+	}
+	rows := en.exec(en.session("d"), q)
+	if len(rows) != 1 || rows[0][0] != "main" {
+		t.Fatalf("%s: %v", q, rows)
+	}
+	if rows := en.exec(en.session("d"), "SELECT name FROM dolt_branches WHERE name = 'nosuch'"); len(rows) != 0 {
+		t.Fatalf("a lookup of no branch: %v", rows)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"slices"
 
 	"github.com/verso-db/verso"
 )
@@ -93,6 +94,37 @@ func (v *View) branchRows(ctx *sql.Context) ([]sql.Row, error) {
 			c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time})
 	}
 	return rows, nil
+}
+
+// branchesImpl is dolt_branches' scan and its lookup by name: a handful
+// of branches, read as they are now.
+type branchesImpl struct{ v *View }
+
+func (b branchesImpl) scan(ctx *sql.Context) (sql.RowIter, error) {
+	rows, err := b.v.branchRows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+func (b branchesImpl) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIter, error) {
+	rows, err := b.v.branchRows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []sql.Row
+	for _, r := range rows {
+		if slices.Contains(keys, r[0].(string)) {
+			out = append(out, r)
+		}
+	}
+	return sql.RowsToRowIter(out...), nil
+}
+
+func (b branchesImpl) rowCount(ctx *sql.Context) (uint64, bool, error) {
+	bs, err := b.v.Graph.Branches(ctx)
+	return uint64(len(bs)), true, err
 }
 
 func (v *View) tagRows(ctx *sql.Context) ([]sql.Row, error) {

@@ -57,7 +57,9 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 		t, ok := eventTable(l, eventSource{v: v})
 		return t, ok, nil
 	case l == BranchesName:
-		return &rowsTable{name: BranchesName, sch: branchesSchema, rows: v.branchRows}, true, nil
+		// Indexed by name as Dolt declares it (dolt_branches_name_idx).
+		return &Table{name: BranchesName, v: v, sch: branchesSchema, impl: branchesImpl{v},
+			indexes: []indexSpec{{id: "dolt_branches_name_idx", column: "name", unique: true}}}, true, nil
 	case l == TagsName:
 		return &rowsTable{name: TagsName, sch: tagsSchema, rows: v.tagRows}, true, nil
 	case l == StatusName:
