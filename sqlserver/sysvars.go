@@ -192,6 +192,12 @@ func dbVarName(name string) (db, suffix string, ok bool) {
 func (s *Session) dbVar(ctx *sql.Context, name string) (*dbState, string, bool, error) {
 	db, suf, ok := dbVarName(name)
 	if !ok {
+		// @@<db>_default_branch is stored, not computed, but as hidden.
+		if db, ok := strings.CutSuffix(strings.ToLower(name), defaultBranchSuffix); ok && db != "" {
+			if st, ok := s.p.state(db); ok && !s.dbVarVisible(ctx, st) {
+				return nil, "", false, sql.ErrUnknownSystemVariable.New(strings.ToLower(name))
+			}
+		}
 		return nil, "", false, nil
 	}
 	st, ok := s.p.state(db)
@@ -282,9 +288,12 @@ func (s *Session) GetAllSessionVariables() map[string]interface{} {
 	}
 	var ctx *sql.Context
 	for name := range m {
-		db, _, ok := dbVarName(name)
-		if !ok {
-			continue
+		db, _, computed := dbVarName(name)
+		if !computed {
+			var ok bool
+			if db, ok = strings.CutSuffix(strings.ToLower(name), defaultBranchSuffix); !ok || db == "" {
+				continue
+			}
 		}
 		st, ok := s.p.state(db)
 		if ok && s.access.enforced() {
@@ -295,6 +304,9 @@ func (s *Session) GetAllSessionVariables() map[string]interface{} {
 		}
 		if !ok {
 			delete(m, name)
+			continue
+		}
+		if !computed {
 			continue
 		}
 		// Their values of now, as @@<name> reads them.
