@@ -38,13 +38,16 @@
 //	  parent_index int      0 for the first (mainline) parent
 //
 //	dolt_diff              the tables each commit of HEAD's history changed
-//	                       against its first parent, and those the working
-//	                       root changed against HEAD (commit_hash WORKING,
-//	                       committer, email, date and message NULL)
+//	                       against its first parent, and the uncommitted
+//	                       changes: those staged (HEAD's root to the staged
+//	                       root, commit_hash STAGED) and those not (the
+//	                       staged root to the working root, WORKING), with
+//	                       committer, email, date and message NULL
 //	  commit_hash, table_name text, committer, email text, date
 //	  datetime(6), message text, data_change, schema_change boolean,
 //	  author, author_email text, author_date datetime(6); all declared NOT
-//	  NULL, as Dolt declares them, though WORKING's metadata is NULL
+//	  NULL, as Dolt declares them, though STAGED's and WORKING's metadata
+//	  is NULL
 //	                       A table's rows changed: data_change; its schema
 //	                       or options changed, or it was created or
 //	                       dropped: schema_change. A change to any events/
@@ -60,6 +63,21 @@
 //	  from_<c>...          the row before
 //	  from_commit varchar(1023), from_commit_date datetime(6)
 //	  diff_type varchar(1023)  added, modified or removed
+//	                       Keys, as Dolt declares them: to_pks and from_pks
+//	                       on t's key columns of each side (plain keys:
+//	                       Dolt declares them UNIQUE, which they are not),
+//	                       to_commit and from_commit. A keyless t has none
+//	                       declared, as in Dolt; its to_commit and
+//	                       from_commit literals are still looked up.
+//	                       A keyless t keeps equal rows as one entry with a
+//	                       count: a count that changes is that many rows
+//	                       added or removed, a row changed a removal and an
+//	                       addition. A row whose stored values differ only
+//	                       in columns added since, NULL in it, did not
+//	                       change (verso rewrites rows when a column is
+//	                       added, Dolt does not); a column dropped or
+//	                       retyped changes every row, as in Dolt. The same
+//	                       holds for dolt_diff().
 //
 //	dolt_diff_dolt_events  the events added and removed between each
 //	                       commit of HEAD's history and each of its
@@ -198,7 +216,9 @@
 //   - commitIndex: an index on a commit-hash column (commit_hash,
 //     to_commit, from_commit). There is no index structure: the chunk
 //     store's own address index is the index, and the closure answers "is
-//     it in this table's history".
+//     it in this table's history". Its kinds (indexKind): hash lookups,
+//     hidden hash lookups (keyless dolt_diff_<t>), a pair of revisions,
+//     and dolt_diff_<t>'s row-key keys.
 //   - LogQuery, TableDiff: dolt_log() and dolt_diff().
 //   - EventDiff: the rows of a diff of the event log, in dolt_events'
 //     columns.
@@ -234,6 +254,9 @@
 //     x = HEAD gives the WORKING rows. A HEAD of commit format 1 (a history
 //     written before the aliases) falls back to reading every commit of
 //     HEAD's history above x: correct, slower.
+//   - dolt_diff_<t>'s to_pks and from_pks (filters on to_<k> and from_<k>)
+//     read what a scan reads and keep the rows in the ranges: a walk of
+//     HEAD's history, as Dolt's lookups by them are.
 //   - A join such as dolt_diff_t JOIN dolt_log ON commit_hash = to_commit
 //     is a lookup join: dolt_diff_<t> reports one row per commit as its
 //     estimate, so the coster does not pick a hash join, which would read
@@ -259,6 +282,8 @@
 //
 //   - dolt_diff compares a merge with its first parent only (what the merge
 //     brought to its branch); dolt_diff_<t> compares it with every parent.
+//     Dolt's dolt_diff_<t> leaves out the changes of a merge's first parent
+//     (corpus c-diff-merge); verso lists them.
 //   - Revisions other than HEAD, WORKING and STAGED in the table functions
 //     (branches, tags, hashes with steps; in dolt_diff(), HEAD's steps too)
 //     resolve against the refs as they are now, not the snapshot.

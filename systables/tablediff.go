@@ -1,8 +1,8 @@
 package systables
 
 import (
+	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"strings"
 
@@ -65,6 +65,13 @@ type Side struct {
 // Rows returns the rows that differ from side from to side to, in key
 // order. Its cost follows the size of the change (prolly.DiffMaps skips
 // the subtrees both row maps share).
+//
+// A keyless table keeps equal rows as one entry with a count: a change of
+// the count is that many rows added or removed, and a changed row is a
+// row removed and a row added, never modified. A row whose stored values
+// differ only because columns were added since, NULL in it, did not
+// change: its stored form follows the schema (verso rewrites the rows),
+// its values do not (Dolt leaves them as they are, and so does its diff).
 func (d *RowDiff) Rows(ctx *sql.Context, from, to Side) ([]sql.Row, error) {
 	if from.Table == nil && to.Table == nil {
 		return nil, nil
@@ -77,34 +84,110 @@ func (d *RowDiff) Rows(ctx *sql.Context, from, to Side) ([]sql.Row, error) {
 	if to.Table != nil {
 		tm, tmap = to.Table.Table.Rows(), d.mapping(to.Table)
 	}
+	grown := grownColumns(from.Table, to.Table)
 	var out []sql.Row
 	n := len(d.cols)
-	err := prolly.DiffMaps(ctx, fm, tm, func(df prolly.Diff) error {
+	emit := func(typ string, fvals, tvals []tables.Value) error {
 		row := make(sql.Row, 2*n+5)
 		row[n], row[n+1] = to.Commit, to.Date
 		row[2*n+2], row[2*n+3] = from.Commit, from.Date
-		typ := DiffModified
-		switch df.Type {
-		case prolly.Added:
-			typ = DiffAdded
-		case prolly.Removed:
-			typ = DiffRemoved
-		}
 		row[2*n+4] = typ
-		if df.Type != prolly.Added {
-			if err := d.fill(ctx, row[n+2:], from.Table, fmap, df.Key); err != nil {
+		if fvals != nil {
+			if err := d.fill(ctx, row[n+2:], from.Table, fmap, fvals); err != nil {
 				return err
 			}
 		}
-		if df.Type != prolly.Removed {
-			if err := d.fill(ctx, row[:n], to.Table, tmap, df.Key); err != nil {
+		if tvals != nil {
+			if err := d.fill(ctx, row[:n], to.Table, tmap, tvals); err != nil {
 				return err
 			}
 		}
 		out = append(out, row)
 		return nil
+	}
+	err := prolly.DiffMaps(ctx, fm, tm, func(df prolly.Diff) error {
+		var fvals, tvals []tables.Value
+		var fn, tn uint64
+		var err error
+		if df.Type != prolly.Added {
+			if fvals, fn, err = from.Table.Table.DecodeCopies(ctx, df.Key, df.From); err != nil {
+				return err
+			}
+		}
+		if df.Type != prolly.Removed {
+			if tvals, tn, err = to.Table.Table.DecodeCopies(ctx, df.Key, df.To); err != nil {
+				return err
+			}
+		}
+		if df.Type == prolly.Modified && !keyless(from.Table) && !keyless(to.Table) {
+			if grown != nil && grown.same(fvals, tvals) {
+				return nil
+			}
+			return emit(DiffModified, fvals, tvals)
+		}
+		for ; tn > fn; tn-- {
+			if err := emit(DiffAdded, nil, tvals); err != nil {
+				return err
+			}
+		}
+		for ; fn > tn; fn-- {
+			if err := emit(DiffRemoved, fvals, nil); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return out, err
+}
+
+func keyless(t *StoredTable) bool { return t != nil && t.Table.Schema().Keyless() }
+
+// grown says how a table's columns map back to an older version that had
+// only some of them, each with the same name and type: of each newer
+// column, the older column's position, or -1 for a column added since.
+type grown []int
+
+// grownColumns returns how to's columns map to from's when to only added
+// columns to from's, nil otherwise (or if the schemas are the same).
+func grownColumns(from, to *StoredTable) grown {
+	if from == nil || to == nil {
+		return nil
+	}
+	fs, ts := from.Table.Schema(), to.Table.Schema()
+	if bytes.Equal(tables.EncodeSchema(fs), tables.EncodeSchema(ts)) {
+		return nil
+	}
+	g := make(grown, len(ts.Columns))
+	found := 0
+	for i, c := range ts.Columns {
+		g[i] = fs.ColumnIndex(c.Name)
+		if g[i] < 0 {
+			continue
+		}
+		if fc := fs.Columns[g[i]]; fc.Type != c.Type || fc.Kind != c.Kind {
+			return nil
+		}
+		found++
+	}
+	if found != len(fs.Columns) {
+		return nil
+	}
+	return g
+}
+
+// same reports whether the stored values of a row are the same in both
+// versions: equal in the older columns, NULL in the added ones.
+func (g grown) same(fvals, tvals []tables.Value) bool {
+	for i, j := range g {
+		if j < 0 {
+			if !tvals[i].IsNull() {
+				return false
+			}
+		} else if prolly.CompareValues(fvals[j], tvals[i]) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func emptyRows(from, to Side) prolly.Map {
@@ -130,17 +213,10 @@ func (d *RowDiff) mapping(t *StoredTable) []int {
 	return m
 }
 
-// fill reads the row under key in t and writes its values, mapped to the
+// fill converts a stored row of t and writes its values, mapped to the
 // current columns, into dst. A value of a column whose type has changed
 // since is converted to the current type, NULL if it does not convert.
-func (d *RowDiff) fill(ctx *sql.Context, dst sql.Row, t *StoredTable, m []int, key []byte) error {
-	vals, ok, err := t.Table.GetByKey(ctx, key)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return fmt.Errorf("%w: a diffed row key %x is not in its table", tables.ErrCorrupt, key)
-	}
+func (d *RowDiff) fill(ctx *sql.Context, dst sql.Row, t *StoredTable, m []int, vals []tables.Value) error {
 	row, err := t.Row(vals)
 	if err != nil {
 		return err
@@ -215,9 +291,30 @@ func openTableDiff(ctx *sql.Context, v *View, name string) (*Table, bool, error)
 	tn := DiffTablePrefix + exact
 	rp := tableRowsPair{v: v, table: exact, d: NewRowDiff(tn, cur.Schema)}
 	td := &tableDiff{v: v, differ: rp}
-	return &Table{name: tn, v: v, sch: rp.d.Schema(), impl: td, indexes: []indexSpec{
-		{id: "to_commit", column: "to_commit"}, {id: "from_commit", column: "from_commit"},
-	}}, true, nil
+	return &Table{name: tn, v: v, sch: rp.d.Schema(), impl: td, indexes: diffKeys(cur)}, true, nil
+}
+
+// diffKeys returns the keys of dolt_diff_<t> for t's current version, as
+// Dolt declares them: to_pks and from_pks on t's key columns of each side,
+// then to_commit and from_commit (hash lookups). Dolt declares to_pks and
+// from_pks UNIQUE, which they are not (a row changes in many commits):
+// they are plain keys here. A keyless t has no key in Dolt: the hash
+// lookups are still made, from literal filters, without being declared.
+func diffKeys(cur *StoredTable) []indexSpec {
+	commits := []indexSpec{onHash("to_commit", "to_commit", false), onHash("from_commit", "from_commit", false)}
+	s := cur.Table.Schema()
+	if s.Keyless() {
+		for i := range commits {
+			commits[i].kind = hiddenHashIndex
+		}
+		return commits
+	}
+	to, from := indexSpec{id: "to_pks", kind: rowKeyIndex}, indexSpec{id: "from_pks", kind: rowKeyIndex}
+	for _, p := range s.PrimaryKey {
+		to.columns = append(to.columns, "to_"+s.Columns[p].Name)
+		from.columns = append(from.columns, "from_"+s.Columns[p].Name)
+	}
+	return append([]indexSpec{to, from}, commits...)
 }
 
 // side returns the side of commit c (nil: the working root).

@@ -49,12 +49,49 @@ type impl interface {
 	rowCount(ctx *sql.Context) (uint64, bool, error)
 }
 
-// indexSpec is one index of a system table: on one text column, point
-// lookups only.
+// indexSpec is one index of a system table.
 type indexSpec struct {
-	id, column string
-	unique     bool
+	id      string
+	columns []string // the indexed columns, in order
+	unique  bool
+	kind    indexKind
 }
+
+// indexKind says how a system table answers the lookups of an index.
+type indexKind uint8
+
+const (
+	// hashIndex: point lookups of commit hashes (and WORKING, STAGED) on
+	// one column, each hash read with a chunk read (index.go).
+	hashIndex indexKind = iota
+	// hiddenHashIndex: a hashIndex that the table's literal filters use
+	// but that it does not declare, where Dolt declares no key (a keyless
+	// table's dolt_diff_<t>).
+	hiddenHashIndex
+	// pairIndex: (to_commit, from_commit) of dolt_commit_diff_<t>: its
+	// ranges go to the table as they are (pairLookup), which answers one
+	// pair of points and refuses the rest.
+	pairIndex
+	// rowKeyIndex: to_pks or from_pks of dolt_diff_<t>, the table's key
+	// columns on one side: a lookup reads what a scan reads and keeps the
+	// rows in the ranges (Dolt declares these keys; lookups by them walk
+	// the history in Dolt too).
+	rowKeyIndex
+)
+
+// onHash is a hashIndex named id on column.
+func onHash(id, column string, unique bool) indexSpec {
+	return indexSpec{id: id, columns: []string{column}, unique: unique}
+}
+
+// column returns the index's first column.
+func (s indexSpec) column() string { return s.columns[0] }
+
+// declared reports whether the table lists the index (GetIndexes).
+func (s indexSpec) declared() bool { return s.kind != hiddenHashIndex }
+
+// hashes reports whether the index takes point lookups of hashes.
+func (s indexSpec) hashes() bool { return s.kind == hashIndex || s.kind == hiddenHashIndex }
 
 // Table is a commit-indexed system table. It reads the commit graph as
 // its View shows it (the transaction's snapshot); it is read-only.
@@ -125,7 +162,7 @@ func (t *Table) Partitions(*sql.Context) (sql.PartitionIter, error) {
 // every row, streamed.
 func (t *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
 	if lp, ok := p.(lookupPartition); ok {
-		return t.impl.lookup(ctx, lp.column, lp.keys)
+		return t.lookupRows(ctx, lp)
 	}
 	return t.impl.scan(ctx)
 }
