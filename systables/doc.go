@@ -54,6 +54,18 @@
 //	                       entry of the root value (the event log and its
 //	                       indexes) is the table dolt_events, data_change.
 //
+//	dolt_column_diff       for each change dolt_diff lists, a row per
+//	                       column it touched in each table: every column of
+//	                       a table made (added) or dropped (removed), the
+//	                       columns added to and dropped from a table, and
+//	                       the columns whose value differs in one of the
+//	                       rows that differ (modified); dolt_events' columns
+//	                       for the event log
+//	  commit_hash, table_name, column_name text (the primary key),
+//	  committer, email text, date datetime, message, diff_type, author,
+//	  author_email text, author_date datetime; all declared NOT NULL, as
+//	  Dolt declares them
+//
 //	dolt_diff_<t>          the rows of t that differ between each commit
 //	                       of HEAD's history and each of its parents (a
 //	                       root commit: against no table), and between
@@ -77,7 +89,42 @@
 //	                       change (verso rewrites rows when a column is
 //	                       added, Dolt does not); a column dropped or
 //	                       retyped changes every row, as in Dolt. The same
-//	                       holds for dolt_diff().
+//	                       holds for dolt_diff(), dolt_commit_diff_<t> and
+//	                       dolt_blame_<t>.
+//
+//	dolt_commit_diff_<t>   the rows of t that differ between the two
+//	                       revisions a query names with to_commit = 'x'
+//	                       AND from_commit = 'y' (hashes, branches, tags,
+//	                       HEAD~n, WORKING, STAGED), as dolt_diff('y', 'x',
+//	                       't') gives them, to_commit and from_commit
+//	                       spelled as the query wrote them; the columns of
+//	                       dolt_diff_<t>
+//	                       Its one key is commits (to_commit, from_commit)
+//	                       (plain: Dolt declares it UNIQUE). A query
+//	                       without to_commit fails with "error querying
+//	                       table dolt_commit_diff_t: dolt_commit_diff_*
+//	                       tables must be filtered to a single
+//	                       'to_commit'", one without a single pair with
+//	                       "commit_diff_<table> requires one 'to_commit' and
+//	                       one 'from_commit'"; a revision that names nothing
+//	                       as the procedures word it.
+//
+//	dolt_blame_<t>         for each row of t at HEAD (t a table of the
+//	                       working root with a primary key), the commit
+//	                       that last changed it
+//	  <k>...               t's key columns, nullable and not keys (Dolt's
+//	                       blame is a view)
+//	  commit varchar(1023), commit_date datetime(6), committer, email,
+//	  message text         the commit, its time, committer and message
+//	                       The commit is the first, in log order from HEAD,
+//	                       whose diff against one of its parents adds or
+//	                       modifies the row (as dolt_diff_<t> lists those
+//	                       diffs; a merge that takes a row from one parent
+//	                       changed it against the other). A keyless t
+//	                       fails with "unable to generate blame view for
+//	                       table without primary key", an unknown one with
+//	                       "table not found: t"; an INSERT as into Dolt's
+//	                       view.
 //
 //	dolt_diff_dolt_events  the events added and removed between each
 //	                       commit of HEAD's history and each of its
@@ -217,9 +264,12 @@
 //     to_commit, from_commit). There is no index structure: the chunk
 //     store's own address index is the index, and the closure answers "is
 //     it in this table's history". Its kinds (indexKind): hash lookups,
-//     hidden hash lookups (keyless dolt_diff_<t>), a pair of revisions,
-//     and dolt_diff_<t>'s row-key keys.
+//     hidden hash lookups (keyless dolt_diff_<t>), dolt_commit_diff_<t>'s
+//     pair of revisions, and dolt_diff_<t>'s row-key keys.
 //   - LogQuery, TableDiff: dolt_log() and dolt_diff().
+//   - RowDiff: the rows of a diff of a table, in its current columns:
+//     dolt_diff_<t>, dolt_commit_diff_<t> and dolt_diff() lay them out,
+//     dolt_column_diff and dolt_blame_<t> read them.
 //   - EventDiff: the rows of a diff of the event log, in dolt_events'
 //     columns.
 //   - OpenSession's tables: rowsTable (dolt_branches, dolt_tags,
@@ -231,8 +281,9 @@
 //
 // # How queries run
 //
-//   - Full scans stream: dolt_log, dolt_diff, dolt_diff_<t> and
-//     dolt_history_<t> follow commitgraph's Log iterator (HEAD's closure
+//   - Full scans stream: dolt_log, dolt_diff, dolt_column_diff,
+//     dolt_diff_<t> and dolt_history_<t> follow commitgraph's Log iterator
+//     (HEAD's closure
 //     read downwards, a height at a time); dolt_commits and
 //     dolt_commit_ancestors merge the closures of every branch head and
 //     tagged commit from the top down, reading each commit once.
@@ -254,6 +305,24 @@
 //     x = HEAD gives the WORKING rows. A HEAD of commit format 1 (a history
 //     written before the aliases) falls back to reading every commit of
 //     HEAD's history above x: correct, slower.
+//   - dolt_column_diff's commit_hash = 'x' (and IN, STAGED, WORKING) is
+//     an index lookup as dolt_diff's is, then one diff of the commit
+//     against its first parent: the tables that differ, and the rows of
+//     each, at a cost that follows the change.
+//   - dolt_commit_diff_<t>'s to_commit = 'x' AND from_commit = 'y' is a
+//     lookup of the pair index: each revision resolved (a hash with a
+//     chunk read, a name through the refs, HEAD~n by n first parents),
+//     then one diff of the two tables. The table picks the lookup from
+//     literals itself; other expressions (user variables, parameters) go
+//     through the engine's costing of the same index.
+//   - dolt_blame_<t> walks HEAD's history in log order only as far as it
+//     must: it reads HEAD's rows (their keys are held until the walk
+//     ends), diffs t between each commit and its parents where their
+//     tables differ (a header compare where they do not), and stops once
+//     every row is named. A row last changed n commits ago costs a walk
+//     of n commits; a row unchanged since t was made, a walk to the commit
+//     that made it. A filter on the key is applied to its rows: the walk
+//     still names every row.
 //   - dolt_diff_<t>'s to_pks and from_pks (filters on to_<k> and from_<k>)
 //     read what a scan reads and keep the rows in the ranges: a walk of
 //     HEAD's history, as Dolt's lookups by them are.
@@ -280,16 +349,22 @@
 //
 // # Caveats
 //
-//   - dolt_diff compares a merge with its first parent only (what the merge
-//     brought to its branch); dolt_diff_<t> compares it with every parent.
-//     Dolt's dolt_diff_<t> leaves out the changes of a merge's first parent
+//   - dolt_diff and dolt_column_diff compare a merge with its first parent
+//     only (what the merge brought to its branch); dolt_diff_<t> compares
+//     it with every parent, and so does dolt_blame_<t>. Dolt's
+//     dolt_diff_<t> leaves out the changes of a merge's first parent
 //     (corpus c-diff-merge); verso lists them.
+//   - dolt_blame_<t> shows HEAD's rows, each with its last commit: a row
+//     with uncommitted changes keeps its row (Dolt's blame drops it,
+//     corpus c-blame). Log order (height, then time) decides which commit
+//     is the last; Dolt's blame orders by commit time, which agrees unless
+//     clocks went backwards.
 //   - Revisions other than HEAD, WORKING and STAGED in the table functions
 //     (branches, tags, hashes with steps; in dolt_diff(), HEAD's steps too)
 //     resolve against the refs as they are now, not the snapshot.
-//   - dolt_diff_<t> and dolt_history_<t> exist for the tables of the
-//     working root; the history of a dropped table is not reachable by
-//     name.
+//   - dolt_diff_<t>, dolt_commit_diff_<t>, dolt_history_<t> and
+//     dolt_blame_<t> exist for the tables of the working root; the history
+//     of a dropped table is not reachable by name.
 //   - Lookups of hashes that are not string literals (a join's keys, a
 //     prepared-statement parameter) go through the engine's costing of the
 //     index; a NULL key matches no row.

@@ -12,7 +12,8 @@ import (
 // updates, against each version's rows counted (read AS OF each commit):
 // a change of a row's count is that many rows added or removed, a changed
 // row a removal and an addition, never a modification; WORKING against
-// HEAD too, and dolt_diff() between any two commits.
+// HEAD too, and dolt_commit_diff_k and dolt_diff() between any two
+// commits.
 func TestKeylessDiffAgainstCounts(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
@@ -89,7 +90,9 @@ func TestKeylessDiffAgainstCounts(t *testing.T) {
 			equal(t, q, sorted(formatRows(en.exec(ctx, q))), want(head, "WORKING"))
 			for range 20 {
 				a, b := hashes[1+rng.IntN(len(hashes)-1)], hashes[1+rng.IntN(len(hashes)-1)]
-				q := fmt.Sprintf("SELECT %s FROM dolt_diff('%s', '%s', 'k')", cols, a, b)
+				q := fmt.Sprintf("SELECT %s FROM dolt_commit_diff_k WHERE to_commit = '%s' AND from_commit = '%s'", cols, b, a)
+				equal(t, q, sorted(formatRows(en.exec(ctx, q))), want(a, b))
+				q = fmt.Sprintf("SELECT %s FROM dolt_diff('%s', '%s', 'k')", cols, a, b)
 				equal(t, q, sorted(formatRows(en.exec(ctx, q))), want(a, b))
 			}
 			if modified := en.exec(ctx, "SELECT COUNT(*) FROM dolt_diff_k WHERE diff_type = 'modified'"); fmt.Sprint(modified[0][0]) != "0" {
@@ -101,8 +104,8 @@ func TestKeylessDiffAgainstCounts(t *testing.T) {
 }
 
 // TestDiffAddedColumn checks that rows rewritten only because a column
-// was added (NULL in them) are no change in dolt_diff_<t> and
-// dolt_diff(), as in Dolt, where adding a column leaves the
+// was added (NULL in them) are no change in dolt_diff_<t>, dolt_diff()
+// and dolt_commit_diff_<t>, as in Dolt, where adding a column leaves the
 // rows as they are; a dropped column, a changed type or a value set in
 // the new column are changes.
 func TestDiffAddedColumn(t *testing.T) {
@@ -116,12 +119,13 @@ func TestDiffAddedColumn(t *testing.T) {
 		for _, q := range []string{
 			"SELECT to_pk, diff_type FROM dolt_diff_t WHERE to_commit = 'WORKING'",
 			"SELECT to_pk, diff_type FROM dolt_diff('HEAD', 'WORKING', 't')",
+			"SELECT to_pk, diff_type FROM dolt_commit_diff_t WHERE to_commit = 'WORKING' AND from_commit = 'HEAD'",
 		} {
 			rows := formatRows(en.exec(ctx, q))
 			slices.Sort(rows)
 			out = append(out, fmt.Sprint(rows))
 		}
-		if out[1] != out[0] {
+		if out[1] != out[0] || out[2] != out[0] {
 			t.Fatalf("the diffs disagree: %q", out)
 		}
 		return out[:1]
