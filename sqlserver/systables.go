@@ -14,8 +14,9 @@ import (
 
 // systemTable returns the system table (package systables) named name, if
 // it is one: dolt_log of the database's branch, dolt_commits,
-// dolt_commit_ancestors, dolt_diff, and dolt_diff_<t> and dolt_history_<t>
-// for each table t. System table names take precedence over tables; they
+// dolt_commit_ancestors, dolt_diff, dolt_column_diff, and dolt_diff_<t>,
+// dolt_commit_diff_<t>, dolt_history_<t> and dolt_blame_<t> for each
+// table t. System table names take precedence over tables; they
 // are not listed by GetTableNames (as Dolt hides them from SHOW TABLES).
 func (db *Database) systemTable(ctx *sql.Context, name string) (sql.Table, bool, error) {
 	if db.temp || !systables.IsName(name) {

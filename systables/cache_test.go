@@ -50,7 +50,7 @@ func TestCachesApart(t *testing.T) {
 			t.Fatal(ok, err)
 		}
 		// The row count decodes the head through the cache.
-		if n, exact, err := tb.RowCount(sql.NewContext(ctx)); err != nil || !exact || n != 4 {
+		if n, exact, err := tb.(sql.StatisticsTable).RowCount(sql.NewContext(ctx)); err != nil || !exact || n != 4 {
 			t.Fatalf("row count %d, %v, %v", n, exact, err)
 		}
 		out := ""

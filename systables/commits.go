@@ -61,7 +61,7 @@ var (
 
 // commitHashKeys are the keys of dolt_log and dolt_commits: the primary
 // key and, as Dolt declares it beside, a unique key commit_hash.
-var commitHashKeys = []indexSpec{{id: "PRIMARY", column: commitHashColumn, unique: true}, {id: commitHashColumn, column: commitHashColumn, unique: true}}
+var commitHashKeys = []indexSpec{onHash("PRIMARY", commitHashColumn, true), onHash(commitHashColumn, commitHashColumn, true)}
 
 // commitTable is dolt_log, dolt_commits or dolt_commit_ancestors.
 type commitTable struct {
@@ -97,7 +97,7 @@ func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, erro
 			t.indexes = commitHashKeys
 		} else {
 			ct.kind, t.sch = kindAncestors, ancestorsSchema
-			t.indexes = []indexSpec{{id: commitHashColumn, column: commitHashColumn}}
+			t.indexes = []indexSpec{onHash(commitHashColumn, commitHashColumn, false)}
 		}
 	}
 	return t, true, nil

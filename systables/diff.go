@@ -30,13 +30,15 @@ var diffSchema = sql.Schema{
 
 // diffTable is dolt_diff: a row per table that a commit of HEAD's history
 // changed against its first parent (the mainline: what the commit brought
-// to its branch), and a row per table the working root changed against
-// HEAD, under the commit_hash WORKING.
+// to its branch), and a row per table of the uncommitted changes: those
+// staged (HEAD's root to the staged root), under the commit_hash STAGED,
+// and those not staged (the staged root to the working root), under
+// WORKING.
 type diffTable struct{ v *View }
 
 func openDiff(v *View) *Table {
 	return &Table{name: DiffName, v: v, sch: diffSchema, impl: diffTable{v},
-		indexes: []indexSpec{{id: commitHashColumn, column: commitHashColumn}}}
+		indexes: []indexSpec{onHash(commitHashColumn, commitHashColumn, false)}}
 }
 
 // TableChange is one table that differs between two root values (the
@@ -52,59 +54,90 @@ func RootChanges(ctx context.Context, g *commitgraph.DB, from, to commitgraph.Ro
 	return verso.ChangedTables(ctx, from, to)
 }
 
-// rowsOf returns the dolt_diff rows of commit c (nil: the working root).
-func (d diffTable) rowsOf(ctx *sql.Context, c, head *commitgraph.Commit) ([]sql.Row, error) {
-	var from, to commitgraph.RootValue
-	var err error
-	hash := Working
-	var meta, author []any
-	if c == nil {
-		if from, err = d.v.openRoot(ctx, head); err != nil {
-			return nil, err
+// commitRoots returns the roots a commit's dolt_diff rows compare: its
+// first parent's (the empty root for a root commit) and its own.
+func (v *View) commitRoots(ctx context.Context, c *commitgraph.Commit) (from, to commitgraph.RootValue, err error) {
+	var parent *commitgraph.Commit
+	if len(c.Parents) > 0 {
+		if parent, err = v.readCommit(ctx, c.Parents[0]); err != nil {
+			return from, to, err
 		}
-		to = d.v.Working
-		meta = []any{nil, nil, nil, nil}
-		author = []any{nil, nil, nil}
-	} else {
-		hash = c.Addr.String()
-		var parent *commitgraph.Commit
-		if len(c.Parents) > 0 {
-			if parent, err = d.v.readCommit(ctx, c.Parents[0]); err != nil {
-				return nil, err
-			}
-		}
-		if from, err = d.v.openRoot(ctx, parent); err != nil {
-			return nil, err
-		}
-		if to, err = d.v.openRoot(ctx, c); err != nil {
-			return nil, err
-		}
-		who := c.Meta.CommitterOrAuthor()
-		meta = []any{who.Name, who.Email, c.Meta.Time, c.Meta.Message}
-		author = []any{c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}
 	}
+	if from, err = v.openRoot(ctx, parent); err != nil {
+		return from, to, err
+	}
+	to, err = v.openRoot(ctx, c)
+	return from, to, err
+}
+
+// commitMeta returns the committer's name, email, time and message and
+// the author's name, email and time of c, as dolt_diff and
+// dolt_column_diff show them (nil for STAGED and WORKING).
+func commitMeta(c *commitgraph.Commit) (meta, author []any) {
+	if c == nil {
+		return []any{nil, nil, nil, nil}, []any{nil, nil, nil}
+	}
+	who := c.Meta.CommitterOrAuthor()
+	return []any{who.Name, who.Email, c.Meta.Time, c.Meta.Message}, []any{c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}
+}
+
+// rowsOf returns the dolt_diff rows of commit c.
+func (d diffTable) rowsOf(ctx *sql.Context, c *commitgraph.Commit) ([]sql.Row, error) {
+	from, to, err := d.v.commitRoots(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return d.changeRows(ctx, c.Addr.String(), c, from, to)
+}
+
+// pendingRows returns the dolt_diff rows of the uncommitted changes whose
+// commit_hash is name (STAGED or WORKING).
+func (d diffTable) pendingRows(ctx *sql.Context, name string, head *commitgraph.Commit) ([]sql.Row, error) {
+	p, err := d.v.pending(ctx, head)
+	if err != nil {
+		return nil, err
+	}
+	if name == Staged {
+		return d.changeRows(ctx, Staged, nil, p.head, p.staged)
+	}
+	return d.changeRows(ctx, Working, nil, p.staged, p.working)
+}
+
+// changeRows returns the dolt_diff rows of the change from root from to
+// root to, under hash, with c's metadata (nil: none).
+func (d diffTable) changeRows(ctx *sql.Context, hash string, c *commitgraph.Commit, from, to commitgraph.RootValue) ([]sql.Row, error) {
 	chs, err := RootChanges(ctx, d.v.Graph, from, to)
 	if err != nil {
 		return nil, err
 	}
-	if c == nil && d.v.Session != nil {
-		// The working set's new tables that dolt_ignore ignores are no
-		// change, as in Dolt.
-		tx, err := d.v.Session.Txn(ctx)
-		if err != nil {
+	if hash == Working {
+		if chs, err = d.v.withoutIgnored(ctx, chs, from, to); err != nil {
 			return nil, err
 		}
-		ignored, err := tx.DB().IgnoredNew(ctx, from, to)
-		if err != nil {
-			return nil, err
-		}
-		chs = slices.DeleteFunc(chs, func(ch TableChange) bool { return slices.Contains(ignored, ch.Table) })
 	}
+	meta, author := commitMeta(c)
 	out := make([]sql.Row, len(chs))
 	for i, ch := range chs {
 		out[i] = append(append(append(sql.Row{hash, ch.Table}, meta...), boolVal(ch.DataChange), boolVal(ch.SchemaChange)), author...)
 	}
 	return out, nil
+}
+
+// withoutIgnored returns chs without the new tables of the change from
+// staged to working that dolt_ignore ignores: no change, as in Dolt.
+func (v *View) withoutIgnored(ctx *sql.Context, chs []TableChange, staged, working commitgraph.RootValue) ([]TableChange, error) {
+	if v.Session == nil {
+		return chs, nil
+	}
+	tx, err := v.Session.Txn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ignored, err := tx.DB().IgnoredNew(ctx, staged, working)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(chs, func(ch TableChange) bool { return slices.Contains(ignored, ch.Table) }), nil
 }
 
 func boolVal(b bool) int8 {
@@ -114,17 +147,21 @@ func boolVal(b bool) int8 {
 	return 0
 }
 
+// pendingNames are the names of the uncommitted changes, in the order
+// the tables list them.
+var pendingNames = []string{Staged, Working}
+
 func (d diffTable) scan(ctx *sql.Context) (sql.RowIter, error) {
 	head, err := d.v.head(ctx)
 	if err != nil {
 		return nil, err
 	}
 	it := d.v.Graph.Log(ctx, head.Addr)
-	working := true
+	next := 0
 	return &rowsIter{next: func(ctx *sql.Context) ([]sql.Row, error) {
-		if working {
-			working = false
-			return d.rowsOf(ctx, nil, head)
+		if next < len(pendingNames) {
+			next++
+			return d.pendingRows(ctx, pendingNames[next-1], head)
 		}
 		if !it.Next(ctx) {
 			if err := it.Err(); err != nil {
@@ -132,7 +169,7 @@ func (d diffTable) scan(ctx *sql.Context) (sql.RowIter, error) {
 			}
 			return nil, io.EOF
 		}
-		return d.rowsOf(ctx, it.Commit(), nil)
+		return d.rowsOf(ctx, it.Commit())
 	}}, nil
 }
 
@@ -143,9 +180,9 @@ func (d diffTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIte
 	}
 	var out []sql.Row
 	var hashes []string
-	for _, k := range keys {
-		if k == Working {
-			rs, err := d.rowsOf(ctx, nil, head)
+	for _, k := range uniqueKeys(keys) {
+		if k == Working || k == Staged {
+			rs, err := d.pendingRows(ctx, k, head)
 			if err != nil {
 				return nil, err
 			}
@@ -159,13 +196,26 @@ func (d diffTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIte
 		return nil, err
 	}
 	for _, c := range cs {
-		rs, err := d.rowsOf(ctx, c, nil)
+		rs, err := d.rowsOf(ctx, c)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, rs...)
 	}
 	return sql.RowsToRowIter(out...), nil
+}
+
+// uniqueKeys returns keys without repeats, in order.
+func uniqueKeys(keys []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // rowCount estimates a row per commit of HEAD's history.

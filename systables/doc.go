@@ -38,18 +38,33 @@
 //	  parent_index int      0 for the first (mainline) parent
 //
 //	dolt_diff              the tables each commit of HEAD's history changed
-//	                       against its first parent, and those the working
-//	                       root changed against HEAD (commit_hash WORKING,
-//	                       committer, email, date and message NULL)
+//	                       against its first parent, and the uncommitted
+//	                       changes: those staged (HEAD's root to the staged
+//	                       root, commit_hash STAGED) and those not (the
+//	                       staged root to the working root, WORKING), with
+//	                       committer, email, date and message NULL
 //	  commit_hash, table_name text, committer, email text, date
 //	  datetime(6), message text, data_change, schema_change boolean,
 //	  author, author_email text, author_date datetime(6); all declared NOT
-//	  NULL, as Dolt declares them, though WORKING's metadata is NULL
+//	  NULL, as Dolt declares them, though STAGED's and WORKING's metadata
+//	  is NULL
 //	                       A table's rows changed: data_change; its schema
 //	                       or options changed, or it was created or
 //	                       dropped: schema_change. A change to any events/
 //	                       entry of the root value (the event log and its
 //	                       indexes) is the table dolt_events, data_change.
+//
+//	dolt_column_diff       for each change dolt_diff lists, a row per
+//	                       column it touched in each table: every column of
+//	                       a table made (added) or dropped (removed), the
+//	                       columns added to and dropped from a table, and
+//	                       the columns whose value differs in one of the
+//	                       rows that differ (modified); dolt_events' columns
+//	                       for the event log
+//	  commit_hash, table_name, column_name text (the primary key),
+//	  committer, email text, date datetime, message, diff_type, author,
+//	  author_email text, author_date datetime; all declared NOT NULL, as
+//	  Dolt declares them
 //
 //	dolt_diff_<t>          the rows of t that differ between each commit
 //	                       of HEAD's history and each of its parents (a
@@ -60,6 +75,56 @@
 //	  from_<c>...          the row before
 //	  from_commit varchar(1023), from_commit_date datetime(6)
 //	  diff_type varchar(1023)  added, modified or removed
+//	                       Keys, as Dolt declares them: to_pks and from_pks
+//	                       on t's key columns of each side (plain keys:
+//	                       Dolt declares them UNIQUE, which they are not),
+//	                       to_commit and from_commit. A keyless t has none
+//	                       declared, as in Dolt; its to_commit and
+//	                       from_commit literals are still looked up.
+//	                       A keyless t keeps equal rows as one entry with a
+//	                       count: a count that changes is that many rows
+//	                       added or removed, a row changed a removal and an
+//	                       addition. A row whose stored values differ only
+//	                       in columns added since, NULL in it, did not
+//	                       change (verso rewrites rows when a column is
+//	                       added, Dolt does not); a column dropped or
+//	                       retyped changes every row, as in Dolt. The same
+//	                       holds for dolt_diff(), dolt_commit_diff_<t> and
+//	                       dolt_blame_<t>.
+//
+//	dolt_commit_diff_<t>   the rows of t that differ between the two
+//	                       revisions a query names with to_commit = 'x'
+//	                       AND from_commit = 'y' (hashes, branches, tags,
+//	                       HEAD~n, WORKING, STAGED), as dolt_diff('y', 'x',
+//	                       't') gives them, to_commit and from_commit
+//	                       spelled as the query wrote them; the columns of
+//	                       dolt_diff_<t>
+//	                       Its one key is commits (to_commit, from_commit)
+//	                       (plain: Dolt declares it UNIQUE). A query
+//	                       without to_commit fails with "error querying
+//	                       table dolt_commit_diff_t: dolt_commit_diff_*
+//	                       tables must be filtered to a single
+//	                       'to_commit'", one without a single pair with
+//	                       "commit_diff_<table> requires one 'to_commit' and
+//	                       one 'from_commit'"; a revision that names nothing
+//	                       as the procedures word it.
+//
+//	dolt_blame_<t>         for each row of t at HEAD (t a table of the
+//	                       working root with a primary key), the commit
+//	                       that last changed it
+//	  <k>...               t's key columns, nullable and not keys (Dolt's
+//	                       blame is a view)
+//	  commit varchar(1023), commit_date datetime(6), committer, email,
+//	  message text         the commit, its time, committer and message
+//	                       The commit is the first, in log order from HEAD,
+//	                       whose diff against one of its parents adds or
+//	                       modifies the row (as dolt_diff_<t> lists those
+//	                       diffs; a merge that takes a row from one parent
+//	                       changed it against the other). A keyless t
+//	                       fails with "unable to generate blame view for
+//	                       table without primary key", an unknown one with
+//	                       "table not found: t"; an INSERT as into Dolt's
+//	                       view.
 //
 //	dolt_diff_dolt_events  the events added and removed between each
 //	                       commit of HEAD's history and each of its
@@ -242,6 +307,12 @@
 //   - tableDelta: a table that differs between two roots (deltas.go);
 //     rowChange: a row that differs (rowdiff.go).
 //   - PreviewSummaryRows, PreviewConflicts: the merge preview functions.
+//     it in this table's history". Its kinds (indexKind): hash lookups,
+//     hidden hash lookups (keyless dolt_diff_<t>), dolt_commit_diff_<t>'s
+//     pair of revisions, and dolt_diff_<t>'s row-key keys.
+//   - RowDiff: the rows of a diff of a table, in its current columns:
+//     dolt_diff_<t>, dolt_commit_diff_<t> and dolt_diff() lay them out,
+//     dolt_column_diff and dolt_blame_<t> read them.
 //   - EventDiff: the rows of a diff of the event log, in dolt_events'
 //     columns.
 //   - OpenSession's tables: rowsTable (dolt_branches, dolt_tags,
@@ -253,8 +324,9 @@
 //
 // # How queries run
 //
-//   - Full scans stream: dolt_log, dolt_diff, dolt_diff_<t> and
-//     dolt_history_<t> follow commitgraph's Log iterator (HEAD's closure
+//   - Full scans stream: dolt_log, dolt_diff, dolt_column_diff,
+//     dolt_diff_<t> and dolt_history_<t> follow commitgraph's Log iterator
+//     (HEAD's closure
 //     read downwards, a height at a time); dolt_commits and
 //     dolt_commit_ancestors merge the closures of every branch head and
 //     tagged commit from the top down, reading each commit once.
@@ -276,6 +348,27 @@
 //     x = HEAD gives the WORKING rows. A HEAD of commit format 1 (a history
 //     written before the aliases) falls back to reading every commit of
 //     HEAD's history above x: correct, slower.
+//   - dolt_column_diff's commit_hash = 'x' (and IN, STAGED, WORKING) is
+//     an index lookup as dolt_diff's is, then one diff of the commit
+//     against its first parent: the tables that differ, and the rows of
+//     each, at a cost that follows the change.
+//   - dolt_commit_diff_<t>'s to_commit = 'x' AND from_commit = 'y' is a
+//     lookup of the pair index: each revision resolved (a hash with a
+//     chunk read, a name through the refs, HEAD~n by n first parents),
+//     then one diff of the two tables. The table picks the lookup from
+//     literals itself; other expressions (user variables, parameters) go
+//     through the engine's costing of the same index.
+//   - dolt_blame_<t> walks HEAD's history in log order only as far as it
+//     must: it reads HEAD's rows (their keys are held until the walk
+//     ends), diffs t between each commit and its parents where their
+//     tables differ (a header compare where they do not), and stops once
+//     every row is named. A row last changed n commits ago costs a walk
+//     of n commits; a row unchanged since t was made, a walk to the commit
+//     that made it. A filter on the key is applied to its rows: the walk
+//     still names every row.
+//   - dolt_diff_<t>'s to_pks and from_pks (filters on to_<k> and from_<k>)
+//     read what a scan reads and keep the rows in the ranges: a walk of
+//     HEAD's history, as Dolt's lookups by them are.
 //   - A join such as dolt_diff_t JOIN dolt_log ON commit_hash = to_commit
 //     is a lookup join: dolt_diff_<t> reports one row per commit as its
 //     estimate, so the coster does not pick a hash join, which would read
@@ -315,14 +408,22 @@
 //     are not tables of dolt_diff_summary or dolt_patch; a foreign key
 //     change alone is no change, though CREATE TABLE statements name the
 //     table's foreign keys.
-//   - dolt_diff compares a merge with its first parent only (what the merge
-//     brought to its branch); dolt_diff_<t> compares it with every parent.
+//   - dolt_diff and dolt_column_diff compare a merge with its first parent
+//     only (what the merge brought to its branch); dolt_diff_<t> compares
+//     it with every parent, and so does dolt_blame_<t>. Dolt's
+//     dolt_diff_<t> leaves out the changes of a merge's first parent
+//     (corpus c-diff-merge); verso lists them.
+//   - dolt_blame_<t> shows HEAD's rows, each with its last commit: a row
+//     with uncommitted changes keeps its row (Dolt's blame drops it,
+//     corpus c-blame). Log order (height, then time) decides which commit
+//     is the last; Dolt's blame orders by commit time, which agrees unless
+//     clocks went backwards.
 //   - Revisions other than HEAD, WORKING and STAGED in the table functions
 //     (branches, tags, hashes with steps; in dolt_diff(), HEAD's steps too)
 //     resolve against the refs as they are now, not the snapshot.
-//   - dolt_diff_<t> and dolt_history_<t> exist for the tables of the
-//     working root; the history of a dropped table is not reachable by
-//     name.
+//   - dolt_diff_<t>, dolt_commit_diff_<t>, dolt_history_<t> and
+//     dolt_blame_<t> exist for the tables of the working root; the history
+//     of a dropped table is not reachable by name.
 //   - Lookups of hashes that are not string literals (a join's keys, a
 //     prepared-statement parameter) go through the engine's costing of the
 //     index; a NULL key matches no row.

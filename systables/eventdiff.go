@@ -119,6 +119,6 @@ func openEventsDiff(v *View) (*Table, bool, error) {
 	d := NewEventDiff(tn)
 	td := &tableDiff{v: v, differ: eventsPair{v: v, d: d}}
 	return &Table{name: tn, v: v, sch: d.Schema(), impl: td, indexes: []indexSpec{
-		{id: "to_commit", column: "to_commit"}, {id: "from_commit", column: "from_commit"},
+		onHash("to_commit", "to_commit", false), onHash("from_commit", "from_commit", false),
 	}}, true, nil
 }

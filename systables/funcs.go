@@ -41,11 +41,7 @@ func (v *View) resolve(ctx context.Context, spec string) (*revision, error) {
 		r.root = v.Working
 		return r, nil
 	case Staged:
-		ws, err := v.Refs.WorkingSet(ctx, v.Branch)
-		if err != nil {
-			return nil, err
-		}
-		r.root, err = v.Graph.OpenRoot(ctx, ws.Staged)
+		r.root, err = v.staged(ctx)
 		return r, err
 	case "HEAD":
 		r.commit, err = v.head(ctx)

@@ -41,7 +41,7 @@ func openHistory(ctx *sql.Context, v *View, name string) (*Table, bool, error) {
 	sch = append(sch[:len(sch):len(sch)], col(tn, "commit_hash", historyHashType, false), col(tn, "committer", historyCommitterType, false),
 		col(tn, "commit_date", types.Datetime3, false))
 	return &Table{name: tn, v: v, sch: sch, impl: h,
-		indexes: []indexSpec{{id: commitHashColumn, column: commitHashColumn}}}, true, nil
+		indexes: []indexSpec{onHash(commitHashColumn, commitHashColumn, false)}}, true, nil
 }
 
 // The types Dolt gives dolt_history_<t>'s commit columns.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
-	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
 	"github.com/verso-db/verso/internal/doltargs"
@@ -194,29 +193,9 @@ func NewLogQuery(ctx *sql.Context, v *View, source string, args []string) (*LogQ
 	return q, nil
 }
 
-// resolve resolves a revision of dolt_log: HEAD (and HEAD~n, ...) from the
-// view's HEAD, anything else as commitgraph.Resolve does.
+// resolve resolves a revision of dolt_log (View.resolveCommit).
 func (q *LogQuery) resolve(ctx context.Context, spec string) (*commitgraph.Commit, error) {
-	base, steps := spec, ""
-	if i := strings.IndexAny(spec, "~^"); i >= 0 {
-		base, steps = spec[:i], spec[i:]
-	}
-	resolved := spec
-	if strings.EqualFold(base, "HEAD") {
-		h, err := q.v.head(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if steps == "" {
-			return h, nil
-		}
-		resolved = h.Addr.String() + steps
-	}
-	c, err := q.v.Graph.Resolve(ctx, resolved, q.v.Branch)
-	if err != nil {
-		return nil, &verso.RevisionError{Rev: spec, Err: err}
-	}
-	return c, nil
+	return q.v.resolveCommit(ctx, spec)
 }
 
 // uniqueAddrs returns as without repeats, in order.

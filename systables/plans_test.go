@@ -62,6 +62,87 @@ func TestExplainHistoryIndexes(t *testing.T) {
 	t.Log(explain(t, en, "SELECT * FROM dolt_diff_t JOIN dolt_log ON commit_hash = to_commit LIMIT 10"))
 }
 
+// TestExplainCommitIndexedTables checks that the lookups by commit of the
+// tables added after the first ones are index lookups: dolt_column_diff
+// by commit_hash, dolt_commit_diff_t by (to_commit, from_commit) from
+// literals and from user variables, and a keyless table's dolt_diff_<t>
+// by to_commit and from_commit, which Dolt declares no key for (the table
+// does not declare them either, and still looks literals up); and that
+// dolt_diff_t declares to_pks, used for filters on to_pk.
+func TestExplainCommitIndexedTables(t *testing.T) {
+	en := newEnv(t)
+	if _, err := histgen.Build(context.Background(), en.graph, histgen.Options{Commits: 30, Rows: 5, Seed: 1, BranchEvery: 5, BranchLen: 2}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := en.session("d")
+	en.exec(ctx, "CREATE TABLE k (a INT, b INT)")
+	en.exec(ctx, "INSERT INTO k VALUES (1, 2), (1, 2)")
+	en.exec(ctx, "CALL dolt_commit('-Am', 'keyless')")
+	main, _ := en.graph.Head(context.Background(), "main")
+	h := main.String()
+	indexed := func(q, table, index string) {
+		t.Helper()
+		if p := explain(t, en, q); !strings.Contains(p, "IndexedTableAccess("+table+")") || !strings.Contains(p, "index: ["+index+"]") {
+			t.Fatalf("%s:\n%s", q, p)
+		}
+	}
+	for _, cond := range []string{"= '" + h + "'", "IN ('" + h + "', 'WORKING')", "= 'STAGED'"} {
+		indexed("SELECT * FROM dolt_column_diff WHERE commit_hash "+cond, "dolt_column_diff", "dolt_column_diff.commit_hash")
+		indexed("SELECT * FROM dolt_diff_k WHERE to_commit "+cond, "dolt_diff_k", "dolt_diff_k.to_commit")
+		indexed("SELECT * FROM dolt_diff_k WHERE from_commit "+cond, "dolt_diff_k", "dolt_diff_k.from_commit")
+	}
+	pair := "dolt_commit_diff_t.to_commit,dolt_commit_diff_t.from_commit"
+	indexed("SELECT * FROM dolt_commit_diff_t WHERE to_commit = '"+h+"' AND from_commit = 'HEAD~3'", "dolt_commit_diff_t", pair)
+	indexed("SELECT * FROM dolt_commit_diff_t WHERE from_commit = 'WORKING' AND to_commit = 'main' AND to_pk > 2", "dolt_commit_diff_t", pair)
+	en.exec(ctx, "SET @a = 'HEAD', @b = 'HEAD~1'")
+	indexed("SELECT * FROM dolt_commit_diff_t WHERE to_commit = @a AND from_commit = @b", "dolt_commit_diff_t", pair)
+	indexed("SELECT * FROM dolt_diff_t WHERE to_pk = 3", "dolt_diff_t", "dolt_diff_t.to_pk")
+	for _, q := range []string{"SHOW INDEXES FROM dolt_diff_k", "SHOW INDEXES FROM dolt_blame_t"} {
+		if rows := en.exec(ctx, q); len(rows) != 0 {
+			t.Fatalf("%s: %v", q, rows)
+		}
+	}
+}
+
+// TestCommitLookupReads checks that a lookup by commit in the tables that
+// read one change (dolt_column_diff, dolt_commit_diff_t, dolt_diff's
+// STAGED rows) reads a few chunks of a 300-commit history, not the
+// history: the commit, HEAD's closure path, and the change.
+func TestCommitLookupReads(t *testing.T) {
+	en, cs := newCountingEnv(t)
+	ctx := en.session("d")
+	en.exec(ctx, "CREATE TABLE t (pk INT PRIMARY KEY, v INT)")
+	en.exec(ctx, "INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)")
+	for i := range 300 {
+		en.exec(ctx, fmt.Sprintf("UPDATE t SET v = %d WHERE pk = %d", i, i%3+1))
+		en.exec(ctx, fmt.Sprintf("CALL dolt_commit('-Am', 'c%d')", i))
+	}
+	en.exec(ctx, "UPDATE t SET v = -1 WHERE pk = 1")
+	en.exec(ctx, "CALL dolt_add('t')")
+	mid := fmt.Sprint(en.exec(ctx, "SELECT commit_hash FROM dolt_log WHERE message = 'c150'")[0][0])
+	old := fmt.Sprint(en.exec(ctx, "SELECT commit_hash FROM dolt_log WHERE message = 'c40'")[0][0])
+	for _, tc := range []struct {
+		q    string
+		rows int
+	}{
+		{"SELECT * FROM dolt_column_diff WHERE commit_hash = '" + mid + "'", 1},
+		{"SELECT * FROM dolt_column_diff WHERE commit_hash = 'STAGED'", 1},
+		{"SELECT * FROM dolt_diff WHERE commit_hash = 'STAGED'", 1},
+		{"SELECT * FROM dolt_commit_diff_t WHERE to_commit = '" + mid + "' AND from_commit = '" + old + "'", 3},
+		{"SELECT * FROM dolt_commit_diff_t WHERE to_commit = 'STAGED' AND from_commit = 'HEAD~2'", 3},
+	} {
+		before := cs.reads.Load()
+		if rows := en.exec(ctx, tc.q); len(rows) != tc.rows {
+			t.Fatalf("%s: %d rows, want %d", tc.q, len(rows), tc.rows)
+		}
+		n := cs.reads.Load() - before
+		t.Logf("%s: %d chunks", tc.q, n)
+		if n > 80 {
+			t.Fatalf("%s read %d chunks", tc.q, n)
+		}
+	}
+}
+
 // TestSnapshot checks that the system tables read the commit graph as of
 // the transaction's snapshot: a transaction that began before another
 // writer committed sees neither the commit nor the moved branch, until it

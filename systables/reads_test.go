@@ -93,7 +93,7 @@ func TestLookupReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var it sql.IndexAddressableTable = tb
+	it := tb.(sql.IndexAddressableTable)
 	sctx := sql.NewEmptyContext()
 	idx, err := it.GetIndexes(sctx)
 	if err != nil {
@@ -131,7 +131,7 @@ func must[T any](v T, err error) T {
 
 // openTable opens a system table of database d on branch main of g, as of
 // now, without the engine.
-func openTable(ctx context.Context, g *commitgraph.DB, name string) (*systables.Table, bool, error) {
+func openTable(ctx context.Context, g *commitgraph.DB, name string) (sql.Table, bool, error) {
 	v, err := systables.NewView(ctx, "d", g, "main", nil)
 	if err != nil {
 		return nil, false, err

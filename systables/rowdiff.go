@@ -112,6 +112,7 @@ func (d *RowDiff) Rows(ctx *sql.Context, from, to Side) ([]sql.Row, error) {
 // side (nil where absent) and how many copies of it changed that way (a
 // keyless table's rows).
 type rowChange struct {
+	key      []byte // its row map key
 	from, to []tables.Value
 	copies   int
 }
@@ -157,7 +158,7 @@ func diffRows(ctx *sql.Context, from, to *StoredTable, fn func(rowChange) error)
 		cm = matchColumns(ft.Schema(), tt.Schema())
 	}
 	return prolly.DiffMaps(ctx, fm, tm, func(df prolly.Diff) error {
-		var c rowChange
+		c := rowChange{key: df.Key}
 		var fn1, tn uint64
 		var err error
 		if df.Type != prolly.Added {

@@ -59,7 +59,7 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 	case l == BranchesName:
 		// Indexed by name as Dolt declares it (dolt_branches_name_idx).
 		return &Table{name: BranchesName, v: v, sch: branchesSchema, impl: branchesImpl{v},
-			indexes: []indexSpec{{id: "dolt_branches_name_idx", column: "name", unique: true}}}, true, nil
+			indexes: []indexSpec{onHash("dolt_branches_name_idx", "name", true)}}, true, nil
 	case l == TagsName:
 		return &rowsTable{name: TagsName, sch: tagsSchema, rows: v.tagRows}, true, nil
 	case l == StatusName:

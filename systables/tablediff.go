@@ -55,9 +55,30 @@ func openTableDiff(ctx *sql.Context, v *View, name string) (*Table, bool, error)
 	tn := DiffTablePrefix + exact
 	rp := tableRowsPair{v: v, table: exact, d: NewRowDiff(tn, cur.Schema)}
 	td := &tableDiff{v: v, differ: rp}
-	return &Table{name: tn, v: v, sch: rp.d.Schema(), impl: td, indexes: []indexSpec{
-		{id: "to_commit", column: "to_commit"}, {id: "from_commit", column: "from_commit"},
-	}}, true, nil
+	return &Table{name: tn, v: v, sch: rp.d.Schema(), impl: td, indexes: diffKeys(cur)}, true, nil
+}
+
+// diffKeys returns the keys of dolt_diff_<t> for t's current version, as
+// Dolt declares them: to_pks and from_pks on t's key columns of each side,
+// then to_commit and from_commit (hash lookups). Dolt declares to_pks and
+// from_pks UNIQUE, which they are not (a row changes in many commits):
+// they are plain keys here. A keyless t has no key in Dolt: the hash
+// lookups are still made, from literal filters, without being declared.
+func diffKeys(cur *StoredTable) []indexSpec {
+	commits := []indexSpec{onHash("to_commit", "to_commit", false), onHash("from_commit", "from_commit", false)}
+	s := cur.Table.Schema()
+	if s.Keyless() {
+		for i := range commits {
+			commits[i].kind = hiddenHashIndex
+		}
+		return commits
+	}
+	to, from := indexSpec{id: "to_pks", kind: rowKeyIndex}, indexSpec{id: "from_pks", kind: rowKeyIndex}
+	for _, p := range s.PrimaryKey {
+		to.columns = append(to.columns, "to_"+s.Columns[p].Name)
+		from.columns = append(from.columns, "from_"+s.Columns[p].Name)
+	}
+	return append([]indexSpec{to, from}, commits...)
 }
 
 // side returns the side of commit c (nil: the working root).

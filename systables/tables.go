@@ -14,21 +14,36 @@ import (
 
 // Names of the system tables, as Dolt spells them.
 const (
-	LogName          = "dolt_log"
-	CommitsName      = "dolt_commits"
-	AncestorsName    = "dolt_commit_ancestors"
-	DiffName         = "dolt_diff"
-	DiffTablePrefix  = "dolt_diff_"
-	HistoryPrefix    = "dolt_history_"
-	commitHashColumn = "commit_hash"
+	LogName           = "dolt_log"
+	CommitsName       = "dolt_commits"
+	AncestorsName     = "dolt_commit_ancestors"
+	DiffName          = "dolt_diff"
+	ColumnDiffName    = "dolt_column_diff"
+	DiffTablePrefix   = "dolt_diff_"
+	CommitDiffPrefix  = "dolt_commit_diff_"
+	HistoryPrefix     = "dolt_history_"
+	BlamePrefix       = "dolt_blame_"
+	commitHashColumn  = "commit_hash"
+	toCommitColumn    = "to_commit"
+	fromCommitColumn  = "from_commit"
+	commitPairsIndex  = "commits"
+	primaryKeyIndexID = "PRIMARY"
 )
 
 // Names returns the names of the fixed system tables this package serves
-// (beside them, dolt_diff_<t> and dolt_history_<t> for each table t).
-func Names() []string { return []string{LogName, CommitsName, AncestorsName, DiffName} }
+// (beside them, the tables of Prefixes for each table t).
+func Names() []string {
+	return []string{LogName, CommitsName, AncestorsName, DiffName, ColumnDiffName}
+}
+
+// Prefixes returns the prefixes of the system tables of a table t:
+// dolt_diff_<t>, dolt_commit_diff_<t>, dolt_history_<t>, dolt_blame_<t>.
+func Prefixes() []string {
+	return []string{DiffTablePrefix, CommitDiffPrefix, HistoryPrefix, BlamePrefix}
+}
 
 // IsName reports whether name (in any case) may be a system table's name:
-// a fixed one, or dolt_diff_<t> or dolt_history_<t> for some t.
+// a fixed one, or a prefix of Prefixes followed by some t.
 func IsName(name string) bool {
 	l := strings.ToLower(name)
 	for _, n := range Names() {
@@ -36,8 +51,12 @@ func IsName(name string) bool {
 			return true
 		}
 	}
-	return len(l) > len(DiffTablePrefix) && strings.HasPrefix(l, DiffTablePrefix) ||
-		len(l) > len(HistoryPrefix) && strings.HasPrefix(l, HistoryPrefix)
+	for _, p := range Prefixes() {
+		if len(l) > len(p) && strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // impl is what distinguishes one system table from another: its full scan
@@ -49,12 +68,49 @@ type impl interface {
 	rowCount(ctx *sql.Context) (uint64, bool, error)
 }
 
-// indexSpec is one index of a system table: on one text column, point
-// lookups only.
+// indexSpec is one index of a system table.
 type indexSpec struct {
-	id, column string
-	unique     bool
+	id      string
+	columns []string // the indexed columns, in order
+	unique  bool
+	kind    indexKind
 }
+
+// indexKind says how a system table answers the lookups of an index.
+type indexKind uint8
+
+const (
+	// hashIndex: point lookups of commit hashes (and WORKING, STAGED) on
+	// one column, each hash read with a chunk read (index.go).
+	hashIndex indexKind = iota
+	// hiddenHashIndex: a hashIndex that the table's literal filters use
+	// but that it does not declare, where Dolt declares no key (a keyless
+	// table's dolt_diff_<t>).
+	hiddenHashIndex
+	// pairIndex: (to_commit, from_commit) of dolt_commit_diff_<t>: its
+	// ranges go to the table as they are (pairLookup), which answers one
+	// pair of points and refuses the rest.
+	pairIndex
+	// rowKeyIndex: to_pks or from_pks of dolt_diff_<t>, the table's key
+	// columns on one side: a lookup reads what a scan reads and keeps the
+	// rows in the ranges (Dolt declares these keys; lookups by them walk
+	// the history in Dolt too).
+	rowKeyIndex
+)
+
+// onHash is a hashIndex named id on column.
+func onHash(id, column string, unique bool) indexSpec {
+	return indexSpec{id: id, columns: []string{column}, unique: unique}
+}
+
+// column returns the index's first column.
+func (s indexSpec) column() string { return s.columns[0] }
+
+// declared reports whether the table lists the index (GetIndexes).
+func (s indexSpec) declared() bool { return s.kind != hiddenHashIndex }
+
+// hashes reports whether the index takes point lookups of hashes.
+func (s indexSpec) hashes() bool { return s.kind == hashIndex || s.kind == hiddenHashIndex }
 
 // Table is a commit-indexed system table. It reads the commit graph as
 // its View shows it (the transaction's snapshot); it is read-only.
@@ -74,26 +130,48 @@ var (
 )
 
 // Open returns the system table named name (any case) of the view v; ok is
-// false if name is no system table's, or names dolt_diff_<t> or
-// dolt_history_<t> for a table t that v's working root does not hold.
-func Open(ctx *sql.Context, name string, v *View) (t *Table, ok bool, err error) {
+// false if name is no system table's, or names a table of a table t (as
+// Prefixes lists them) that v's working root does not hold.
+// dolt_blame_<t> fails instead, in Dolt's words: it is a view in Dolt.
+func Open(ctx *sql.Context, name string, v *View) (t sql.Table, ok bool, err error) {
 	l := strings.ToLower(name)
 	switch l {
 	case LogName, CommitsName, AncestorsName:
-		return openCommitTable(ctx, l, v)
+		return nilIfNotOK(openCommitTable(ctx, l, v))
 	case DiffName:
 		return openDiff(v), true, nil
+	case ColumnDiffName:
+		return openColumnDiff(v), true, nil
 	}
 	if l == DiffTablePrefix+EventsTable {
-		return openEventsDiff(v)
+		return nilIfNotOK(openEventsDiff(v))
 	}
-	if strings.HasPrefix(l, DiffTablePrefix) && len(l) > len(DiffTablePrefix) {
-		return openTableDiff(ctx, v, name[len(DiffTablePrefix):])
-	}
-	if strings.HasPrefix(l, HistoryPrefix) && len(l) > len(HistoryPrefix) {
-		return openHistory(ctx, v, name[len(HistoryPrefix):])
+	for _, p := range Prefixes() {
+		if !strings.HasPrefix(l, p) || len(l) == len(p) {
+			continue
+		}
+		t := name[len(p):]
+		switch p {
+		case DiffTablePrefix:
+			return nilIfNotOK(openTableDiff(ctx, v, t))
+		case CommitDiffPrefix:
+			return nilIfNotOK(openCommitDiff(ctx, v, t))
+		case HistoryPrefix:
+			return nilIfNotOK(openHistory(ctx, v, t))
+		case BlamePrefix:
+			return openBlame(ctx, v, t)
+		}
 	}
 	return nil, false, nil
+}
+
+// nilIfNotOK returns a *Table as a sql.Table, nil (not a typed nil) when
+// there is none.
+func nilIfNotOK(t *Table, ok bool, err error) (sql.Table, bool, error) {
+	if t == nil || !ok || err != nil {
+		return nil, false, err
+	}
+	return t, true, nil
 }
 
 // Name implements sql.Nameable.
@@ -125,7 +203,7 @@ func (t *Table) Partitions(*sql.Context) (sql.PartitionIter, error) {
 // every row, streamed.
 func (t *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
 	if lp, ok := p.(lookupPartition); ok {
-		return t.impl.lookup(ctx, lp.column, lp.keys)
+		return t.lookupRows(ctx, lp)
 	}
 	return t.impl.scan(ctx)
 }

@@ -141,6 +141,40 @@ func (v *View) head(ctx context.Context) (*commitgraph.Commit, error) {
 	return v.readCommit(ctx, a)
 }
 
+// staged returns the session branch's staged root as of the snapshot:
+// what the next commit takes (the working set's). A revision at a commit
+// (At) has no working set: its staged root is its commit's.
+func (v *View) staged(ctx context.Context) (commitgraph.RootValue, error) {
+	if v.At != nil {
+		return v.openRoot(ctx, v.At)
+	}
+	ws, err := v.Refs.WorkingSet(ctx, v.Branch)
+	if err != nil {
+		return commitgraph.RootValue{}, err
+	}
+	return v.Graph.OpenRoot(ctx, ws.Staged)
+}
+
+// pending is the session's uncommitted changes as dolt_diff and
+// dolt_column_diff show them: STAGED, from HEAD's root to the staged
+// root, and WORKING, from the staged root to the working root.
+type pending struct {
+	head, staged, working commitgraph.RootValue
+}
+
+// pending returns the roots of the uncommitted changes over HEAD.
+func (v *View) pending(ctx context.Context, head *commitgraph.Commit) (pending, error) {
+	hr, err := v.openRoot(ctx, head)
+	if err != nil {
+		return pending{}, err
+	}
+	sr, err := v.staged(ctx)
+	if err != nil {
+		return pending{}, err
+	}
+	return pending{head: hr, staged: sr, working: v.Working}, nil
+}
+
 // findTable returns the exact stored name and address of the table named
 // name (any case) in root.
 func findTable(ctx context.Context, root commitgraph.RootValue, name string) (string, chunks.Address, bool, error) {

@@ -277,16 +277,13 @@ func (t *Table) GetByKey(ctx context.Context, key []byte) ([]Value, bool, error)
 // Decode returns the row stored under the row map key with value val (as
 // a row map lookup or RowIter.Value gives it), large values loaded.
 func (t *Table) Decode(ctx context.Context, key, val []byte) ([]Value, error) {
-	row, _, err := t.c.decode(key, val)
-	if err == nil {
-		row, err = load(ctx, t.ns, row)
-	}
+	row, _, err := t.DecodeCopies(ctx, key, val)
 	return row, err
 }
 
-// DecodeCopies is Decode with the number of copies of the row that the
-// entry stands for: a keyless table's count of equal rows, 1 for a table
-// with a primary key.
+// DecodeCopies is Decode with the number of copies the entry stands for:
+// a keyless table keeps equal rows in one entry with their count; a row
+// of a table with a primary key is one copy.
 func (t *Table) DecodeCopies(ctx context.Context, key, val []byte) ([]Value, uint64, error) {
 	row, n, err := t.c.decode(key, val)
 	if err == nil {
