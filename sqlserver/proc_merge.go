@@ -239,6 +239,9 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		// statement's end, as Dolt's transaction commit refuses them.
 		RefuseConflicts: autocommitting(ctx) && !conflictsAllowed(ctx),
 	}
+	if db, err := currentDatabase(ctx); err == nil {
+		opts.Verify = mergeVerifier(ctx, db)
+	}
 	if a.has("author") {
 		if opts.Author, err = parseAuthor(a.vals["author"]); err != nil {
 			return nil, err
@@ -255,6 +258,8 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	case errors.Is(err, verso.ErrNotFastForward):
 		return nil, errors.New("fatal: Not possible to fast-forward, aborting")
 	case errors.Is(err, verso.ErrConflictsRefused):
+		// Dolt's merge warns before its transaction's commit fails.
+		ctx.Warn(1105, "merge has unresolved conflicts or constraint violations")
 		return nil, errAutocommitConflicts
 	case err != nil:
 		return nil, mergeError("dolt_merge", err)
@@ -267,9 +272,9 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		}
 		ctx.Warn(1105, "%s", msg)
 		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(0), msg}), nil
-	case len(res.Conflicts) > 0:
+	case res.Unmerged():
 		// The transaction's end commits them, or undoes the merge.
-		d.conflictedMerge = !conflictsAllowed(ctx)
+		d.conflictedMerge = true
 		ctx.Warn(1105, "merge has unresolved conflicts or constraint violations")
 		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(1), msgConflicts}), nil
 	case res.FastForward:
@@ -332,7 +337,7 @@ func doltCherryPick(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, applyError("dolt_cherry_pick", err)
 	case len(res.Conflicts) > 0:
 		// The transaction's end commits them, or undoes the cherry-pick.
-		d.conflictedMerge = !conflictsAllowed(ctx)
+		d.conflictedMerge = true
 		return sql.RowsToRowIter(sql.Row{"", int64(len(res.Conflicts)), int64(0), int64(0)}), nil
 	}
 	return sql.RowsToRowIter(sql.Row{res.Commit.Addr.String(), int64(0), int64(0), int64(0)}), nil

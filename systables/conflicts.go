@@ -3,6 +3,7 @@ package systables
 import (
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -59,6 +60,18 @@ func (v *View) conflictRows(ctx *sql.Context) ([]sql.Row, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A table with a schema conflict is listed too, with its count of
+	// rows in conflict (none), as Dolt lists it.
+	schema, err := verso.SchemaConflictedTables(ctx, tx.Root())
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range schema {
+		if !slices.ContainsFunc(list, func(c verso.TableConflicts) bool { return c.Table == t }) {
+			list = append(list, verso.TableConflicts{Table: t})
+		}
+	}
+	slices.SortFunc(list, func(a, b verso.TableConflicts) int { return strings.Compare(a.Table, b.Table) })
 	rows := make([]sql.Row, len(list))
 	for i, c := range list {
 		rows[i] = sql.Row{c.Table, c.Count}
@@ -96,7 +109,7 @@ func (v *View) mergeStatusRows(ctx *sql.Context) ([]sql.Row, error) {
 			}
 		}
 	}
-	ts, err := verso.ConflictedTables(ctx, tx.Root())
+	ts, err := verso.UnmergedTables(ctx, tx.Root())
 	if err != nil {
 		return nil, err
 	}

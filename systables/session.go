@@ -39,7 +39,9 @@ const (
 // OpenSession returns the table named name (any case) among those over
 // the refs as they are now and the session's transaction: dolt_branches,
 // dolt_tags, dolt_status, dolt_stashes, dolt_conflicts, dolt_merge_status,
-// dolt_conflicts_<t> (for a table t of the transaction's root), and the
+// dolt_conflicts_<t> (for a table t of the transaction's root),
+// dolt_constraint_violations, dolt_constraint_violations_<t>,
+// dolt_schema_conflicts, and the
 // event log's dolt_events, dolt_streams and dolt_event_stats. ok is false
 // for any other name. It reads v's DB, Graph, Branch, Tables and Session;
 // Refs and Working may be unset. The tables read when a statement runs,
@@ -51,6 +53,12 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 		return &rowsTable{name: ConflictsName, sch: conflictsSchema, rows: v.conflictRows}, true, nil
 	case l == MergeStatusName:
 		return &rowsTable{name: MergeStatusName, sch: mergeStatusSchema, rows: v.mergeStatusRows}, true, nil
+	case l == ViolationsName:
+		return &rowsTable{name: ViolationsName, sch: violationsSchema, rows: v.violationRows}, true, nil
+	case l == SchemaConflictsName:
+		return &rowsTable{name: SchemaConflictsName, sch: schemaConflictsSchema, rows: v.schemaConflictRows}, true, nil
+	case isViolationsName(l):
+		return v.openViolationsTable(ctx, name[len(ViolationsPrefix):])
 	case strings.HasPrefix(l, ConflictsPrefix):
 		return v.openConflictsTable(ctx, name[len(ConflictsPrefix):])
 	case l == EventsTable || l == StreamsName || l == EventStatsName:
