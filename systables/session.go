@@ -6,6 +6,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/tables"
 )
 
 // Session is the session's transaction on a view's database, as the
@@ -20,6 +21,11 @@ type Session interface {
 	// transaction's root (dolt_status reads them; the other tables read
 	// only entries those writes do not touch).
 	Flush(ctx *sql.Context) error
+	// ReplaceRow replaces, in the transaction's root, the row old of the
+	// table named table (exactly) with row, as an UPDATE would (the
+	// table's indexes follow; the statement's pending writes are
+	// flushed first).
+	ReplaceRow(ctx *sql.Context, table string, old, row []tables.Value) error
 }
 
 // Names of the tables OpenSession serves, as Dolt spells them.
