@@ -40,12 +40,16 @@ import (
 // conflicts is left the same way, its MergeState marked as a cherry-pick
 // (the commit that finishes it has one parent). Merges are refused
 // while the branch has uncommitted changes or a merge in progress; tables
-// created and never staged (untracked) are carried over. Schema
-// conflicts, a table dropped on one side and changed on the other, and
-// merged rows that break a unique key fail the merge and change nothing
-// (tablemerge's errors say what to change). Conflicts under autocommit
-// fail the merge or cherry-pick unless @@dolt_allow_commit_conflicts, as
-// Dolt's rolled-back transaction does. dolt_revert makes one commit per
+// created and never staged (untracked) are carried over. As Dolt's, a
+// merge records instead of failing: schema conflicts (and a table dropped
+// on one side and changed on the other) in dolt_schema_conflicts, merged
+// rows that break a unique key, a foreign key or a CHECK in
+// dolt_constraint_violations_<t> (mergeVerifier, violations.go); the
+// merge then stops before its commit as with conflicts. Conflicts and
+// schema conflicts under autocommit fail the merge or cherry-pick unless
+// @@dolt_allow_commit_conflicts, and violations fail the transaction's
+// commit unless @@dolt_force_transaction_commit, as Dolt's rolled-back
+// transaction does. A cherry-pick or revert still fails on them. dolt_revert makes one commit per
 // commit named, all or none: conflicts fail it (Dolt leaves them to
 // resolve), as does a commit whose revert changes nothing (Dolt keeps the
 // reverts made before it).

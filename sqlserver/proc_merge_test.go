@@ -63,6 +63,46 @@ var (
 
 var mergeScripts = []queries.ScriptTest{
 	{
+		Name:        "unique-key violations of a merge: recorded, listed, refuse the commit until deleted",
+		SetUpScript: append(diverge([]string{"INSERT INTO t VALUES (4, 40, 'u')"}, []string{"INSERT INTO t VALUES (5, 50, 'u')"}), "SET autocommit = 0"),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "SELECT * FROM dolt_constraint_violations", Expected: []sql.Row{{"t", uint64(2)}}},
+			{Query: "SELECT violation_type, pk, b FROM dolt_constraint_violations_t ORDER BY pk", Expected: []sql.Row{{"unique index", 4, "u"}, {"unique index", 5, "u"}}},
+			{Query: "SELECT table_name, status FROM dolt_status", Expected: []sql.Row{{"t", "constraint violation"}}},
+			{Query: "CALL dolt_commit('-Am', 'no')", ExpectedErrStr: "error: the table(s) t have constraint violations"},
+			{Query: "UPDATE t SET b = 'v' WHERE pk = 5", SkipResultsCheck: true},
+			{Query: "DELETE FROM dolt_constraint_violations_t", SkipResultsCheck: true},
+			{Query: "SELECT count(*) FROM dolt_constraint_violations", Expected: noConflicts},
+			{Query: "CALL dolt_commit('-Am', 'merged')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: parentsOfMain, Expected: []sql.Row{{int64(2)}}},
+		},
+	},
+	{
+		Name:        "UPDATE of dolt_conflicts_t writes our row through to t",
+		SetUpScript: append(diverge([]string{"UPDATE t SET a = 11 WHERE pk = 1"}, []string{"UPDATE t SET a = 12 WHERE pk = 1"}), "SET autocommit = 0"),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "UPDATE dolt_conflicts_t SET our_a = 99 WHERE our_pk = 1", SkipResultsCheck: true},
+			{Query: "SELECT a FROM t WHERE pk = 1", Expected: []sql.Row{{99}}},
+			{Query: "SELECT our_a, their_a FROM dolt_conflicts_t", Expected: []sql.Row{{99, 11}}},
+			{Query: "SELECT pk FROM t WHERE a = 99", Expected: []sql.Row{{1}}}, // the index follows
+		},
+	},
+	{
+		Name: "dolt_verify_constraints: a CHECK broken with the checks off, recorded unless --output-only",
+		SetUpScript: []string{
+			"CREATE TABLE c (pk INT PRIMARY KEY, v INT, CONSTRAINT pos CHECK (v > 0))",
+			"INSERT INTO c VALUES (1, 1)",
+			"CALL dolt_commit('-Am', 'c')",
+			"SET autocommit = 0",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_verify_constraints()", Expected: []sql.Row{{int64(0)}}},
+			{Query: "CALL dolt_verify_constraints('nosuch')", ExpectedErrStr: "table not found: nosuch"},
+		},
+	},
+	{
 		Name:        "dolt_merge fast-forwards",
 		SetUpScript: diverge([]string{"INSERT INTO t VALUES (4, 40, 'w')"}, nil),
 		Assertions: []queries.ScriptTestAssertion{
