@@ -127,10 +127,18 @@ type MergeOptions struct {
 	// Default computes, for the other side's rows, a column one side
 	// added; nil is tablemerge.LiteralDefault (literal defaults only).
 	Default tablemerge.DefaultFunc
-	// RefuseConflicts fails a merge that would leave conflicts with
-	// ErrConflictsRefused, changing nothing (Dolt's autocommit merge
-	// without @@dolt_allow_commit_conflicts).
+	// RefuseConflicts fails a merge that would leave conflicts or schema
+	// conflicts with ErrConflictsRefused, changing nothing (Dolt's
+	// autocommit merge without @@dolt_allow_commit_conflicts).
 	RefuseConflicts bool
+	// Verify, when set, records the constraint violations of the merged
+	// root that the engine cannot see (foreign keys, CHECK constraints:
+	// the SQL layer's) and returns the root with them (under
+	// violations/<table>, tablemerge.SetViolations); theirs is the merged
+	// commit, to record as where they come from. A merge whose root then
+	// holds violations stops before its commit, as one with conflicts
+	// does.
+	Verify func(ctx context.Context, base, merged RootValue, theirs chunks.Address) (RootValue, error)
 }
 
 // MergeResult is what Merge, CherryPick or Revert did.
@@ -148,6 +156,15 @@ type MergeResult struct {
 	Theirs *Commit
 	// Conflicts lists the tables left with conflicts in the working set.
 	Conflicts []tablemerge.TableConflicts
+	// SchemaConflicts and Violations list the tables left with a schema
+	// conflict or with constraint violations in the working set.
+	SchemaConflicts []string
+	Violations      []tablemerge.TableViolations
+}
+
+// Unmerged reports whether the merge left anything to resolve.
+func (r *MergeResult) Unmerged() bool {
+	return len(r.Conflicts) > 0 || len(r.SchemaConflicts) > 0 || len(r.Violations) > 0
 }
 
 // mergeOptions are the tablemerge options of a merge of the commit theirs.
@@ -225,19 +242,35 @@ func (t *Txn) threeWay(ctx context.Context, s *BranchState, base, theirs *Commit
 	if err != nil {
 		return nil, err
 	}
-	res, err := tablemerge.Merge(ctx, g.NodeStore(), baseRoot, s.HeadRoot, theirsRoot, t.db.mergeOptions(theirs.Addr, opts.Default))
+	mo := t.db.mergeOptions(theirs.Addr, opts.Default)
+	mo.RecordViolations, mo.KeepSchemaConflicts = true, true
+	res, err := tablemerge.Merge(ctx, g.NodeStore(), baseRoot, s.HeadRoot, theirsRoot, mo)
 	if err != nil {
 		return nil, err
+	}
+	if err := recordSchemaConflicts(ctx, g.NodeStore().Store(), res); err != nil {
+		return nil, err
+	}
+	if opts.Verify != nil {
+		if res.Root, err = opts.Verify(ctx, baseRoot, res.Root, theirs.Addr); err != nil {
+			return nil, err
+		}
+		if res.Violations, err = tablemerge.ListViolations(ctx, g.NodeStore(), res.Root); err != nil {
+			return nil, err
+		}
 	}
 	var merge *commitgraph.MergeState
 	if !opts.Squash {
 		merge = &commitgraph.MergeState{Commit: theirs.Addr, PreMergeWorking: s.Working.Address()}
 	}
-	if res.HasConflicts() {
-		if opts.RefuseConflicts {
+	for _, sc := range res.SchemaConflicts {
+		out.SchemaConflicts = append(out.SchemaConflicts, sc.Table)
+	}
+	if res.HasConflicts() || len(res.SchemaConflicts) > 0 || len(res.Violations) > 0 {
+		if opts.RefuseConflicts && (res.HasConflicts() || len(res.SchemaConflicts) > 0) {
 			return nil, ErrConflictsRefused
 		}
-		out.Conflicts = res.Conflicts
+		out.Conflicts, out.Violations = res.Conflicts, res.Violations
 		return conflictState(ctx, s, res, merge)
 	}
 	if opts.NoCommit || opts.Squash {
@@ -457,7 +490,7 @@ func checkClean(ctx context.Context, s *BranchState) (untracked []string, err er
 	if s.WS.Merge != nil {
 		return nil, ErrMergeActive
 	}
-	if ts, err := ConflictedTables(ctx, s.Working); err != nil {
+	if ts, err := UnmergedTables(ctx, s.Working); err != nil {
 		return nil, err
 	} else if len(ts) > 0 {
 		return nil, &UncommittedError{Tables: ts, Conflicts: true}
@@ -500,7 +533,7 @@ func localChanges(ctx context.Context, s *BranchState) ([]string, error) {
 	if s.WS.Merge != nil {
 		return nil, ErrMergeActive
 	}
-	if ts, err := ConflictedTables(ctx, s.Working); err != nil {
+	if ts, err := UnmergedTables(ctx, s.Working); err != nil {
 		return nil, err
 	} else if len(ts) > 0 {
 		return nil, &UncommittedError{Tables: ts, Conflicts: true}
@@ -589,17 +622,49 @@ func carryUntracked(ctx context.Context, s *BranchState, untracked []string, ch 
 	return &c, nil
 }
 
-// conflictState returns the change that leaves a merge with conflicts in
-// the working set: the merged root (with conflicts) as working, and as
-// staged the merged root with each conflicted table as staged had it.
+// conflictState returns the change that leaves a merge with conflicts,
+// schema conflicts or violations in the working set: the merged root
+// (with them) as working, and as staged the merged root with each such
+// table as staged had it.
 func conflictState(ctx context.Context, s *BranchState, res *tablemerge.Result, merge *commitgraph.MergeState) (*BranchChange, error) {
 	clean, err := withoutConflicts(ctx, res.Root)
 	if err != nil {
 		return nil, err
 	}
-	staged, err := copyItems(ctx, s.Staged, clean, res.ConflictTables())
+	unmerged, err := UnmergedTables(ctx, res.Root)
+	if err != nil {
+		return nil, err
+	}
+	staged, err := copyItems(ctx, s.Staged, clean, unmerged)
 	if err != nil {
 		return nil, err
 	}
 	return &BranchChange{Working: res.Root, Staged: staged, Merge: merge}, nil
+}
+
+// recordSchemaConflicts writes the tables' schema conflicts of res (its
+// SchemaConflicts) into its root, under schemaconflicts/<table>; a
+// conflict of a table's options fails the merge with its error, as
+// before (Dolt has no record of those).
+func recordSchemaConflicts(ctx context.Context, store chunks.Store, res *tablemerge.Result) error {
+	var edits []commitgraph.RootEdit
+	for _, sc := range res.SchemaConflicts {
+		if sc.Options {
+			return sc.Err
+		}
+		addr, err := store.Put(ctx, tablemerge.EncodeSchemaConflict(sc.Stored()))
+		if err != nil {
+			return err
+		}
+		edits = append(edits, commitgraph.RootEdit{Name: tablemerge.SchemaConflictsPrefix + sc.Table, Addr: addr})
+	}
+	if len(edits) == 0 {
+		return nil
+	}
+	root, err := res.Root.Edit(ctx, edits...)
+	if err != nil {
+		return err
+	}
+	res.Root = root
+	return nil
 }

@@ -29,6 +29,10 @@ type CommitOptions struct {
 	// makes none then, without an error. Without either, nothing staged
 	// is ErrNothingToCommit.
 	AllowEmpty, SkipEmpty bool
+	// Force commits while the working root holds constraint violations
+	// (dolt_commit --force); they stay in the working root. Conflicts and
+	// schema conflicts refuse the commit all the same.
+	Force bool
 	// Amend replaces the branch's head commit (keeping its message unless
 	// Message is given) with one of the same parents; amending the root
 	// commit makes a new root commit.
@@ -42,7 +46,47 @@ var (
 	// ErrUnresolvedConflicts is returned by CommitChanges while the
 	// working root holds merge conflicts.
 	ErrUnresolvedConflicts = errors.New("cannot commit: unresolved merge conflicts")
+	// ErrSchemaConflicts is returned by CommitChanges while the working
+	// root holds schema conflicts of a merge.
+	ErrSchemaConflicts = errors.New("cannot commit: unresolved schema conflicts")
+	// ErrConstraintViolations is returned by CommitChanges while the
+	// working root holds constraint violations, unless Force.
+	ErrConstraintViolations = errors.New("cannot commit: unresolved constraint violations")
 )
+
+// UnmergedError is a commit refused for what a merge left unresolved:
+// Err is ErrUnresolvedConflicts, ErrSchemaConflicts or
+// ErrConstraintViolations, Tables the tables concerned.
+type UnmergedError struct {
+	Err    error
+	Tables []string
+}
+
+func (e *UnmergedError) Error() string { return e.Err.Error() + " in " + strings.Join(e.Tables, ", ") }
+
+// Unwrap returns Err.
+func (e *UnmergedError) Unwrap() error { return e.Err }
+
+// checkUnmerged refuses a commit of a working root with conflicts, schema
+// conflicts, or (unless force) constraint violations.
+func checkUnmerged(ctx context.Context, working RootValue, force bool) error {
+	for _, c := range []struct {
+		list func(context.Context, RootValue) ([]string, error)
+		err  error
+	}{{ConflictedTables, ErrUnresolvedConflicts}, {SchemaConflictedTables, ErrSchemaConflicts}, {ViolatedTables, ErrConstraintViolations}} {
+		if force && c.err == ErrConstraintViolations {
+			continue
+		}
+		ts, err := c.list(ctx, working)
+		if err != nil {
+			return err
+		}
+		if len(ts) > 0 {
+			return &UnmergedError{Err: c.err, Tables: ts}
+		}
+	}
+	return nil
+}
 
 // CommitChanges writes the transaction's writes into its branch's working
 // set and commits the staged root (after staging, as opts say) as the
@@ -72,10 +116,11 @@ func (t *Txn) CommitChanges(ctx context.Context, opts CommitOptions) (*commitgra
 		if err != nil {
 			return nil, err
 		}
-		if ts, err := ConflictedTables(ctx, s.Working); err != nil {
+		if err := checkUnmerged(ctx, s.Working, opts.Force); err != nil {
 			return nil, err
-		} else if len(ts) > 0 {
-			return nil, fmt.Errorf("%w in %s", ErrUnresolvedConflicts, strings.Join(ts, ", "))
+		}
+		if staged, err = withoutConflicts(ctx, staged); err != nil {
+			return nil, err
 		}
 		parents := []chunks.Address{s.Head.Addr}
 		m := commitgraph.Meta{Author: opts.Author, Message: opts.Message, Time: opts.Time}

@@ -302,7 +302,15 @@ func (c *checker) checkRoot(ctx context.Context, where string, addr Hash) {
 				if err != nil {
 					return err
 				}
-				return tb.Check(ctx)
+				err = tb.Check(ctx)
+				if errors.Is(err, tables.ErrDuplicateUnique) {
+					// A merge wrote both rows and recorded them as
+					// violations (tablemerge.Options.RecordViolations).
+					if _, ok, verr := root.Get(ctx, commitgraph.ViolationsPrefix+name); verr == nil && ok {
+						return nil
+					}
+				}
+				return err
 			})
 		case strings.HasPrefix(e.Name, commitgraph.ConflictsPrefix):
 			if c.conflicts[e.Addr] {
@@ -315,6 +323,23 @@ func (c *checker) checkRoot(ctx context.Context, where string, addr Hash) {
 					return err
 				}
 				return cs.Check(ctx)
+			})
+		case strings.HasPrefix(e.Name, commitgraph.ViolationsPrefix):
+			c.guard(where+", violations of table "+strings.TrimPrefix(e.Name, commitgraph.ViolationsPrefix), func() error {
+				vs, err := tablemerge.LoadViolationSet(ctx, c.db.graph.NodeStore(), e.Addr)
+				if err != nil {
+					return err
+				}
+				return vs.Check(ctx)
+			})
+		case strings.HasPrefix(e.Name, commitgraph.SchemaConflictsPrefix):
+			c.guard(where+", schema conflict of table "+strings.TrimPrefix(e.Name, commitgraph.SchemaConflictsPrefix), func() error {
+				b, err := c.db.store.Get(ctx, e.Addr)
+				if err != nil {
+					return err
+				}
+				_, err = tablemerge.DecodeSchemaConflict(b)
+				return err
 			})
 		case strings.HasPrefix(e.Name, commitgraph.EventsPrefix):
 			logKey = append(logKey, e.Name+"="+e.Addr.String())

@@ -16,6 +16,8 @@ import (
 //	tables/<t>, tableopts/<t>         the table t
 //	views/, triggers/, procedures/    dolt_schemas (as Dolt keeps them)
 //	conflicts/<t>/...                 the table t's conflicts (not staged)
+//	violations/<t>, schemaconflicts/<t>  its constraint violations and
+//	                                  schema conflict (not staged either)
 //	any other name                    itself (foreign keys, the event log)
 const SchemasItem = "dolt_schemas"
 
@@ -117,7 +119,7 @@ type ItemChange struct {
 func ChangedItems(ctx context.Context, from, to commitgraph.RootValue) ([]ItemChange, error) {
 	names := map[string]bool{}
 	err := from.Diff(ctx, to, func(c commitgraph.RootChange) error {
-		if !strings.HasPrefix(c.Name, commitgraph.ConflictsPrefix) {
+		if !isMergeArtifact(c.Name) {
 			names[itemOf(c.Name)] = true
 		}
 		return nil
@@ -168,7 +170,7 @@ func itemEntries(ctx context.Context, root commitgraph.RootValue) (map[string][]
 	}
 	out := map[string][]commitgraph.RootEntry{}
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name, commitgraph.ConflictsPrefix) {
+		if isMergeArtifact(e.Name) {
 			continue
 		}
 		n := itemOf(e.Name)
@@ -233,15 +235,36 @@ func dedupEdits(edits []commitgraph.RootEdit) []commitgraph.RootEdit {
 	return out
 }
 
-// withoutConflicts returns root without its conflicts entries.
-func withoutConflicts(ctx context.Context, root commitgraph.RootValue) (commitgraph.RootValue, error) {
-	ents, err := root.Entries(ctx, commitgraph.ConflictsPrefix)
-	if err != nil || len(ents) == 0 {
-		return root, err
+// mergeArtifacts are the prefixes of what a merge leaves to resolve in a
+// working root: rows in conflict, constraint violations, schema
+// conflicts. They belong to no item: never staged, nor committed.
+var mergeArtifacts = []string{commitgraph.ConflictsPrefix, commitgraph.ViolationsPrefix, commitgraph.SchemaConflictsPrefix}
+
+// isMergeArtifact reports whether a root value name is a merge artifact.
+func isMergeArtifact(name string) bool {
+	for _, p := range mergeArtifacts {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
 	}
-	edits := make([]commitgraph.RootEdit, len(ents))
-	for i, e := range ents {
-		edits[i] = commitgraph.RootEdit{Name: e.Name, Delete: true}
+	return false
+}
+
+// withoutConflicts returns root without its merge artifacts (conflicts,
+// violations, schema conflicts).
+func withoutConflicts(ctx context.Context, root commitgraph.RootValue) (commitgraph.RootValue, error) {
+	var edits []commitgraph.RootEdit
+	for _, p := range mergeArtifacts {
+		ents, err := root.Entries(ctx, p)
+		if err != nil {
+			return root, err
+		}
+		for _, e := range ents {
+			edits = append(edits, commitgraph.RootEdit{Name: e.Name, Delete: true})
+		}
+	}
+	if len(edits) == 0 {
+		return root, nil
 	}
 	return root.Edit(ctx, edits...)
 }
@@ -274,13 +297,45 @@ func stageTracked(ctx context.Context, staged, working commitgraph.RootValue) (c
 
 // ConflictedTables returns the tables with merge conflicts in root.
 func ConflictedTables(ctx context.Context, root commitgraph.RootValue) ([]string, error) {
-	ents, err := root.Entries(ctx, commitgraph.ConflictsPrefix)
+	return artifactTables(ctx, root, commitgraph.ConflictsPrefix)
+}
+
+// ViolatedTables returns the tables with constraint violations in root.
+func ViolatedTables(ctx context.Context, root commitgraph.RootValue) ([]string, error) {
+	return artifactTables(ctx, root, commitgraph.ViolationsPrefix)
+}
+
+// SchemaConflictedTables returns the tables with a schema conflict in
+// root.
+func SchemaConflictedTables(ctx context.Context, root commitgraph.RootValue) ([]string, error) {
+	return artifactTables(ctx, root, commitgraph.SchemaConflictsPrefix)
+}
+
+// UnmergedTables returns the tables with conflicts, violations or a
+// schema conflict in root, sorted, each once.
+func UnmergedTables(ctx context.Context, root commitgraph.RootValue) ([]string, error) {
+	var out []string
+	for _, p := range mergeArtifacts {
+		ts, err := artifactTables(ctx, root, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ts...)
+	}
+	sort.Strings(out)
+	return slices.Compact(out), nil
+}
+
+// artifactTables returns the tables with entries under the merge
+// artifact prefix p in root.
+func artifactTables(ctx context.Context, root commitgraph.RootValue, p string) ([]string, error) {
+	ents, err := root.Entries(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
 	for _, e := range ents {
-		t, _, _ := strings.Cut(strings.TrimPrefix(e.Name, commitgraph.ConflictsPrefix), "/")
+		t, _, _ := strings.Cut(strings.TrimPrefix(e.Name, p), "/")
 		if len(out) == 0 || out[len(out)-1] != t {
 			out = append(out, t)
 		}

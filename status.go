@@ -1,6 +1,9 @@
 package verso
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // TableStatus is how a table of a branch's working set differs: from the
 // head commit to the staged root (staged), or from the staged root to the
@@ -9,10 +12,12 @@ type TableStatus uint8
 
 // The statuses of a table, as dolt_status names them (String).
 const (
-	StatusNew      TableStatus = iota + 1 // "new table": the older root lacks it
-	StatusModified                        // "modified"
-	StatusDeleted                         // "deleted": the newer root lacks it
-	StatusConflict                        // "conflict": a merge left rows in conflict
+	StatusNew            TableStatus = iota + 1 // "new table": the older root lacks it
+	StatusModified                              // "modified"
+	StatusDeleted                               // "deleted": the newer root lacks it
+	StatusConflict                              // "conflict": a merge left rows in conflict
+	StatusSchemaConflict                        // "schema conflict": a merge could not merge its schemas
+	StatusViolation                             // "constraint violation": rows break a constraint
 )
 
 // String returns Dolt's word for s (dolt_status's status column).
@@ -26,6 +31,10 @@ func (s TableStatus) String() string {
 		return "deleted"
 	case StatusConflict:
 		return "conflict"
+	case StatusSchemaConflict:
+		return "schema conflict"
+	case StatusViolation:
+		return "constraint violation"
 	}
 	return "unknown"
 }
@@ -44,7 +53,10 @@ type StatusEntry struct {
 // Status returns the changes of the transaction's branch as they stand
 // now, with the transaction's own writes: first the staged ones (head to
 // staged root), then those not staged (staged to working root), each by
-// table name, then the tables with conflicts (not staged). A read-only
+// table name, then the tables with conflicts, schema conflicts and
+// constraint violations (not staged), as Dolt lists them: a table a merge
+// left unmerged shows as such, not as modified in the working root. A
+// read-only
 // transaction (at a commit) has no working set, and no changes.
 //
 // The untracked tables that dolt_ignore ignores are left out.
@@ -83,6 +95,10 @@ func (t *Txn) status(ctx context.Context, withIgnored bool) ([]StatusEntry, erro
 	if err != nil {
 		return nil, err
 	}
+	unmerged, err := UnmergedTables(ctx, working)
+	if err != nil {
+		return nil, err
+	}
 	var out []StatusEntry
 	for _, pair := range []struct {
 		from, to RootValue
@@ -106,6 +122,9 @@ func (t *Txn) status(ctx context.Context, withIgnored bool) ([]StatusEntry, erro
 			case !c.InTo:
 				e.Status = StatusDeleted
 			}
+			if !pair.staged && slices.Contains(unmerged, c.Name) {
+				continue
+			}
 			if !e.Ignored || withIgnored {
 				entries = append(entries, e)
 			}
@@ -116,8 +135,24 @@ func (t *Txn) status(ctx context.Context, withIgnored bool) ([]StatusEntry, erro
 	if err != nil {
 		return nil, err
 	}
+	schema, err := SchemaConflictedTables(ctx, working)
+	if err != nil {
+		return nil, err
+	}
 	for _, tb := range conflicts {
-		out = append(out, StatusEntry{Table: tb, Status: StatusConflict})
+		if !slices.Contains(schema, tb) {
+			out = append(out, StatusEntry{Table: tb, Status: StatusConflict})
+		}
+	}
+	for _, tb := range schema {
+		out = append(out, StatusEntry{Table: tb, Status: StatusSchemaConflict})
+	}
+	violated, err := ViolatedTables(ctx, working)
+	if err != nil {
+		return nil, err
+	}
+	for _, tb := range violated {
+		out = append(out, StatusEntry{Table: tb, Status: StatusViolation})
 	}
 	return out, nil
 }

@@ -8,6 +8,8 @@ package commitgraph
 //	tables/<t>                a SQL table t (tables.Table's chunk)
 //	tableopts/<t>             its options the SQL layer keeps (engine, comment, ...)
 //	conflicts/<t>/...         the merge conflicts of table t (tablemerge)
+//	violations/<t>            the constraint violations of table t (tablemerge)
+//	schemaconflicts/<t>       a merge's schema conflict of table t (tablemerge)
 //	views/<v>                 a view's definition
 //	triggers/<t>              a trigger's definition
 //	procedures/<p>            a stored procedure's definition
@@ -27,8 +29,13 @@ const (
 	ForeignKeyPrefix = "foreignkeys/"
 	EventsPrefix     = "events/"
 	DBOptsPrefix     = "dbopts/"
+	// ViolationsPrefix and SchemaConflictsPrefix, like ConflictsPrefix,
+	// name what a merge leaves to resolve in a working root (never
+	// staged or committed as a table's part).
+	ViolationsPrefix      = "violations/"
+	SchemaConflictsPrefix = "schemaconflicts/"
 )
 
 // RootPrefixes lists every prefix above, in the order the layout lists
 // them.
-var RootPrefixes = []string{TablePrefix, TableOptsPrefix, ConflictsPrefix, ViewPrefix, TriggerPrefix, ProcedurePrefix, ForeignKeyPrefix, EventsPrefix, DBOptsPrefix}
+var RootPrefixes = []string{TablePrefix, TableOptsPrefix, ConflictsPrefix, ViewPrefix, TriggerPrefix, ProcedurePrefix, ForeignKeyPrefix, EventsPrefix, DBOptsPrefix, ViolationsPrefix, SchemaConflictsPrefix}

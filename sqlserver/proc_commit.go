@@ -214,19 +214,25 @@ func commitArgs(ctx *sql.Context, args []string) (*commitgraph.Commit, error) {
 		Message: a.vals["message"], Author: meta.Author, Committer: meta.Committer, Time: meta.Time,
 		StageAll: a.has("ALL"), StageTracked: a.has("all"),
 		AllowEmpty: a.has("allow-empty"), SkipEmpty: a.has("skip-empty"), Amend: a.has("amend"),
+		Force: a.has("force"),
 	})
 	d.writers = map[string]*tableWriter{}
+	var um *verso.UnmergedError
 	switch {
 	case errors.Is(err, verso.ErrNothingToCommit):
 		return nil, errors.New("nothing to commit")
-	case errors.Is(err, verso.ErrUnresolvedConflicts):
-		ts, _ := verso.ConflictedTables(ctx, d.Root())
-		return nil, errConflicts(ts)
+	case errors.As(err, &um) && errors.Is(err, verso.ErrUnresolvedConflicts):
+		return nil, errConflicts(um.Tables)
+	case errors.As(err, &um) && errors.Is(err, verso.ErrSchemaConflicts):
+		return nil, fmt.Errorf("error: the table(s) %s have schema conflicts", strings.Join(um.Tables, ", "))
+	case errors.As(err, &um) && errors.Is(err, verso.ErrConstraintViolations):
+		return nil, fmt.Errorf("error: the table(s) %s have constraint violations", strings.Join(um.Tables, ", "))
 	case errors.Is(err, verso.ErrReadOnly):
 		return nil, fmt.Errorf("verso: %s is a read-only revision", d.Branch())
 	case err != nil:
 		return nil, engineError(err)
 	}
+	d.conflictedMerge = false // the merge is committed
 	return made, nil
 }
 

@@ -21,6 +21,9 @@ var conflictProcedures = []sql.ExternalStoredProcedureDetails{
 	{Name: "dolt_conflicts_resolve", Schema: statusSchema, Function: doltConflictsResolve},
 }
 
+// errSchemaConflictsResolve is Dolt's refusal to resolve schema conflicts.
+var errSchemaConflictsResolve = errors.New("Unable to automatically resolve schema conflicts since data changes may not have been fully merged yet. To continue, abort this merge (dolt merge --abort) then apply ALTER TABLE statements to one side of this merge to get the two schemas in sync with the desired schema, then rerun the merge. To track resolution of this limitation, follow https://github.com/dolthub/dolt/issues/6616")
+
 var resolveSpec = optSpec{proc: "dolt_conflicts_resolve", opts: map[string]bool{"ours": false, "theirs": false}}
 
 // doltConflictsResolve resolves every conflict of the named tables ('.'
@@ -55,6 +58,13 @@ func doltConflictsResolve(ctx *sql.Context, args ...string) (sql.RowIter, error)
 	}
 	if err := d.flushAll(ctx); err != nil {
 		return nil, err
+	}
+	// Schema conflicts cannot be resolved by picking a side, as Dolt
+	// refuses them: the merge is aborted and run again.
+	if schema, err := verso.SchemaConflictedTables(ctx, d.Root()); err != nil {
+		return nil, err
+	} else if len(schema) > 0 {
+		return nil, errSchemaConflictsResolve
 	}
 	have, err := verso.ConflictedTables(ctx, d.Root())
 	if err != nil {

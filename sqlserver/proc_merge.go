@@ -40,12 +40,16 @@ import (
 // conflicts is left the same way, its MergeState marked as a cherry-pick
 // (the commit that finishes it has one parent). Merges are refused
 // while the branch has uncommitted changes or a merge in progress; tables
-// created and never staged (untracked) are carried over. Schema
-// conflicts, a table dropped on one side and changed on the other, and
-// merged rows that break a unique key fail the merge and change nothing
-// (tablemerge's errors say what to change). Conflicts under autocommit
-// fail the merge or cherry-pick unless @@dolt_allow_commit_conflicts, as
-// Dolt's rolled-back transaction does. dolt_revert makes one commit per
+// created and never staged (untracked) are carried over. As Dolt's, a
+// merge records instead of failing: schema conflicts (and a table dropped
+// on one side and changed on the other) in dolt_schema_conflicts, merged
+// rows that break a unique key, a foreign key or a CHECK in
+// dolt_constraint_violations_<t> (mergeVerifier, violations.go); the
+// merge then stops before its commit as with conflicts. Conflicts and
+// schema conflicts under autocommit fail the merge or cherry-pick unless
+// @@dolt_allow_commit_conflicts, and violations fail the transaction's
+// commit unless @@dolt_force_transaction_commit, as Dolt's rolled-back
+// transaction does. A cherry-pick or revert still fails on them. dolt_revert makes one commit per
 // commit named, all or none: conflicts fail it (Dolt leaves them to
 // resolve), as does a commit whose revert changes nothing (Dolt keeps the
 // reverts made before it).
@@ -239,6 +243,9 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		// statement's end, as Dolt's transaction commit refuses them.
 		RefuseConflicts: autocommitting(ctx) && !conflictsAllowed(ctx),
 	}
+	if db, err := currentDatabase(ctx); err == nil {
+		opts.Verify = mergeVerifier(ctx, db)
+	}
 	if a.has("author") {
 		if opts.Author, err = parseAuthor(a.vals["author"]); err != nil {
 			return nil, err
@@ -255,6 +262,8 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 	case errors.Is(err, verso.ErrNotFastForward):
 		return nil, errors.New("fatal: Not possible to fast-forward, aborting")
 	case errors.Is(err, verso.ErrConflictsRefused):
+		// Dolt's merge warns before its transaction's commit fails.
+		ctx.Warn(1105, "merge has unresolved conflicts or constraint violations")
 		return nil, errAutocommitConflicts
 	case err != nil:
 		return nil, mergeError("dolt_merge", err)
@@ -267,9 +276,9 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		}
 		ctx.Warn(1105, "%s", msg)
 		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(0), msg}), nil
-	case len(res.Conflicts) > 0:
+	case res.Unmerged():
 		// The transaction's end commits them, or undoes the merge.
-		d.conflictedMerge = !conflictsAllowed(ctx)
+		d.conflictedMerge = true
 		ctx.Warn(1105, "merge has unresolved conflicts or constraint violations")
 		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(1), msgConflicts}), nil
 	case res.FastForward:
@@ -332,7 +341,7 @@ func doltCherryPick(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 		return nil, applyError("dolt_cherry_pick", err)
 	case len(res.Conflicts) > 0:
 		// The transaction's end commits them, or undoes the cherry-pick.
-		d.conflictedMerge = !conflictsAllowed(ctx)
+		d.conflictedMerge = true
 		return sql.RowsToRowIter(sql.Row{"", int64(len(res.Conflicts)), int64(0), int64(0)}), nil
 	}
 	return sql.RowsToRowIter(sql.Row{res.Commit.Addr.String(), int64(0), int64(0), int64(0)}), nil

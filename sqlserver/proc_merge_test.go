@@ -63,6 +63,46 @@ var (
 
 var mergeScripts = []queries.ScriptTest{
 	{
+		Name:        "unique-key violations of a merge: recorded, listed, refuse the commit until deleted",
+		SetUpScript: append(diverge([]string{"INSERT INTO t VALUES (4, 40, 'u')"}, []string{"INSERT INTO t VALUES (5, 50, 'u')"}), "SET autocommit = 0"),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "SELECT * FROM dolt_constraint_violations", Expected: []sql.Row{{"t", uint64(2)}}},
+			{Query: "SELECT violation_type, pk, b FROM dolt_constraint_violations_t ORDER BY pk", Expected: []sql.Row{{"unique index", 4, "u"}, {"unique index", 5, "u"}}},
+			{Query: "SELECT table_name, status FROM dolt_status", Expected: []sql.Row{{"t", "constraint violation"}}},
+			{Query: "CALL dolt_commit('-Am', 'no')", ExpectedErrStr: "error: the table(s) t have constraint violations"},
+			{Query: "UPDATE t SET b = 'v' WHERE pk = 5", SkipResultsCheck: true},
+			{Query: "DELETE FROM dolt_constraint_violations_t", SkipResultsCheck: true},
+			{Query: "SELECT count(*) FROM dolt_constraint_violations", Expected: noConflicts},
+			{Query: "CALL dolt_commit('-Am', 'merged')", Expected: []sql.Row{{anyHash{}}}},
+			{Query: parentsOfMain, Expected: []sql.Row{{int64(2)}}},
+		},
+	},
+	{
+		Name:        "UPDATE of dolt_conflicts_t writes our row through to t",
+		SetUpScript: append(diverge([]string{"UPDATE t SET a = 11 WHERE pk = 1"}, []string{"UPDATE t SET a = 12 WHERE pk = 1"}), "SET autocommit = 0"),
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_merge('feature')", Expected: mergedWithConflicts},
+			{Query: "UPDATE dolt_conflicts_t SET our_a = 99 WHERE our_pk = 1", SkipResultsCheck: true},
+			{Query: "SELECT a FROM t WHERE pk = 1", Expected: []sql.Row{{99}}},
+			{Query: "SELECT our_a, their_a FROM dolt_conflicts_t", Expected: []sql.Row{{99, 11}}},
+			{Query: "SELECT pk FROM t WHERE a = 99", Expected: []sql.Row{{1}}}, // the index follows
+		},
+	},
+	{
+		Name: "dolt_verify_constraints: a CHECK broken with the checks off, recorded unless --output-only",
+		SetUpScript: []string{
+			"CREATE TABLE c (pk INT PRIMARY KEY, v INT, CONSTRAINT pos CHECK (v > 0))",
+			"INSERT INTO c VALUES (1, 1)",
+			"CALL dolt_commit('-Am', 'c')",
+			"SET autocommit = 0",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "CALL dolt_verify_constraints()", Expected: []sql.Row{{int64(0)}}},
+			{Query: "CALL dolt_verify_constraints('nosuch')", ExpectedErrStr: "table not found: nosuch"},
+		},
+	},
+	{
 		Name:        "dolt_merge fast-forwards",
 		SetUpScript: diverge([]string{"INSERT INTO t VALUES (4, 40, 'w')"}, nil),
 		Assertions: []queries.ScriptTestAssertion{
@@ -193,7 +233,8 @@ var mergeScripts = []queries.ScriptTest{
 			{Query: "SELECT from_root_ish = hashof('feature'), dolt_conflict_id IS NOT NULL FROM dolt_conflicts_t", Expected: []sql.Row{{true, true}}},
 			{Query: "SELECT * FROM dolt_merge_status", Expected: []sql.Row{{true, "feature", anyHash{}, "refs/heads/main", "t"}}},
 			{Query: "SELECT * FROM t ORDER BY pk", Expected: []sql.Row{{1, 11, "x"}, {2, 21, "yy"}, {3, 30, "z"}, {4, 40, "w"}}},
-			{Query: "SELECT table_name, staged, status FROM dolt_status ORDER BY status", Expected: []sql.Row{{"t", false, "conflict"}, {"t", false, "modified"}}},
+			// A table the merge left unmerged shows as such, not as modified.
+			{Query: "SELECT table_name, staged, status FROM dolt_status ORDER BY status", Expected: []sql.Row{{"t", false, "conflict"}}},
 			{Query: "CALL dolt_commit('-Am', 'too early')", ExpectedErrStr: errConflicts([]string{"t"}).Error()},
 			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: errMergeActive.Error()},
 			{Query: "UPDATE t SET a = 13 WHERE pk = 1", SkipResultsCheck: true},
@@ -318,7 +359,9 @@ var mergeScripts = []queries.ScriptTest{
 			[]string{"ALTER TABLE t MODIFY COLUMN b VARCHAR(30)", "INSERT INTO t VALUES (4, 40, 'u')"},
 			[]string{"ALTER TABLE t MODIFY COLUMN b VARCHAR(40)"}),
 		Assertions: []queries.ScriptTestAssertion{
-			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: "dolt_merge: tablemerge: schema conflict: table \"t\": both branches changed column \"b\" differently; change the schema on one branch to match the other, then merge again"},
+			// A schema conflict is recorded (dolt_schema_conflicts), which
+			// an autocommit transaction refuses as Dolt's does.
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: errAutocommitConflicts.Error()},
 			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
 			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(3)}}},
 		},
@@ -327,15 +370,17 @@ var mergeScripts = []queries.ScriptTest{
 		Name:        "a column added with a default the merge cannot compute fails the merge",
 		SetUpScript: diverge([]string{"ALTER TABLE t ADD COLUMN s VARCHAR(9) DEFAULT (concat('a', 'b'))"}, []string{"INSERT INTO t VALUES (4, 40, 'w')"}),
 		Assertions: []queries.ScriptTestAssertion{
-			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: "dolt_merge: tablemerge: schema conflict: table \"t\": column \"s\" was added on one branch with the default \"(concat('a','b'))\", which the merge cannot compute for the other branch's rows; give the column a literal default or add it on both branches"},
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: errAutocommitConflicts.Error()},
 			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
 		},
 	},
 	{
-		Name:        "a unique key broken by the merged rows fails the merge",
+		Name:        "a unique key broken by the merged rows is recorded, and refused under autocommit",
 		SetUpScript: diverge([]string{"INSERT INTO t VALUES (4, 40, 'u')"}, []string{"INSERT INTO t VALUES (5, 50, 'u')"}),
 		Assertions: []queries.ScriptTestAssertion{
-			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: "dolt_merge: tablemerge: table \"t\": the merged row with key (4) cannot be written: tables: duplicate entry 'u' for key 'ub'; change the row on one of the branches so that they agree, then merge again"},
+			// The unique-key violations are recorded, which an autocommit
+			// transaction refuses as Dolt's does (its message names them).
+			{Query: "CALL dolt_merge('feature')", ExpectedErrStr: errViolationsText + uniqueViolationUB + "\n" + uniqueViolationUB},
 			{Query: "SELECT * FROM dolt_merge_status", Expected: notMerging},
 			{Query: "SELECT count(*) FROM t", Expected: []sql.Row{{int64(4)}}},
 		},
@@ -540,3 +585,7 @@ func TestDoltStash(t *testing.T) {
 		}
 	}
 }
+
+// uniqueViolationUB is how a commit's refusal names a violation of the
+// unique index ub of table t.
+const uniqueViolationUB = `Type: unique index, Table: t, Info: {"Name": "ub", "Columns": ["b"]}`

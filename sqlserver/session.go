@@ -11,6 +11,7 @@ import (
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/tablemerge"
 )
 
 // Session is a client's session: the engine's BaseSession plus verso's
@@ -203,26 +204,47 @@ func commitToHistory(ctx *sql.Context, d *txDB) error {
 }
 
 // refuseConflicts fails the commit of a transaction that writes to a
-// working set with merge conflicts (unresolved, or left by an earlier
-// merge), as Dolt's does, unless the session allows them
-// (@@dolt_allow_commit_conflicts, @@dolt_force_transaction_commit).
-// CommitTransaction then rolls the transaction back. A transaction that
-// wrote nothing commits.
+// working set with merge conflicts or schema conflicts (unresolved, or
+// left by an earlier merge), as Dolt's does, unless the session allows
+// them (@@dolt_allow_commit_conflicts, @@dolt_force_transaction_commit),
+// and one whose working set holds constraint violations unless
+// @@dolt_force_transaction_commit. CommitTransaction then rolls the
+// transaction back. A transaction that wrote nothing commits.
 func refuseConflicts(ctx *sql.Context, t *Transaction) error {
 	for _, d := range t.dbs {
-		if d.ReadOnly() || d.Unchanged() && !d.conflictedMerge || conflictsAllowed(ctx) {
+		if d.ReadOnly() || d.Unchanged() && !d.conflictedMerge {
 			continue
 		}
-		tables, err := verso.ConflictedTables(ctx, d.Root())
-		if err != nil {
-			return err
-		}
-		if len(tables) > 0 {
-			undoMerges(ctx, t)
-			if autocommitting(ctx) {
-				return errAutocommitConflicts
+		if !conflictsAllowed(ctx) {
+			tables, err := verso.ConflictedTables(ctx, d.Root())
+			if err != nil {
+				return err
 			}
-			return errCommitConflicts
+			schema, err := verso.SchemaConflictedTables(ctx, d.Root())
+			if err != nil {
+				return err
+			}
+			if len(tables) > 0 || len(schema) > 0 {
+				undoMerges(ctx, t)
+				if autocommitting(ctx) {
+					return errAutocommitConflicts
+				}
+				return errCommitConflicts
+			}
+		}
+		if !sessionFlag(ctx, forceTxnCommitVar) {
+			vs, err := tablemerge.ListViolations(ctx, d.st.graph.NodeStore(), d.Root())
+			if err != nil {
+				return err
+			}
+			if len(vs) > 0 {
+				msg, err := violationsMessage(ctx, d)
+				if err != nil {
+					return err
+				}
+				undoMerges(ctx, t)
+				return errors.New(msg)
+			}
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package sqlserver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -128,6 +129,56 @@ func (r tableReader) Schema(ctx *sql.Context, name string, s *tables.Schema) (sq
 }
 
 func (r tableReader) Value(t sql.Type, v tables.Value) (any, error) { return fromValue(t, v) }
+
+func (r tableReader) Stored(ctx *sql.Context, t sql.Type, v any) (tables.Value, error) {
+	return toValue(ctx, t, v)
+}
+
+// ReplaceRow implements systables.Session (an UPDATE of
+// dolt_conflicts_<t> writing our row through to t).
+func (s txSession) ReplaceRow(ctx *sql.Context, table string, old, row []tables.Value) error {
+	d, err := s.db.tx(ctx)
+	if err != nil {
+		return err
+	}
+	if d.ReadOnly() {
+		return fmt.Errorf("verso: %s is a read-only revision", s.db.name)
+	}
+	if err := d.flushAll(ctx); err != nil {
+		return err
+	}
+	addr, ok, err := d.Root().Get(ctx, commitgraph.TablePrefix+table)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return sql.ErrTableNotFound.New(table)
+	}
+	t, err := tables.Load(ctx, s.db.st.graph.NodeStore(), addr, sqlCollations{})
+	if err != nil {
+		return err
+	}
+	ed := t.Edit()
+	ed.KeepZero(true)
+	if err := ed.Update(ctx, old, row); err != nil {
+		return err
+	}
+	nt, err := ed.Table(ctx)
+	if err != nil {
+		return err
+	}
+	na, err := nt.Write(ctx)
+	if err != nil {
+		return err
+	}
+	root, err := d.Root().Edit(ctx, commitgraph.RootEdit{Name: commitgraph.TablePrefix + table, Addr: na})
+	if err != nil {
+		return err
+	}
+	d.SetRoot(root)
+	delete(d.writers, strings.ToLower(table))
+	return nil
+}
 
 // CommitGraph returns the commit graph of the database named name, for
 // tools and tests that write commits directly.

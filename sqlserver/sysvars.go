@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/tablemerge"
 )
 
 // System variables.
@@ -114,6 +115,35 @@ var (
 	errAutocommitConflicts = errors.New("Merge conflict detected, @autocommit transaction rolled back. @autocommit must be disabled so that merge conflicts can be resolved using the dolt_conflicts and dolt_schema_conflicts tables before manually committing the transaction. Alternatively, to commit transactions with merge conflicts, set @@dolt_allow_commit_conflicts = 1")
 	errCommitConflicts     = errors.New("Merge conflict detected, transaction rolled back. Merge conflicts must be resolved using the dolt_conflicts and dolt_schema_conflicts tables before committing a transaction. To commit transactions with merge conflicts, set @@dolt_allow_commit_conflicts = 1")
 )
+
+// errViolationsText is Dolt's refusal of a transaction commit that would
+// leave constraint violations; the violations follow it (the mysql client
+// shows its first 511 bytes, as of Dolt's).
+const errViolationsText = "Committing this transaction resulted in a working set with constraint violations, transaction rolled back. This constraint violation may be the result of a previous merge or the result of transaction sequencing. Constraint violations from a merge can be resolved using the dolt_constraint_violations table before committing the transaction. To allow transactions to be committed with constraint violations from a merge or transaction sequencing set @@dolt_force_transaction_commit=1.\nConstraint violations: \n"
+
+// violationsMessage returns the refusal of the commit of d's working set
+// for its constraint violations, naming each.
+func violationsMessage(ctx *sql.Context, d *txDB) (string, error) {
+	ns := d.st.graph.NodeStore()
+	list, err := tablemerge.ListViolations(ctx, ns, d.Root())
+	if err != nil {
+		return "", err
+	}
+	var parts []string
+	for _, tv := range list {
+		vs, err := tablemerge.GetViolations(ctx, ns, d.Root(), tv.Table)
+		if err != nil || vs == nil {
+			return "", err
+		}
+		if err := vs.Each(ctx, func(v tablemerge.Violation) bool {
+			parts = append(parts, fmt.Sprintf("Type: %s, Table: %s, Info: %s", v.Type, tv.Table, v.Info))
+			return len(parts) < 16
+		}); err != nil {
+			return "", err
+		}
+	}
+	return errViolationsText + strings.Join(parts, "\n"), nil
+}
 
 // sysVarsOnce guards registerSystemVariables.
 var sysVarsOnce sync.Once

@@ -3,6 +3,7 @@ package systables
 import (
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -59,6 +60,18 @@ func (v *View) conflictRows(ctx *sql.Context) ([]sql.Row, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A table with a schema conflict is listed too, with its count of
+	// rows in conflict (none), as Dolt lists it.
+	schema, err := verso.SchemaConflictedTables(ctx, tx.Root())
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range schema {
+		if !slices.ContainsFunc(list, func(c verso.TableConflicts) bool { return c.Table == t }) {
+			list = append(list, verso.TableConflicts{Table: t})
+		}
+	}
+	slices.SortFunc(list, func(a, b verso.TableConflicts) int { return strings.Compare(a.Table, b.Table) })
 	rows := make([]sql.Row, len(list))
 	for i, c := range list {
 		rows[i] = sql.Row{c.Table, c.Count}
@@ -96,7 +109,7 @@ func (v *View) mergeStatusRows(ctx *sql.Context) ([]sql.Row, error) {
 			}
 		}
 	}
-	ts, err := verso.ConflictedTables(ctx, tx.Root())
+	ts, err := verso.UnmergedTables(ctx, tx.Root())
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +128,7 @@ type conflictsTable struct {
 var (
 	_ sql.Table          = (*conflictsTable)(nil)
 	_ sql.DeletableTable = (*conflictsTable)(nil)
+	_ sql.UpdatableTable = (*conflictsTable)(nil)
 )
 
 // openConflictsTable opens dolt_conflicts_<table> for an existing table:
@@ -332,5 +346,97 @@ func (c *conflictDeleter) apply(ctx *sql.Context) error {
 	}
 	d.SetRoot(root)
 	c.keys = nil
+	return nil
+}
+
+// Updater implements sql.UpdatableTable, as Dolt allows: an UPDATE of
+// the our_ columns of a conflict row writes them through to the table's
+// row (the conflict stays, with our row as now written); the other
+// columns are not written.
+func (t *conflictsTable) Updater(*sql.Context) sql.RowUpdater { return &conflictUpdater{t: t} }
+
+type conflictUpdater struct {
+	t    *conflictsTable
+	rows []sql.Row // the new rows
+}
+
+func (c *conflictUpdater) StatementBegin(*sql.Context) { c.rows = nil }
+
+func (c *conflictUpdater) DiscardChanges(*sql.Context, error) error {
+	c.rows = nil
+	return nil
+}
+
+func (c *conflictUpdater) StatementComplete(ctx *sql.Context) error { return c.apply(ctx) }
+
+func (c *conflictUpdater) Close(ctx *sql.Context) error { return c.apply(ctx) }
+
+func (c *conflictUpdater) Update(_ *sql.Context, _, row sql.Row) error {
+	c.rows = append(c.rows, row)
+	return nil
+}
+
+// apply writes each updated row's our_ values to the table and to its
+// conflict.
+func (c *conflictUpdater) apply(ctx *sql.Context) error {
+	if len(c.rows) == 0 {
+		return nil
+	}
+	rows := c.rows
+	c.rows = nil
+	d, cs, err := c.t.conflictSet(ctx)
+	if err != nil {
+		return err
+	}
+	if d.ReadOnly() {
+		return fmt.Errorf("%s: database %s is a read-only revision", c.t.name, c.t.v.DB)
+	}
+	if cs == nil {
+		return nil
+	}
+	ncols := len(cs.Schema.Columns)
+	var put []tablemerge.Conflict
+	for _, row := range rows {
+		id, ok := row[len(row)-1].(string)
+		if !ok {
+			return fmt.Errorf("%s: a row without a dolt_conflict_id", c.t.name)
+		}
+		key, err := base64.RawURLEncoding.DecodeString(id)
+		if err != nil {
+			return fmt.Errorf("%s: dolt_conflict_id %q is not one this table gave: %v", c.t.name, id, err)
+		}
+		cf, ok, err := cs.Get(ctx, key)
+		if err != nil {
+			return err
+		}
+		if !ok || cf.Ours == nil {
+			return fmt.Errorf("%s: the conflict %s has no row of ours to update; write the table itself", c.t.name, id)
+		}
+		ours := make([]tables.Value, ncols)
+		for i := range ncols {
+			col := c.t.sch[1+ncols+i]
+			if ours[i], err = c.t.v.Tables.Stored(ctx, col.Type, row[1+ncols+i]); err != nil {
+				return fmt.Errorf("%s: column %s: %w", c.t.name, col.Name, err)
+			}
+		}
+		if err := c.t.v.Session.ReplaceRow(ctx, c.t.table, cf.Ours, ours); err != nil {
+			return err
+		}
+		cf.Ours = ours
+		put = append(put, cf)
+	}
+	d, cs, err = c.t.conflictSet(ctx) // the table's write moved the root
+	if err != nil || cs == nil {
+		return err
+	}
+	ncs, err := cs.Edit(ctx, put, nil)
+	if err != nil {
+		return err
+	}
+	root, err := tablemerge.SetConflicts(ctx, d.Root(), c.t.table, ncs)
+	if err != nil {
+		return err
+	}
+	d.SetRoot(root)
 	return nil
 }

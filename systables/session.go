@@ -6,6 +6,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/tables"
 )
 
 // Session is the session's transaction on a view's database, as the
@@ -20,6 +21,11 @@ type Session interface {
 	// transaction's root (dolt_status reads them; the other tables read
 	// only entries those writes do not touch).
 	Flush(ctx *sql.Context) error
+	// ReplaceRow replaces, in the transaction's root, the row old of the
+	// table named table (exactly) with row, as an UPDATE would (the
+	// table's indexes follow; the statement's pending writes are
+	// flushed first).
+	ReplaceRow(ctx *sql.Context, table string, old, row []tables.Value) error
 }
 
 // Names of the tables OpenSession serves, as Dolt spells them.
@@ -39,7 +45,9 @@ const (
 // OpenSession returns the table named name (any case) among those over
 // the refs as they are now and the session's transaction: dolt_branches,
 // dolt_tags, dolt_status, dolt_stashes, dolt_conflicts, dolt_merge_status,
-// dolt_conflicts_<t> (for a table t of the transaction's root), and the
+// dolt_conflicts_<t> (for a table t of the transaction's root),
+// dolt_constraint_violations, dolt_constraint_violations_<t>,
+// dolt_schema_conflicts, and the
 // event log's dolt_events, dolt_streams and dolt_event_stats. ok is false
 // for any other name. It reads v's DB, Graph, Branch, Tables and Session;
 // Refs and Working may be unset. The tables read when a statement runs,
@@ -51,6 +59,12 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 		return &rowsTable{name: ConflictsName, sch: conflictsSchema, rows: v.conflictRows}, true, nil
 	case l == MergeStatusName:
 		return &rowsTable{name: MergeStatusName, sch: mergeStatusSchema, rows: v.mergeStatusRows}, true, nil
+	case l == ViolationsName:
+		return &rowsTable{name: ViolationsName, sch: violationsSchema, rows: v.violationRows}, true, nil
+	case l == SchemaConflictsName:
+		return &rowsTable{name: SchemaConflictsName, sch: schemaConflictsSchema, rows: v.schemaConflictRows}, true, nil
+	case isViolationsName(l):
+		return v.openViolationsTable(ctx, name[len(ViolationsPrefix):])
 	case strings.HasPrefix(l, ConflictsPrefix):
 		return v.openConflictsTable(ctx, name[len(ConflictsPrefix):])
 	case l == EventsTable || l == StreamsName || l == EventStatsName:

@@ -77,6 +77,8 @@ type TableReader interface {
 	Schema(ctx *sql.Context, name string, s *tables.Schema) (sql.Schema, error)
 	// Value converts a stored value to the engine's value of type t.
 	Value(t sql.Type, v tables.Value) (any, error)
+	// Stored converts the engine's value v of type t to a stored value.
+	Stored(ctx *sql.Context, t sql.Type, v any) (tables.Value, error)
 	// Definition returns the SQL definition of the table named name in
 	// root (matched without case), nil if root has none.
 	Definition(ctx *sql.Context, root commitgraph.RootValue, name string) (*TableDefinition, error)

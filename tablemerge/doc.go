@@ -46,7 +46,9 @@
 // and changed on the other, or created on both with different schemas
 // (ErrTableConflict); an object changed differently on both sides
 // (ErrObjectConflict); merged rows that break a unique key or NOT NULL
-// (*ConstraintError, ErrConstraint); a side that still holds conflicts
+// (*ConstraintError, ErrConstraint), unless Options.RecordViolations
+// records the unique-key violations instead (violations.go, under
+// "violations/<table>"), as branch merges do; a side that still holds conflicts
 // (ErrUnresolvedConflicts); an entry of a layer above that no merger of
 // Options.PrefixMergers covers (ErrNoMerger). Every message names the table or object and
 // says what to change.
@@ -64,7 +66,15 @@
 //     of the table is a schema conflict: rows cannot be matched across
 //     keys.
 //   - Foreign keys are not checked across the merged tables, and CHECK
-//     constraints are not evaluated (they are SQL expressions).
+//     constraints are not evaluated (they are SQL expressions): the SQL
+//     layer records those violations itself (the engine's
+//     MergeOptions.Verify).
+//   - With KeepSchemaConflicts, a branch merge records a table's schema
+//     conflict under "schemaconflicts/<table>" (schemaconflicts.go) and
+//     keeps our table; a conflict of a table's options still fails.
+//   - A recorded unique-key violation leaves the table holding the
+//     value twice: tables.Check reports it (ErrDuplicateUnique), which
+//     fsck accepts where the root records the violations.
 //   - Identical changes on both sides of a table without a primary key
 //     (both inserting one copy of a row) give one copy: the two tables are
 //     equal, and equal entries merge as one change.

@@ -57,6 +57,12 @@ type Options struct {
 	// instead of failing the merge: for a preview of what a merge would
 	// meet (data conflicts of the other tables included).
 	KeepSchemaConflicts bool
+	// RecordViolations writes merged rows that break a unique key into
+	// the table all the same and records every row involved as a
+	// violation (Result.Violations, and the merged root's
+	// ViolationsPrefix entries), as Dolt's merges do, instead of failing
+	// the merge with a ConstraintError.
+	RecordViolations bool
 	// Refuse, when set, decides every name other than a table's (and
 	// those of PrefixMergers) that both sides changed differently: its
 	// error stops the merge. The engine's transaction commits refuse them
@@ -83,6 +89,9 @@ type Result struct {
 	// left as ours because their schemas conflict, by name (a table whose
 	// columns and options both conflict is listed twice).
 	SchemaConflicts []SchemaConflict
+	// Violations lists, with Options.RecordViolations, the tables whose
+	// merged rows break a unique key, by name.
+	Violations []TableViolations
 }
 
 // SchemaConflict is a table a merge with Options.KeepSchemaConflicts did
@@ -90,6 +99,15 @@ type Result struct {
 type SchemaConflict struct {
 	Table string
 	Err   error
+	// Options: the table's options (tableopts/) conflict, not the table.
+	Options bool
+	// Base, Ours and Theirs are the table's chunks (zero where absent).
+	Base, Ours, Theirs chunks.Address
+}
+
+// Stored returns the conflict as a root value records it.
+func (c SchemaConflict) Stored() StoredSchemaConflict {
+	return StoredSchemaConflict{Base: c.Base, Ours: c.Ours, Theirs: c.Theirs, Description: describe(c.Err)}
 }
 
 // HasConflicts reports whether the merge left rows in conflict.
@@ -152,7 +170,7 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 		}
 	}
 	mergers := opts.PrefixMergers
-	covered := []string{TablePrefix, TableOptsPrefix, ConflictsPrefix}
+	covered := []string{TablePrefix, TableOptsPrefix, ConflictsPrefix, ViolationsPrefix, SchemaConflictsPrefix}
 	for kind := range objectKinds {
 		covered = append(covered, kind+"/")
 	}
@@ -207,9 +225,19 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 			return addr, true, nil
 		}
 		if name, ok := strings.CutPrefix(c.Name, TablePrefix); ok {
-			addr, cs, err := m.resolveTable(ctx, name, c)
+			addr, cs, vs, err := m.resolveTable(ctx, name, c)
 			if err != nil && opts.KeepSchemaConflicts && (errors.Is(err, ErrSchemaConflict) || errors.Is(err, ErrTableConflict)) {
-				res.SchemaConflicts = append(res.SchemaConflicts, SchemaConflict{Table: name, Err: err})
+				sc := SchemaConflict{Table: name, Err: err}
+				if c.InBase {
+					sc.Base = c.Base
+				}
+				if c.InOurs {
+					sc.Ours = c.Ours
+				}
+				if c.InTheirs {
+					sc.Theirs = c.Theirs
+				}
+				res.SchemaConflicts = append(res.SchemaConflicts, sc)
 				return c.Ours, c.InOurs, nil
 			}
 			if err != nil {
@@ -224,6 +252,14 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 				conflictEdits = append(conflictEdits, commitgraph.RootEdit{Name: ConflictsPrefix + name, Addr: ca})
 				res.Conflicts = append(res.Conflicts, TableConflicts{Table: name, Count: cs.Count()})
 			}
+			if vs != nil {
+				va, err := vs.Write(ctx)
+				if err != nil {
+					return chunks.Address{}, false, err
+				}
+				conflictEdits = append(conflictEdits, commitgraph.RootEdit{Name: ViolationsPrefix + name, Addr: va})
+				res.Violations = append(res.Violations, TableViolations{Table: name, Count: vs.Count()})
+			}
 			return addr, true, nil
 		}
 		if opts.Refuse != nil {
@@ -232,7 +268,7 @@ func Merge(ctx context.Context, ns *prolly.NodeStore, base, ours, theirs commitg
 		if name, ok := strings.CutPrefix(c.Name, TableOptsPrefix); ok {
 			err := fmt.Errorf("%w: both branches changed the options (comment, collation) of table %q differently; change them on one branch to match the other, then merge again", ErrSchemaConflict, name)
 			if opts.KeepSchemaConflicts {
-				res.SchemaConflicts = append(res.SchemaConflicts, SchemaConflict{Table: name, Err: err})
+				res.SchemaConflicts = append(res.SchemaConflicts, SchemaConflict{Table: name, Err: err, Options: true})
 				return c.Ours, c.InOurs, nil
 			}
 			return chunks.Address{}, false, err
@@ -318,32 +354,32 @@ func changedPrefixes(ctx context.Context, base, side commitgraph.RootValue, merg
 }
 
 // resolveTable merges a table both sides changed.
-func (m *merger) resolveTable(ctx context.Context, name string, c commitgraph.RootConflict) (chunks.Address, *ConflictSet, error) {
+func (m *merger) resolveTable(ctx context.Context, name string, c commitgraph.RootConflict) (chunks.Address, *ConflictSet, *ViolationSet, error) {
 	if !c.InOurs || !c.InTheirs {
-		return chunks.Address{}, nil, &DropConflictError{Table: name}
+		return chunks.Address{}, nil, nil, &DropConflictError{Table: name}
 	}
 	load := func(a chunks.Address) (*tables.Table, error) { return tables.Load(ctx, m.ns, a, m.opts.Collations) }
 	var base *tables.Table
 	var err error
 	if c.InBase {
 		if base, err = load(c.Base); err != nil {
-			return chunks.Address{}, nil, err
+			return chunks.Address{}, nil, nil, err
 		}
 	}
 	ours, err := load(c.Ours)
 	if err != nil {
-		return chunks.Address{}, nil, err
+		return chunks.Address{}, nil, nil, err
 	}
 	theirs, err := load(c.Theirs)
 	if err != nil {
-		return chunks.Address{}, nil, err
+		return chunks.Address{}, nil, nil, err
 	}
-	t, cs, err := m.mergeTable(ctx, name, base, ours, theirs)
+	t, cs, vs, err := m.mergeTable(ctx, name, base, ours, theirs)
 	if err != nil {
-		return chunks.Address{}, nil, err
+		return chunks.Address{}, nil, nil, err
 	}
 	addr, err := t.Write(ctx)
-	return addr, cs, err
+	return addr, cs, vs, err
 }
 
 // IsMergeError reports whether err is one of the package's merge failures

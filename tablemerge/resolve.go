@@ -92,5 +92,5 @@ func takeTheirs(ctx context.Context, name string, t *tables.Table, cs *ConflictS
 	}
 	ed := t.Edit()
 	ed.KeepZero(true)
-	return applyEdits(ctx, ed, name, edits)
+	return applyEdits(ctx, ed, name, edits, nil)
 }

@@ -99,32 +99,33 @@ type tableMerge struct {
 	start              *tables.Table
 	startIsOurs        bool
 	conflicts          []Conflict
+	violations         []Violation
 }
 
-func (m *merger) mergeTable(ctx context.Context, name string, base, ours, theirs *tables.Table) (*tables.Table, *ConflictSet, error) {
+func (m *merger) mergeTable(ctx context.Context, name string, base, ours, theirs *tables.Table) (*tables.Table, *ConflictSet, *ViolationSet, error) {
 	if base == nil {
 		if !sameSchema(ours.Schema(), theirs.Schema()) {
-			return nil, nil, fmt.Errorf("%w: both branches created table %q, with different schemas; drop or rename it on one branch, then merge again", ErrTableConflict, name)
+			return nil, nil, nil, fmt.Errorf("%w: both branches created table %q, with different schemas; drop or rename it on one branch, then merge again", ErrTableConflict, name)
 		}
 		var err error
 		if base, err = tables.New(m.ns, ours.Schema(), ours.Collations()); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	s, err := mergeSchemas(name, base.Schema(), ours.Schema(), theirs.Schema())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	tm := &tableMerge{name: name, ns: m.ns, opts: &m.opts, base: base, ours: ours, theirs: theirs, schema: s}
 	if s.Keyless() || base.Schema().Keyless() || ours.Schema().Keyless() || theirs.Schema().Keyless() {
 		if !sameSchema(base.Schema(), ours.Schema()) || !sameSchema(base.Schema(), theirs.Schema()) {
-			return nil, nil, fmt.Errorf("%w: table %q has no primary key and its schema changed on a branch while the other branch changed its rows; rows without a key cannot be matched across schemas", ErrSchemaConflict, name)
+			return nil, nil, nil, fmt.Errorf("%w: table %q has no primary key and its schema changed on a branch while the other branch changed its rows; rows without a key cannot be matched across schemas", ErrSchemaConflict, name)
 		}
 		t, err := tm.mergeKeyless(ctx)
-		return t, nil, err
+		return t, nil, nil, err
 	}
 	if sig := pkSignature(base.Schema()); sig != pkSignature(ours.Schema()) || sig != pkSignature(theirs.Schema()) {
-		return nil, nil, fmt.Errorf("%w: table %q: the primary key changed on a branch while the other branch changed rows; rows cannot be matched across primary keys", ErrSchemaConflict, name)
+		return nil, nil, nil, fmt.Errorf("%w: table %q: the primary key changed on a branch while the other branch changed rows; rows cannot be matched across primary keys", ErrSchemaConflict, name)
 	}
 	def := m.opts.Default
 	if def == nil {
@@ -141,23 +142,31 @@ func (m *merger) mergeTable(ctx context.Context, name string, base, ours, theirs
 		tm.start = theirs
 	default:
 		if tm.start, err = rewrite(ctx, name, ours, s, tm.mo); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		tm.startIsOurs = true
 	}
 	edits, err := tm.walk(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	merged, err := tm.apply(ctx, edits)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	if len(tm.conflicts) == 0 {
-		return merged, nil, nil
+	var cs *ConflictSet
+	var vs *ViolationSet
+	if len(tm.conflicts) > 0 {
+		if cs, err = NewConflictSet(m.ns, s, m.opts.Theirs).Edit(ctx, tm.conflicts, nil); err != nil {
+			return nil, nil, nil, err
+		}
 	}
-	cs, err := NewConflictSet(m.ns, s, m.opts.Theirs).Edit(ctx, tm.conflicts, nil)
-	return merged, cs, err
+	if len(tm.violations) > 0 {
+		if vs, err = NewViolationSet(m.ns, s).Edit(ctx, tm.violations, nil); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return merged, cs, vs, nil
 }
 
 // rewrite returns t's rows in schema s, as a new table.
@@ -277,13 +286,42 @@ func (tm *tableMerge) apply(ctx context.Context, edits []rowEdit) (*tables.Table
 	ed := tm.start.Edit()
 	ed.KeepZero(true) // rows keep the values their branch gave them
 	ed.SetAutoIncrement(max(tm.ours.AutoIncrement(), tm.theirs.AutoIncrement()))
-	return applyEdits(ctx, ed, tm.name, edits)
+	var record func(*tables.DuplicateKeyError, rowEdit) bool
+	if tm.opts.RecordViolations {
+		record = tm.recordDuplicate
+	}
+	return applyEdits(ctx, ed, tm.name, edits, record)
+}
+
+// recordDuplicate records a merged row that takes a unique value another
+// row holds as a unique-key violation of both rows (as Dolt records
+// them), and reports whether it did: not for the primary key.
+func (tm *tableMerge) recordDuplicate(dup *tables.DuplicateKeyError, e rowEdit) bool {
+	var ix *tables.Index
+	for i := range tm.schema.Indexes {
+		if tm.schema.Indexes[i].Name == dup.Index && tm.schema.Indexes[i].Unique {
+			ix = &tm.schema.Indexes[i]
+		}
+	}
+	if ix == nil || dup.Existing == nil {
+		return false
+	}
+	cols := make([]string, len(ix.Columns))
+	for i, c := range ix.Columns {
+		cols[i] = tm.schema.Columns[c].Name
+	}
+	info := ViolationInfo(InfoField{"Name", ix.Name}, InfoField{"Columns", cols})
+	tm.violations = append(tm.violations,
+		Violation{Type: UniqueViolation, Key: e.key, Info: info, From: tm.opts.Theirs, Row: e.new},
+		Violation{Type: UniqueViolation, Key: tm.start.KeyOf(dup.Existing), Info: info, From: tm.opts.Theirs, Row: dup.Existing})
+	return true
 }
 
 // applyEdits writes edits to table name through ed in two passes: every
 // delete, then every insert (so that a row may take a unique key another
-// row gave up), and returns the table.
-func applyEdits(ctx context.Context, ed *tables.Editor, name string, edits []rowEdit) (*tables.Table, error) {
+// row gave up), and returns the table. An insert that duplicates a unique
+// value is written all the same when record (if set) records it.
+func applyEdits(ctx context.Context, ed *tables.Editor, name string, edits []rowEdit, record func(*tables.DuplicateKeyError, rowEdit) bool) (*tables.Table, error) {
 	for _, e := range edits {
 		if e.old != nil {
 			if err := ed.Delete(ctx, e.old); err != nil {
@@ -293,7 +331,14 @@ func applyEdits(ctx context.Context, ed *tables.Editor, name string, edits []row
 	}
 	for _, e := range edits {
 		if e.new != nil {
-			if _, err := ed.Insert(ctx, e.new); err != nil {
+			_, err := ed.Insert(ctx, e.new)
+			var dup *tables.DuplicateKeyError
+			if err != nil && record != nil && errors.As(err, &dup) && record(dup, e) {
+				ed.AllowDuplicates(true)
+				_, err = ed.Insert(ctx, e.new)
+				ed.AllowDuplicates(false)
+			}
+			if err != nil {
 				if isConstraint(err) {
 					return nil, &ConstraintError{Table: name, Key: tables.KeyText(e.key), Err: err}
 				}

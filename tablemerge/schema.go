@@ -129,7 +129,7 @@ func mergeSchemas(name string, base, ours, theirs *tables.Schema) (*tables.Schem
 		return theirs, nil
 	}
 	conflict := func(format string, args ...any) error {
-		return fmt.Errorf("%w: table %q: %s; change the schema on one branch to match the other, then merge again", ErrSchemaConflict, name, fmt.Sprintf(format, args...))
+		return &SchemaConflictError{Table: name, msg: fmt.Sprintf("%v: table %q: %s; change the schema on one branch to match the other, then merge again", ErrSchemaConflict, name, fmt.Sprintf(format, args...))}
 	}
 	out := &tables.Schema{}
 
@@ -137,7 +137,20 @@ func mergeSchemas(name string, base, ours, theirs *tables.Schema) (*tables.Schem
 	cols, colKeys, bad, ok := mergeNamed(base.Columns, ours.Columns, theirs.Columns,
 		func(c tables.Column) string { return strings.ToLower(c.Name) }, func(x, y tables.Column) bool { return x == y })
 	if !ok {
-		return nil, conflict("both branches changed column %q differently", bad)
+		err := conflict("both branches changed column %q differently", bad).(*SchemaConflictError)
+		ourName, theirName := bad, bad
+		for _, c := range ours.Columns {
+			if strings.ToLower(c.Name) == bad {
+				ourName = c.Name
+			}
+		}
+		for _, c := range theirs.Columns {
+			if strings.ToLower(c.Name) == bad {
+				theirName = c.Name
+			}
+		}
+		err.Description = fmt.Sprintf("different column definitions for our column %s and their column %s", ourName, theirName)
+		return nil, err
 	}
 	out.Columns = cols
 	pos := map[string]int{}

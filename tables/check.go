@@ -91,7 +91,7 @@ func (t *Table) Check(ctx context.Context) error {
 			}
 			prefix, hasNull := c.indexPrefix(ix, row)
 			if !hasNull && bytes.Equal(prefix, prev) {
-				return fail("unique index %q holds %s twice", ix.Name, formatKey(indexValues(ix, row)))
+				return fmt.Errorf("%w: %w: unique index %q holds %s twice", ErrCorrupt, ErrDuplicateUnique, ix.Name, formatKey(indexValues(ix, row)))
 			}
 			if !hasNull {
 				prev = prefix

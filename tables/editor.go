@@ -21,6 +21,8 @@ type Editor struct {
 	autoInc uint64
 	// keepZero stores an explicit 0 in the auto-increment column as is.
 	keepZero bool
+	// allowDuplicates lets unique indexes hold a value twice.
+	allowDuplicates bool
 }
 
 // Edit starts editing the table.
@@ -81,6 +83,13 @@ func (e *Editor) SetAutoIncrement(n uint64) {
 // counter value; NULL takes it either way. It is off by default and stays
 // as set across savepoints.
 func (e *Editor) KeepZero(on bool) { e.keepZero = on }
+
+// AllowDuplicates sets whether Insert and Update let a unique index hold a
+// value that another row holds already (the primary key stays enforced).
+// A merge that records unique-key violations beside the table writes both
+// rows with it: the table then breaks its unique index until the
+// violations are resolved, and Check reports it. Off by default.
+func (e *Editor) AllowDuplicates(on bool) { e.allowDuplicates = on }
 
 // Get returns the row with primary-key values pk, pending edits included.
 func (e *Editor) Get(ctx context.Context, pk []Value) ([]Value, bool, error) {
@@ -327,6 +336,9 @@ func (e *Editor) checkUnique(ctx context.Context, row []Value, key []byte) error
 }
 
 func (e *Editor) checkUniqueExcept(ctx context.Context, row []Value, key, self []byte) error {
+	if e.allowDuplicates {
+		return nil
+	}
 	c := e.t.c
 	for i := range c.s.Indexes {
 		ix := &c.s.Indexes[i]

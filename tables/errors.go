@@ -29,6 +29,10 @@ var (
 	// ErrCorrupt marks stored table or schema bytes that cannot be decoded.
 	// It wraps chunks.ErrCorrupt, so chunks.IsCorrupt reports it too.
 	ErrCorrupt = corruptError{}
+	// ErrDuplicateUnique marks Check's finding of a value a unique index
+	// holds twice: corruption, unless a merge recorded those rows as
+	// unique-key violations beside the table (Editor.AllowDuplicates).
+	ErrDuplicateUnique = errors.New("tables: a unique index holds a value twice")
 )
 
 type corruptError struct{}
