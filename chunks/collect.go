@@ -430,7 +430,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 
 	var errs error
 	for _, oj := range oldJournals {
-		errs = errors.Join(errs, oj.f.Close(), os.Remove(oj.path))
+		errs = errors.Join(errs, oj.closeFile(), os.Remove(oj.path))
 	}
 	for _, ot := range dropped {
 		errs = errors.Join(errs, ot.close(), os.Remove(ot.path))

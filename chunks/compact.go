@@ -72,7 +72,7 @@ func (s *FileStore) Compact() error {
 
 	var errs error
 	for _, j := range frozen {
-		errs = errors.Join(errs, j.f.Close(), os.Remove(j.path))
+		errs = errors.Join(errs, j.closeFile(), os.Remove(j.path))
 	}
 	for _, old := range merged {
 		errs = errors.Join(errs, old.close(), os.Remove(old.path))

@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 )
+
+// errJournalClosed is a fill's sync of a journal closed meanwhile.
+var errJournalClosed = errors.New("chunks: the journal was closed")
 
 // journalLoc is where a chunk record lies in a journal.
 type journalLoc struct {
@@ -37,6 +41,31 @@ type journal struct {
 	// one failed.
 	reserved        int64
 	filling, noFill bool
+	// fmu keeps a fill's final sync (reserve.go), which runs without the
+	// store's locks, from a close of the file that a collection or a
+	// compaction makes of a journal it replaced (closeFile); fclosed is
+	// set once the file is closed.
+	fmu     sync.Mutex
+	fclosed bool
+}
+
+// closeFile closes j's file once no fill syncs it.
+func (j *journal) closeFile() error {
+	j.fmu.Lock()
+	defer j.fmu.Unlock()
+	j.fclosed = true
+	return j.f.Close()
+}
+
+// syncFill syncs j's file for a fill, unless it was closed (the journal
+// replaced meanwhile, its reserve of no more use).
+func (j *journal) syncFill() error {
+	j.fmu.Lock()
+	defer j.fmu.Unlock()
+	if j.fclosed {
+		return errJournalClosed
+	}
+	return datasync(j.f)
 }
 
 // end returns the offset where the next record will go.

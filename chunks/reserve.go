@@ -79,7 +79,7 @@ func (s *FileStore) fill(a *journal, from, to int64) {
 		s.wmu.Unlock()
 	}
 	if err == nil {
-		err = datasync(a.f)
+		err = a.syncFill()
 	}
 	s.mu.Lock()
 	a.filling = false
