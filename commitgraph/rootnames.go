@@ -14,6 +14,7 @@ package commitgraph
 //	foreignkeys/<f>           a foreign key's definition
 //	events/log, events/...    the event log and its indexes (eventindex)
 //	dbopts/<o>                a database option the SQL layer keeps (its default collation)
+//	sqlevents/<e>             a scheduled SQL event's definition (CREATE EVENT)
 //
 // Names compare case-sensitively in the map; the SQL layer finds tables and
 // objects case-insensitively by scanning a prefix.
@@ -27,8 +28,9 @@ const (
 	ForeignKeyPrefix = "foreignkeys/"
 	EventsPrefix     = "events/"
 	DBOptsPrefix     = "dbopts/"
+	SQLEventPrefix   = "sqlevents/"
 )
 
 // RootPrefixes lists every prefix above, in the order the layout lists
 // them.
-var RootPrefixes = []string{TablePrefix, TableOptsPrefix, ConflictsPrefix, ViewPrefix, TriggerPrefix, ProcedurePrefix, ForeignKeyPrefix, EventsPrefix, DBOptsPrefix}
+var RootPrefixes = []string{TablePrefix, TableOptsPrefix, ConflictsPrefix, ViewPrefix, TriggerPrefix, ProcedurePrefix, ForeignKeyPrefix, EventsPrefix, DBOptsPrefix, SQLEventPrefix}
