@@ -136,8 +136,9 @@ func (db *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
 	}
 	out := make([]string, 0, len(ents))
 	for _, e := range ents {
-		// dolt_ignore is a system table to SHOW TABLES, as in Dolt.
-		if n := strings.TrimPrefix(e.Name, tablePrefix); n != verso.IgnoreTable {
+		// dolt_ignore, dolt_docs, ... are system tables to SHOW TABLES,
+		// as in Dolt.
+		if n := strings.TrimPrefix(e.Name, tablePrefix); !isStoredSystemTable(n) {
 			out = append(out, n)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -86,6 +87,16 @@ func (d diffTable) rowsOf(ctx *sql.Context, c, head *commitgraph.Commit) ([]sql.
 	chs, err := RootChanges(ctx, d.v.Graph, from, to)
 	if err != nil {
 		return nil, err
+	}
+	// The schema objects are rows of dolt_schemas and dolt_procedures to
+	// Dolt, tables of its root: they are tables of dolt_diff too.
+	objs, err := verso.ChangedObjects(ctx, from, to)
+	if err != nil {
+		return nil, err
+	}
+	if len(objs) > 0 {
+		chs = append(chs, objs...)
+		slices.SortFunc(chs, func(a, b TableChange) int { return strings.Compare(a.Table, b.Table) })
 	}
 	if c == nil && d.v.Session != nil {
 		// The working set's new tables that dolt_ignore ignores are no

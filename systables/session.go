@@ -68,6 +68,18 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 		return &rowsTable{name: StashesName, sch: stashesSchema, rows: v.stashRows}, true, nil
 	case l == RemotesName || l == RemoteBranchesName:
 		return openRemotes(l), true, nil
+	case l == HelpName:
+		return &rowsTable{name: HelpName, sch: helpSchema, rows: helpRows}, true, nil
+	case l == BackupsName:
+		return openBackups(), true, nil
+	case l == BranchControlName || l == BranchNamespaceControlName:
+		return openBranchControl(l), true, nil
+	case l == BranchActivityName:
+		return openBranchActivity(v), true, nil
+	case l == NonlocalTablesName:
+		return openNonlocalTables(), true, nil
+	case l == StatisticsName:
+		return openStatistics(v), true, nil
 	}
 	return nil, false, nil
 }

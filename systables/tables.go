@@ -23,9 +23,12 @@ const (
 	commitHashColumn = "commit_hash"
 )
 
-// Names returns the names of the fixed system tables this package serves
-// (beside them, dolt_diff_<t> and dolt_history_<t> for each table t).
-func Names() []string { return []string{LogName, CommitsName, AncestorsName, DiffName} }
+// Names returns the names of the fixed system tables Open serves (beside
+// them, dolt_diff_<t> and dolt_history_<t> for each table t, and for the
+// tables of schema objects).
+func Names() []string {
+	return []string{LogName, CommitsName, AncestorsName, DiffName, SchemasName, ProceduresName}
+}
 
 // IsName reports whether name (in any case) may be a system table's name:
 // a fixed one, or dolt_diff_<t> or dolt_history_<t> for some t.
@@ -83,6 +86,14 @@ func Open(ctx *sql.Context, name string, v *View) (t *Table, ok bool, err error)
 		return openCommitTable(ctx, l, v)
 	case DiffName:
 		return openDiff(v), true, nil
+	case SchemasName, ProceduresName:
+		return openObjectTable(v, l), true, nil
+	}
+	if item, ok := strings.CutPrefix(l, DiffTablePrefix); ok && isObjectTable(item) {
+		return openObjectsDiff(ctx, v, item)
+	}
+	if item, ok := strings.CutPrefix(l, HistoryPrefix); ok && isObjectTable(item) {
+		return openObjectHistory(ctx, v, item)
 	}
 	if l == DiffTablePrefix+EventsTable {
 		return openEventsDiff(v)

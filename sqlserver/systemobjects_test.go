@@ -1,0 +1,165 @@
+package sqlserver
+
+import (
+	"testing"
+
+	"github.com/dolthub/go-mysql-server/enginetest/queries"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// Script tests of the system tables of schema objects (dolt_schemas,
+// dolt_procedures), scheduled events, and the stored system tables
+// (dolt_docs, dolt_tests, dolt_query_catalog).
+
+var objectTableScripts = []queries.ScriptTest{
+	{
+		Name: "dolt_schemas and dolt_procedures show the objects, read-only, as Dolt's tables",
+		SetUpScript: []string{
+			"CREATE TABLE t (pk INT PRIMARY KEY, v INT)",
+			"CALL dolt_commit('-Am', 'table')",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SELECT COUNT(*) FROM dolt_schemas", Expected: []sql.Row{{int64(0)}}},
+			{Query: "CREATE VIEW v1 AS SELECT pk FROM t", Expected: []sql.Row{{types.NewOkResult(0)}}},
+			{Query: "CREATE TRIGGER tr1 BEFORE INSERT ON t FOR EACH ROW SET NEW.v = NEW.v * 2", Expected: []sql.Row{{types.NewOkResult(0)}}},
+			{Query: "CREATE EVENT e1 ON SCHEDULE EVERY 1 DAY STARTS '2030-01-01 00:00:00' DO INSERT INTO t VALUES (99, 99)", Expected: []sql.Row{{types.NewOkResult(0)}}},
+			{Query: "CREATE PROCEDURE p1(x INT) SELECT x + 1", Expected: []sql.Row{{types.NewOkResult(0)}}},
+			{Query: "SELECT type, name, fragment, JSON_KEYS(extra) FROM dolt_schemas ORDER BY type, name", Expected: []sql.Row{
+				{"event", "e1", "CREATE DEFINER = `root`@`localhost` EVENT `e1` ON SCHEDULE EVERY 1 DAY STARTS '2030-01-01 00:00:00' ON COMPLETION NOT PRESERVE ENABLE DO INSERT INTO t VALUES (99, 99)", types.MustJSON(`["CreatedAt"]`)},
+				{"trigger", "tr1", "CREATE TRIGGER tr1 BEFORE INSERT ON t FOR EACH ROW SET NEW.v = NEW.v * 2", types.MustJSON(`["CreatedAt"]`)},
+				{"view", "v1", "CREATE VIEW v1 AS SELECT pk FROM t", types.MustJSON(`["CreatedAt"]`)},
+			}},
+			{Query: "SELECT name, create_stmt, created_at = modified_at FROM dolt_procedures", Expected: []sql.Row{{"p1", "CREATE PROCEDURE p1(x INT) SELECT x + 1", true}}},
+			{Query: "SELECT table_name, staged, status FROM dolt_status ORDER BY table_name", Expected: []sql.Row{{"dolt_procedures", false, "new table"}, {"dolt_schemas", false, "new table"}}},
+			{Query: "INSERT INTO dolt_schemas VALUES ('view', 'vx', 'SELECT 1', NULL, NULL)", ExpectedErrStr: "table doesn't support INSERT INTO"},
+			{Query: "DELETE FROM dolt_procedures", ExpectedErrStr: "table doesn't support DELETE FROM"},
+			{Query: "CALL dolt_commit('-Am', 'objects')", SkipResultsCheck: true},
+			{Query: "SELECT table_name, data_change, schema_change FROM dolt_diff WHERE message = 'objects' ORDER BY table_name", Expected: []sql.Row{{"dolt_procedures", int64(1), int64(1)}, {"dolt_schemas", int64(1), int64(1)}}},
+			{Query: "DROP PROCEDURE p1", Expected: []sql.Row{{types.NewOkResult(0)}}},
+			{Query: "DROP EVENT e1", Expected: []sql.Row{{types.NewOkResult(0)}}},
+			{Query: "SELECT to_name, from_name, diff_type FROM dolt_diff_dolt_schemas WHERE to_commit = 'WORKING'", Expected: []sql.Row{{nil, "e1", "removed"}}},
+			{Query: "SELECT to_name, from_name, diff_type FROM dolt_diff_dolt_procedures", ExpectedErr: sql.ErrTableNotFound},
+			{Query: "SELECT type, name FROM dolt_history_dolt_schemas ORDER BY type, name", Expected: []sql.Row{{"event", "e1"}, {"trigger", "tr1"}, {"view", "v1"}}},
+			{Query: "CALL dolt_commit('-am', 'drops')", SkipResultsCheck: true},
+			{Query: "SELECT table_name, data_change, schema_change FROM dolt_diff WHERE message = 'drops' ORDER BY table_name", Expected: []sql.Row{{"dolt_procedures", int64(1), int64(1)}, {"dolt_schemas", int64(1), int64(0)}}},
+			{Query: "SELECT type, name FROM dolt_schemas AS OF 'HEAD~2'", Expected: []sql.Row{}},
+			{Query: "SELECT name FROM dolt_procedures AS OF 'HEAD~1'", Expected: []sql.Row{{"p1"}}},
+			{Query: "CALL dolt_reset('--hard', 'HEAD~1')", SkipResultsCheck: true},
+			{Query: "CALL p1(41)", Expected: []sql.Row{{int64(42)}}},
+			{Query: "SELECT event_name FROM information_schema.events", Expected: []sql.Row{{"e1"}}},
+		},
+	},
+	{
+		Name: "scheduled events are stored, renamed and dropped with the database",
+		SetUpScript: []string{
+			"CREATE TABLE t (pk INT PRIMARY KEY)",
+			"CREATE EVENT e1 ON SCHEDULE AT '2037-01-01 00:00:00' ON COMPLETION PRESERVE DISABLE COMMENT 'later' DO INSERT INTO t VALUES (1)",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SELECT event_name, status, event_comment, on_completion FROM information_schema.events", Expected: []sql.Row{{"e1", "DISABLED", "later", "PRESERVE"}}},
+			{Query: "CREATE EVENT e1 ON SCHEDULE EVERY 1 DAY DO SELECT 1", ExpectedErrStr: "Event 'e1' already exists"},
+			{Query: "ALTER EVENT e1 RENAME TO e2", Expected: []sql.Row{{types.NewOkResult(0)}}},
+			{Query: "SELECT name FROM dolt_schemas", Expected: []sql.Row{{"e2"}}},
+			{Query: "DROP EVENT e1", ExpectedErrStr: "Event 'e1' does not exist"},
+			{Query: "DROP EVENT e2", Expected: []sql.Row{{types.NewOkResult(0)}}},
+			{Query: "SELECT COUNT(*) FROM dolt_schemas", Expected: []sql.Row{{int64(0)}}},
+		},
+	},
+}
+
+func TestObjectTables(t *testing.T) { runVersioningScripts(t, objectTableScripts) }
+
+var storedSystemTableScripts = []queries.ScriptTest{
+	{
+		Name: "dolt_docs: a built-in AGENT.md until one is stored, made by the first write, hidden from SHOW TABLES",
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SELECT doc_name, LEFT(doc_text, 43) FROM dolt_docs", Expected: []sql.Row{{"AGENT.md", "# AGENT.md - Dolt Database Operations Guide"}}},
+			{Query: "SELECT COUNT(*) FROM dolt_status", Expected: []sql.Row{{int64(0)}}},
+			{Query: "DELETE FROM dolt_docs", Expected: []sql.Row{{types.NewOkResult(1)}}},
+			{Query: "SELECT COUNT(*) FROM dolt_status", Expected: []sql.Row{{int64(0)}}},
+			{Query: "INSERT INTO dolt_docs VALUES ('README.md', '# hello')", Expected: []sql.Row{{types.NewOkResult(1)}}},
+			{Query: "SELECT table_name, status FROM dolt_status", Expected: []sql.Row{{"dolt_docs", "new table"}}},
+			{Query: "SHOW TABLES", Expected: []sql.Row{}},
+			{Query: "INSERT INTO dolt_docs VALUES ('AGENT.md', 'mine'), ('z.md', 'z')", Expected: []sql.Row{{types.NewOkResult(2)}}},
+			{Query: "SELECT doc_name, doc_text FROM dolt_docs ORDER BY doc_name", Expected: []sql.Row{{"AGENT.md", "mine"}, {"README.md", "# hello"}, {"z.md", "z"}}},
+			{Query: "DELETE FROM dolt_docs WHERE doc_name = 'AGENT.md'", Expected: []sql.Row{{types.NewOkResult(1)}}},
+			{Query: "SELECT doc_name, LEFT(doc_text, 10) FROM dolt_docs ORDER BY doc_name", Expected: []sql.Row{{"AGENT.md", "# AGENT.md"}, {"README.md", "# hello"}, {"z.md", "z"}}},
+			{Query: "UPDATE dolt_docs SET doc_text = 'edited' WHERE doc_name = 'AGENT.md'", Expected: []sql.Row{{types.OkResult{RowsAffected: 1, Info: plan.UpdateInfo{Matched: 1, Updated: 1}}}}},
+			{Query: "SELECT doc_text FROM dolt_docs WHERE doc_name = 'AGENT.md'", Expected: []sql.Row{{"edited"}}},
+			{Query: "INSERT INTO dolt_docs VALUES ('README.md', 'again')", ExpectedErrStr: "duplicate primary key given: [README.md]"},
+			{Query: "CALL dolt_commit('-Am', 'docs')", SkipResultsCheck: true},
+			{Query: "DELETE FROM dolt_docs WHERE doc_name = 'AGENT.md'", Expected: []sql.Row{{types.NewOkResult(1)}}},
+			{Query: "SELECT doc_name FROM dolt_docs AS OF 'HEAD' ORDER BY doc_name", Expected: []sql.Row{{"AGENT.md"}, {"README.md"}, {"z.md"}}},
+			{Query: "CALL dolt_commit('-am', 'no agent')", SkipResultsCheck: true},
+			{Query: "SELECT doc_name FROM dolt_docs AS OF 'HEAD' ORDER BY doc_name", Expected: []sql.Row{{"README.md"}, {"z.md"}}},
+		},
+	},
+	{
+		Name: "dolt_tests and dolt_test_run",
+		SetUpScript: []string{
+			"CREATE TABLE t (a INT PRIMARY KEY)",
+			"INSERT INTO t VALUES (1), (2)",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SELECT * FROM dolt_test_run()", Expected: []sql.Row{}},
+			{Query: "INSERT INTO dolt_tests VALUES ('x', 'g', 'SELECT 1', 'bogus', '==', '1')", ExpectedErrStr: "Check constraint \"assertion_type_check\" violated"},
+			{Query: "SELECT COUNT(*) FROM dolt_status", Expected: []sql.Row{{int64(1)}}},
+			{Query: `INSERT INTO dolt_tests VALUES
+				('t1', 'g', 'SELECT COUNT(*) FROM t', 'expected_single_value', '==', '2'),
+				('t2', 'g', 'SELECT * FROM t', 'expected_rows', '>', '5'),
+				('t3', 'h', 'SELECT * FROM t', 'expected_columns', '==', '2'),
+				('t4', NULL, 'SELECT a FROM t', 'expected_single_value', '==', '1'),
+				('t5', 'h', 'SELECT nope', 'expected_rows', '==', '0'),
+				('t6', 'h', 'INSERT INTO t VALUES (9)', 'expected_rows', '==', '0'),
+				('t7', 'h', 'SELECT 5', 'expected_rows', '==', 'abc'),
+				('t8', 'h', 'SELECT 1.5', 'expected_single_value', '>=', '1.25'),
+				('t9', 'h', 'SELECT NULL', 'expected_single_value', '==', NULL),
+				('u1', 'h', 'SELECT 1; SELECT 2', 'expected_rows', '==', '1'),
+				('u2', 'h', 'SELECT 3', 'expected_single_value', '<', '3.5'),
+				('u3', 'h', 'SELECT CAST(''2020-01-01'' AS DATE)', 'expected_single_value', '<', 'x')`, Expected: []sql.Row{{types.NewOkResult(12)}}},
+			{Query: "SELECT test_name, test_group_name, status, message FROM dolt_test_run()", Expected: []sql.Row{
+				{"t1", "g", "PASS", ""},
+				{"t2", "g", "FAIL", "Assertion failed: expected_rows greater than 5, got 2"},
+				{"t3", "h", "FAIL", "Assertion failed: expected_columns equal to 2, got 1"},
+				{"t4", "", "FAIL", "expected_single_value expects exactly one cell. Received multiple rows"},
+				{"t5", "h", "FAIL", "query error: column \"nope\" could not be found in any table in scope"},
+				{"t6", "h", "FAIL", "Cannot execute write queries"},
+				{"t7", "h", "FAIL", "cannot run assertion on non integer value: abc"},
+				{"t8", "h", "PASS", ""},
+				{"t9", "h", "PASS", ""},
+				{"u1", "h", "FAIL", "Can only run exactly one query"},
+				{"u2", "h", "FAIL", "Could not compare non integer value '3.5', with 3"},
+				{"u3", "h", "FAIL", "x does not appear to be a valid date"},
+			}},
+			{Query: "SELECT test_name FROM dolt_test_run('g', 't1')", Expected: []sql.Row{{"t1"}, {"t2"}, {"t1"}}},
+			{Query: "SELECT COUNT(*) FROM dolt_test_run('*')", Expected: []sql.Row{{int64(12)}}},
+			{Query: "SELECT * FROM dolt_test_run('nope')", ExpectedErrStr: "could not find tests for argument: nope"},
+			{Query: "SELECT COUNT(*) FROM t", Expected: []sql.Row{{int64(2)}}},
+			{Query: "INSERT INTO dolt_query_catalog VALUES ('q1', 1, 'name', 'SELECT 1', 'desc')", Expected: []sql.Row{{types.NewOkResult(1)}}},
+			{Query: "SELECT table_name FROM dolt_status ORDER BY table_name", Expected: []sql.Row{{"dolt_query_catalog"}, {"dolt_tests"}, {"t"}}},
+		},
+	},
+	{
+		Name: "the tables of features verso lacks: empty or true, with Dolt's columns, writes refused",
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SELECT COUNT(*) FROM dolt_help WHERE type = 'procedure'", Expected: []sql.Row{{int64(21)}}},
+			{Query: "SELECT synopsis FROM dolt_help WHERE name = 'dolt_add'", Expected: []sql.Row{{"dolt add [<table>...]"}}},
+			{Query: "SELECT * FROM dolt_backups", Expected: []sql.Row{}},
+			{Query: "INSERT INTO dolt_backups VALUES ('b', 'file:///x', '{}')", ExpectedErrStr: "table doesn't support INSERT INTO"},
+			{Query: "SELECT `database`, branch, user, host, permissions FROM dolt_branch_control", Expected: []sql.Row{{"%", "%", "%", "%", "write"}}},
+			{Query: "INSERT INTO dolt_branch_control VALUES ('test', 'b', 'root', '%', 'admin')", ExpectedErrStr: errNoBranchPermissionsText},
+			{Query: "DELETE FROM dolt_branch_control", ExpectedErrStr: errNoBranchPermissionsText},
+			{Query: "SELECT * FROM dolt_branch_namespace_control", Expected: []sql.Row{}},
+			{Query: "SELECT * FROM dolt_nonlocal_tables", Expected: []sql.Row{}},
+			{Query: "INSERT INTO dolt_nonlocal_tables VALUES ('t', 'main', 't', '')", ExpectedErrStr: "verso has no nonlocal tables: dolt_nonlocal_tables cannot be changed"},
+			{Query: "SELECT * FROM dolt_branch_activity", ExpectedErrStr: "branch activity tracking is not enabled; enable it in the server config with 'behavior.branch_activity_tracking: true'"},
+			{Query: "INSERT INTO dolt_help VALUES ('x', 'procedure', '', '', '', '{}')", ExpectedErrStr: "table doesn't support INSERT INTO"},
+		},
+	},
+}
+
+const errNoBranchPermissionsText = "verso has no branch permissions: every user may write every branch, and dolt_branch_control and dolt_branch_namespace_control cannot be changed"
+
+func TestStoredSystemTables(t *testing.T) { runVersioningScripts(t, storedSystemTableScripts) }
