@@ -2,6 +2,7 @@ package verso
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -94,4 +95,77 @@ func hasObjects(ctx context.Context, root RootValue, item string) (bool, error) 
 		}
 	}
 	return false, nil
+}
+
+// isObjectEntry reports whether the root value name is a schema object's.
+func isObjectEntry(name string) bool {
+	for _, prefixes := range objectItemPrefixes {
+		for _, p := range prefixes {
+			if strings.HasPrefix(name, p) && len(name) > len(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// StageObjects stages the schema objects named (root value names, such as
+// "views/v1"), one by one as a row of dolt_workspace_dolt_schemas is: the
+// staged root takes each as the working root holds it (none: removed),
+// or, with fromHead, as the head holds it (unstaging it). The branch's
+// working set is written with one update, as Stage's.
+func (t *Txn) StageObjects(ctx context.Context, names []string, fromHead bool) error {
+	for _, n := range names {
+		if !isObjectEntry(n) {
+			return fmt.Errorf("verso: %q is not a schema object", n)
+		}
+	}
+	return t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
+		src := s.Working
+		if fromHead {
+			src = s.HeadRoot
+		}
+		staged, err := copyEntries(ctx, src, s.Staged, names)
+		if err != nil {
+			return nil, err
+		}
+		return &BranchChange{Working: s.Working, Staged: staged, Merge: s.WS.Merge}, nil
+	})
+}
+
+// RevertObjects undoes the changes of the schema objects named that are
+// not staged: the transaction's working root takes each as the staged
+// root holds it (none: removed).
+func (t *Txn) RevertObjects(ctx context.Context, names []string) error {
+	if t.readOnly {
+		return fmt.Errorf("%w: %s is a revision at a commit", ErrReadOnly, t.branch)
+	}
+	for _, n := range names {
+		if !isObjectEntry(n) {
+			return fmt.Errorf("verso: %q is not a schema object", n)
+		}
+	}
+	roots, err := t.WorkspaceRoots(ctx)
+	if err != nil {
+		return err
+	}
+	root, err := copyEntries(ctx, roots[1], t.root, names)
+	if err != nil {
+		return err
+	}
+	t.root = root
+	return nil
+}
+
+// copyEntries returns dst with the entries named as src has them.
+func copyEntries(ctx context.Context, src, dst RootValue, names []string) (RootValue, error) {
+	edits := make([]commitgraph.RootEdit, 0, len(names))
+	for _, n := range names {
+		addr, ok, err := src.Get(ctx, n)
+		if err != nil {
+			return dst, err
+		}
+		edits = append(edits, commitgraph.RootEdit{Name: n, Addr: addr, Delete: !ok})
+	}
+	return dst.Edit(ctx, dedupEdits(edits)...)
 }
