@@ -142,6 +142,13 @@ func (db *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
 			out = append(out, n)
 		}
 	}
+	if !db.temp && sessionFlag(ctx, showSysTablesVar) {
+		sys, err := db.systemTableNames(ctx, d.Root())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sys...)
+	}
 	return out, nil
 }
 

@@ -163,3 +163,77 @@ var storedSystemTableScripts = []queries.ScriptTest{
 const errNoBranchPermissionsText = "verso has no branch permissions: every user may write every branch, and dolt_branch_control and dolt_branch_namespace_control cannot be changed"
 
 func TestStoredSystemTables(t *testing.T) { runVersioningScripts(t, storedSystemTableScripts) }
+
+var workspaceScripts = []queries.ScriptTest{
+	{
+		Name: "dolt_workspace_<t>: stage, unstage and undo rows",
+		SetUpScript: []string{
+			"CREATE TABLE t (pk INT PRIMARY KEY, v VARCHAR(10))",
+			"INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')",
+			"CALL dolt_commit('-Am', 'first')",
+			"UPDATE t SET v = 'bb' WHERE pk = 2",
+			"INSERT INTO t VALUES (4, 'd')",
+			"DELETE FROM t WHERE pk = 1",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SELECT id, staged, diff_type, to_pk, from_pk FROM dolt_workspace_t", Expected: []sql.Row{
+				{uint64(0), false, "removed", nil, int32(1)}, {uint64(1), false, "modified", int32(2), int32(2)}, {uint64(2), false, "added", int32(4), nil}}},
+			{Query: "UPDATE dolt_workspace_t SET staged = 1 WHERE to_pk = 4", Expected: []sql.Row{{types.OkResult{RowsAffected: 1, Info: plan.UpdateInfo{Matched: 1, Updated: 1}}}}},
+			{Query: "SELECT to_pk, diff_type FROM dolt_diff('HEAD', 'STAGED', 't')", Expected: []sql.Row{{int32(4), "added"}}},
+			{Query: "UPDATE dolt_workspace_t SET to_v = 'x'", ExpectedErrStr: "only update of column 'staged' is allowed"},
+			{Query: "DELETE FROM dolt_workspace_t WHERE staged = 1", ExpectedErrStr: "cannot delete staged rows from workspace"},
+			{Query: "DELETE FROM dolt_workspace_t WHERE diff_type = 'modified'", Expected: []sql.Row{{types.NewOkResult(1)}}},
+			{Query: "SELECT v FROM t WHERE pk = 2", Expected: []sql.Row{{"b"}}},
+			{Query: "INSERT INTO dolt_workspace_t VALUES (9, 1, 'added', 5, 'e', NULL, NULL)", ExpectedErrStr: "table doesn't support INSERT INTO"},
+			{Query: "UPDATE dolt_workspace_t SET staged = 1", Expected: []sql.Row{{types.OkResult{RowsAffected: 1, Info: plan.UpdateInfo{Matched: 2, Updated: 1}}}}},
+			{Query: "CALL dolt_commit('-m', 'staged rows')", SkipResultsCheck: true},
+			{Query: "SELECT * FROM t AS OF 'HEAD' ORDER BY pk", Expected: []sql.Row{{int32(2), "b"}, {int32(3), "c"}, {int32(4), "d"}}},
+			{Query: "SELECT * FROM dolt_workspace_nope", Expected: []sql.Row{}},
+			{Query: "ALTER TABLE t ADD COLUMN w INT", Expected: []sql.Row{{types.NewOkResult(0)}}},
+			{Query: "INSERT INTO t VALUES (7, 'g', 7)", Expected: []sql.Row{{types.NewOkResult(1)}}},
+			{Query: "UPDATE dolt_workspace_t SET staged = 1", ExpectedErrStr: "dolt_workspace_t table is not modifiable due to schema change"},
+		},
+	},
+	{
+		Name: "dolt_workspace_dolt_schemas: stage and undo schema objects one by one",
+		SetUpScript: []string{
+			"CREATE TABLE t (pk INT PRIMARY KEY)",
+			"CREATE VIEW v1 AS SELECT 1",
+			"CALL dolt_commit('-Am', 'first')",
+			"CREATE VIEW v2 AS SELECT 2",
+			"DROP VIEW v1",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SELECT id, staged, diff_type, to_name, from_name FROM dolt_workspace_dolt_schemas", Expected: []sql.Row{
+				{uint64(0), false, "removed", nil, "v1"}, {uint64(1), false, "added", "v2", nil}}},
+			{Query: "UPDATE dolt_workspace_dolt_schemas SET staged = 1 WHERE to_name = 'v2'", Expected: []sql.Row{{types.OkResult{RowsAffected: 1, Info: plan.UpdateInfo{Matched: 1, Updated: 1}}}}},
+			{Query: "SELECT table_name, staged, status FROM dolt_status ORDER BY staged", Expected: []sql.Row{{"dolt_schemas", false, "modified"}, {"dolt_schemas", true, "modified"}}},
+			{Query: "DELETE FROM dolt_workspace_dolt_schemas WHERE staged = 0", Expected: []sql.Row{{types.NewOkResult(1)}}},
+			{Query: "SELECT name FROM dolt_schemas ORDER BY name", Expected: []sql.Row{{"v1"}, {"v2"}}},
+			{Query: "UPDATE dolt_workspace_dolt_schemas SET staged = 0", Expected: []sql.Row{{types.OkResult{RowsAffected: 1, Info: plan.UpdateInfo{Matched: 1, Updated: 1}}}}},
+			{Query: "SELECT staged, diff_type, to_name FROM dolt_workspace_dolt_schemas", Expected: []sql.Row{{false, "added", "v2"}}},
+			{Query: "SELECT * FROM dolt_conflicts_dolt_schemas", Expected: []sql.Row{}},
+			{Query: "SELECT * FROM dolt_constraint_violations_dolt_schemas", Expected: []sql.Row{}},
+		},
+	},
+	{
+		Name: "@@dolt_show_system_tables lists the system tables",
+		SetUpScript: []string{
+			"CREATE TABLE t (pk INT PRIMARY KEY)",
+			"CREATE PROCEDURE p() SELECT 1",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SHOW TABLES", Expected: []sql.Row{{"t"}}},
+			{Query: "SET @@dolt_show_system_tables = 1", Expected: []sql.Row{{types.NewOkResult(0)}}},
+			{Query: "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'mydb' AND table_name IN ('dolt_log', 'dolt_procedures', 'dolt_diff_t', 'dolt_workspace_dolt_procedures', 'dolt_help', 't')", Expected: []sql.Row{{int64(6)}}},
+			{Query: "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'mydb' AND table_name IN ('dolt_schemas', 'dolt_docs', 'dolt_diff')", Expected: []sql.Row{{int64(0)}}},
+			{Query: "INSERT INTO dolt_docs VALUES ('README.md', 'x')", Expected: []sql.Row{{types.NewOkResult(1)}}},
+			{Query: "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'mydb' AND table_name IN ('dolt_docs', 'dolt_diff_dolt_docs')", Expected: []sql.Row{{int64(2)}}},
+			{Query: "SET @@dolt_show_system_tables = 'bogus'", ExpectedErrStr: "Variable 'dolt_show_system_tables' can't be set to the value of 'bogus'"},
+			{Query: "SET @@dolt_show_system_tables = 0", Expected: []sql.Row{{types.NewOkResult(0)}}},
+			{Query: "SHOW TABLES", Expected: []sql.Row{{"t"}}},
+		},
+	},
+}
+
+func TestWorkspaceTables(t *testing.T) { runVersioningScripts(t, workspaceScripts) }

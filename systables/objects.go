@@ -1,6 +1,7 @@
 package systables
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -337,3 +338,196 @@ func (h objectHistory) lookup(ctx *sql.Context, _ string, _ []string) (sql.RowIt
 }
 
 func (h objectHistory) rowCount(*sql.Context) (uint64, bool, error) { return 0, false, nil }
+
+// objectWorkspace is dolt_workspace_dolt_schemas or
+// dolt_workspace_dolt_procedures: the item's rows that differ between the
+// head and the staged root, then between the staged and the working root
+// (workspace.go says how). Staging a row copies its object's entry into
+// the staged root (verso.Txn.StageObjects); undoing one copies it back
+// into the working root (verso.Txn.RevertObjects).
+type objectWorkspace struct {
+	v    *View
+	item string
+	name string
+	sch  sql.Schema
+}
+
+var (
+	_ sql.UpdatableTable = (*objectWorkspace)(nil)
+	_ sql.DeletableTable = (*objectWorkspace)(nil)
+)
+
+func (v *View) openObjectWorkspace(_ *sql.Context, item string) (sql.Table, bool, error) {
+	name := WorkspacePrefix + item
+	cols := ObjectSchema(item)
+	return &objectWorkspace{v: v, item: item, name: name, sch: workspaceSchema(name, cols, cols)}, true, nil
+}
+
+func (t *objectWorkspace) Name() string                   { return t.name }
+func (t *objectWorkspace) String() string                 { return t.name }
+func (t *objectWorkspace) Schema(*sql.Context) sql.Schema { return t.sch }
+func (t *objectWorkspace) Collation() sql.CollationID     { return sql.Collation_Default }
+func (t *objectWorkspace) IsTemporary() bool              { return false }
+func (t *objectWorkspace) Partitions(*sql.Context) (sql.PartitionIter, error) {
+	return sql.PartitionsToPartitionIter(partition{}), nil
+}
+
+// objectWorkspaceChange is one row of an object workspace.
+type objectWorkspaceChange struct {
+	staged bool
+	objectChange
+}
+
+// changes returns the item's workspace as it is now.
+func (t *objectWorkspace) changes(ctx *sql.Context) ([]objectWorkspaceChange, error) {
+	if t.v.Session == nil {
+		return nil, errors.New("systables: dolt_workspace_ tables need the session's transaction")
+	}
+	tx, err := t.v.Session.Txn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if tx.ReadOnly() {
+		return nil, nil
+	}
+	if err := t.v.Session.Flush(ctx); err != nil {
+		return nil, err
+	}
+	roots, err := tx.WorkspaceRoots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows [3][]sql.Row
+	for i, r := range roots {
+		if rows[i], err = t.v.objectRows(ctx, r, t.item); err != nil {
+			return nil, err
+		}
+	}
+	var out []objectWorkspaceChange
+	for _, c := range diffObjectRows(t.item, rows[0], rows[1]) {
+		out = append(out, objectWorkspaceChange{staged: true, objectChange: c})
+	}
+	for _, c := range diffObjectRows(t.item, rows[1], rows[2]) {
+		out = append(out, objectWorkspaceChange{objectChange: c})
+	}
+	return out, nil
+}
+
+func (t *objectWorkspace) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter, error) {
+	cs, err := t.changes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n := len(ObjectSchema(t.item))
+	rows := make([]sql.Row, len(cs))
+	for i, c := range cs {
+		row := make(sql.Row, 3+2*n)
+		row[0], row[1], row[2] = uint64(i), c.staged, c.diffType()
+		if c.to != nil {
+			copy(row[3:3+n], c.to)
+		}
+		if c.from != nil {
+			copy(row[3+n:], c.from)
+		}
+		rows[i] = row
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+// entry returns the root value name of the object a row of the item's
+// table stands for.
+func objectEntry(item string, row sql.Row) string {
+	if item == ProceduresName {
+		return commitgraph.ProcedurePrefix + fmt.Sprint(row[0])
+	}
+	prefix := map[string]string{"view": commitgraph.ViewPrefix, "trigger": commitgraph.TriggerPrefix,
+		"event": commitgraph.SQLEventPrefix}[strings.ToLower(fmt.Sprint(row[0]))]
+	return prefix + fmt.Sprint(row[1])
+}
+
+func (t *objectWorkspace) Updater(*sql.Context) sql.RowUpdater {
+	return &workspaceEditor{name: t.name, apply: t.apply}
+}
+
+func (t *objectWorkspace) Deleter(*sql.Context) sql.RowDeleter {
+	return &workspaceEditor{name: t.name, apply: t.apply}
+}
+
+// apply stages, unstages (flip) and undoes (revert) rows of the workspace
+// as it is now.
+func (t *objectWorkspace) apply(ctx *sql.Context, flip, revert []uint64) error {
+	cs, err := t.changes(ctx)
+	if err != nil {
+		return err
+	}
+	names := func(ids []uint64, staged bool) ([]string, error) {
+		var out []string
+		for _, id := range ids {
+			if id >= uint64(len(cs)) {
+				return nil, fmt.Errorf("%s: %w", t.name, verso.ErrWorkspaceMoved)
+			}
+			c := cs[id]
+			if c.staged != staged {
+				continue
+			}
+			row := c.to
+			if row == nil {
+				row = c.from
+			}
+			out = append(out, objectEntry(t.item, row))
+		}
+		return out, nil
+	}
+	tx, err := t.v.Session.Txn(ctx)
+	if err != nil {
+		return err
+	}
+	if ns, err := names(revert, false); err != nil {
+		return err
+	} else if len(ns) > 0 {
+		if err := tx.RevertObjects(ctx, ns); err != nil {
+			return err
+		}
+	}
+	for _, staged := range []bool{false, true} {
+		ns, err := names(flip, staged)
+		if err != nil {
+			return err
+		}
+		if len(ns) > 0 {
+			if err := tx.StageObjects(ctx, ns, staged); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ConstraintViolationsPrefix begins the name of a table's constraint
+// violations table.
+const ConstraintViolationsPrefix = "dolt_constraint_violations_"
+
+// openObjectConflicts returns dolt_conflicts_dolt_schemas or
+// dolt_conflicts_dolt_procedures: empty, as a merge of schema objects
+// records no conflicts (it fails instead), with the columns Dolt gives
+// them.
+func openObjectConflicts(item string) sql.Table {
+	name := ConflictsPrefix + item
+	return &rowsTable{name: name, sch: conflictSchema(name, ObjectSchema(item)), rows: noRows}
+}
+
+// openObjectViolations returns dolt_constraint_violations_dolt_schemas or
+// dolt_constraint_violations_dolt_procedures: empty, as schema objects
+// have no constraints, with the columns Dolt gives them.
+func openObjectViolations(item string) sql.Table {
+	name := ConstraintViolationsPrefix + item
+	sch := sql.Schema{
+		col(name, "from_root_ish", diffTextType, true),
+		{Name: "violation_type", Type: types.MustCreateEnumType([]string{"foreign key", "unique index", "check constraint", "not null"}, sql.Collation_Default), PrimaryKey: true, Source: name},
+	}
+	for _, c := range ObjectSchema(item) {
+		sch = append(sch, &sql.Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable, PrimaryKey: c.PrimaryKey, Source: name})
+	}
+	sch = append(sch, &sql.Column{Name: "violation_info", Type: types.JSON, PrimaryKey: true, Source: name})
+	return &rowsTable{name: name, sch: sch, rows: noRows}
+}

@@ -51,6 +51,10 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 		return &rowsTable{name: ConflictsName, sch: conflictsSchema, rows: v.conflictRows}, true, nil
 	case l == MergeStatusName:
 		return &rowsTable{name: MergeStatusName, sch: mergeStatusSchema, rows: v.mergeStatusRows}, true, nil
+	case strings.HasPrefix(l, ConflictsPrefix) && isObjectTable(l[len(ConflictsPrefix):]):
+		return openObjectConflicts(l[len(ConflictsPrefix):]), true, nil
+	case strings.HasPrefix(l, ConstraintViolationsPrefix) && isObjectTable(l[len(ConstraintViolationsPrefix):]):
+		return openObjectViolations(l[len(ConstraintViolationsPrefix):]), true, nil
 	case strings.HasPrefix(l, ConflictsPrefix):
 		return v.openConflictsTable(ctx, name[len(ConflictsPrefix):])
 	case l == EventsTable || l == StreamsName || l == EventStatsName:
@@ -66,6 +70,8 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 		return &rowsTable{name: StatusIgnName, sch: statusIgnoredSchema, rows: v.statusIgnoredRows}, true, nil
 	case l == StashesName:
 		return &rowsTable{name: StashesName, sch: stashesSchema, rows: v.stashRows}, true, nil
+	case strings.HasPrefix(l, WorkspacePrefix) && len(l) > len(WorkspacePrefix):
+		return v.openWorkspace(ctx, name[len(WorkspacePrefix):])
 	case l == RemotesName || l == RemoteBranchesName:
 		return openRemotes(l), true, nil
 	case l == HelpName:
