@@ -32,6 +32,10 @@ type Provider struct {
 	// never share or evict each other's entries.
 	cache    *tableCache
 	sysCache *systables.Cache
+	// stats holds what ANALYZE TABLE measured (statistics.go).
+	stats statsStore
+	// activity tracks branch activity (activity.go); nil: not tracked.
+	activity *activityTracker
 	// catalog is verso's procedures, functions and system tables
 	// (registry.go).
 	catalog *catalog

@@ -47,7 +47,9 @@ var (
 // to p's logger (SetLogger).
 func (p *Provider) NewSession(base *sql.BaseSession) *Session {
 	base.SetLogger(p.sessionEntry())
-	return &Session{BaseSession: base, p: p}
+	s := &Session{BaseSession: base, p: p}
+	p.activity.join(s)
+	return s
 }
 
 // GetPreparedQuery implements sql.Session: the statement a prepared
@@ -167,8 +169,12 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 		return err
 	}
 	for _, d := range t.dbs {
+		changed := !d.Unchanged()
 		if err := d.Commit(ctx); err != nil {
 			return engineError(err)
+		}
+		if changed {
+			s.p.activity.note(s, d.st, d.Branch(), true)
 		}
 	}
 	return nil
@@ -324,6 +330,9 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	}
 	d := &txDB{Txn: t, st: st, refs: &refsSnapshot{t.Refs(), t.Start()}, writers: map[string]*tableWriter{}}
 	tx.dbs[key] = d
+	if s := sessionOf(ctx); s != nil {
+		s.p.activity.note(s, st, branch, false)
+	}
 	return d, nil
 }
 

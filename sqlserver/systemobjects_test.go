@@ -237,3 +237,29 @@ var workspaceScripts = []queries.ScriptTest{
 }
 
 func TestWorkspaceTables(t *testing.T) { runVersioningScripts(t, workspaceScripts) }
+
+var statisticsScripts = []queries.ScriptTest{
+	{
+		Name: "dolt_statistics: what ANALYZE TABLE measured, an index a row",
+		SetUpScript: []string{
+			"CREATE TABLE t (pk INT PRIMARY KEY, v INT, w VARCHAR(5), KEY iv (v), KEY ivw (v, w))",
+			"INSERT INTO t VALUES (1, 1, 'a'), (2, 2, NULL), (3, 3, 'c'), (4, 1, 'a'), (5, NULL, 'e')",
+		},
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "SELECT * FROM dolt_statistics", Expected: []sql.Row{}},
+			{Query: "ANALYZE TABLE t", SkipResultsCheck: true},
+			{Query: "SELECT table_name, index_name, row_count, distinct_count, null_count, columns, types, upper_bound, upper_bound_cnt FROM dolt_statistics", Expected: []sql.Row{
+				{"t", "iv", uint64(5), uint64(4), uint64(1), "v", "int", "3", uint64(1)},
+				{"t", "ivw", uint64(5), uint64(4), uint64(2), "v,w", "int,varchar(5)", "3,c", uint64(1)},
+				{"t", "primary", uint64(5), uint64(5), uint64(0), "pk", "int", "5", uint64(1)},
+			}},
+			{Query: "SELECT COUNT(*) FROM dolt_statistics WHERE created_at > '2020-01-01'", Expected: []sql.Row{{int64(3)}}},
+			{Query: "SELECT COUNT(*) FROM dolt_status", Expected: []sql.Row{{int64(1)}}},
+			{Query: "INSERT INTO dolt_statistics VALUES ('mydb', 't', 'x', 1, 1, 0, 'x', 'int', '1', 1, '2020-01-01 00:00:00', '', '', '', '', '')", ExpectedErrStr: "table doesn't support INSERT INTO"},
+			{Query: "DROP TABLE t", Expected: []sql.Row{{types.NewOkResult(0)}}},
+			{Query: "SELECT * FROM dolt_statistics", Expected: []sql.Row{}},
+		},
+	},
+}
+
+func TestStatisticsTable(t *testing.T) { runVersioningScripts(t, statisticsScripts) }
