@@ -98,7 +98,7 @@ type serverConfig struct {
 //	  read_only: false
 //	  autocommit: true
 //	  disable_client_multi_statements: false
-//	  event_scheduler: "OFF"           # ON, OFF or DISABLED: only @@event_scheduler (no events)
+//	  event_scheduler: "ON"            # ON runs scheduled events (CREATE EVENT); OFF or DISABLED keeps them idle
 //	  branch_activity_tracking: false  # true: dolt_branch_activity tracks reads and writes of branches
 //	  max_query_memory: 1G             # verso's own: bytes, or with K, M, G; 0: no limit
 //	  cache_size: 64M                  # verso's own: each database's cache of decoded tree nodes
