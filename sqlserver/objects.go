@@ -17,7 +17,9 @@ import (
 // are object chunks of the engine (verso.EncodeObject: its objects.go
 // owns the format), named in the root value under their kind's prefix:
 // "views/<name>", "triggers/<name>", "procedures/<name>", and
-// "foreignkeys/<name>" (foreignkeys.go). Their fields:
+// "sqlevents/<name>" (sqlevents.go), "foreignkeys/<name>"
+// (foreignkeys.go). dolt_schemas and dolt_procedures show them as rows
+// (ObjectRows). Their fields:
 //
 //	view:      SELECT text, CREATE VIEW statement, sql_mode (strings)
 //	trigger:   CREATE TRIGGER statement, sql_mode (strings), created (Timestamp)
