@@ -129,10 +129,23 @@ func (t *Txn) Workspace(ctx context.Context, table string) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.db.workspace(ctx, roots, table)
+	return t.db.workspace(ctx, roots, table, true)
 }
 
-func (db *DB) workspace(ctx context.Context, roots [3]RootValue, table string) (*Workspace, error) {
+// WorkspaceColumns is Workspace without its changes: the table's name and
+// schemas only, which cost no diff.
+func (t *Txn) WorkspaceColumns(ctx context.Context, table string) (*Workspace, error) {
+	if t.readOnly {
+		return nil, nil
+	}
+	roots, err := t.WorkspaceRoots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return t.db.workspace(ctx, roots, table, false)
+}
+
+func (db *DB) workspace(ctx context.Context, roots [3]RootValue, table string, changes bool) (*Workspace, error) {
 	var tbs [3]*tables.Table
 	w := &Workspace{}
 	for i, r := range roots {
@@ -169,6 +182,9 @@ func (db *DB) workspace(ctx context.Context, roots [3]RootValue, table string) (
 		if s != nil && !sameColumns(s, w.ToSchema) {
 			w.Modifiable = false
 		}
+	}
+	if !changes {
+		return w, nil
 	}
 	for _, pair := range [][2]int{{0, 1}, {1, 2}} {
 		staged := pair[0] == 0
@@ -256,7 +272,7 @@ func rowChanges(ctx context.Context, from, to *tables.Table, fn func(from, to []
 // table's columns the same in every root (ErrWorkspaceSchema).
 func (t *Txn) StageWorkspace(ctx context.Context, table string, changes []WorkspaceChange) error {
 	return t.UpdateBranch(ctx, func(s *BranchState) (*BranchChange, error) {
-		cur, err := t.db.workspace(ctx, [3]RootValue{s.HeadRoot, s.Staged, s.Working}, table)
+		cur, err := t.db.workspace(ctx, [3]RootValue{s.HeadRoot, s.Staged, s.Working}, table, true)
 		if err != nil {
 			return nil, err
 		}

@@ -84,7 +84,14 @@ func (v *View) openWorkspace(ctx *sql.Context, table string) (sql.Table, bool, e
 	if l := strings.ToLower(table); isObjectTable(l) {
 		return v.openObjectWorkspace(ctx, l)
 	}
-	w, err := v.workspace(ctx, table)
+	if v.Session == nil || v.Tables == nil {
+		return nil, false, errors.New("systables: dolt_workspace_ tables need the session's transaction")
+	}
+	tx, err := v.Session.Txn(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	w, err := tx.WorkspaceColumns(ctx, table)
 	if err != nil {
 		return nil, false, err
 	}
