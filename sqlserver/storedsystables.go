@@ -89,10 +89,11 @@ type lazyTable struct {
 }
 
 var (
-	_ sql.InsertableTable = (*lazyTable)(nil)
-	_ sql.UpdatableTable  = (*lazyTable)(nil)
-	_ sql.DeletableTable  = (*lazyTable)(nil)
-	_ sql.CheckTable      = (*lazyTable)(nil)
+	_ sql.InsertableTable  = (*lazyTable)(nil)
+	_ sql.UpdatableTable   = (*lazyTable)(nil)
+	_ sql.DeletableTable   = (*lazyTable)(nil)
+	_ sql.ReplaceableTable = (*lazyTable)(nil)
+	_ sql.CheckTable       = (*lazyTable)(nil)
 )
 
 func (t *lazyTable) Name() string                   { return t.spec.name }
@@ -118,6 +119,11 @@ func (t *lazyTable) Inserter(*sql.Context) sql.RowInserter {
 }
 func (t *lazyTable) Updater(*sql.Context) sql.RowUpdater { return &lazyWriter{db: t.db, spec: t.spec} }
 
+// Replacer: REPLACE finds no row to delete, and inserts.
+func (t *lazyTable) Replacer(*sql.Context) sql.RowReplacer {
+	return &lazyWriter{db: t.db, spec: t.spec}
+}
+
 // Deleter: a built-in row cannot be deleted (it shows again), and there
 // is nothing else.
 func (t *lazyTable) Deleter(*sql.Context) sql.RowDeleter { return noRows{} }
@@ -128,7 +134,7 @@ func (t *lazyTable) Deleter(*sql.Context) sql.RowDeleter { return noRows{} }
 type lazyWriter struct {
 	db    *Database
 	spec  *storedSystemTable
-	inner sql.RowInserter
+	inner sql.RowReplacer
 }
 
 func (w *lazyWriter) StatementBegin(*sql.Context) {}
@@ -158,7 +164,7 @@ func (w *lazyWriter) create(ctx *sql.Context) error {
 			return err
 		}
 	}
-	w.inner = storedOf(tb).Inserter(ctx)
+	w.inner = storedOf(tb).Replacer(ctx)
 	w.inner.StatementBegin(ctx)
 	return nil
 }
@@ -171,6 +177,15 @@ func (w *lazyWriter) Insert(ctx *sql.Context, row sql.Row) error {
 }
 
 func (w *lazyWriter) Update(ctx *sql.Context, _, row sql.Row) error { return w.Insert(ctx, row) }
+
+// Delete is REPLACE's: the table stores no row yet (a built-in one it
+// does not store stays).
+func (w *lazyWriter) Delete(ctx *sql.Context, row sql.Row) error {
+	if w.inner != nil {
+		return w.inner.Delete(ctx, row)
+	}
+	return sql.ErrDeleteRowNotFound.New()
+}
 
 func (w *lazyWriter) DiscardChanges(ctx *sql.Context, err error) error {
 	if w.inner == nil {
@@ -205,9 +220,10 @@ type builtinRowsTable struct {
 }
 
 var (
-	_ sql.InsertableTable = (*builtinRowsTable)(nil)
-	_ sql.UpdatableTable  = (*builtinRowsTable)(nil)
-	_ sql.DeletableTable  = (*builtinRowsTable)(nil)
+	_ sql.InsertableTable  = (*builtinRowsTable)(nil)
+	_ sql.UpdatableTable   = (*builtinRowsTable)(nil)
+	_ sql.DeletableTable   = (*builtinRowsTable)(nil)
+	_ sql.ReplaceableTable = (*builtinRowsTable)(nil)
 )
 
 func (t *builtinRowsTable) Name() string                       { return t.stored.Name() }
@@ -219,6 +235,10 @@ func (t *builtinRowsTable) Partitions(ctx *sql.Context) (sql.PartitionIter, erro
 	return t.stored.Partitions(ctx)
 }
 func (t *builtinRowsTable) Inserter(ctx *sql.Context) sql.RowInserter { return t.stored.Inserter(ctx) }
+
+// Replacer: REPLACE deletes the stored row of the key, if any (a
+// built-in row it replaces is not stored), and inserts.
+func (t *builtinRowsTable) Replacer(ctx *sql.Context) sql.RowReplacer { return t.stored.Replacer(ctx) }
 
 // PartitionRows returns the stored rows and the built-in ones the table
 // does not store, in key order.

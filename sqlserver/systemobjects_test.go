@@ -94,6 +94,18 @@ var storedSystemTableScripts = []queries.ScriptTest{
 			{Query: "SELECT doc_name FROM dolt_docs AS OF 'HEAD' ORDER BY doc_name", Expected: []sql.Row{{"AGENT.md"}, {"README.md"}, {"z.md"}}},
 			{Query: "CALL dolt_commit('-am', 'no agent')", SkipResultsCheck: true},
 			{Query: "SELECT doc_name FROM dolt_docs AS OF 'HEAD' ORDER BY doc_name", Expected: []sql.Row{{"README.md"}, {"z.md"}}},
+			{Query: "REPLACE INTO dolt_docs VALUES ('AGENT.md', 'r1')", Expected: []sql.Row{{types.NewOkResult(1)}}},
+			{Query: "REPLACE INTO dolt_docs VALUES ('AGENT.md', 'r2')", Expected: []sql.Row{{types.NewOkResult(2)}}},
+			{Query: "SELECT doc_text FROM dolt_docs WHERE doc_name = 'AGENT.md'", Expected: []sql.Row{{"r2"}}},
+		},
+	},
+	{
+		Name: "REPLACE into a stored system table not made yet",
+		Assertions: []queries.ScriptTestAssertion{
+			{Query: "REPLACE INTO dolt_ignore VALUES ('a%', 1)", Expected: []sql.Row{{types.NewOkResult(1)}}},
+			{Query: "REPLACE INTO dolt_docs VALUES ('AGENT.md', 'mine')", Expected: []sql.Row{{types.NewOkResult(1)}}},
+			{Query: "SELECT doc_text FROM dolt_docs", Expected: []sql.Row{{"mine"}}},
+			{Query: "SELECT pattern, ignored FROM dolt_ignore", Expected: []sql.Row{{"a%", int8(1)}}},
 		},
 	},
 	{
