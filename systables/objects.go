@@ -1,11 +1,14 @@
 package systables
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -207,7 +210,7 @@ func (p objectRowsPair) pair(ctx *sql.Context, from, to *commitgraph.Commit) ([]
 		return nil, err
 	}
 	var out []sql.Row
-	for _, c := range diffObjectRows(p.item, fromRows, toRows) {
+	for _, c := range diffObjectRows(ctx, p.item, fromRows, toRows) {
 		out = append(out, p.d.objectRow(c, fs, ts))
 	}
 	return out, nil
@@ -229,7 +232,7 @@ func (c objectChange) diffType() string {
 
 // diffObjectRows pairs two sorted sets of rows of the item's table by key
 // and returns those that differ, in key order.
-func diffObjectRows(item string, from, to []sql.Row) []objectChange {
+func diffObjectRows(ctx *sql.Context, item string, from, to []sql.Row) []objectChange {
 	var out []objectChange
 	i, j := 0, 0
 	for i < len(from) || j < len(to) {
@@ -250,7 +253,7 @@ func diffObjectRows(item string, from, to []sql.Row) []objectChange {
 			out = append(out, objectChange{to: to[j]})
 			j++
 		default:
-			if !sameObjectRow(from[i], to[j]) {
+			if !sameObjectRow(ctx, from[i], to[j]) {
 				out = append(out, objectChange{from: from[i], to: to[j]})
 			}
 			i++
@@ -261,8 +264,36 @@ func diffObjectRows(item string, from, to []sql.Row) []objectChange {
 }
 
 // sameObjectRow reports whether two rows of a table of schema objects
-// hold the same values.
-func sameObjectRow(a, b sql.Row) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
+// hold the same values: JSON documents by their text, times as instants.
+func sameObjectRow(ctx *sql.Context, a, b sql.Row) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		switch x := a[i].(type) {
+		case sql.JSONWrapper:
+			y, ok := b[i].(sql.JSONWrapper)
+			if !ok {
+				return false
+			}
+			xb, err1 := types.MarshallJson(ctx, x)
+			yb, err2 := types.MarshallJson(ctx, y)
+			if err1 != nil || err2 != nil || !bytes.Equal(xb, yb) {
+				return false
+			}
+		case time.Time:
+			y, ok := b[i].(time.Time)
+			if !ok || !x.Equal(y) {
+				return false
+			}
+		default:
+			if !reflect.DeepEqual(a[i], b[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // objectRow lays out one changed object row as the diff's columns.
 func (d *RowDiff) objectRow(c objectChange, from, to Side) sql.Row {
@@ -404,10 +435,10 @@ func (t *objectWorkspace) changes(ctx *sql.Context) ([]objectWorkspaceChange, er
 		}
 	}
 	var out []objectWorkspaceChange
-	for _, c := range diffObjectRows(t.item, rows[0], rows[1]) {
+	for _, c := range diffObjectRows(ctx, t.item, rows[0], rows[1]) {
 		out = append(out, objectWorkspaceChange{staged: true, objectChange: c})
 	}
-	for _, c := range diffObjectRows(t.item, rows[1], rows[2]) {
+	for _, c := range diffObjectRows(ctx, t.item, rows[1], rows[2]) {
 		out = append(out, objectWorkspaceChange{objectChange: c})
 	}
 	return out, nil
