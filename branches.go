@@ -244,7 +244,7 @@ func (t *Txn) MoveHead(ctx context.Context, rev string) error {
 		}
 		var targetItems map[string][]RootEntry
 		for _, c := range working {
-			if c.InFrom || c.Name == SchemasItem { // keepUntracked keeps no schema objects
+			if c.InFrom || IsObjectItem(c.Name) { // keepUntracked keeps no schema objects
 				return nil, dirty(c.Name + " changed")
 			}
 			if targetItems == nil {

@@ -49,6 +49,10 @@
 // Txn.CommitChanges stages (as CommitOptions say) and commits the staged
 // root as the branch's new head. Txn.Stage and StageAll stage tables;
 // Txn.Status lists what is staged and what is not, as dolt_status does;
+// Txn.Workspace lists a table's changed rows, staged and not, and
+// StageWorkspace and RevertWorkspace stage, unstage and undo single rows
+// (StageObjects and RevertObjects single views, triggers, events and
+// procedures), as dolt_workspace_<t> does;
 // Txn.Reset and CheckoutTables move tables back from the head, the staged
 // root or another commit. Txn.Merge, CherryPick and Revert merge commits
 // into the branch; Txn.Conflicts and ResolveConflicts deal with what they

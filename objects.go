@@ -11,11 +11,12 @@ import (
 	"github.com/verso-db/verso/prolly"
 )
 
-// Schema objects other than tables (views, triggers, stored procedures,
-// foreign keys, a table's options) are one chunk each, named in the root
-// value under their kind's prefix (commitgraph/rootnames.go):
-// "views/<name>", "triggers/<name>", "procedures/<name>",
-// "foreignkeys/<name>", "tableopts/<table>". Names compare
+// Schema objects other than tables (views, triggers, scheduled events,
+// stored procedures, foreign keys, a table's options) are one chunk each,
+// named in the root value under their kind's prefix
+// (commitgraph/rootnames.go): "views/<name>", "triggers/<name>",
+// "sqlevents/<name>", "procedures/<name>", "foreignkeys/<name>",
+// "tableopts/<table>". Names compare
 // case-insensitively. The SQL layer decides each kind's fields; this file
 // owns the chunk's format.
 //

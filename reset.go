@@ -124,7 +124,7 @@ func keepUntracked(ctx context.Context, s *BranchState, to RootValue) (RootValue
 	}
 	var untracked []string
 	for name, ents := range working {
-		if name == SchemasItem {
+		if IsObjectItem(name) {
 			continue
 		}
 		tracked := false

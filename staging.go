@@ -14,12 +14,21 @@ import (
 // table. A root value entry belongs to one item:
 //
 //	tables/<t>, tableopts/<t>         the table t
-//	views/, triggers/, procedures/    dolt_schemas (as Dolt keeps them)
+//	views/, triggers/, sqlevents/     dolt_schemas (as Dolt keeps them)
+//	procedures/                       dolt_procedures (as Dolt keeps them)
 //	conflicts/<t>/...                 the table t's conflicts (not staged)
 //	violations/<t>, schemaconflicts/<t>  its constraint violations and
 //	                                  schema conflict (not staged either)
 //	any other name                    itself (foreign keys, the event log)
-const SchemasItem = "dolt_schemas"
+const (
+	SchemasItem    = "dolt_schemas"
+	ProceduresItem = "dolt_procedures"
+)
+
+// IsObjectItem reports whether the item name holds schema objects
+// (SchemasItem, ProceduresItem) rather than a table: such an item is
+// tracked from the moment it exists, as Dolt's tables of them are.
+func IsObjectItem(name string) bool { return name == SchemasItem || name == ProceduresItem }
 
 // Stage copies the named tables (items, matched without case) from the
 // branch's working root, with the transaction's writes, to its staged
@@ -100,8 +109,10 @@ func itemOf(name string) string {
 		return strings.TrimPrefix(name, commitgraph.TablePrefix)
 	case strings.HasPrefix(name, commitgraph.TableOptsPrefix):
 		return strings.TrimPrefix(name, commitgraph.TableOptsPrefix)
-	case strings.HasPrefix(name, commitgraph.ViewPrefix), strings.HasPrefix(name, commitgraph.TriggerPrefix), strings.HasPrefix(name, commitgraph.ProcedurePrefix):
+	case strings.HasPrefix(name, commitgraph.ViewPrefix), strings.HasPrefix(name, commitgraph.TriggerPrefix), strings.HasPrefix(name, commitgraph.SQLEventPrefix):
 		return SchemasItem
+	case strings.HasPrefix(name, commitgraph.ProcedurePrefix):
+		return ProceduresItem
 	}
 	return name
 }

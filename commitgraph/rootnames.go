@@ -16,6 +16,7 @@ package commitgraph
 //	foreignkeys/<f>           a foreign key's definition
 //	events/log, events/...    the event log and its indexes (eventindex)
 //	dbopts/<o>                a database option the SQL layer keeps (its default collation)
+//	sqlevents/<e>             a scheduled SQL event's definition (CREATE EVENT)
 //
 // Names compare case-sensitively in the map; the SQL layer finds tables and
 // objects case-insensitively by scanning a prefix.
@@ -34,8 +35,9 @@ const (
 	// staged or committed as a table's part).
 	ViolationsPrefix      = "violations/"
 	SchemaConflictsPrefix = "schemaconflicts/"
+	SQLEventPrefix        = "sqlevents/"
 )
 
 // RootPrefixes lists every prefix above, in the order the layout lists
 // them.
-var RootPrefixes = []string{TablePrefix, TableOptsPrefix, ConflictsPrefix, ViewPrefix, TriggerPrefix, ProcedurePrefix, ForeignKeyPrefix, EventsPrefix, DBOptsPrefix, ViolationsPrefix, SchemaConflictsPrefix}
+var RootPrefixes = []string{TablePrefix, TableOptsPrefix, ConflictsPrefix, ViewPrefix, TriggerPrefix, ProcedurePrefix, ForeignKeyPrefix, EventsPrefix, DBOptsPrefix, ViolationsPrefix, SchemaConflictsPrefix, SQLEventPrefix}

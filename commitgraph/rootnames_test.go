@@ -9,7 +9,7 @@ import (
 // them, so a change here would orphan every stored table, conflict set and
 // event log. A new kind of entry gets a new prefix.
 func TestRootNamesGolden(t *testing.T) {
-	want := "tables/ tableopts/ conflicts/ views/ triggers/ procedures/ foreignkeys/ events/ dbopts/ violations/ schemaconflicts/"
+	want := "tables/ tableopts/ conflicts/ views/ triggers/ procedures/ foreignkeys/ events/ dbopts/ violations/ schemaconflicts/ sqlevents/"
 	if got := strings.Join(RootPrefixes, " "); got != want {
 		t.Fatalf("root value prefixes changed:\n got %s\nwant %s", got, want)
 	}

@@ -105,6 +105,9 @@ type Config struct {
 	// MaxLoggedQueryLen is how much of a statement the log shows;
 	// zero means 1000 characters, a negative value no limit.
 	MaxLoggedQueryLen int
+	// EventsPeriod is how often, in seconds, the event scheduler looks for
+	// scheduled events that are due (events.go); 0: every 30 seconds.
+	EventsPeriod int
 	// NoFastPath runs every statement through the engine's planning,
 	// including the primary-key selects sqlserver's fastpath.go runs
 	// without it (for comparing the two).
@@ -241,6 +244,11 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 		udb.AddEphemeralSuperUser(ed, cfg.LocalUser, "localhost", cfg.LocalPassword)
 	}
 	ed.Close()
+	if err := startEvents(e, emb, cfg.EventsPeriod); err != nil {
+		ln.Close()
+		e.Close()
+		return nil, fmt.Errorf("starting the event scheduler: %w", err)
+	}
 
 	var mem *memoryWatch
 	if cfg.MaxQueryMemory == 0 {
@@ -340,6 +348,9 @@ func (s *Server) Shutdown(timeout time.Duration) bool {
 func (s *Server) Close() (err error) {
 	s.closed.Do(func() {
 		err = s.Server.Close()
+		if s.Engine.EventScheduler != nil {
+			s.Engine.EventScheduler.Close() // no event starts once closed
+		}
 		if s.mem != nil {
 			s.mem.close()
 		}

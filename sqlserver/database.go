@@ -136,10 +136,18 @@ func (db *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
 	}
 	out := make([]string, 0, len(ents))
 	for _, e := range ents {
-		// dolt_ignore is a system table to SHOW TABLES, as in Dolt.
-		if n := strings.TrimPrefix(e.Name, tablePrefix); n != verso.IgnoreTable {
+		// dolt_ignore, dolt_docs, ... are system tables to SHOW TABLES,
+		// as in Dolt.
+		if n := strings.TrimPrefix(e.Name, tablePrefix); !isStoredSystemTable(n) {
 			out = append(out, n)
 		}
+	}
+	if !db.temp && sessionFlag(ctx, showSysTablesVar) {
+		sys, err := db.systemTableNames(ctx, d.Root())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sys...)
 	}
 	return out, nil
 }

@@ -130,9 +130,20 @@
 // Provider.SetCommitter's, else the SQL user).
 //
 // What dolt_add and dolt_status call a table (the engine's staging.go): the entries
-// tables/<t> and tableopts/<t>; views, triggers and stored procedures are
-// the one item dolt_schemas; other entries (foreign keys, the event log)
-// are items under their own root value names.
+// tables/<t> and tableopts/<t>; views, triggers and events are the one
+// item dolt_schemas, stored procedures the item dolt_procedures, as Dolt
+// names the tables that hold them; other entries (foreign keys, the event
+// log) are items under their own root value names.
+//
+// The stored system tables (storedsystables.go) are tables of the root
+// value made by their first write and left out of SHOW TABLES: dolt_ignore,
+// dolt_docs (with a built-in AGENT.md, docs.go), dolt_tests (run by
+// dolt_test_run(), testrun.go) and dolt_query_catalog. Scheduled events
+// (CREATE EVENT, sqlevents.go) are stored as Dolt stores them, and run on
+// the server (package server's events.go). dolt_statistics shows what
+// ANALYZE TABLE measured (statistics.go), dolt_branch_activity what
+// Provider.TrackBranchActivity tracks (activity.go), and
+// @@dolt_show_system_tables lists the system tables (showsystables.go).
 //
 // # Root value layout
 //
@@ -143,6 +154,7 @@
 //	views/<name>        a view        (object chunks, objects.go)
 //	triggers/<name>     a trigger
 //	procedures/<name>   a stored procedure
+//	sqlevents/<name>    a scheduled event (sqlevents.go)
 //	foreignkeys/<name>  a foreign key (foreignkeys.go)
 //	events/...          the event log and its indexes (eventindex.Names)
 //	conflicts/<name>    the table's rows in conflict after a merge

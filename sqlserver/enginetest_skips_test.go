@@ -49,7 +49,6 @@ var engineSkips = map[string]string{
 	"create table t1 (pk int primary key) toast_tuple_target=1024":                                                 "table storage options are not stored",
 	"create table t1 like mytable":                                                                                 "SHOW CREATE TABLE formatting of copied or commented tables differs",
 	"create table tablewithcomment (id int not null, v int, primary key (id), key k (v)) comment='c'":              "SHOW CREATE TABLE formatting of copied or commented tables differs",
-	"event contains create table as":                                                                               "events (CREATE EVENT) are not supported yet",
 	// TestEngineForeignKeys
 	"creating a foreign key on a table with an unsupported type works": "spatial column types are not stored yet",
 	"referenced index includes implicit primary key columns":           "foreign keys over implicit primary key columns of an index: checks and SHOW CREATE TABLE differ",
@@ -82,8 +81,6 @@ var engineSkips = map[string]string{
 	"show table status from mydb like 'othertable'": "SHOW TABLE STATUS: storage statistics (lengths, averages) differ",
 	"show table status like '%table'":               "SHOW TABLE STATUS: storage statistics (lengths, averages) differ",
 	"show table status where name = 'mytable'":      "SHOW TABLE STATUS: storage statistics (lengths, averages) differ",
-	// TestEngineViews
-	"event contains create view as": "events (CREATE EVENT) are not supported yet",
 }
 
 // engineSuiteSkips lists whole engine suites verso skips, by the name after
@@ -100,10 +97,5 @@ func skippedSetup(query string) bool {
 
 // transactionScriptSkip returns why a transaction script is skipped, or "".
 func transactionScriptSkip(script queries.TransactionTest) string {
-	for _, a := range script.Assertions {
-		if strings.Contains(strings.ToLower(a.Query), "create event") {
-			return "events (CREATE EVENT) are not supported yet"
-		}
-	}
 	return ""
 }

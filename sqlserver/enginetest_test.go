@@ -119,7 +119,7 @@ func setupStatements(script setup.SetupScript) setup.SetupScript {
 func (h *harness) NewEngine(t *testing.T) (enginetest.QueryEngine, error) {
 	h.p, h.session, h.fast = h.newProvider(), nil, nil
 	if !h.withFast {
-		e, err := enginetest.NewEngine(t, h, h.p, h.setup, memory.NewStatsProv())
+		e, err := enginetest.NewEngine(t, h, h.p, h.setup, h.p.statsProvider(memory.NewStatsProv()))
 		h.session = nil
 		return e, err
 	}
@@ -127,7 +127,7 @@ func (h *harness) NewEngine(t *testing.T) (enginetest.QueryEngine, error) {
 	e, f := newFastEngine(h.p)
 	e.Analyzer.Catalog.MySQLDb.AddRootAccount()
 	e.Analyzer.Catalog.InfoSchema = information_schema.NewInformationSchemaDatabase()
-	e.Analyzer.Catalog.StatsProvider = memory.NewStatsProv()
+	e.Analyzer.Catalog.StatsProvider = h.p.statsProvider(memory.NewStatsProv())
 	h.fast = f
 	setupData := h.setup
 	if len(setupData) == 0 {

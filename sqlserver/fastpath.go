@@ -104,6 +104,7 @@ func newEngine(p *Provider, f *fastPath) *sqle.Engine {
 		Builder:         sql.BuilderOverrides{Parser: lockingParser{Parser: accessParser{withRegexpParser(sql.NewMysqlParser())}, p: p, f: f}},
 		SchemaFormatter: schemaFormatter{sql.DefaultMySQLSchemaFormatter},
 	}))
+	a.Catalog.StatsProvider = p.statsProvider(a.Catalog.StatsProvider)
 	return sqle.New(a, nil)
 }
 

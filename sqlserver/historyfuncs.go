@@ -35,6 +35,7 @@ var historyTableFunctions = []sql.TableFunction{
 	&historyFunc{name: systables.SchemaDiffName}, &historyFunc{name: systables.PatchName},
 	&historyFunc{name: queryDiffName},
 	&historyFunc{name: systables.PreviewSummaryName}, &historyFunc{name: systables.PreviewConflictsName},
+	&historyFunc{name: systables.TestRunName},
 }
 
 // historyFunc is an instance of dolt_log(...) or dolt_diff(...).
@@ -88,6 +89,8 @@ func (f *historyFunc) NewInstance(ctx *sql.Context, db sql.Database, args []sql.
 		out.rowsFn, out.sch, err = diffFunc(ctx, d, args)
 	case queryDiffName:
 		out.rowsFn, out.sch, err = queryDiffFunc(ctx, d, args)
+	case systables.TestRunName:
+		out.rowsFn, out.sch, err = testRunFunc(ctx, d, args)
 	case systables.PreviewSummaryName, systables.PreviewConflictsName:
 		var strs []string
 		if err = checkPreviewArgs(ctx, f.name, args); err == nil {

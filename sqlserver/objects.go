@@ -1,10 +1,12 @@
 package sqlserver
 
 import (
+	"fmt"
 	"sort"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/commitgraph"
@@ -15,7 +17,9 @@ import (
 // are object chunks of the engine (verso.EncodeObject: its objects.go
 // owns the format), named in the root value under their kind's prefix:
 // "views/<name>", "triggers/<name>", "procedures/<name>", and
-// "foreignkeys/<name>" (foreignkeys.go). Their fields:
+// "sqlevents/<name>" (sqlevents.go), "foreignkeys/<name>"
+// (foreignkeys.go). dolt_schemas and dolt_procedures show them as rows
+// (ObjectRows). Their fields:
 //
 //	view:      SELECT text, CREATE VIEW statement, sql_mode (strings)
 //	trigger:   CREATE TRIGGER statement, sql_mode (strings), created (Timestamp)
@@ -214,4 +218,70 @@ func (db *Database) DropStoredProcedure(ctx *sql.Context, name string) error {
 		err = sql.ErrStoredProcedureDoesNotExist.New(name)
 	}
 	return err
+}
+
+// ObjectRows implements systables.TableReader: the rows of dolt_schemas
+// (views, triggers, events) or dolt_procedures in root, as Dolt shows
+// them. extra holds {"CreatedAt": seconds since the epoch}, 0 for a view
+// (Dolt's views keep no time).
+func (r tableReader) ObjectRows(ctx *sql.Context, root commitgraph.RootValue, item string) ([]sql.Row, error) {
+	var out []sql.Row
+	for _, prefix := range verso.ObjectItemPrefixes(item) {
+		ents, err := root.Entries(ctx, prefix)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range ents {
+			o, err := r.db.st.db.ReadObject(ctx, e, prefix)
+			if err != nil {
+				return nil, err
+			}
+			row, err := objectRow(o)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, row)
+		}
+	}
+	return out, nil
+}
+
+// objectRow returns the row of dolt_schemas or dolt_procedures of the
+// object o.
+func objectRow(o verso.Object) (sql.Row, error) {
+	var kinds []prolly.Kind
+	switch o.Kind {
+	case "view":
+		kinds = viewKinds
+	case "trigger":
+		kinds = triggerKinds
+	case "event":
+		kinds = sqlEventKinds
+	case "procedure":
+		kinds = procedureKinds
+	}
+	if len(o.Fields) != len(kinds) {
+		return nil, fmt.Errorf("%w: %s %q has %d fields", verso.ErrBadObject, o.Kind, o.Name, len(o.Fields))
+	}
+	for i, k := range kinds {
+		if o.Fields[i].Kind() != k {
+			return nil, fmt.Errorf("%w: %s %q: field %d has the wrong kind", verso.ErrBadObject, o.Kind, o.Name, i+1)
+		}
+	}
+	created := func(t time.Time) any {
+		return types.NewLazyJSONDocument(fmt.Appendf(nil, `{"CreatedAt":%d}`, t.Unix()))
+	}
+	switch o.Kind {
+	case "view":
+		v := viewDef(o)
+		return sql.Row{"view", o.Name, v.CreateViewStatement, created(time.Unix(0, 0)), v.SqlMode}, nil
+	case "trigger":
+		f := o.Fields
+		return sql.Row{"trigger", o.Name, f[0].AsString(), created(f[2].AsTime()), f[1].AsString()}, nil
+	case "event":
+		e := eventDef(o)
+		return sql.Row{"event", o.Name, o.Fields[0].AsString(), created(e.CreatedAt), e.SqlMode}, nil
+	}
+	p := procedure(o)
+	return sql.Row{o.Name, p.CreateStatement, p.CreatedAt.UTC(), p.ModifiedAt.UTC(), p.SqlMode}, nil
 }

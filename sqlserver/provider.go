@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -31,6 +32,10 @@ type Provider struct {
 	// never share or evict each other's entries.
 	cache    *tableCache
 	sysCache *systables.Cache
+	// stats holds what ANALYZE TABLE measured (statistics.go).
+	stats statsStore
+	// activity tracks branch activity (activity.go); nil: not tracked.
+	activity *activityTracker
 	// catalog is verso's procedures, functions and system tables
 	// (registry.go).
 	catalog *catalog
@@ -81,6 +86,10 @@ type dbState struct {
 	// borrowed marks a database the program opened and gave the
 	// provider (AddDB): the provider does not close it.
 	borrowed bool
+	// lastExecuted is when each scheduled event last ran (sqlevents.go),
+	// by branch and lower-case name; eventsMu guards it.
+	eventsMu     sync.Mutex
+	lastExecuted map[string]time.Time
 }
 
 // SetAutoGC sets the automatic garbage collection of every database the

@@ -30,7 +30,7 @@ var scalarFunctions = slices.Concat(graphFunctions, regexpFunctions, fileFunctio
 
 // systemTables are the system-table openers, asked in this order before
 // the database's own tables.
-var systemTables = []SystemTableOpener{openSessionTables, openIgnoreTable}
+var systemTables = []SystemTableOpener{openSessionTables, openStoredSystemTable}
 
 // SystemTableOpener returns the system table named name of db, or false
 // when name is not one it serves.

@@ -436,6 +436,7 @@ func (s *Session) SessionEnd() {
 	if t, ok := s.GetTransaction().(*Transaction); ok && t != nil {
 		t.abort()
 	}
+	s.p.activity.leave(s)
 }
 
 // lockUnique locks, for writing, the values the row vals (stored under

@@ -48,7 +48,9 @@ var (
 // to p's logger (SetLogger).
 func (p *Provider) NewSession(base *sql.BaseSession) *Session {
 	base.SetLogger(p.sessionEntry())
-	return &Session{BaseSession: base, p: p}
+	s := &Session{BaseSession: base, p: p}
+	p.activity.join(s)
+	return s
 }
 
 // GetPreparedQuery implements sql.Session: the statement a prepared
@@ -169,14 +171,19 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 	}
 	historyCommit := sessionFlag(ctx, txnCommitVar)
 	for _, d := range t.dbs {
-		if historyCommit && !d.ReadOnly() && !d.Unchanged() {
+		changed := !d.Unchanged()
+		if historyCommit && !d.ReadOnly() && changed {
 			if err := commitToHistory(ctx, d); err != nil {
 				return err
 			}
+			s.p.activity.note(s, d.st, d.Branch(), true)
 			continue
 		}
 		if err := d.Commit(ctx); err != nil {
 			return engineError(err)
+		}
+		if changed {
+			s.p.activity.note(s, d.st, d.Branch(), true)
 		}
 	}
 	return nil
@@ -374,6 +381,9 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	}
 	d := &txDB{Txn: t, st: st, refs: &refsSnapshot{t.Refs(), t.Start()}, writers: map[string]*tableWriter{}}
 	tx.dbs[key] = d
+	if s := sessionOf(ctx); s != nil {
+		s.p.activity.note(s, st, branch, false)
+	}
 	return d, nil
 }
 

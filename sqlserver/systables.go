@@ -71,7 +71,18 @@ func openSessionTables(ctx *sql.Context, db *Database, name string) (sql.Table, 
 // statement runs (no snapshot of the refs: those tables read the
 // transaction, or the refs as they are now).
 func (db *Database) sessionView() *systables.View {
-	return &systables.View{DB: db.name, Graph: db.st.graph, Branch: db.branch, Tables: tableReader{db}, Session: txSession{db}}
+	return &systables.View{DB: db.name, Graph: db.st.graph, Branch: db.branch, Tables: tableReader{db}, Session: txSession{db},
+		Statistics: func(ctx *sql.Context, _ string) ([]sql.Row, error) { return db.p.statisticsRows(ctx, db) },
+		Activity:   db.p.branchActivity(db)}
+}
+
+// branchActivity returns what dolt_branch_activity reads of db; nil while
+// branch activity is not tracked.
+func (p *Provider) branchActivity(db *Database) systables.BranchActivity {
+	if p.activity == nil {
+		return nil
+	}
+	return func(ctx *sql.Context, _ string) ([]sql.Row, error) { return p.activityRows(ctx, db) }
 }
 
 // txSession is the session's transaction on a database, for the system

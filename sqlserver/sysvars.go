@@ -36,6 +36,10 @@ import (
 //	                     conflicts in the working set fails and is rolled
 //	                     back; on, the conflicts are committed (the
 //	                     second also allows constraint violations)
+//	@@dolt_show_system_tables
+//	                     as Dolt's: on, SHOW TABLES and
+//	                     information_schema.tables list the system tables
+//	                     (showsystables.go)
 //	@@<db>_head          the head commit of the session's branch of db
 //	@@<db>_head_ref      its ref: refs/heads/<branch>; setting it to a
 //	                     branch (or refs/heads/<branch>) checks it out
@@ -57,6 +61,7 @@ const (
 	authorEmailVar    = "dolt_author_email"
 	allowConflictsVar = "dolt_allow_commit_conflicts"
 	forceTxnCommitVar = "dolt_force_transaction_commit"
+	showSysTablesVar  = "dolt_show_system_tables"
 )
 
 var dbVarSuffixes = []string{"_head_ref", "_head", "_working", "_staged"}
@@ -83,6 +88,7 @@ var systemVariables = []sql.SystemVariable{
 	&sql.MysqlSystemVariable{Name: authorEmailVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(authorEmailVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: allowConflictsVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(allowConflictsVar), Default: int8(0)},
 	&sql.MysqlSystemVariable{Name: forceTxnCommitVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(forceTxnCommitVar), Default: int8(0)},
+	&sql.MysqlSystemVariable{Name: showSysTablesVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(showSysTablesVar), Default: int8(0)},
 	// The engine fixes it at 1 (it takes no row locks); verso's row
 	// locks wait this long, MySQL's range and default (rowlocks.go).
 	&sql.MysqlSystemVariable{Name: "innodb_lock_wait_timeout", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemIntType("innodb_lock_wait_timeout", 1, 1073741824, false), Default: int64(defaultLockWaitTimeout / time.Second)},

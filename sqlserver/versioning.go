@@ -109,6 +109,9 @@ func (d *txDB) updateBranchWith(ctx *sql.Context, op func() error) error {
 	}
 	err := op()
 	d.writers = map[string]*tableWriter{}
+	if s := sessionOf(ctx); s != nil && err == nil {
+		s.p.activity.note(s, d.st, d.Branch(), true)
+	}
 	return err
 }
 
@@ -126,6 +129,9 @@ func (d *txDB) updateBranch(ctx *sql.Context, fn func(s *verso.BranchState) (*ve
 		return engineError(err)
 	}
 	d.writers = map[string]*tableWriter{}
+	if s := sessionOf(ctx); s != nil {
+		s.p.activity.note(s, d.st, d.Branch(), true)
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -109,6 +110,16 @@ func (d diffTable) changeRows(ctx *sql.Context, hash string, c *commitgraph.Comm
 	chs, err := RootChanges(ctx, d.v.Graph, from, to)
 	if err != nil {
 		return nil, err
+	}
+	// The schema objects are rows of dolt_schemas and dolt_procedures to
+	// Dolt, tables of its root: they are tables of dolt_diff too.
+	objs, err := verso.ChangedObjects(ctx, from, to)
+	if err != nil {
+		return nil, err
+	}
+	if len(objs) > 0 {
+		chs = append(chs, objs...)
+		slices.SortFunc(chs, func(a, b TableChange) int { return strings.Compare(a.Table, b.Table) })
 	}
 	if hash == Working {
 		if chs, err = d.v.withoutIgnored(ctx, chs, from, to); err != nil {

@@ -52,7 +52,12 @@
 //	                       or options changed, or it was created or
 //	                       dropped: schema_change. A change to any events/
 //	                       entry of the root value (the event log and its
-//	                       indexes) is the table dolt_events, data_change.
+//	                       indexes) is the table dolt_events, data_change;
+//	                       a change of views, triggers or events is the
+//	                       table dolt_schemas, of stored procedures
+//	                       dolt_procedures (data_change, and schema_change
+//	                       where the first object came or the last went,
+//	                       as Dolt's tables of them are made and dropped).
 //
 //	dolt_column_diff       for each change dolt_diff lists, a row per
 //	                       column it touched in each table: every column of
@@ -242,6 +247,70 @@
 // the conflicts a merge would leave, from a verso.MergePreview: the same
 // columns, nothing merged.
 //
+// # Tables of schema objects
+//
+// Open serves the tables that hold Dolt's schema objects, as rows of the
+// objects verso keeps one chunk each (objects.go; package sqlserver's
+// TableReader.ObjectRows decodes them). Both are read-only, as Dolt's
+// (CREATE, ALTER and DROP change them):
+//
+//	dolt_schemas     type, name varchar(64) (the key, compared without
+//	                 case), fragment longtext (the CREATE statement),
+//	                 extra json ({"CreatedAt": seconds; 0 for a view}),
+//	                 sql_mode varchar(256): views, triggers and events
+//	dolt_procedures  name varchar(1023) PRIMARY KEY, create_stmt
+//	                 varchar(8191), created_at, modified_at datetime(6),
+//	                 sql_mode varchar(1023)
+//
+// The tables of a table exist for them too: dolt_diff_ and dolt_history_
+// (while the working root holds the item; each commit's objects are read
+// whole and paired by key), dolt_workspace_ (below), and dolt_conflicts_
+// and dolt_constraint_violations_, empty (a merge of objects conflicts by
+// failing; objects have no constraints) with Dolt's columns.
+//
+// # Workspaces
+//
+// OpenSession serves dolt_workspace_<t> (workspace.go): t's rows that
+// differ between the branch's head and staged root (staged = 1), then
+// between the staged and working roots (staged = 0), each in key order, as
+// verso.Txn.Workspace gives them:
+//
+//	id bigint unsigned PRIMARY KEY, staged tinyint(1), diff_type
+//	varchar(1023), to_<c>... (t's columns in the working root), from_<c>...
+//	(in the head)
+//
+// UPDATE ... SET staged = 1 stages a row's change, = 0 unstages one (at
+// the statement's end, durable at once as dolt_add is:
+// verso.Txn.StageWorkspace); DELETE undoes a change not staged, in the
+// transaction (RevertWorkspace); every other edit is refused in Dolt's
+// words. A name no root holds is an empty table of the first three
+// columns, as Dolt's.
+//
+// # The tables of features, and the functions
+//
+// OpenSession serves the rest of Dolt's fixed tables, each with Dolt's
+// columns, saying what is true of verso where it lacks the feature, and
+// refusing writes it would not honour (refuse.go):
+//
+//	dolt_help          Dolt 2.3.1's own rows (help.json): each procedure's
+//	                   synopsis, descriptions and arguments; read-only
+//	dolt_backups       empty: verso has no backups; read-only as Dolt's
+//	dolt_branch_control, dolt_branch_namespace_control
+//	                   the row '%', '%', '%', '%', 'write' (every user
+//	                   writes every branch) and nothing: verso has no
+//	                   branch permissions; writes refused
+//	dolt_nonlocal_tables  empty: verso has no nonlocal tables; writes
+//	                   refused
+//	dolt_branch_activity  each branch's last read and write and its
+//	                   sessions (View.Activity), or Dolt's error while
+//	                   the server does not track them
+//	dolt_statistics    what ANALYZE TABLE measured of each index
+//	                   (View.Statistics): a row per index, read-only
+//
+// dolt_test_run([names]) runs the tests of dolt_tests (testrun.go: the
+// assertions; package sqlserver reads the tests and runs their queries).
+// ListedNames gives the system tables @@dolt_show_system_tables lists.
+//
 // # The event log
 //
 // dolt_events has a row per event of the log the session's transaction
@@ -404,8 +473,8 @@
 //     so do its values by name; one that kept its stored value across a
 //     column dropped and another added is not.
 //   - The diff functions list SQL tables only: the event log (but for
-//     dolt_diff(..., 'dolt_events')), views, triggers and foreign keys
-//     are not tables of dolt_diff_summary or dolt_patch; a foreign key
+//     dolt_diff(..., 'dolt_events')), views, triggers, events, procedures
+//     and foreign keys are not tables of dolt_diff_summary or dolt_patch; a foreign key
 //     change alone is no change, though CREATE TABLE statements name the
 //     table's foreign keys.
 //   - dolt_diff and dolt_column_diff compare a merge with its first parent
@@ -424,6 +493,19 @@
 //   - dolt_diff_<t>, dolt_commit_diff_<t>, dolt_history_<t> and
 //     dolt_blame_<t> exist for the tables of the working root; the history
 //     of a dropped table is not reachable by name.
+//   - dolt_diff_<t> and dolt_history_<t> exist for the tables of the
+//     working root; the history of a dropped table is not reachable by
+//     name.
+//   - dolt_diff_ and dolt_history_ of dolt_schemas and dolt_procedures
+//     read every commit of HEAD's history (the objects of a commit whose
+//     object entries are its parent's are not decoded): they have no
+//     index, and a filter on a commit filters that walk.
+//   - A row of dolt_workspace_<t> is named by its place (id) in the
+//     workspace as it was read: an UPDATE or DELETE applies to the rows
+//     it read, checked against the workspace at its end
+//     (verso.ErrWorkspaceMoved if another session changed them between).
+//     Its undo writes the table's rows directly: foreign keys are not
+//     checked then (Dolt's checks them).
 //   - Lookups of hashes that are not string literals (a join's keys, a
 //     prepared-statement parameter) go through the engine's costing of the
 //     index; a NULL key matches no row.

@@ -59,6 +59,10 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 		return &rowsTable{name: ConflictsName, sch: conflictsSchema, rows: v.conflictRows}, true, nil
 	case l == MergeStatusName:
 		return &rowsTable{name: MergeStatusName, sch: mergeStatusSchema, rows: v.mergeStatusRows}, true, nil
+	case strings.HasPrefix(l, ConflictsPrefix) && isObjectTable(l[len(ConflictsPrefix):]):
+		return openObjectConflicts(l[len(ConflictsPrefix):]), true, nil
+	case strings.HasPrefix(l, ConstraintViolationsPrefix) && isObjectTable(l[len(ConstraintViolationsPrefix):]):
+		return openObjectViolations(l[len(ConstraintViolationsPrefix):]), true, nil
 	case l == ViolationsName:
 		return &rowsTable{name: ViolationsName, sch: violationsSchema, rows: v.violationRows}, true, nil
 	case l == SchemaConflictsName:
@@ -82,8 +86,22 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 		return &rowsTable{name: StatusIgnName, sch: statusIgnoredSchema, rows: v.statusIgnoredRows}, true, nil
 	case l == StashesName:
 		return &rowsTable{name: StashesName, sch: stashesSchema, rows: v.stashRows}, true, nil
+	case strings.HasPrefix(l, WorkspacePrefix) && len(l) > len(WorkspacePrefix):
+		return v.openWorkspace(ctx, name[len(WorkspacePrefix):])
 	case l == RemotesName || l == RemoteBranchesName:
 		return openRemotes(l), true, nil
+	case l == HelpName:
+		return &rowsTable{name: HelpName, sch: helpSchema, rows: helpRows}, true, nil
+	case l == BackupsName:
+		return openBackups(), true, nil
+	case l == BranchControlName || l == BranchNamespaceControlName:
+		return openBranchControl(l), true, nil
+	case l == BranchActivityName:
+		return openBranchActivity(v), true, nil
+	case l == NonlocalTablesName:
+		return openNonlocalTables(), true, nil
+	case l == StatisticsName:
+		return openStatistics(v), true, nil
 	}
 	return nil, false, nil
 }

@@ -33,7 +33,7 @@ const (
 // Names returns the names of the fixed system tables this package serves
 // (beside them, the tables of Prefixes for each table t).
 func Names() []string {
-	return []string{LogName, CommitsName, AncestorsName, DiffName, ColumnDiffName}
+	return []string{LogName, CommitsName, AncestorsName, DiffName, ColumnDiffName, SchemasName, ProceduresName}
 }
 
 // Prefixes returns the prefixes of the system tables of a table t:
@@ -142,6 +142,14 @@ func Open(ctx *sql.Context, name string, v *View) (t sql.Table, ok bool, err err
 		return openDiff(v), true, nil
 	case ColumnDiffName:
 		return openColumnDiff(v), true, nil
+	case SchemasName, ProceduresName:
+		return openObjectTable(v, l), true, nil
+	}
+	if item, ok := strings.CutPrefix(l, DiffTablePrefix); ok && isObjectTable(item) {
+		return openObjectsDiff(ctx, v, item)
+	}
+	if item, ok := strings.CutPrefix(l, HistoryPrefix); ok && isObjectTable(item) {
+		return openObjectHistory(ctx, v, item)
 	}
 	if l == DiffTablePrefix+EventsTable {
 		return nilIfNotOK(openEventsDiff(v))

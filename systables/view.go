@@ -57,6 +57,11 @@ type View struct {
 	// or writes a table that follows it (OpenSession's tables); the
 	// commit-indexed tables do not use it.
 	Session Session
+	// Statistics gives dolt_statistics' rows; nil: none.
+	Statistics Statistics
+	// Activity gives dolt_branch_activity's rows; nil: activity is not
+	// tracked.
+	Activity BranchActivity
 	// Cache is shared by the views of one provider (or database); nil:
 	// the view keeps its own, for as long as it lives.
 	Cache *Cache
@@ -82,6 +87,10 @@ type TableReader interface {
 	// Definition returns the SQL definition of the table named name in
 	// root (matched without case), nil if root has none.
 	Definition(ctx *sql.Context, root commitgraph.RootValue, name string) (*TableDefinition, error)
+	// ObjectRows returns the rows of the table of schema objects named
+	// item (SchemasName, ProceduresName) in root, in the columns of
+	// ObjectSchema(item), in any order.
+	ObjectRows(ctx *sql.Context, root commitgraph.RootValue, item string) ([]sql.Row, error)
 }
 
 // TableDefinition is a stored table's definition in SQL, as the engine

@@ -38,8 +38,8 @@
 // Schemas merge by column, index and check name (schema.go); rows of a
 // side with the older schema are migrated to the merged one by column
 // name, new columns taking their default (Options.Default; LiteralDefault
-// evaluates literal defaults). Views, triggers, procedures, foreign keys
-// and table options merge by name.
+// evaluates literal defaults). Views, triggers, events, procedures,
+// foreign keys and table options merge by name.
 //
 // These fail the merge, which then changes nothing: both sides changed a
 // schema part differently (ErrSchemaConflict); a table dropped on one side

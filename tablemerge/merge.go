@@ -134,7 +134,7 @@ type PrefixMerger func(ctx context.Context, ns *prolly.NodeStore, base, ours, th
 
 // objectKinds names the root value prefixes of the objects merged by name
 // (before the '/'), with what messages call them.
-var objectKinds = map[string]string{"views": "view", "triggers": "trigger", "procedures": "procedure", "foreignkeys": "foreign key", "dbopts": "database option"}
+var objectKinds = map[string]string{"views": "view", "triggers": "trigger", "procedures": "procedure", "foreignkeys": "foreign key", "dbopts": "database option", "sqlevents": "event"}
 
 type merger struct {
 	ns   *prolly.NodeStore
@@ -145,8 +145,8 @@ type merger struct {
 // merged root value. Names (tables, objects) changed on one side only take
 // that side's value without being read; a table both sides changed is
 // merged row by row (see rows.go) and its rows in conflict are recorded
-// under ConflictsPrefix; views, triggers, procedures, foreign keys and
-// table options merge by name, and one both sides changed differently
+// under ConflictsPrefix; views, triggers, events, procedures, foreign keys
+// and table options merge by name, and one both sides changed differently
 // fails the merge with ErrObjectConflict (ErrSchemaConflict for table
 // options); entries under a prefix of Options.PrefixMergers go to its
 // merger, and any other entry fails the merge with ErrNoMerger. Schema

@@ -271,7 +271,7 @@ func TestMergeTablesAndObjects(t *testing.T) {
 	bt := f.table(testSchema(), r1)
 	base := f.root(map[string]any{"t": bt, "gone": bt, "views/v": "select 1", "triggers/tr": "t1"})
 	ours := f.root(map[string]any{"t": bt, "mine": bt, "views/v": "select 1", "views/w": "select 2", "triggers/tr": "t1"})
-	theirs := f.root(map[string]any{"t": f.edit(bt, ins(r2)), "gone": bt, "yours": bt, "views/v": "select 1", "procedures/p": "p", "triggers/tr": "t2"})
+	theirs := f.root(map[string]any{"t": f.edit(bt, ins(r2)), "gone": bt, "yours": bt, "views/v": "select 1", "procedures/p": "p", "triggers/tr": "t2", "sqlevents/e": "e"})
 	res := f.mustMerge(base, ours, theirs)
 	ents, err := res.Root.Entries(f.ctx, "")
 	if err != nil {
@@ -281,7 +281,7 @@ func TestMergeTablesAndObjects(t *testing.T) {
 	for _, e := range ents {
 		names = append(names, e.Name)
 	}
-	if got, want := strings.Join(names, " "), "procedures/p tables/mine tables/t tables/yours triggers/tr views/v views/w"; got != want {
+	if got, want := strings.Join(names, " "), "procedures/p sqlevents/e tables/mine tables/t tables/yours triggers/tr views/v views/w"; got != want {
 		t.Errorf("names:\n got %s\nwant %s", got, want)
 	}
 	if got := f.rows(res.Root, "t"); got != "(1,10,x) (2,20,y)" {
@@ -297,6 +297,7 @@ func TestMergeTablesAndObjects(t *testing.T) {
 		err          error
 	}{
 		{"view changed on both", map[string]any{"views/v": "a"}, map[string]any{"views/v": "b"}, ErrObjectConflict},
+		{"event made on both", map[string]any{"sqlevents/e": "a"}, map[string]any{"sqlevents/e": "b"}, ErrObjectConflict},
 		{"trigger dropped and changed", map[string]any{}, map[string]any{"triggers/tr": "t3"}, ErrObjectConflict},
 		{"table dropped and changed", map[string]any{}, map[string]any{"t": f.edit(bt, ins(r2))}, ErrTableConflict},
 		{"table created on both with other schemas", map[string]any{"n": bt}, map[string]any{"n": f.table(&tables.Schema{Columns: testSchema().Columns[:1], PrimaryKey: []int{0}})}, ErrTableConflict},

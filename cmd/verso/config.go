@@ -64,6 +64,9 @@ type serverConfig struct {
 	SessionVars           map[string]map[string]any
 	SystemVars            map[string]any
 	EventScheduler        string // "" (unset), ON, OFF or DISABLED
+	// BranchActivityTracking turns on dolt_branch_activity
+	// (sqlserver.Provider.TrackBranchActivity).
+	BranchActivityTracking bool
 }
 
 // configFile is the YAML layout of the config file: Dolt's sql-server
@@ -95,7 +98,8 @@ type serverConfig struct {
 //	  read_only: false
 //	  autocommit: true
 //	  disable_client_multi_statements: false
-//	  event_scheduler: "OFF"           # ON, OFF or DISABLED: only @@event_scheduler (no events)
+//	  event_scheduler: "ON"            # ON runs scheduled events (CREATE EVENT); OFF or DISABLED keeps them idle
+//	  branch_activity_tracking: false  # true: dolt_branch_activity tracks reads and writes of branches
 //	  max_query_memory: 1G             # verso's own: bytes, or with K, M, G; 0: no limit
 //	  cache_size: 64M                  # verso's own: each database's cache of decoded tree nodes
 //	  auto_gc_behavior:
@@ -111,8 +115,8 @@ type serverConfig struct {
 //	max_logged_query_len: 0  # characters of a statement in the log (0: 1000; -1: all)
 //
 // Dolt's keys for what verso does not have are accepted only where they
-// ask for nothing: dolt_transaction_commit and branch_activity_tracking
-// false, a branch_control_file that does not exist, an empty jwks, a
+// ask for nothing: dolt_transaction_commit false, a branch_control_file
+// that does not exist, an empty jwks, a
 // metrics port of -1 (or none), no remotesapi port and no cluster.
 // secure_file_priv is MySQL's name (Dolt has no such key). Every key is
 // optional. An unknown key is an error, so a misspelt setting is not
@@ -333,6 +337,9 @@ func readConfigFile(path string, c *serverConfig) error {
 	if bh.DisableMultiStatements != nil {
 		c.DisableMultiStatements = *bh.DisableMultiStatements
 	}
+	if t := bh.BranchActivityTracking; t != nil {
+		c.BranchActivityTracking = *t
+	}
 	if e := bh.EventScheduler; e != nil {
 		switch v := strings.ToUpper(*e); v {
 		case "ON", "OFF", "DISABLED":
@@ -402,9 +409,6 @@ func refusedConfigKeys(path string, f *configFile, rel func(string) string) erro
 	}
 	if d := f.Behavior.DoltTransactionCommit; d != nil && *d {
 		return refuse("behavior.dolt_transaction_commit", "verso does not make a commit of each SQL transaction; call dolt_commit() instead")
-	}
-	if t := f.Behavior.BranchActivityTracking; t != nil && *t {
-		return refuse("behavior.branch_activity_tracking", "verso does not track branch activity")
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"database/sql"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -35,6 +36,7 @@ listener:
 behavior:
   max_query_memory: 512M
   cache_size: 1G
+  branch_activity_tracking: true
 secure_file_priv: files
 log_level: debug
 `)
@@ -45,7 +47,7 @@ log_level: debug
 	want := serverConfig{Host: "0.0.0.0", Port: 3307, DataDir: filepath.Join(dir, "data"), User: "admin", Password: "pw",
 		MaxConnections: 7, ReadTimeout: 1500 * time.Millisecond, WriteTimeout: 2500 * time.Millisecond,
 		SecureFilePriv: filepath.Join(dir, "files"), ConnectTimeout: 3 * time.Second, MaxQueryMemory: 512 << 20,
-		CacheSize: 1 << 30, LogLevel: slog.LevelDebug}
+		CacheSize: 1 << 30, LogLevel: slog.LevelDebug, BranchActivityTracking: true}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("got %+v, want %+v", c, want)
 	}
@@ -62,7 +64,6 @@ log_level: debug
 		{"log_level: loud\n", "log_level: \"loud\" is not a log level"},
 		{"log_format: xml\n", "log_format is \"xml\"; give text or json"},
 		{"behavior: {dolt_transaction_commit: true}\n", "behavior.dolt_transaction_commit: verso does not make a commit"},
-		{"behavior: {branch_activity_tracking: true}\n", "behavior.branch_activity_tracking"},
 		{"behavior: {event_scheduler: sometimes}\n", "give ON, OFF or DISABLED"},
 		{"jwks: [{name: x}]\n", "jwks: verso does not authenticate"},
 		{"metrics: {port: 9090}\n", "metrics.port: verso serves no metrics"},
@@ -109,7 +110,7 @@ func TestParseByteSize(t *testing.T) {
 func TestSQLServerConfig(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "server.yaml")
-	if err := os.WriteFile(cfg, []byte("data_dir: data\nuser: {name: admin, password: pw}\nlistener: {host: 127.0.0.1, port: 3306, max_connections: 10}\n"), 0o600); err != nil {
+	if err := os.WriteFile(cfg, []byte("data_dir: data\nuser: {name: admin, password: pw}\nlistener: {host: 127.0.0.1, port: 3306, max_connections: 10}\nbehavior: {branch_activity_tracking: true}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var sout, serr syncBuffer
@@ -134,6 +135,35 @@ func TestSQLServerConfig(t *testing.T) {
 	}
 	if _, err := db.Exec("CREATE DATABASE fromconfig"); err != nil {
 		t.Fatal(err)
+	}
+	db.Close()
+	// branch_activity_tracking: dolt_branch_activity shows the reads and
+	// writes of each branch, and the sessions on it.
+	db, err = sql.Open("mysql", "admin:pw@tcp("+addr+")/fromconfig")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	for _, q := range []string{"CREATE TABLE t (a INT PRIMARY KEY)", "CALL dolt_branch('idle')"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var activity []string
+	rows, err := db.Query("SELECT branch, last_read IS NOT NULL, last_write IS NOT NULL, active_sessions, system_start_time IS NOT NULL FROM dolt_branch_activity")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var b string
+		var read, write, sessions, started int
+		if err := rows.Scan(&b, &read, &write, &sessions, &started); err != nil {
+			t.Fatal(err)
+		}
+		activity = append(activity, fmt.Sprintf("%s %d %d %d %d", b, read, write, sessions, started))
+	}
+	if want := []string{"idle 0 0 0 1", "main 1 1 1 1"}; !reflect.DeepEqual(activity, want) {
+		t.Fatalf("dolt_branch_activity: %q, want %q", activity, want)
 	}
 	db.Close()
 	if bad, _ := sql.Open("mysql", "root@tcp("+addr+")/"); bad.Ping() == nil {

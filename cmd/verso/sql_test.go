@@ -60,10 +60,9 @@ func TestSQLCommand(t *testing.T) {
 	}
 }
 
-// TestSQLCommandBodies: statements with a body (a trigger, a procedure)
-// in the middle of a script run as written, and the engine's failure on
-// one (CREATE EVENT, which databases do not support) is an error, not a
-// crash.
+// TestSQLCommandBodies: statements with a body (a trigger, a procedure,
+// an event) in the middle of a script run as written, and the engine's
+// failure on one (an event made twice) is an error, not a crash.
 func TestSQLCommandBodies(t *testing.T) {
 	dir := t.TempDir()
 	runOK(t, "init", "--name", "T", "--email", "t@x", dir)
@@ -71,9 +70,10 @@ func TestSQLCommandBodies(t *testing.T) {
 		"CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET new.i = new.i + 1;\n" +
 		"CREATE PROCEDURE p() BEGIN SELECT COUNT(*) AS n FROM t; END;\n" +
 		"INSERT INTO t VALUES (1);\nSELECT i FROM t;\nCALL p();\n" +
-		"CREATE EVENT e ON SCHEDULE EVERY 1 HOUR DO INSERT INTO t VALUES (1);\n"
+		"CREATE EVENT e ON SCHEDULE EVERY 1 HOUR STARTS '2030-01-01 00:00:00' DO INSERT INTO t VALUES (1);\n" +
+		"CREATE EVENT e ON SCHEDULE EVERY 1 HOUR DO INSERT INTO t VALUES (2);\n"
 	code, out, errOut := runSQLTest(dir, script, "-r", "csv")
-	if code != 1 || out != "i\n2\nn\n1\n" || !strings.HasPrefix(errOut, "ERROR 1105 (HY000) at line 7: ") || strings.Contains(errOut, "goroutine") {
+	if code != 1 || out != "i\n2\nn\n1\n" || !strings.HasPrefix(errOut, "ERROR 1105 (HY000) at line 8: Event 'e' already exists") || strings.Contains(errOut, "goroutine") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -230,6 +230,9 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	p.SetAutoGC(verso.AutoGC{Off: cfg.NoAutoGC})
 	p.SetCacheBytes(cfg.CacheSize)
 	p.SetLogger(logger) // the databases' lines (automatic collections)
+	if cfg.BranchActivityTracking {
+		p.TrackBranchActivity()
+	}
 	if cfg.SecureFilePriv == "" && sv.filesDir != "" {
 		if err := os.MkdirAll(sv.filesDir, 0o750); err != nil {
 			fmt.Fprintf(stderr, "verso sql-server: making the secure_file_priv folder: %v\n", err)
