@@ -1,7 +1,6 @@
 package systables
 
 import (
-	"io"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -226,61 +225,11 @@ func changedColumns(ctx *sql.Context, sch sql.Schema, common []bool, rows []sql.
 	return out, nil
 }
 
-func (cd columnDiff) scan(ctx *sql.Context) (sql.RowIter, error) {
-	head, err := cd.v.head(ctx)
-	if err != nil {
-		return nil, err
-	}
-	it := cd.v.Graph.Log(ctx, head.Addr)
-	next := 0
-	return &rowsIter{next: func(ctx *sql.Context) ([]sql.Row, error) {
-		if next < len(pendingNames) {
-			next++
-			return cd.pendingRows(ctx, pendingNames[next-1], head)
-		}
-		if !it.Next(ctx) {
-			if err := it.Err(); err != nil {
-				return nil, err
-			}
-			return nil, io.EOF
-		}
-		return cd.rowsOf(ctx, it.Commit())
-	}}, nil
-}
+func (cd columnDiff) scan(ctx *sql.Context) (sql.RowIter, error) { return scanPerCommit(ctx, cd.v, cd) }
 
-// lookup finds the rows of the commits keys name (STAGED and WORKING
-// too): each commit is read with a chunk read and checked to be in HEAD's
-// history through HEAD's closure.
+// lookup finds the rows of the commits keys name (lookupPerCommit).
 func (cd columnDiff) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIter, error) {
-	head, err := cd.v.head(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []sql.Row
-	var hashes []string
-	for _, k := range uniqueKeys(keys) {
-		if k == Working || k == Staged {
-			rs, err := cd.pendingRows(ctx, k, head)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, rs...)
-			continue
-		}
-		hashes = append(hashes, k)
-	}
-	cs, err := lookupCommits(ctx, &scope{v: cd.v, heads: []*commitgraph.Commit{head}}, hashes)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range cs {
-		rs, err := cd.rowsOf(ctx, c)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rs...)
-	}
-	return sql.RowsToRowIter(out...), nil
+	return lookupPerCommit(ctx, cd.v, cd, keys)
 }
 
 // rowCount estimates a row per commit of HEAD's history.

@@ -162,17 +162,33 @@ func boolVal(b bool) int8 {
 // the tables list them.
 var pendingNames = []string{Staged, Working}
 
-func (d diffTable) scan(ctx *sql.Context) (sql.RowIter, error) {
-	head, err := d.v.head(ctx)
+func (d diffTable) scan(ctx *sql.Context) (sql.RowIter, error) { return scanPerCommit(ctx, d.v, d) }
+
+func (d diffTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIter, error) {
+	return lookupPerCommit(ctx, d.v, d, keys)
+}
+
+// perCommit is a table of rows per commit of HEAD's history, after the
+// rows of the uncommitted changes (STAGED, WORKING): dolt_diff and
+// dolt_column_diff.
+type perCommit interface {
+	rowsOf(ctx *sql.Context, c *commitgraph.Commit) ([]sql.Row, error)
+	pendingRows(ctx *sql.Context, name string, head *commitgraph.Commit) ([]sql.Row, error)
+}
+
+// scanPerCommit yields the rows of t: the uncommitted changes', then each
+// commit's of HEAD's history, in log order.
+func scanPerCommit(ctx *sql.Context, v *View, t perCommit) (sql.RowIter, error) {
+	head, err := v.head(ctx)
 	if err != nil {
 		return nil, err
 	}
-	it := d.v.Graph.Log(ctx, head.Addr)
+	it := v.Graph.Log(ctx, head.Addr)
 	next := 0
 	return &rowsIter{next: func(ctx *sql.Context) ([]sql.Row, error) {
 		if next < len(pendingNames) {
 			next++
-			return d.pendingRows(ctx, pendingNames[next-1], head)
+			return t.pendingRows(ctx, pendingNames[next-1], head)
 		}
 		if !it.Next(ctx) {
 			if err := it.Err(); err != nil {
@@ -180,12 +196,15 @@ func (d diffTable) scan(ctx *sql.Context) (sql.RowIter, error) {
 			}
 			return nil, io.EOF
 		}
-		return d.rowsOf(ctx, it.Commit())
+		return t.rowsOf(ctx, it.Commit())
 	}}, nil
 }
 
-func (d diffTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIter, error) {
-	head, err := d.v.head(ctx)
+// lookupPerCommit finds the rows of t of the commits keys name (STAGED and
+// WORKING too): each commit is read with a chunk read and checked to be
+// in HEAD's history through HEAD's closure.
+func lookupPerCommit(ctx *sql.Context, v *View, t perCommit, keys []string) (sql.RowIter, error) {
+	head, err := v.head(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +212,7 @@ func (d diffTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIte
 	var hashes []string
 	for _, k := range uniqueKeys(keys) {
 		if k == Working || k == Staged {
-			rs, err := d.pendingRows(ctx, k, head)
+			rs, err := t.pendingRows(ctx, k, head)
 			if err != nil {
 				return nil, err
 			}
@@ -202,12 +221,12 @@ func (d diffTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.RowIte
 		}
 		hashes = append(hashes, k)
 	}
-	cs, err := lookupCommits(ctx, &scope{v: d.v, heads: []*commitgraph.Commit{head}}, hashes)
+	cs, err := lookupCommits(ctx, &scope{v: v, heads: []*commitgraph.Commit{head}}, hashes)
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range cs {
-		rs, err := d.rowsOf(ctx, c)
+		rs, err := t.rowsOf(ctx, c)
 		if err != nil {
 			return nil, err
 		}
