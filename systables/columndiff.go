@@ -1,7 +1,6 @@
 package systables
 
 import (
-
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
