@@ -3,6 +3,7 @@ package tables
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/verso-db/verso/prolly"
@@ -23,6 +24,10 @@ type Editor struct {
 	keepZero bool
 	// allowDuplicates lets unique indexes hold a value twice.
 	allowDuplicates bool
+	// duplicatesOK records, for the -tags invariants check, that the
+	// tables this editor makes may break a unique index: it wrote under
+	// allowDuplicates, or started from a table that broke one already.
+	duplicatesOK bool
 }
 
 // Edit starts editing the table.
@@ -89,7 +94,10 @@ func (e *Editor) KeepZero(on bool) { e.keepZero = on }
 // A merge that records unique-key violations beside the table writes both
 // rows with it: the table then breaks its unique index until the
 // violations are resolved, and Check reports it. Off by default.
-func (e *Editor) AllowDuplicates(on bool) { e.allowDuplicates = on }
+func (e *Editor) AllowDuplicates(on bool) {
+	e.allowDuplicates = on
+	e.duplicatesOK = e.duplicatesOK || on
+}
 
 // Get returns the row with primary-key values pk, pending edits included.
 func (e *Editor) Get(ctx context.Context, pk []Value) ([]Value, bool, error) {
@@ -450,8 +458,10 @@ func (e *Editor) Table(ctx context.Context) (*Table, error) {
 	if prolly.InvariantsEnabled {
 		// -tags invariants: every table an editor makes is verified
 		// whole (keys, rows against the schema, every index entry
-		// against its row and every row indexed).
-		if err := nt.Check(ctx); err != nil {
+		// against its row and every row indexed). Unique indexes may hold
+		// a value twice only where duplicates were let in on purpose: by
+		// AllowDuplicates, or before this editor began.
+		if err := e.checkInvariants(ctx, e.t, nt); err != nil {
 			return nil, fmt.Errorf("tables: invariants: the table an editor made: %w", err)
 		}
 	}
@@ -461,6 +471,21 @@ func (e *Editor) Table(ctx context.Context) (*Table, error) {
 		e.indexes[i] = newOverlay(nt.indexes[i])
 	}
 	return nt, nil
+}
+
+// checkInvariants checks nt, made from base, whole for Table under -tags
+// invariants.
+func (e *Editor) checkInvariants(ctx context.Context, base, nt *Table) error {
+	err := nt.check(ctx, !e.duplicatesOK)
+	if errors.Is(err, ErrDuplicateUnique) {
+		// A table with recorded unique-key violations is edited further
+		// (the user resolving them, say): its duplicates predate us.
+		if berr := base.check(ctx, true); errors.Is(berr, ErrDuplicateUnique) {
+			e.duplicatesOK = true
+			err = nt.check(ctx, false)
+		}
+	}
+	return err
 }
 
 func pick(row []Value, cols []int) []Value {

@@ -353,3 +353,74 @@ func TestKeepZero(t *testing.T) {
 		t.Fatalf("auto-increment %d, want 4", nt.AutoIncrement())
 	}
 }
+
+// TestInvariantsAllowRecordedDuplicates: the -tags invariants check of the
+// tables an editor makes lets a unique index hold a value twice only when
+// the editor wrote it under AllowDuplicates (a merge recording unique-key
+// violations) or started from a table that held it already (edits made
+// while those violations are resolved); any other duplicate fails it.
+func TestInvariantsAllowRecordedDuplicates(t *testing.T) {
+	ctx := context.Background()
+	tb, err := New(prolly.NewNodeStore(chunks.NewMemoryStore()), testSchema(false), testCollations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(id int64, name string) []Value {
+		return []Value{prolly.Int(id), prolly.String(name), prolly.Null(), prolly.Null()}
+	}
+	insert := func(ed *Editor, r []Value) {
+		t.Helper()
+		if _, err := ed.Insert(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	table := func(ed *Editor) *Table {
+		t.Helper()
+		nt, err := ed.Table(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return nt
+	}
+
+	ed := tb.Edit()
+	insert(ed, row(1, "a"))
+	clean := table(ed)
+	if err := ed.checkInvariants(ctx, tb, clean); err != nil {
+		t.Fatalf("a table without duplicates: %v", err)
+	}
+
+	// A merge's editor: the duplicate goes in under AllowDuplicates, which
+	// is off again by the time the table is made.
+	ed = clean.Edit()
+	ed.AllowDuplicates(true)
+	insert(ed, row(2, "A"))
+	ed.AllowDuplicates(false)
+	dups := table(ed)
+	if err := dups.Check(ctx); !errors.Is(err, ErrDuplicateUnique) {
+		t.Fatalf("Check of a table holding a twice: %v, want ErrDuplicateUnique", err)
+	}
+	if err := ed.checkInvariants(ctx, clean, dups); err != nil {
+		t.Fatalf("the merge editor's table: %v", err)
+	}
+
+	// A later editor of that table, before the violations are resolved.
+	ed = dups.Edit()
+	insert(ed, row(3, "b"))
+	if err := ed.checkInvariants(ctx, dups, table(ed)); err != nil {
+		t.Fatalf("a later edit of a table with recorded duplicates: %v", err)
+	}
+
+	// An editor of a clean table that lets a duplicate in without
+	// AllowDuplicates (a bug in the editor) fails the check.
+	ed = clean.Edit()
+	ed.allowDuplicates = true
+	insert(ed, row(4, "a"))
+	nt, err := ed.Table(ctx) // under -tags invariants, Table checks itself
+	if err == nil {
+		err = ed.checkInvariants(ctx, clean, nt)
+	}
+	if !errors.Is(err, ErrDuplicateUnique) {
+		t.Fatalf("a duplicate no one let in: %v, want ErrDuplicateUnique", err)
+	}
+}
