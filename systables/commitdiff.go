@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso"
+	"github.com/verso-db/verso/commitgraph"
 )
 
 // dolt_commit_diff_<t>'s refusals, in Dolt's words: a query must name one
@@ -26,10 +27,15 @@ var (
 // revision (a hash with a chunk read, a branch or tag through the refs)
 // and diffs the two tables, at a cost that follows the size of the
 // change.
+//
+// dolt_commit_diff_dolt_schemas and dolt_commit_diff_dolt_procedures are
+// the same over the schema objects of an item (item set): both sides'
+// objects are read whole, as dolt_diff_dolt_schemas reads them.
 type commitDiff struct {
 	v     *View
 	name  string // dolt_commit_diff_<t>
 	table string // t as the working root stores it
+	item  string // dolt_schemas or dolt_procedures; "" for a table
 	d     *RowDiff
 }
 
@@ -47,6 +53,18 @@ func openCommitDiff(ctx *sql.Context, v *View, name string) (*Table, bool, error
 	tn := CommitDiffPrefix + exact
 	cd := &commitDiff{v: v, name: tn, table: exact, d: NewRowDiff(tn, cur.Schema)}
 	// Dolt declares the pair UNIQUE; a pair names many rows.
+	pair := indexSpec{id: commitPairsIndex, columns: []string{toCommitColumn, fromCommitColumn}, kind: pairIndex}
+	return &Table{name: tn, v: v, sch: cd.d.Schema(), impl: cd, indexes: []indexSpec{pair}}, true, nil
+}
+
+// openObjectsCommitDiff returns dolt_commit_diff_dolt_schemas or
+// dolt_commit_diff_dolt_procedures, when the working root holds the item.
+func openObjectsCommitDiff(ctx *sql.Context, v *View, item string) (*Table, bool, error) {
+	if ok, err := hasObjectItem(ctx, v.Working, item); err != nil || !ok {
+		return nil, false, err
+	}
+	tn := CommitDiffPrefix + item
+	cd := &commitDiff{v: v, name: tn, item: item, d: NewRowDiff(tn, ObjectSchema(item))}
 	pair := indexSpec{id: commitPairsIndex, columns: []string{toCommitColumn, fromCommitColumn}, kind: pairIndex}
 	return &Table{name: tn, v: v, sch: cd.d.Schema(), impl: cd, indexes: []indexSpec{pair}}, true, nil
 }
@@ -75,13 +93,16 @@ func (cd *commitDiff) lookupPair(ctx *sql.Context, ranges sql.MySQLRangeCollecti
 	if !ok || null {
 		return nil, errCommitDiffArgs
 	}
-	ts, err := cd.side(ctx, to)
+	tr, ts, err := cd.side(ctx, to)
 	if err != nil {
 		return nil, err
 	}
-	fs, err := cd.side(ctx, from)
+	fr, fs, err := cd.side(ctx, from)
 	if err != nil {
 		return nil, err
+	}
+	if cd.item != "" {
+		return cd.objectsPair(ctx, fr, fs, tr, ts)
 	}
 	if fs.Table != nil && ts.Table != nil && fs.Table.Table.Rows().Address() == ts.Table.Table.Rows().Address() {
 		return sql.RowsToRowIter(), nil
@@ -93,10 +114,21 @@ func (cd *commitDiff) lookupPair(ctx *sql.Context, ranges sql.MySQLRangeCollecti
 	return sql.RowsToRowIter(rows...), nil
 }
 
-// side returns the side of the diff that the revision spec names: its
-// table (nil if it has none) under the name spec, with the commit's date
-// (none for WORKING and STAGED).
-func (cd *commitDiff) side(ctx *sql.Context, spec string) (Side, error) {
+// objectsPair returns the schema objects of the item that differ between
+// the roots of the two sides, in key order.
+func (cd *commitDiff) objectsPair(ctx *sql.Context, fr commitgraph.RootValue, fs Side, tr commitgraph.RootValue, ts Side) (sql.RowIter, error) {
+	rows, err := diffObjectRoots(ctx, cd.v, cd.item, cd.d, fr, fs, tr, ts)
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+// side returns the root and the side of the diff that the revision spec
+// names: the side's table (nil if it has none; none is read for an item
+// of schema objects) under the name spec, with the commit's date (none for
+// WORKING and STAGED).
+func (cd *commitDiff) side(ctx *sql.Context, spec string) (commitgraph.RootValue, Side, error) {
 	s := Side{Commit: spec}
 	root := cd.v.Working
 	switch {
@@ -104,29 +136,35 @@ func (cd *commitDiff) side(ctx *sql.Context, spec string) (Side, error) {
 	case strings.EqualFold(spec, Staged):
 		r, err := cd.v.staged(ctx)
 		if err != nil {
-			return s, err
+			return root, s, err
 		}
 		root = r
 	default:
 		c, err := cd.v.resolveCommit(ctx, spec)
 		if rev := (*verso.RevisionError)(nil); errors.As(err, &rev) {
-			return s, RevisionError(rev.Rev, rev.Err)
+			return root, s, RevisionError(rev.Rev, rev.Err)
 		}
 		if err != nil {
-			return s, err
+			return root, s, err
 		}
 		if root, err = cd.v.openRoot(ctx, c); err != nil {
-			return s, err
+			return root, s, err
 		}
 		s.Date = c.Meta.Time
 	}
+	if cd.item != "" {
+		return root, s, nil
+	}
 	t, err := cd.v.readTable(ctx, root, cd.table)
 	s.Table = t
-	return s, err
+	return root, s, err
 }
 
 // rowCount is an estimate: the rows of one pair are those of a change.
 func (cd *commitDiff) rowCount(ctx *sql.Context) (uint64, bool, error) {
+	if cd.item != "" {
+		return 1, false, nil
+	}
 	t, err := cd.v.readTable(ctx, cd.v.Working, cd.table)
 	if err != nil || t == nil {
 		return 1, false, err

@@ -190,28 +190,35 @@ func (p objectRowsPair) pair(ctx *sql.Context, from, to *commitgraph.Commit) ([]
 	if err != nil {
 		return nil, err
 	}
-	fe, err := verso.ObjectEntries(ctx, fr, p.item)
+	return diffObjectRoots(ctx, p.v, p.item, p.d, fr, fs, tr, ts)
+}
+
+// diffObjectRoots returns the rows of d for the schema objects of the item
+// that differ between the roots fr and tr (sides fs and ts), in key order.
+// Roots whose entries of the item are the same are not read.
+func diffObjectRoots(ctx *sql.Context, v *View, item string, d *RowDiff, fr commitgraph.RootValue, fs Side, tr commitgraph.RootValue, ts Side) ([]sql.Row, error) {
+	fe, err := verso.ObjectEntries(ctx, fr, item)
 	if err != nil {
 		return nil, err
 	}
-	te, err := verso.ObjectEntries(ctx, tr, p.item)
+	te, err := verso.ObjectEntries(ctx, tr, item)
 	if err != nil {
 		return nil, err
 	}
 	if slices.Equal(fe, te) {
 		return nil, nil
 	}
-	fromRows, err := p.v.objectRows(ctx, fr, p.item)
+	fromRows, err := v.objectRows(ctx, fr, item)
 	if err != nil {
 		return nil, err
 	}
-	toRows, err := p.v.objectRows(ctx, tr, p.item)
+	toRows, err := v.objectRows(ctx, tr, item)
 	if err != nil {
 		return nil, err
 	}
 	var out []sql.Row
-	for _, c := range diffObjectRows(ctx, p.item, fromRows, toRows) {
-		out = append(out, p.d.objectRow(c, fs, ts))
+	for _, c := range diffObjectRows(ctx, item, fromRows, toRows) {
+		out = append(out, d.objectRow(c, fs, ts))
 	}
 	return out, nil
 }

@@ -148,6 +148,9 @@ func Open(ctx *sql.Context, name string, v *View) (t sql.Table, ok bool, err err
 	if item, ok := strings.CutPrefix(l, DiffTablePrefix); ok && isObjectTable(item) {
 		return openObjectsDiff(ctx, v, item)
 	}
+	if item, ok := strings.CutPrefix(l, CommitDiffPrefix); ok && isObjectTable(item) {
+		return nilIfNotOK(openObjectsCommitDiff(ctx, v, item))
+	}
 	if item, ok := strings.CutPrefix(l, HistoryPrefix); ok && isObjectTable(item) {
 		return openObjectHistory(ctx, v, item)
 	}
