@@ -21,6 +21,9 @@ type CommitOptions struct {
 	Committer Signature
 	// Time is the commit's time; zero for now.
 	Time time.Time
+	// AuthorTime is when the author made the change, when not Time (zero:
+	// Time), as Dolt records @@dolt_author_date.
+	AuthorTime time.Time
 	// StageAll stages every change of the working root first, new tables
 	// included (dolt_commit -A); StageTracked stages the changes of
 	// tables the staged root has (-a).
@@ -123,7 +126,7 @@ func (t *Txn) CommitChanges(ctx context.Context, opts CommitOptions) (*commitgra
 			return nil, err
 		}
 		parents := []chunks.Address{s.Head.Addr}
-		m := commitgraph.Meta{Author: opts.Author, Message: opts.Message, Time: opts.Time}
+		m := commitgraph.Meta{Author: opts.Author, Message: opts.Message, Time: opts.Time, AuthorTime: opts.AuthorTime}
 		if opts.Committer != opts.Author {
 			m.Committer = opts.Committer // zero: the author
 		}

@@ -21,9 +21,11 @@ import (
 //	| parent count u16 | parent address [20] x count               |
 //	| author name:  len u16 | bytes                                |
 //	| author email: len u16 | bytes                                |
-//	| committer u8: 0 = the author, 1 = name and email follow       |
-//	|   [committer name: len u16 | bytes]                           |
-//	|   [committer email: len u16 | bytes]                          |
+//	| flags u8: bit 0 = a committer follows (clear: the author),    |
+//	|           bit 1 = an author time follows (clear: time)        |
+//	|   [committer name: len u16 | bytes]            (bit 0)        |
+//	|   [committer email: len u16 | bytes]           (bit 0)        |
+//	|   [author time i64 (milliseconds)]             (bit 1)        |
 //	| message: len u32 | bytes   (at most 1 MiB)                    |
 //	+--------------------------------------------------------------+
 //
@@ -41,13 +43,20 @@ import (
 // decoder rejects a commit without parents whose height is not 1 or whose
 // closure is not empty, a commit with parents whose height is 1 or whose
 // closure is empty, a tail on a commit of several parents or longer than
-// closure.MaxTail or below height 1, zero or repeated parent addresses, a
-// committer flag other than 0 and 1, a committer equal to the author
-// given explicitly, and trailing bytes. The height being 1 + the greatest
+// closure.MaxTail or below height 1, zero or repeated parent addresses,
+// flags other than bits 0 and 1, a committer equal to the author given
+// explicitly, an author time equal to the time given explicitly, and
+// trailing bytes. The height being 1 + the greatest
 // parent height and the closure being right (the tail being the chain,
 // the base the closure below it) are checked by the graph when it writes
 // a commit, not by the decoder (which sees one chunk). Heights above
 // closure.MaxHeight (2^63 - 1) are rejected.
+//
+// The flags byte was the committer flag (0 or 1) until the author time
+// (bit 1) came; a commit without an author time of its own has the bytes
+// it had then, and a build from before the author time refuses a commit
+// with one as corrupt rather than misread it. The flags are the same in
+// every version.
 //
 // Versions. Version 3 adds the tail; every closure of versions 1 and 2 is
 // a base alone, and their bytes lack the tail count. Versions 2 and 3:
@@ -77,6 +86,12 @@ const (
 	commitVersion  = 3 // and with a tail
 )
 
+// The bits of a commit's flags byte.
+const (
+	flagCommitter  = 1 << 0 // a committer apart from the author follows
+	flagAuthorTime = 1 << 1 // an author time apart from the time follows
+)
+
 // maxParents bounds the parents of one commit (an octopus merge).
 const maxParents = 1<<16 - 1
 
@@ -92,9 +107,22 @@ type Meta struct {
 	// Committer is who made the commit, when not the author; the zero
 	// Signature means the author.
 	Committer Signature
-	// Time is when the commit was made, kept to the millisecond.
-	Time    time.Time
-	Message string
+	// Time is when the commit was made (the committer's time), kept to
+	// the millisecond.
+	Time time.Time
+	// AuthorTime is when the author made the change, when not Time; the
+	// zero time means Time. Kept to the millisecond.
+	AuthorTime time.Time
+	Message    string
+}
+
+// AuthorWhen returns the author time, or the commit's time when no other
+// author time is recorded.
+func (m Meta) AuthorWhen() time.Time {
+	if m.AuthorTime.IsZero() {
+		return m.Time
+	}
+	return m.AuthorTime
 }
 
 // CommitterOrAuthor returns the committer, or the author when no other
@@ -178,12 +206,22 @@ func encodeCommit(c *Commit) ([]byte, error) {
 	}
 	w.short("author name", c.Meta.Author.Name)
 	w.short("author email", c.Meta.Author.Email)
-	if cm := c.Meta.Committer; cm == (Signature{}) || cm == c.Meta.Author {
-		w.u8(0)
-	} else {
-		w.u8(1)
+	var flags uint8
+	cm := c.Meta.Committer
+	if cm != (Signature{}) && cm != c.Meta.Author {
+		flags |= flagCommitter
+	}
+	at := c.Meta.AuthorTime
+	if !at.IsZero() && at.UnixMilli() != c.Meta.Time.UnixMilli() {
+		flags |= flagAuthorTime
+	}
+	w.u8(flags)
+	if flags&flagCommitter != 0 {
 		w.short("committer name", cm.Name)
 		w.short("committer email", cm.Email)
+	}
+	if flags&flagAuthorTime != 0 {
+		w.millis(at)
 	}
 	w.message("message", c.Meta.Message)
 	return w.result()
@@ -223,16 +261,22 @@ func DecodeCommit(addr chunks.Address, b []byte) (*Commit, error) {
 	}
 	c.Meta.Author.Name = r.short("author name")
 	c.Meta.Author.Email = r.short("author email")
-	switch f := r.u8("committer flag"); {
-	case r.err != nil:
-	case f == 1:
+	f := r.u8("flags")
+	if r.err == nil && f&^(flagCommitter|flagAuthorTime) != 0 {
+		return nil, badChunk("commit: flags %#x", f)
+	}
+	if f&flagCommitter != 0 {
 		c.Meta.Committer.Name = r.short("committer name")
 		c.Meta.Committer.Email = r.short("committer email")
 		if r.err == nil && (c.Meta.Committer == c.Meta.Author || c.Meta.Committer == (Signature{})) {
 			return nil, badChunk("commit: explicit committer equal to the author or empty")
 		}
-	case f != 0:
-		return nil, badChunk("commit: committer flag %d", f)
+	}
+	if f&flagAuthorTime != 0 {
+		c.Meta.AuthorTime = r.millis("author time")
+		if r.err == nil && c.Meta.AuthorTime.Equal(c.Meta.Time) {
+			return nil, badChunk("commit: explicit author time equal to the time")
+		}
 	}
 	c.Meta.Message = r.message("message")
 	if err := r.done(); err != nil {

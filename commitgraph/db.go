@@ -127,6 +127,9 @@ func (db *DB) WriteCommit(ctx context.Context, root chunks.Address, parents []ch
 		meta.Time = time.Now()
 	}
 	meta.Time = time.UnixMilli(meta.Time.UnixMilli()).UTC()
+	if !meta.AuthorTime.IsZero() {
+		meta.AuthorTime = time.UnixMilli(meta.AuthorTime.UnixMilli()).UTC()
+	}
 	c := &Commit{Root: root, Parents: parents, Height: 1, Meta: meta, Version: db.writeVersion()}
 	pcs := make([]*Commit, 0, len(parents))
 	for i, p := range parents {
@@ -147,6 +150,9 @@ func (db *DB) WriteCommit(ctx context.Context, root chunks.Address, parents []ch
 		if !pc.HasAliases() {
 			c.Version = commitVersion1
 		}
+	}
+	if c.Meta.AuthorTime.Equal(c.Meta.Time) {
+		c.Meta.AuthorTime = time.Time{} // one time: the chunk holds it once
 	}
 	if c.Height > closure.MaxHeight {
 		return nil, fmt.Errorf("commitgraph: height %d above %d", c.Height, closure.MaxHeight)

@@ -248,3 +248,36 @@ func TestCommitTimesFollowParents(t *testing.T) {
 		t.Fatalf("an explicit time was not kept: %v, %v", c, err)
 	}
 }
+
+// TestCommitAuthorTime: an author time apart from the commit's time is
+// kept to the millisecond and read back; one equal to it is recorded once
+// (the meta's AuthorTime zero, AuthorWhen the time).
+func TestCommitAuthorTime(t *testing.T) {
+	ctx := context.Background()
+	db := New(chunks.NewMemoryStore())
+	when := time.Date(2021, 3, 4, 5, 6, 7, 891_234_567, time.FixedZone("x", 3600))
+	c, err := db.WriteCommit(ctx, chunks.Address{}, nil, Meta{Author: ada, AuthorTime: when, Message: "authored earlier"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := db.ReadCommit(ctx, c.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := when.Truncate(time.Millisecond)
+	for _, m := range []Meta{c.Meta, back.Meta} {
+		if !m.AuthorWhen().Equal(want) || m.AuthorWhen().Location() != time.UTC || m.Time.Equal(want) {
+			t.Fatalf("author time %v, time %v; want author time %v", m.AuthorWhen(), m.Time, want)
+		}
+	}
+	same, err := db.WriteCommit(ctx, chunks.Address{}, []chunks.Address{c.Addr}, Meta{Author: ada, Time: when, AuthorTime: when.Add(100 * time.Microsecond), Message: "one time"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err = db.ReadCommit(ctx, same.Addr); err != nil {
+		t.Fatal(err)
+	}
+	if !same.Meta.AuthorTime.IsZero() || !back.Meta.AuthorTime.IsZero() || !back.Meta.AuthorWhen().Equal(want) {
+		t.Fatalf("an author time equal to the time: written %v, read %v", same.Meta.AuthorTime, back.Meta.AuthorTime)
+	}
+}

@@ -2,6 +2,7 @@ package commitgraph
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,14 @@ func goldenTailCommit() *Commit {
 	return &Commit{Root: testAddr("root3"), Height: 9, Closure: testAddr("base"), Parents: []chunks.Address{testAddr("p1")},
 		Tail: []chunks.Address{testAddr("p1"), testAddr("t2"), testAddr("t3")},
 		Meta: Meta{Author: Signature{"Ada", "ada@example.com"}, Time: goldenTime, Message: "on a tail"}}
+}
+
+// goldenAuthorTimeCommit is a commit whose author time is not its time:
+// the flags byte's bit 1, with a committer (bit 0) too.
+func goldenAuthorTimeCommit() *Commit {
+	return &Commit{Root: testAddr("root4"), Height: 2, Closure: testAddr("base"), Parents: []chunks.Address{testAddr("p1")},
+		Meta: Meta{Author: Signature{"Ada", "ada@example.com"}, Committer: Signature{"Bob", "bob@example.com"},
+			Time: goldenTime, AuthorTime: goldenTime.AddDate(-1, 0, 0), Message: "written a year ago"}}
 }
 
 // TestFormatGolden pins the address of fixed chunks of each kind: a change
@@ -63,6 +72,11 @@ func TestFormatGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, chunks.Of(b).String())
+	b, err = encodeCommit(goldenAuthorTimeCommit())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, chunks.Of(b).String())
 	for _, ws := range goldenWorkingSets() {
 		b, err := encodeWorkingSet(ws)
 		if err != nil {
@@ -73,7 +87,7 @@ func TestFormatGolden(t *testing.T) {
 	want := []string{"htn7elp5rnegk05m5g73r24s3crmhkmd", "obpj2n4h8sgq34a3joddntmgdtcktr35", "k7f03rlk4ub9n897h5m0n92lv8e4er84",
 		"20h4092t5is0cslt2q8gh7mg0laggn15", "p927kms45mov76dev09lb3d3os3ohkfm",
 		"l4tpt8kdq301vji5vp0gmdpc9bpl9ede", "7jsfe65v79ep8bbsq7ankvph36t4vbi9",
-		"kaeasqbg11uib1o3q312uebmrsshn013",
+		"kaeasqbg11uib1o3q312uebmrsshn013", "s77qj6bk8eff1sd7b4mu5l6hmqv8ee0n",
 		"59ktia7tgnfd4i8ip98o1bhuq3ulcdid", "4hqpoi50ub33amcsuho0c0v3uhdqj4hr", "1uk5mhllpkj7a93opn549n87v9ojasqn"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("golden addresses\n got %q\nwant %q", got, want)
@@ -91,7 +105,7 @@ func goldenWorkingSets() []WorkingSet {
 }
 
 func TestCommitRoundTrip(t *testing.T) {
-	for _, c := range append(goldenCommits(), goldenTailCommit()) {
+	for _, c := range append(goldenCommits(), goldenTailCommit(), goldenAuthorTimeCommit()) {
 		b, err := encodeCommit(c)
 		if err != nil {
 			t.Fatal(err)
@@ -160,6 +174,22 @@ func TestCommitRejects(t *testing.T) {
 	for _, bad := range [][]byte{nil, b[:10], append(bytes.Clone(b), 0), append([]byte("VTAG"), b[4:]...), append([]byte("VCMT\x04"), b[5:]...), append([]byte("VCMT\x00"), b[5:]...)} {
 		if _, err := DecodeCommit(chunks.Address{}, bad); !chunks.IsCorrupt(err) {
 			t.Errorf("%q: error %v, want a corruption", bad, err)
+		}
+	}
+	// The flags byte: an unknown bit, and an author time equal to the time
+	// given explicitly (the canonical form leaves it out).
+	at, _ := encodeCommit(goldenAuthorTimeCommit())
+	flagsAt := len(at) - 4 - len("written a year ago") - 8 - 2 - len("bob@example.com") - 2 - len("Bob") - 1
+	if at[flagsAt] != flagCommitter|flagAuthorTime {
+		t.Fatalf("flags byte at %d is %#x", flagsAt, at[flagsAt])
+	}
+	unknown := bytes.Clone(at)
+	unknown[flagsAt] |= 1 << 2
+	same := bytes.Clone(at)
+	binary.BigEndian.PutUint64(same[flagsAt+1+2+3+2+15:], uint64(goldenTime.UnixMilli()))
+	for name, bad := range map[string][]byte{"unknown flag": unknown, "author time equal to the time": same} {
+		if _, err := DecodeCommit(chunks.Of(bad), bad); !chunks.IsCorrupt(err) {
+			t.Errorf("%s: error %v, want a corruption", name, err)
 		}
 	}
 	long := *ok
@@ -236,6 +266,8 @@ func FuzzDecodeCommit(f *testing.F) {
 		b, _ := encodeCommit(c)
 		f.Add(b)
 	}
+	at, _ := encodeCommit(goldenAuthorTimeCommit())
+	f.Add(at)
 	f.Add([]byte("VCMT\x01"))
 	f.Add([]byte("VCMT\x02"))
 	for _, c := range goldenCommits() {

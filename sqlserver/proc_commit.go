@@ -192,10 +192,8 @@ func commitArgs(ctx *sql.Context, args []string) (*commitgraph.Commit, error) {
 		}
 		meta.Author = authorIdentity(ctx, meta.Committer)
 	}
-	if a.has("date") {
-		if meta.Time, err = parseCommitDate(a.vals["date"]); err != nil {
-			return nil, err
-		}
+	if meta.Time, meta.AuthorTime, err = commitDates(ctx, a); err != nil {
+		return nil, err
 	}
 	switch {
 	case !a.has("message") && !a.has("amend"):
@@ -211,7 +209,7 @@ func commitArgs(ctx *sql.Context, args []string) (*commitgraph.Commit, error) {
 		return nil, err
 	}
 	made, err := d.CommitChanges(ctx, verso.CommitOptions{
-		Message: a.vals["message"], Author: meta.Author, Committer: meta.Committer, Time: meta.Time,
+		Message: a.vals["message"], Author: meta.Author, Committer: meta.Committer, Time: meta.Time, AuthorTime: meta.AuthorTime,
 		StageAll: a.has("ALL"), StageTracked: a.has("all"),
 		AllowEmpty: a.has("allow-empty"), SkipEmpty: a.has("skip-empty"), Amend: a.has("amend"),
 		Force: a.has("force"),
@@ -282,6 +280,44 @@ func authorIdentity(ctx *sql.Context, committer commitgraph.Signature) commitgra
 		}
 	}
 	return sig
+}
+
+// commitDates returns the commit's time and its author time (zero: now),
+// as Dolt's: the author time is --date's, else @@dolt_author_date's; the
+// commit's time is @@dolt_committer_date's, else --date's. A variable
+// set to ” is unset.
+func commitDates(ctx *sql.Context, a *procArgs) (committed, authored time.Time, err error) {
+	var flag time.Time
+	if a.has("date") {
+		if flag, err = parseCommitDate(a.vals["date"]); err != nil {
+			return
+		}
+	}
+	authored, committed = flag, flag
+	if s := sessionString(ctx, authorDateVar); s != "" && !a.has("date") {
+		if authored, err = parseCommitDate(s); err != nil {
+			return
+		}
+	}
+	if s := sessionString(ctx, committerDateVar); s != "" {
+		if committed, err = parseCommitDate(s); err != nil {
+			return
+		}
+	}
+	if authored.IsZero() && !committed.IsZero() {
+		authored = time.Now() // authored now, committed at the date given
+	}
+	return committed, authored, nil
+}
+
+// sessionString reads a string session variable ("" if unset).
+func sessionString(ctx *sql.Context, name string) string {
+	v, err := ctx.GetSessionVariable(ctx, name)
+	if err != nil {
+		return ""
+	}
+	s, _ := v.(string)
+	return s
 }
 
 // parseCommitDate parses --date; a time without a zone is UTC.

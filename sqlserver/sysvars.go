@@ -30,6 +30,11 @@ import (
 //	@@dolt_author_name, @@dolt_author_email
 //	                     the author dolt_commit records when --author is
 //	                     not given (default: the committer), as Dolt's
+//	@@dolt_author_date, @@dolt_committer_date
+//	                     the author time and the commit time dolt_commit
+//	                     records (default '': now; --date sets the
+//	                     author time, and the commit time where
+//	                     @@dolt_committer_date is ''), as Dolt's
 //	@@dolt_allow_commit_conflicts, @@dolt_force_transaction_commit
 //	                     as Dolt's: off, a transaction (an autocommit
 //	                     statement, or COMMIT) that would leave merge
@@ -59,6 +64,8 @@ const (
 	txnCommitMsgVar   = "dolt_transaction_commit_message"
 	authorNameVar     = "dolt_author_name"
 	authorEmailVar    = "dolt_author_email"
+	authorDateVar     = "dolt_author_date"
+	committerDateVar  = "dolt_committer_date"
 	allowConflictsVar = "dolt_allow_commit_conflicts"
 	forceTxnCommitVar = "dolt_force_transaction_commit"
 	showSysTablesVar  = "dolt_show_system_tables"
@@ -86,6 +93,8 @@ var systemVariables = []sql.SystemVariable{
 	&sql.MysqlSystemVariable{Name: txnCommitMsgVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(txnCommitMsgVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: authorNameVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(authorNameVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: authorEmailVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(authorEmailVar), Default: ""},
+	&sql.MysqlSystemVariable{Name: authorDateVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(authorDateVar), Default: ""},
+	&sql.MysqlSystemVariable{Name: committerDateVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemStringType(committerDateVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: allowConflictsVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(allowConflictsVar), Default: int8(0)},
 	&sql.MysqlSystemVariable{Name: forceTxnCommitVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(forceTxnCommitVar), Default: int8(0)},
 	&sql.MysqlSystemVariable{Name: showSysTablesVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(showSysTablesVar), Default: int8(0)},

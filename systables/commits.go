@@ -107,7 +107,7 @@ func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, erro
 func logRow(c *commitgraph.Commit, refs string) sql.Row {
 	who := c.Meta.CommitterOrAuthor()
 	return sql.Row{c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message, uint64(c.Height),
-		parentsText(c), refs, "", c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}
+		parentsText(c), refs, "", c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.AuthorWhen()}
 }
 
 // parentsText is the parents column: the parents' hashes, the mainline
@@ -137,7 +137,7 @@ func (ct *commitTable) rows(c *commitgraph.Commit) []sql.Row {
 		return []sql.Row{logRow(c, ct.refs.refsColumn(c.Addr, ct.heads[0], decorateShort))}
 	}
 	who := c.Meta.CommitterOrAuthor()
-	return []sql.Row{{hash, who.Name, who.Email, c.Meta.Time, c.Meta.Message, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}}
+	return []sql.Row{{hash, who.Name, who.Email, c.Meta.Time, c.Meta.Message, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.AuthorWhen()}}
 }
 
 func (ct *commitTable) source(ctx *sql.Context) (commitSource, error) {

@@ -79,7 +79,7 @@ func commitMeta(c *commitgraph.Commit) (meta, author []any) {
 		return []any{nil, nil, nil, nil}, []any{nil, nil, nil}
 	}
 	who := c.Meta.CommitterOrAuthor()
-	return []any{who.Name, who.Email, c.Meta.Time, c.Meta.Message}, []any{c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time}
+	return []any{who.Name, who.Email, c.Meta.Time, c.Meta.Message}, []any{c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.AuthorWhen()}
 }
 
 // rowsOf returns the dolt_diff rows of commit c.

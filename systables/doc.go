@@ -23,8 +23,9 @@
 //	                       "HEAD -> " on HEAD: "HEAD -> b1, main, tag:
 //	                       v1" ("" if none)
 //	  signature    text     "": verso does not sign commits
-//	  author, author_email text; author_date datetime(3) (a commit has
-//	                       one time, so author_date is date)
+//	  author, author_email text; author_date datetime(3) (date where
+//	                       the commit records no author time of its own:
+//	                       @@dolt_author_date, --date)
 //
 //	dolt_commits           every commit reachable from a branch or a tag
 //	  commit_hash, committer, email, date, message, author, author_email,

@@ -91,7 +91,7 @@ func (v *View) branchRows(ctx *sql.Context) ([]sql.Row, error) {
 		who := c.Meta.CommitterOrAuthor()
 		dirty := ws.Working != c.Root || ws.Staged != c.Root
 		rows = append(rows, sql.Row{b.Name, c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message, "", "", dirty,
-			c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.Time})
+			c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.AuthorWhen()})
 	}
 	return rows, nil
 }
