@@ -81,10 +81,15 @@ func (t *Txn) RootOf(ctx context.Context, rev string) (RootValue, error) {
 // (DataChange), its schema or options (SchemaChange), or both. A table
 // one root lacks changed its schema, and its data if it holds rows. The
 // event log is the table EventsTable, with a data change.
+//
+// A table renamed between the two roots (Renames) is one change under its
+// name at to, From naming it at from: a schema change, and a data change
+// if its rows differ.
 type TableChange struct {
 	Table        string
 	DataChange   bool
 	SchemaChange bool
+	From         string // the table's name at from, when renamed
 }
 
 // ChangedTables returns the tables that differ from root from to root to,
@@ -100,15 +105,23 @@ func ChangedTables(ctx context.Context, from, to RootValue) ([]TableChange, erro
 		}
 		return c
 	}
+	var dropped, added []string
 	err := from.Diff(ctx, to, func(ch commitgraph.RootChange) error {
 		switch {
 		case strings.HasPrefix(ch.Name, commitgraph.TablePrefix):
+			name := strings.TrimPrefix(ch.Name, commitgraph.TablePrefix)
+			switch {
+			case !ch.InTo:
+				dropped = append(dropped, name)
+			case !ch.InFrom:
+				added = append(added, name)
+			}
 			data, schema, err := compareTables(ctx, ns, ch)
 			if err != nil {
 				return err
 			}
 			if data || schema {
-				c := get(strings.TrimPrefix(ch.Name, commitgraph.TablePrefix))
+				c := get(name)
 				c.DataChange = c.DataChange || data
 				c.SchemaChange = c.SchemaChange || schema
 			}
@@ -121,6 +134,26 @@ func ChangedTables(ctx context.Context, from, to RootValue) ([]TableChange, erro
 	})
 	if err != nil {
 		return nil, err
+	}
+	renames, err := Renames(ctx, from, to, dropped, added)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range renames {
+		fa, _, err := from.Get(ctx, commitgraph.TablePrefix+r.From)
+		if err != nil {
+			return nil, err
+		}
+		ta, _, err := to.Get(ctx, commitgraph.TablePrefix+r.To)
+		if err != nil {
+			return nil, err
+		}
+		data, _, err := compareTables(ctx, ns, commitgraph.RootChange{From: fa, To: ta, InFrom: true, InTo: true})
+		if err != nil {
+			return nil, err
+		}
+		delete(byName, r.From)
+		*get(r.To) = TableChange{Table: r.To, From: r.From, DataChange: data, SchemaChange: true}
 	}
 	out := make([]TableChange, 0, len(byName))
 	for _, c := range byName {
@@ -181,16 +214,32 @@ func (db *DB) loadTable(ctx context.Context, root RootValue, table string) (*tab
 // (matched without case, a value keeping its stored kind), and a column
 // the from side lacks reads as NULL.
 func (db *DB) DiffTable(ctx context.Context, from, to RootValue, table string, fn func(RowChange) error) error {
-	ft, err := db.loadTable(ctx, from, table)
+	return db.diffTables(ctx, from, table, to, table, fn)
+}
+
+// DiffChange is DiffTable of the table of ch (a change ChangedTables
+// gave): a renamed table's rows are diffed from its name at from to its
+// name at to.
+func (db *DB) DiffChange(ctx context.Context, from, to RootValue, ch TableChange, fn func(RowChange) error) error {
+	fromName := ch.Table
+	if ch.From != "" {
+		fromName = ch.From
+	}
+	return db.diffTables(ctx, from, fromName, to, ch.Table, fn)
+}
+
+// diffTables is DiffTable of the table fromName of from and toName of to.
+func (db *DB) diffTables(ctx context.Context, from RootValue, fromName string, to RootValue, toName string, fn func(RowChange) error) error {
+	ft, err := db.loadTable(ctx, from, fromName)
 	if err != nil {
 		return err
 	}
-	tt, err := db.loadTable(ctx, to, table)
+	tt, err := db.loadTable(ctx, to, toName)
 	if err != nil {
 		return err
 	}
 	if ft == nil && tt == nil {
-		return fmt.Errorf("%w: %q in neither root", ErrTableNotFound, table)
+		return fmt.Errorf("%w: %q in neither root", ErrTableNotFound, toName)
 	}
 	ref := tt
 	if ref == nil {

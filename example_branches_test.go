@@ -66,7 +66,11 @@ func ExampleTxn_Reset() {
 
 	show := func(when string) {
 		es, _ := txn.Status(ctx)
-		fmt.Printf("%s: %v\n", when, es)
+		var lines []string
+		for _, e := range es {
+			lines = append(lines, fmt.Sprintf("%s (staged: %v) %s", e.Name(), e.Staged, e.Status))
+		}
+		fmt.Printf("%s: %v\n", when, lines)
 	}
 	txn.Put(ctx, "stock", verso.String("tea"), verso.Int(2))
 	txn.Stage(ctx, "stock")
@@ -78,8 +82,8 @@ func ExampleTxn_Reset() {
 	row, _, _ := txn.Get(ctx, "stock", verso.String("tea"))
 	fmt.Println("tea:", row[1].AsInt())
 	// Output:
-	// staged: [{stock true modified false}]
-	// after a reset: [{stock false modified false}]
+	// staged: [stock (staged: true) modified]
+	// after a reset: [stock (staged: false) modified]
 	// after a hard reset: []
 	// tea: 3
 }

@@ -105,7 +105,7 @@ func status(t *testing.T, db *verso.DB, branch string) []string {
 	ok(t, err)
 	var out []string
 	for _, e := range es {
-		s := e.Table + " "
+		s := e.Name() + " "
 		if e.Staged {
 			s += "staged "
 		}

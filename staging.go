@@ -62,12 +62,49 @@ func (t *Txn) stage(ctx context.Context, force bool, names []string) error {
 				return slices.ContainsFunc(ignored, func(i string) bool { return strings.EqualFold(i, n) })
 			})
 		}
+		names, err := withRenames(ctx, s.Staged, s.Working, names)
+		if err != nil {
+			return nil, err
+		}
 		staged, err := copyItems(ctx, s.Working, s.Staged, names)
 		if err != nil {
 			return nil, err
 		}
 		return &BranchChange{Working: s.Working, Staged: staged, Merge: s.WS.Merge}, nil
 	})
+}
+
+// withRenames returns the names to stage from working onto staged for
+// names, as Dolt's dolt_add takes a renamed table: by its new name, which
+// stages the rename whole (the old name's removal too); its old name
+// alone stages nothing.
+func withRenames(ctx context.Context, staged, working commitgraph.RootValue, names []string) ([]string, error) {
+	changes, err := ChangedItems(ctx, staged, working)
+	if err != nil {
+		return nil, err
+	}
+	renames, err := itemRenames(ctx, staged, working, changes)
+	if err != nil || len(renames) == 0 {
+		return names, err
+	}
+	var out []string
+	for _, n := range names {
+		r, ok := renames[n]
+		if !ok {
+			for k, v := range renames {
+				if strings.EqualFold(k, n) {
+					r, ok = v, true
+				}
+			}
+		}
+		switch {
+		case !ok:
+			out = append(out, n)
+		case strings.EqualFold(n, r.To):
+			out = append(out, r.To, r.From)
+		}
+	}
+	return out, nil
 }
 
 // StageAll stages every change of the branch's working root, with the
@@ -294,16 +331,44 @@ func stageTracked(ctx context.Context, staged, working commitgraph.RootValue) (c
 	if err != nil {
 		return staged, err
 	}
+	renames, err := itemRenames(ctx, staged, working, changes)
+	if err != nil {
+		return staged, err
+	}
 	var names []string
 	for _, c := range changes {
-		if c.InFrom {
-			names = append(names, c.Name)
+		if _, renamed := renames[c.Name]; c.InFrom || renamed {
+			names = append(names, c.Name) // a renamed table under both names
 		}
 	}
 	if len(names) == 0 {
 		return staged, nil
 	}
 	return copyItems(ctx, working, staged, names)
+}
+
+// itemRenames returns the renamed tables among changes (ChangedItems of
+// from and to), under both their names.
+func itemRenames(ctx context.Context, from, to commitgraph.RootValue, changes []ItemChange) (map[string]Rename, error) {
+	var dropped, added []string
+	for _, c := range changes {
+		switch {
+		case !c.IsTable:
+		case !c.InTo:
+			dropped = append(dropped, c.Name)
+		case !c.InFrom:
+			added = append(added, c.Name)
+		}
+	}
+	rs, err := Renames(ctx, from, to, dropped, added)
+	if err != nil || len(rs) == 0 {
+		return nil, err
+	}
+	out := make(map[string]Rename, 2*len(rs))
+	for _, r := range rs {
+		out[r.From], out[r.To] = r, r
+	}
+	return out, nil
 }
 
 // ConflictedTables returns the tables with merge conflicts in root.

@@ -18,6 +18,7 @@ const (
 	StatusConflict                              // "conflict": a merge left rows in conflict
 	StatusSchemaConflict                        // "schema conflict": a merge could not merge its schemas
 	StatusViolation                             // "constraint violation": rows break a constraint
+	StatusRenamed                               // "renamed": the table goes by another name (StatusEntry.From)
 )
 
 // String returns Dolt's word for s (dolt_status's status column).
@@ -35,6 +36,8 @@ func (s TableStatus) String() string {
 		return "schema conflict"
 	case StatusViolation:
 		return "constraint violation"
+	case StatusRenamed:
+		return "renamed"
 	}
 	return "unknown"
 }
@@ -45,9 +48,21 @@ type StatusEntry struct {
 	Table  string
 	Staged bool
 	Status TableStatus
+	// From is a renamed table's name in the older root (Table its name
+	// in the newer one).
+	From string
 	// Ignored: an untracked table dolt_ignore ignores (StatusWithIgnored
 	// lists them; Status leaves them out).
 	Ignored bool
+}
+
+// Name returns how dolt_status names the entry's table: "old -> new" for a
+// renamed one, else its name.
+func (e StatusEntry) Name() string {
+	if e.Status == StatusRenamed {
+		return e.From + " -> " + e.Table
+	}
+	return e.Table
 }
 
 // Status returns the changes of the transaction's branch as they stand
@@ -108,10 +123,21 @@ func (t *Txn) status(ctx context.Context, withIgnored bool) ([]StatusEntry, erro
 		if err != nil {
 			return nil, err
 		}
+		renames, err := itemRenames(ctx, pair.from, pair.to, changes)
+		if err != nil {
+			return nil, err
+		}
 		var entries []StatusEntry
 		for _, c := range changes {
 			e := StatusEntry{Table: c.Name, Staged: pair.staged, Status: StatusModified}
+			if r, ok := renames[c.Name]; ok {
+				if r.To != c.Name {
+					continue // listed under its new name
+				}
+				e.From, e.Status = r.From, StatusRenamed
+			}
 			switch {
+			case e.Status == StatusRenamed:
 			case !c.InFrom:
 				e.Status = StatusNew
 				if !pair.staged && c.IsTable {

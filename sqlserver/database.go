@@ -175,7 +175,7 @@ func (db *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKe
 	if _, err := d.putTable(ctx, name, t); err != nil {
 		return err
 	}
-	edit, err := tableOptionsEdit(ctx, db.st, name, comment, collation)
+	edit, err := tableOptionsEdit(ctx, db.st, name, comment, collation, "")
 	if err != nil {
 		return err
 	}
@@ -239,7 +239,7 @@ func (db *Database) RenameTable(ctx *sql.Context, oldName, newName string) error
 	if err := d.flushAll(ctx); err != nil {
 		return err
 	}
-	exact, addr, ok, err := verso.FindTable(ctx, d.Root(), oldName)
+	exact, _, ok, err := verso.FindTable(ctx, d.Root(), oldName)
 	if err != nil {
 		return err
 	}
@@ -251,21 +251,11 @@ func (db *Database) RenameTable(ctx *sql.Context, oldName, newName string) error
 	} else if taken && !strings.EqualFold(oldName, newName) {
 		return sql.ErrTableAlreadyExists.New(newName)
 	}
-	edits := []commitgraph.RootEdit{
-		{Name: tablePrefix + exact, Delete: true},
-		{Name: tablePrefix + newName, Addr: addr},
-	}
-	if opts, ok, err := d.Root().Get(ctx, tableOptsPrefix+exact); err != nil {
-		return err
-	} else if ok {
-		edits = append(edits, commitgraph.RootEdit{Name: tableOptsPrefix + exact, Delete: true},
-			commitgraph.RootEdit{Name: tableOptsPrefix + newName, Addr: opts})
-	}
-	root, err := d.Root().Edit(ctx, edits...)
-	if err != nil {
+	// The table keeps its identity (verso.Txn.RenameTable): a renamed
+	// table is told from one dropped and another created.
+	if err := d.Txn.RenameTable(ctx, exact, newName); err != nil {
 		return err
 	}
-	d.SetRoot(root)
 	delete(d.writers, strings.ToLower(exact))
 	db.setAutoIncrement(exact, 0)
 	db.setAutoIncrement(newName, 0)

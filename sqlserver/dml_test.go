@@ -204,10 +204,20 @@ func TestAlterTableOptions(t *testing.T) {
 	if !strings.Contains(got, "COMMENT='hello'") || !strings.Contains(got, "utf8mb4_general_ci") {
 		t.Fatalf("SHOW CREATE TABLE: %s", got)
 	}
+	env.exec(ctx, "CALL dolt_commit('-Am', 'options')")
 	env.exec(ctx, "RENAME TABLE t TO u")
-	if got := formatRows(env.exec(ctx, "SHOW CREATE TABLE u")); !strings.Contains(got, "COMMENT='hello'") {
+	got = formatRows(env.exec(ctx, "SHOW CREATE TABLE u"))
+	if !strings.Contains(got, "COMMENT='hello'") || !strings.Contains(got, "utf8mb4_general_ci") {
 		t.Fatalf("SHOW CREATE TABLE after rename: %s", got)
 	}
+	// A change of options keeps the identity the rename carries; renamed
+	// back with its options, the table is as committed.
+	env.exec(ctx, "ALTER TABLE u COMMENT 'bye'")
+	env.check(ctx, "SELECT * FROM dolt_status", "[t -> u false renamed]")
+	env.exec(ctx, "RENAME TABLE u TO t")
+	env.check(ctx, "SELECT * FROM dolt_status", "[t false modified]")
+	env.exec(ctx, "ALTER TABLE t COMMENT 'hello'")
+	env.check(ctx, "SELECT COUNT(*) FROM dolt_status", "[0]")
 }
 
 // TestDeleteOtherDatabase: with another current database, DELETE FROM

@@ -2,50 +2,57 @@ package sqlserver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
-	"github.com/verso-db/verso/prolly"
 	"github.com/verso-db/verso/tables"
 )
 
-// A table's options that storage's schema does not hold (its comment and
-// default collation) are an object (objects.go) named "tableopts/<table>",
-// kind "tableopts", fields: comment, collation name (strings). A table with
-// no comment and the default collation has none.
+// A table's options that storage's schema does not hold (its comment,
+// default collation and, once renamed, the name it was created with) are
+// an object named "tableopts/<table>" whose layout package verso owns
+// (verso.TableOptions). A table with no comment, the default collation
+// and its own name has none.
 const tableOptsPrefix = commitgraph.TableOptsPrefix
-
-var tableOptsKinds = []prolly.Kind{prolly.KindString, prolly.KindString}
 
 func readTableOptions(ctx *sql.Context, st *dbState, name string, addr chunks.Address) (string, sql.CollationID, error) {
 	b, err := st.graph.Store().Get(ctx, addr)
 	if err != nil {
 		return "", 0, err
 	}
-	o, err := verso.DecodeObject(name, "tableopts", tableOptsKinds, b)
+	o, err := verso.DecodeTableOptions(name, b)
 	if err != nil {
 		return "", 0, err
 	}
-	c, err := sql.ParseCollation("", o.Fields[1].AsString(), false)
-	if err != nil {
-		return "", 0, fmt.Errorf("%w: table %q: collation %q: %v", tables.ErrCorrupt, name, o.Fields[1].AsString(), err)
+	if o.Collation == "" {
+		return o.Comment, sql.Collation_Default, nil
 	}
-	return o.Fields[0].AsString(), c, nil
+	c, err := sql.ParseCollation("", o.Collation, false)
+	if err != nil {
+		return "", 0, fmt.Errorf("%w: table %q: collation %q: %v", tables.ErrCorrupt, name, o.Collation, err)
+	}
+	return o.Comment, c, nil
 }
 
 // tableOptionsEdit returns the root edit that gives table name these
-// options (or none).
-func tableOptionsEdit(ctx *sql.Context, st *dbState, name, comment string, c sql.CollationID) (commitgraph.RootEdit, error) {
-	if comment == "" && (c == sql.Collation_Default || c == sql.Collation_Unspecified) {
+// options (or none). origin is the name the table was created with ("" or
+// name itself: none).
+func tableOptionsEdit(ctx *sql.Context, st *dbState, name, comment string, c sql.CollationID, origin string) (commitgraph.RootEdit, error) {
+	if strings.EqualFold(origin, name) {
+		origin = ""
+	}
+	if comment == "" && (c == sql.Collation_Default || c == sql.Collation_Unspecified) && origin == "" {
 		return commitgraph.RootEdit{Name: tableOptsPrefix + name, Delete: true}, nil
 	}
-	if c == sql.Collation_Unspecified {
-		c = sql.Collation_Default
+	o := verso.TableOptions{Comment: comment, Origin: origin}
+	if c != sql.Collation_Unspecified && c != sql.Collation_Default {
+		o.Collation = c.Name()
 	}
-	addr, err := st.graph.Store().Put(ctx, verso.EncodeObject("tableopts", prolly.String(comment), prolly.String(c.Name())))
+	addr, err := st.graph.Store().Put(ctx, verso.EncodeTableOptions(o))
 	if err != nil {
 		return commitgraph.RootEdit{}, err
 	}
@@ -73,7 +80,11 @@ func (t *Table) setOptions(ctx *sql.Context, comment string, c sql.CollationID) 
 	if !ok {
 		return sql.ErrTableNotFound.New(t.name)
 	}
-	edit, err := tableOptionsEdit(ctx, t.db.st, exact, comment, c)
+	origin, err := verso.TableOrigin(ctx, d.Root(), exact)
+	if err != nil {
+		return err
+	}
+	edit, err := tableOptionsEdit(ctx, t.db.st, exact, comment, c, origin)
 	if err != nil {
 		return err
 	}

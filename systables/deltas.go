@@ -1,7 +1,6 @@
 package systables
 
 import (
-	"bytes"
 	"errors"
 	"sort"
 	"strings"
@@ -9,18 +8,15 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/verso-db/verso/commitgraph"
-	"github.com/verso-db/verso/tables"
 )
 
 // tableDelta is one table that differs between two roots, as the diff
 // table functions list them: a table on both sides (under one name, or
 // renamed), added (from nil) or dropped (to nil).
 //
-// A table keeps no identity of its own across a rename: a table dropped
-// and one added between the two roots are the same table renamed when
-// they hold the same schema or the same rows (a RENAME TABLE keeps both;
-// Dolt matches the columns' tags instead, which a rename keeps too), and
-// rows (sameTable).
+// A table renamed between the two roots (verso.Renames: it carries the
+// identity RENAME TABLE keeps, as Dolt's columns keep their tags) is one
+// delta under its two names.
 type tableDelta struct {
 	fromName, toName string
 	from, to         *StoredTable
@@ -51,16 +47,20 @@ func (v *View) tableDeltas(ctx *sql.Context, from, to commitgraph.RootValue) ([]
 	if err != nil {
 		return nil, err
 	}
-	var out, added, dropped []*tableDelta
+	var out []*tableDelta
 	for _, ch := range chs {
 		d := &tableDelta{data: ch.DataChange, schema: ch.SchemaChange}
-		if fa, ok, err := from.Get(ctx, TablePrefix+ch.Table); err != nil {
+		fromName := ch.Table
+		if ch.From != "" {
+			fromName = ch.From
+		}
+		if fa, ok, err := from.Get(ctx, TablePrefix+fromName); err != nil {
 			return nil, err
 		} else if ok {
-			if d.from, err = v.Tables.ReadTable(ctx, ch.Table, fa); err != nil {
+			if d.from, err = v.Tables.ReadTable(ctx, fromName, fa); err != nil {
 				return nil, err
 			}
-			d.fromName = ch.Table
+			d.fromName = fromName
 		}
 		if ta, ok, err := to.Get(ctx, TablePrefix+ch.Table); err != nil {
 			return nil, err
@@ -70,35 +70,10 @@ func (v *View) tableDeltas(ctx *sql.Context, from, to commitgraph.RootValue) ([]
 			}
 			d.toName = ch.Table
 		}
-		switch {
-		case d.from == nil && d.to == nil:
+		if d.from == nil && d.to == nil {
 			continue // the event log, or options of a table neither root holds
-		case d.from == nil:
-			added = append(added, d)
-		case d.to == nil:
-			dropped = append(dropped, d)
-		default:
-			out = append(out, d)
 		}
-	}
-	for _, dr := range dropped {
-		for i, ad := range added {
-			if ad == nil || !sameTable(dr.from, ad.to) {
-				continue
-			}
-			out = append(out, &tableDelta{fromName: dr.fromName, toName: ad.toName, from: dr.from, to: ad.to,
-				data: dr.from.Table.Rows().Address() != ad.to.Table.Rows().Address(), schema: true})
-			added[i], dr.from = nil, nil
-			break
-		}
-		if dr.from != nil {
-			out = append(out, dr)
-		}
-	}
-	for _, ad := range added {
-		if ad != nil {
-			out = append(out, ad)
-		}
+		out = append(out, d)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].fromName != out[j].fromName {
@@ -107,19 +82,6 @@ func (v *View) tableDeltas(ctx *sql.Context, from, to commitgraph.RootValue) ([]
 		return out[i].toName < out[j].toName
 	})
 	return out, nil
-}
-
-// sameTable reports whether a dropped table and an added one are one table
-// renamed: both hold rows, and they hold the same schema or the same rows.
-// Two empty tables of one schema are alike to the byte, and a table that
-// held nothing is taken as dropped (DROP TABLE a; CREATE TABLE b ... is
-// commoner with empty tables than a rename of an empty one).
-func sameTable(a, b *StoredTable) bool {
-	ra, rb := a.Table.Rows(), b.Table.Rows()
-	if ra.Count() == 0 || rb.Count() == 0 {
-		return false
-	}
-	return ra.Address() == rb.Address() || bytes.Equal(tables.EncodeSchema(a.Table.Schema()), tables.EncodeSchema(b.Table.Schema()))
 }
 
 // sortByToName orders deltas by their names at to (a dropped table's is

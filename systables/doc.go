@@ -171,8 +171,8 @@
 // ("branch not found: x", "invalid ancestor spec", "target commit not
 // found"), and cost what the change costs: the root diff skips what both
 // roots share, and prolly.DiffMaps the subtrees both row maps share.
-// deltas.go pairs the tables that differ, a rename found by its rows
-// (tableDelta); rowdiff.go gives the rows that differ, a keyless row
+// deltas.go pairs the tables that differ, a renamed table under its two
+// names by the identity RENAME TABLE keeps (verso.Renames; tableDelta); rowdiff.go gives the rows that differ, a keyless row
 // once per copy, and a row an ALTER stored again with the same values not
 // at all (rowChange):
 //
@@ -462,12 +462,11 @@
 //
 // # Caveats
 //
-//   - A table keeps no identity across a rename: a table dropped and one
-//     added are taken as one renamed when both hold rows and they share
-//     their schema or their rows. A renamed empty table shows as dropped
-//     and added (Dolt's columns keep their tags across a rename), and a
-//     table dropped and another of the same schema created, both holding
-//     rows, as renamed.
+//   - A table's identity is the name it was created with, which RENAME
+//     TABLE keeps in its options (verso.TableOrigin): a table dropped and
+//     another created under that name share it. Where two tables dropped
+//     (or added) carry one identity, neither pairs: they show as dropped
+//     and added.
 //   - A column keeps no identity either: columns are matched by name, and
 //     by place and type where the rows were not stored again (ALTER ...
 //     RENAME COLUMN). A row is changed when its stored value differs and

@@ -190,7 +190,7 @@ func (v *View) status(ctx *sql.Context, ignored bool) ([]sql.Row, error) {
 	}
 	rows := make([]sql.Row, len(entries))
 	for i, e := range entries {
-		rows[i] = sql.Row{e.Table, e.Staged, e.Status.String()}
+		rows[i] = sql.Row{e.Name(), e.Staged, e.Status.String()}
 		if ignored {
 			rows[i] = append(rows[i], e.Ignored)
 		}

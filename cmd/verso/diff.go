@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/verso-db/verso"
@@ -103,12 +104,19 @@ func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 		case *format == "sql":
 			err = printDiffSQL(ctx, db, stdout, fromRoot, toRoot, ch)
 		default:
-			fmt.Fprintf(stdout, "diff --verso a/%s b/%s\n", ch.Table, ch.Table)
+			fromName := ch.Table
+			if ch.From != "" {
+				fromName = ch.From
+			}
+			fmt.Fprintf(stdout, "diff --verso a/%s b/%s\n", fromName, ch.Table)
+			if ch.From != "" {
+				fmt.Fprintf(stdout, "renamed from %s\n", ch.From)
+			}
 			if ch.SchemaChange {
 				fmt.Fprintln(stdout, "the schema changed")
 			}
 			if ch.DataChange {
-				err = printTableDiff(ctx, db, stdout, fromRoot, toRoot, ch.Table)
+				err = printTableDiff(ctx, db, stdout, fromRoot, toRoot, ch)
 			}
 		}
 		if err != nil {
@@ -122,10 +130,10 @@ func runDiff(dir string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// rowCounts counts the rows of table added, removed and modified from
-// root from to root to.
-func rowCounts(ctx context.Context, db *verso.DB, from, to verso.RootValue, table string) (added, removed, modified int, err error) {
-	err = db.DiffTable(ctx, from, to, table, func(c verso.RowChange) error {
+// rowCounts counts the rows of ch's table added, removed and modified
+// from root from to root to.
+func rowCounts(ctx context.Context, db *verso.DB, from, to verso.RootValue, ch verso.TableChange) (added, removed, modified int, err error) {
+	err = db.DiffChange(ctx, from, to, ch, func(c verso.RowChange) error {
 		switch {
 		case c.From == nil:
 			added++
@@ -145,7 +153,7 @@ func printDiffStat(ctx context.Context, db *verso.DB, w io.Writer, from, to vers
 	var a, r, m int
 	if ch.DataChange {
 		var err error
-		if a, r, m, err = rowCounts(ctx, db, from, to, ch.Table); err != nil {
+		if a, r, m, err = rowCounts(ctx, db, from, to, ch); err != nil {
 			return err
 		}
 	}
@@ -153,7 +161,11 @@ func printDiffStat(ctx context.Context, db *verso.DB, w io.Writer, from, to vers
 	if ch.SchemaChange {
 		schema = " (schema changed)"
 	}
-	fmt.Fprintf(w, " %s | %d %s added, %d removed, %d modified%s\n", ch.Table, a, plural(uint64(a), "row", "rows"), r, m, schema)
+	name := ch.Table
+	if ch.From != "" {
+		name = ch.From + " -> " + ch.Table
+	}
+	fmt.Fprintf(w, " %s | %d %s added, %d removed, %d modified%s\n", name, a, plural(uint64(a), "row", "rows"), r, m, schema)
 	return nil
 }
 
@@ -162,7 +174,10 @@ func printDiffStat(ctx context.Context, db *verso.DB, w io.Writer, from, to vers
 // table without one is rewritten whole); a schema change is a comment,
 // for the schema's statements are not derived.
 func printDiffSQL(ctx context.Context, db *verso.DB, w io.Writer, from, to verso.RootValue, ch verso.TableChange) error {
-	if ch.SchemaChange {
+	if ch.From != "" {
+		fmt.Fprintf(w, "RENAME TABLE %s TO %s;\n", sqlName(ch.From), sqlName(ch.Table))
+	}
+	if ch.SchemaChange && !(ch.From != "" && sameSchema(ctx, db, from, to, ch)) {
 		fmt.Fprintf(w, "-- the schema of %s changed: run its new CREATE TABLE (verso schema show %s)\n", sqlName(ch.Table), ch.Table)
 	}
 	if !ch.DataChange {
@@ -199,7 +214,7 @@ func printDiffSQL(ctx context.Context, db *verso.DB, w io.Writer, from, to verso
 		return strings.Join(conds, " AND ")
 	}
 	tbl := sqlName(ch.Table)
-	return db.DiffTable(ctx, from, to, ch.Table, func(c verso.RowChange) error {
+	return db.DiffChange(ctx, from, to, ch, func(c verso.RowChange) error {
 		switch {
 		case c.From == nil:
 			vals := make([]string, len(c.To))
@@ -222,11 +237,22 @@ func printDiffSQL(ctx context.Context, db *verso.DB, w io.Writer, from, to verso
 	})
 }
 
-// printTableDiff prints the rows of table that differ from root from to
-// root to: a removed row after "-", an added one after "+", a changed one
+// sameSchema reports whether a renamed table kept its schema.
+func sameSchema(ctx context.Context, db *verso.DB, from, to verso.RootValue, ch verso.TableChange) bool {
+	fs, fok, err := db.TableSchema(ctx, from, ch.From)
+	if err != nil || !fok {
+		return false
+	}
+	ts, tok, err := db.TableSchema(ctx, to, ch.Table)
+	return err == nil && tok && reflect.DeepEqual(fs, ts)
+}
+
+// printTableDiff prints the rows of ch's table that differ from root from
+// to root to: a removed row after "-", an added one after "+", a changed one
 // twice, "<" before and ">" after. A table neither root holds is the event
 // log (dolt_events).
-func printTableDiff(ctx context.Context, db *verso.DB, w io.Writer, from, to verso.RootValue, table string) error {
+func printTableDiff(ctx context.Context, db *verso.DB, w io.Writer, from, to verso.RootValue, ch verso.TableChange) error {
+	table := ch.Table
 	s, ok, err := db.TableSchema(ctx, to, table)
 	if err == nil && !ok {
 		s, ok, err = db.TableSchema(ctx, from, table)
@@ -252,7 +278,7 @@ func printTableDiff(ctx context.Context, db *verso.DB, w io.Writer, from, to ver
 		}
 		out = append(out, l)
 	}
-	err = db.DiffTable(ctx, from, to, table, func(c verso.RowChange) error {
+	err = db.DiffChange(ctx, from, to, ch, func(c verso.RowChange) error {
 		switch {
 		case c.From == nil:
 			line("+", c.To)

@@ -92,6 +92,47 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+// TestDiffRename: a renamed table is diffed across its rename, in each
+// format: one change under both names, its rows against its old rows.
+func TestDiffRename(t *testing.T) {
+	dir, p, exec, done := diffRepo(t)
+	g, _ := p.CommitGraph(filepath.Base(dir))
+	bg := context.Background()
+	head, err := g.Head(bg, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec("CREATE TABLE t (id int PRIMARY KEY, v int)")
+	exec("INSERT INTO t VALUES (1, 10), (2, 20)")
+	ws, err := g.WorkingSet(bg, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.CommitRoot(bg, commitgraph.CommitOptions{Branch: "main", Root: ws.Working, ExpectedHead: head,
+		Meta:       commitgraph.Meta{Author: commitgraph.Signature{Name: "a", Email: "a@x"}, Message: "t"},
+		WorkingSet: &commitgraph.WorkingSet{Working: ws.Working, Staged: ws.Working}}); err != nil {
+		t.Fatal(err)
+	}
+	exec("RENAME TABLE t TO t2")
+	exec("UPDATE t2 SET v = 11 WHERE id = 1")
+	done()
+	got := diffOutput(t, dir)
+	for _, w := range []string{"diff --verso a/t b/t2", "renamed from t", "| < | 1  | 10 |", "| > | 1  | 11 |"} {
+		if !strings.Contains(got, w) {
+			t.Fatalf("diff: no %q in\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "| 2  |") || strings.Contains(got, "a/t2") {
+		t.Fatalf("diff shows the rename as a drop and an add:\n%s", got)
+	}
+	if got := diffOutput(t, dir, "--stat"); !strings.Contains(got, " t -> t2 | 0 rows added, 0 removed, 1 modified (schema changed)") {
+		t.Fatalf("diff --stat:\n%s", got)
+	}
+	if got := diffOutput(t, dir, "-r", "sql"); !strings.Contains(got, "RENAME TABLE `t` TO `t2`;\nUPDATE `t2` SET `v` = '11' WHERE `id` = '1';") {
+		t.Fatalf("diff -r sql:\n%s", got)
+	}
+}
+
 // TestDiffEvents checks verso diff's rows of the event log: events
 // appended in the working set, and events that retention removed in a
 // commit.

@@ -94,7 +94,7 @@ func runStatus(dir string, args []string, stdout, stderr io.Writer) int {
 			var lines []string
 			for _, e := range es {
 				if keep(e) {
-					lines = append(lines, fmt.Sprintf("\t%-12s%s", e.Status.String()+":", e.Table))
+					lines = append(lines, fmt.Sprintf("\t%-12s%s", e.Status.String()+":", e.Name()))
 				}
 			}
 			if len(lines) > 0 {
