@@ -22,6 +22,7 @@ import (
 //	dolt_query_diff('query1', 'query2')
 //	dolt_preview_merge_conflicts_summary('ours', 'theirs')
 //	dolt_preview_merge_conflicts('ours', 'theirs', 'table')
+//	dolt_branch_status('base', 'rev', ...)          (branchstatusfunc.go)
 //
 // Their arguments must be constants (literals, user variables, or
 // expressions of them): the columns of dolt_diff depend on the table and
@@ -35,7 +36,7 @@ var historyTableFunctions = []sql.TableFunction{
 	&historyFunc{name: systables.SchemaDiffName}, &historyFunc{name: systables.PatchName},
 	&historyFunc{name: queryDiffName},
 	&historyFunc{name: systables.PreviewSummaryName}, &historyFunc{name: systables.PreviewConflictsName},
-	&historyFunc{name: systables.TestRunName},
+	&historyFunc{name: systables.TestRunName}, &historyFunc{name: branchStatusName},
 }
 
 // historyFunc is an instance of dolt_log(...) or dolt_diff(...).
@@ -91,6 +92,8 @@ func (f *historyFunc) NewInstance(ctx *sql.Context, db sql.Database, args []sql.
 		out.rowsFn, out.sch, err = queryDiffFunc(ctx, d, args)
 	case systables.TestRunName:
 		out.rowsFn, out.sch, err = testRunFunc(ctx, d, args)
+	case branchStatusName:
+		out.rowsFn, out.sch, err = branchStatusFunc(ctx, d, args)
 	case systables.PreviewSummaryName, systables.PreviewConflictsName:
 		var strs []string
 		if err = checkPreviewArgs(ctx, f.name, args); err == nil {

@@ -22,7 +22,7 @@ import (
 var procedures = slices.Concat(conflictProcedures, eventProcedures, branchProcedures, commitProcedures, cleanProcedures, droppedProcedures, mergeProcedures, verifyProcedures, gcProcedures, stashProcedures)
 
 // tableFunctions are the table functions.
-var tableFunctions = slices.Concat(eventTableFunctions, historyTableFunctions, []sql.TableFunction{&reflogFunc{}})
+var tableFunctions = slices.Concat(eventTableFunctions, historyTableFunctions, []sql.TableFunction{&reflogFunc{}, &jsonDiffFunc{}})
 
 // scalarFunctions are the scalar functions, beside those of builtStrings
 // (builtStringFunctions), which wrap the engine's.

@@ -97,6 +97,12 @@ func TestExplainCommitIndexedTables(t *testing.T) {
 	en.exec(ctx, "SET @a = 'HEAD', @b = 'HEAD~1'")
 	indexed("SELECT * FROM dolt_commit_diff_t WHERE to_commit = @a AND from_commit = @b", "dolt_commit_diff_t", pair)
 	indexed("SELECT * FROM dolt_diff_t WHERE to_pk = 3", "dolt_diff_t", "dolt_diff_t.to_pk")
+	en.exec(ctx, "CREATE VIEW v AS SELECT 1")
+	indexed("SELECT * FROM dolt_commit_diff_dolt_schemas WHERE to_commit = 'WORKING' AND from_commit = 'HEAD'", "dolt_commit_diff_dolt_schemas",
+		"dolt_commit_diff_dolt_schemas.to_commit,dolt_commit_diff_dolt_schemas.from_commit")
+	if rows := en.exec(ctx, "SELECT to_name, diff_type FROM dolt_commit_diff_dolt_schemas WHERE to_commit = 'WORKING' AND from_commit = 'HEAD'"); len(rows) != 1 || rows[0][0] != "v" || rows[0][1] != "added" {
+		t.Fatalf("dolt_commit_diff_dolt_schemas: %v", rows)
+	}
 	for _, q := range []string{"SHOW INDEXES FROM dolt_diff_k", "SHOW INDEXES FROM dolt_blame_t"} {
 		if rows := en.exec(ctx, q); len(rows) != 0 {
 			t.Fatalf("%s: %v", q, rows)

@@ -1,0 +1,35 @@
+-- dolt_branch_status(): how many commits each branch is ahead of and
+-- behind a base revision, with revisions, a merge, and the errors.
+CREATE TABLE t (pk INT PRIMARY KEY);
+CALL dolt_commit('-Am', 'one');
+CALL dolt_branch('b1');
+CALL dolt_branch('b2');
+INSERT INTO t VALUES (1);
+CALL dolt_commit('-am', 'two');
+CALL dolt_checkout('b1');
+INSERT INTO t VALUES (2);
+CALL dolt_commit('-am', 'b1 one');
+INSERT INTO t VALUES (3);
+CALL dolt_commit('-am', 'b1 two');
+CALL dolt_checkout('main');
+SELECT * FROM dolt_branch_status('main', 'b1');
+SELECT * FROM dolt_branch_status('b1', 'main');
+SELECT * FROM dolt_branch_status('main');
+SELECT * FROM dolt_branch_status('main', 'b1', 'main', 'b2');
+SELECT * FROM dolt_branch_status('main', 'b2', 'b1') ORDER BY branch;
+SELECT * FROM dolt_branch_status('main', 'HEAD~1');
+SELECT * FROM dolt_branch_status('HEAD', 'b1');
+SELECT * FROM dolt_branch_status('HEAD~1', 'b1');
+CALL dolt_merge('b1', '-m', 'merge b1');
+SELECT * FROM dolt_branch_status('main', 'b1', 'b2');
+SELECT * FROM dolt_branch_status('b1', 'main');
+SELECT branch, commits_ahead + commits_behind AS apart FROM dolt_branch_status('b2', 'main', 'b1') ORDER BY apart DESC;
+SELECT * FROM dolt_branch_status();
+SELECT * FROM dolt_branch_status('nope', 'b1');
+SELECT * FROM dolt_branch_status('main', 'nope');
+SELECT * FROM dolt_branch_status(NULL, 'b1');
+SELECT * FROM dolt_branch_status('main', NULL);
+SELECT * FROM dolt_branch_status(1, 'b1');
+SET @b = 'b1';
+SELECT * FROM dolt_branch_status('main', @b);
+SELECT * FROM dolt_branch_status('main', CONCAT('b', '2'));
