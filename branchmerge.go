@@ -635,7 +635,8 @@ func conflictState(ctx context.Context, s *BranchState, res *tablemerge.Result, 
 	if err != nil {
 		return nil, err
 	}
-	staged, err := copyItems(ctx, s.Staged, clean, unmerged)
+	// A table ours dropped and theirs changed is in neither root.
+	staged, err := copyItemsOf(ctx, s.Staged, clean, unmerged, true)
 	if err != nil {
 		return nil, err
 	}

@@ -152,3 +152,41 @@ func FuzzDecodeTableOptions(f *testing.F) {
 		}
 	})
 }
+
+// TestMergeDropAgainstChange: merging a branch that changed the rows of a
+// table this branch dropped (or renamed) leaves a schema conflict to
+// resolve, the table staged as the branch had it (absent), instead of
+// failing.
+func TestMergeDropAgainstChange(t *testing.T) {
+	for _, rename := range []bool{false, true} {
+		ctx := context.Background()
+		db := memDB(t)
+		createKV(t, db, "main", "a")
+		put(t, db, "main", "a", 1, 1)
+		commitAll(t, db, "main", "base")
+		ok(t, db.CreateBranch(ctx, "other", "main"))
+		if rename {
+			renameTable(t, db, "main", "a", "a2")
+		} else {
+			write(t, db, "main", func(ctx context.Context, txn *verso.Txn) error {
+				root, err := txn.Root().Edit(ctx, commitgraph.RootEdit{Name: commitgraph.TablePrefix + "a", Delete: true})
+				txn.SetRoot(root)
+				return err
+			})
+		}
+		commitAll(t, db, "main", "drop or rename a")
+		put(t, db, "other", "a", 1, 10)
+		commitAll(t, db, "other", "change a")
+		txn, err := db.Begin(ctx, "main")
+		ok(t, err)
+		if _, err := txn.Merge(ctx, "other", verso.MergeOptions{Author: jane}); err != nil {
+			t.Fatalf("rename %v: merge: %v", rename, err)
+		}
+		tables, err := verso.SchemaConflictedTables(ctx, txn.Root())
+		ok(t, err)
+		if !slices.Equal(tables, []string{"a"}) {
+			t.Fatalf("rename %v: schema conflicts %v", rename, tables)
+		}
+		wantStatus(t, db, "main", "after the merge", "a schema conflict")
+	}
+}

@@ -244,6 +244,12 @@ func findItem(items map[string][]commitgraph.RootEntry, name string) string {
 // lacks is removed from dst). Names are matched without case; a name in
 // neither root is a *TableNotFoundError.
 func copyItems(ctx context.Context, src, dst commitgraph.RootValue, names []string) (commitgraph.RootValue, error) {
+	return copyItemsOf(ctx, src, dst, names, false)
+}
+
+// copyItemsOf is copyItems; with missingOK, a name in neither root is
+// skipped.
+func copyItemsOf(ctx context.Context, src, dst commitgraph.RootValue, names []string, missingOK bool) (commitgraph.RootValue, error) {
 	srcItems, err := itemEntries(ctx, src)
 	if err != nil {
 		return dst, err
@@ -256,6 +262,9 @@ func copyItems(ctx context.Context, src, dst commitgraph.RootValue, names []stri
 	for _, name := range names {
 		s, d := findItem(srcItems, name), findItem(dstItems, name)
 		if s == "" && d == "" {
+			if missingOK {
+				continue
+			}
 			return dst, &TableNotFoundError{Table: name}
 		}
 		for _, e := range dstItems[d] {

@@ -61,12 +61,18 @@ func (v *View) conflictRows(ctx *sql.Context) ([]sql.Row, error) {
 		return nil, err
 	}
 	// A table with a schema conflict is listed too, with its count of
-	// rows in conflict (none), as Dolt lists it.
+	// rows in conflict (none), as Dolt lists it: while the working root
+	// holds it (not one this branch dropped).
 	schema, err := verso.SchemaConflictedTables(ctx, tx.Root())
 	if err != nil {
 		return nil, err
 	}
 	for _, t := range schema {
+		if _, _, held, err := verso.FindTable(ctx, tx.Root(), t); err != nil {
+			return nil, err
+		} else if !held {
+			continue
+		}
 		if !slices.ContainsFunc(list, func(c verso.TableConflicts) bool { return c.Table == t }) {
 			list = append(list, verso.TableConflicts{Table: t})
 		}

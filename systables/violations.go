@@ -90,6 +90,9 @@ func (v *View) schemaConflictRows(ctx *sql.Context) ([]sql.Row, error) {
 			ok bool
 		}{{c.Base, !c.Base.IsEmpty()}, {c.Ours, !c.Ours.IsEmpty()}, {c.Theirs, !c.Theirs.IsEmpty()}} {
 			text := ""
+			if !addr.ok && len(row) > 1 && !c.Base.IsEmpty() {
+				text = "<deleted>" // a side that dropped the table, as Dolt shows it
+			}
 			if addr.ok {
 				root, err := commitgraph.EmptyRoot(v.Graph.NodeStore()).Edit(ctx, commitgraph.RootEdit{Name: commitgraph.TablePrefix + c.Table, Addr: addr.a})
 				if err != nil {

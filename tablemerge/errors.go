@@ -48,7 +48,21 @@ func corrupt(format string, args ...any) error {
 
 // DropConflictError is a table that one side of a merge dropped and the
 // other changed. The merge changes nothing.
-type DropConflictError struct{ Table string }
+type DropConflictError struct {
+	Table string
+	// SchemaChanged: the side that kept the table changed its schema (else
+	// its rows only).
+	SchemaChanged bool
+}
+
+// description is how dolt_schema_conflicts describes the conflict, in
+// Dolt's words.
+func (e *DropConflictError) description() string {
+	if e.SchemaChanged {
+		return "cannot merge a table deletion with schema modification"
+	}
+	return "cannot merge a table deletion with data modification"
+}
 
 func (e *DropConflictError) Error() string {
 	return fmt.Sprintf("%v: table %q was dropped on one branch and changed on the other; drop it on both or restore it, then merge again", ErrTableConflict, e.Table)

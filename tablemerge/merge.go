@@ -356,7 +356,23 @@ func changedPrefixes(ctx context.Context, base, side commitgraph.RootValue, merg
 // resolveTable merges a table both sides changed.
 func (m *merger) resolveTable(ctx context.Context, name string, c commitgraph.RootConflict) (chunks.Address, *ConflictSet, *ViolationSet, error) {
 	if !c.InOurs || !c.InTheirs {
-		return chunks.Address{}, nil, nil, &DropConflictError{Table: name}
+		kept := c.Ours
+		if !c.InOurs {
+			kept = c.Theirs
+		}
+		e := &DropConflictError{Table: name}
+		if c.InBase {
+			bh, err := tables.ReadHeader(ctx, m.ns, c.Base)
+			if err != nil {
+				return chunks.Address{}, nil, nil, err
+			}
+			kh, err := tables.ReadHeader(ctx, m.ns, kept)
+			if err != nil {
+				return chunks.Address{}, nil, nil, err
+			}
+			e.SchemaChanged = bh.Schema != kh.Schema
+		}
+		return chunks.Address{}, nil, nil, e
 	}
 	load := func(a chunks.Address) (*tables.Table, error) { return tables.Load(ctx, m.ns, a, m.opts.Collations) }
 	var base *tables.Table

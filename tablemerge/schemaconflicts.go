@@ -144,5 +144,8 @@ func describe(err error) string {
 	if sc, ok := err.(*SchemaConflictError); ok && sc.Description != "" {
 		return sc.Description
 	}
+	if dc, ok := err.(*DropConflictError); ok {
+		return dc.description()
+	}
 	return strings.TrimPrefix(err.Error(), ErrSchemaConflict.Error()+": ")
 }
