@@ -172,12 +172,19 @@ func TestServerMaxExecutionTime(t *testing.T) {
 	run := func(q string, want time.Duration) {
 		t.Helper()
 		start := time.Now()
-		err := waitErr(t, runAsync(ctx, c, q), want+5*time.Second, q[:40])
+		err := waitErr(t, runAsync(ctx, c, q), want+20*time.Second, q[:40])
 		took := time.Since(start)
 		if num, _ := mysqlErrNum(err); num != 3024 || !strings.Contains(err.Error(), "maximum statement execution time exceeded") {
 			t.Errorf("%.60s: %v (%d), want 3024", q, err, num)
 		}
-		if took < want || took > want+3*time.Second {
+		// The engine checks for a stopped statement between rows: what
+		// runs between two checks (a step of the sort) delays the stop,
+		// by several times as much under the race detector.
+		slack := 3 * time.Second
+		if raceDetector {
+			slack = 15 * time.Second
+		}
+		if took < want || took > want+slack {
 			t.Errorf("%.60s: stopped after %v, want about %v", q, took, want)
 		}
 		assertIdle(t, q[:40])

@@ -1,0 +1,6 @@
+//go:build !race
+
+package server
+
+// raceDetector: the tests run without the race detector.
+const raceDetector = false
