@@ -26,7 +26,8 @@ type Batch struct {
 	base                    Log
 	log                     logOverlay
 	byStream, byID, streams overlay
-	byCat, byType           editList
+	byCat, byType, byPair   editList
+	pairs                   bool // the base log's pair index is whole: keep it so
 	next                    Position
 	metas                   map[string]*streamMeta
 	touched                 map[string]bool
@@ -40,6 +41,7 @@ func (l Log) Batch() *Batch {
 		base: l, next: l.next,
 		log: newLogOverlay(l.log, l.next), byStream: newOverlay(l.byStream), byCat: editList{base: l.byCat},
 		byType: editList{base: l.byType}, byID: newOverlay(l.byID), streams: newOverlay(l.streams),
+		byPair: editList{base: l.byPair}, pairs: l.pairsIndexed(),
 		metas: map[string]*streamMeta{}, touched: map[string]bool{},
 		now: l.clock().UTC().Truncate(time.Microsecond),
 	}
@@ -191,6 +193,9 @@ func (b *Batch) Append(ctx context.Context, stream string, expected ExpectedVers
 		b.byCat.put(namePosKey(cat, p), typCross)
 		b.byType.put(namePosKey(events[i].Type, p), catCross)
 		b.byID.put(idKey(stream, ids[i]), encodePos(p))
+		if b.pairs {
+			b.byPair.put(pairPosKey(cat, events[i].Type, p), nil)
+		}
 		res.Positions[i] = p
 	}
 	m.Next += EventNumber(len(events))
@@ -358,10 +363,10 @@ func (b *Batch) Log(ctx context.Context) (Log, error) {
 	l := b.base
 	l.next = b.next
 	l.ages = &ageCache{} // the stream records change
-	// The six maps are independent: write them concurrently.
+	// The seven maps are independent: write them concurrently.
 	ovs := []interface {
 		apply(context.Context) (prolly.Map, error)
-	}{&b.log, &b.byStream, &b.byCat, &b.byType, &b.byID, &b.streams}
+	}{&b.log, &b.byStream, &b.byCat, &b.byType, &b.byID, &b.streams, &b.byPair}
 	errs := make([]error, len(ovs))
 	var wg sync.WaitGroup
 	for i, m := range l.maps() {

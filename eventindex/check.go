@@ -9,7 +9,8 @@ import (
 
 // Check verifies that the indexes match the log exactly: every event
 // decodes, lies below the head's next position and has its entry in the
-// stream, category, type and event-id indexes pointing back at it (the
+// stream, category, type, pair and event-id indexes pointing back at it
+// (the pair index may be empty instead, in a log written before it; the
 // category and type entries' cross values hash its type and category, or
 // are empty, as logs written before cross values hold them); every
 // index has exactly as many entries as the log (so none dangles); every
@@ -29,6 +30,9 @@ func (l Log) Check(ctx context.Context, deep bool) error {
 		if m.Count() != n {
 			return checkf("%s holds %d entries, the log %d", Names[i+1], m.Count(), n)
 		}
+	}
+	if c := l.byPair.Count(); c != 0 && c != n {
+		return checkf("%s holds %d entries, the log %d (a pair index is whole or, before it was built, empty)", NameByPair, c, n)
 	}
 	perStream := map[string]uint64{}
 	it := l.log.IterAll(ctx)
@@ -114,6 +118,15 @@ func (l Log) checkEntry(ctx context.Context, e *Event) error {
 		// before cross values).
 		if len(v) > 0 && !bytes.Equal(v, encodeCross(ix.other)) {
 			return checkf("event at %d: %s index value %x, want %x (the hash of %q) or empty", e.Position, ix.what, v, encodeCross(ix.other), ix.other)
+		}
+	}
+	if l.pairsIndexed() {
+		v, ok, err := l.byPair.Get(ctx, pairPosKey(cat, e.Type, e.Position))
+		if err != nil {
+			return err
+		}
+		if !ok || len(v) != 0 {
+			return checkf("event at %d: pair index entry (%q, %q) missing or not empty", e.Position, cat, e.Type)
 		}
 	}
 	v, ok, err = l.byID.Get(ctx, idKey(e.Stream, e.ID))

@@ -17,20 +17,20 @@
 //
 // # Main types
 //
-//   - Log: an immutable value, the six prolly maps of one commit
+//   - Log: an immutable value, the seven prolly maps of one commit
 //     (NameLog, NameByStream, NameByCategory, NameByType, NameByID,
-//     NameStreams; formats in codec.go). LoadLog reads it from a
+//     NameStreams, NameByPair; formats in codec.go). LoadLog reads it from a
 //     commitgraph.RootValue, Log.Store writes it back. Reads: ReadStream
 //     (forwards, backwards), Read with a Filter (all, category, type,
 //     stream, stream prefix, position range, and conjunctions; ParseFilter
 //     understands $all, $idx-ce-<category> and $idx-et-<type>), Stats,
-//     Diff, Check.
+//     PairStats, Diff, Check.
 //   - Batch (Log.Batch): appends with an ExpectedVersion (Any, NoStream,
 //     StreamExists, Exact), stream metadata (max count, max age,
 //     truncate-before), soft and hard deletes, sweeps; Batch.Log returns
 //     the new Log with retention applied. A Batch is one transaction: the
 //     SQL layer puts its Log into the transaction's working root.
-//   - Rebuild: the four indexes built afresh from the log; a sound log
+//   - Rebuild: the five indexes built afresh from the log; a sound log
 //     rebuilds to the same addresses (prolly trees are history
 //     independent), except a log written before cross values, whose
 //     category and type indexes rebuild with them.

@@ -19,12 +19,13 @@ const (
 	NameByType     = "events/by-type"
 	NameByID       = "events/by-id"
 	NameStreams    = "events/streams"
+	NameByPair     = "events/by-pair"
 	// NamePrefix begins every name above.
 	NamePrefix = commitgraph.EventsPrefix
 )
 
 // Names lists the root-value names of the log's maps.
-var Names = []string{NameLog, NameByStream, NameByCategory, NameByType, NameByID, NameStreams}
+var Names = []string{NameLog, NameByStream, NameByCategory, NameByType, NameByID, NameStreams, NameByPair}
 
 // Log is an immutable event log with its indexes: the value a commit
 // records. Reads see exactly the events of that commit; a Batch makes a
@@ -33,19 +34,34 @@ type Log struct {
 	ns                           *prolly.NodeStore
 	log, byStream, byCat, byType prolly.Map
 	byID, streams                prolly.Map
-	next                         Position
-	clock                        func() time.Time
-	ages                         *ageCache // max ages reads looked up (ages.go)
+	// byPair indexes the events by (category, type): what the stats of
+	// each pair count (stats.go). A log written before it has none while
+	// it holds events; pairsIndexed tells.
+	byPair prolly.Map
+	next   Position
+	clock  func() time.Time
+	ages   *ageCache // max ages reads looked up (ages.go)
 }
 
 // NewLog returns the empty log over ns.
 func NewLog(ns *prolly.NodeStore) Log {
 	m := prolly.NewMap(ns)
-	return Log{ns: ns, log: m, byStream: m, byCat: m, byType: m, byID: m, streams: m, next: 1, clock: time.Now, ages: &ageCache{}}
+	return Log{ns: ns, log: m, byStream: m, byCat: m, byType: m, byID: m, streams: m, byPair: m, next: 1, clock: time.Now, ages: &ageCache{}}
 }
 
 func (l *Log) maps() []*prolly.Map {
-	return []*prolly.Map{&l.log, &l.byStream, &l.byCat, &l.byType, &l.byID, &l.streams}
+	return []*prolly.Map{&l.log, &l.byStream, &l.byCat, &l.byType, &l.byID, &l.streams, &l.byPair}
+}
+
+// pairsIndexed reports whether the log's pair index is whole: it holds an
+// entry per event. A log written before the pair index holds none while it
+// holds events; writes keep it so (they do not index a part of it), and
+// Rebuild makes it whole.
+func (l Log) pairsIndexed() bool { return l.byPair.Count() == l.log.Count() }
+
+// pairPosKey is the pair index's key of the event at p.
+func pairPosKey(cat, typ string, p Position) []byte {
+	return prolly.EncodeKey(make([]byte, 0, len(cat)+len(typ)+15), prolly.String(cat), prolly.String(typ), prolly.Uint(uint64(p)))
 }
 
 // LoadLog reads the log stored in root (the empty log if root holds none).

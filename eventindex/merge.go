@@ -121,6 +121,9 @@ func Merge(ctx context.Context, base, ours, theirs Log) (Log, error) {
 		b.byStream.put(streamKey(a.e.Stream, a.e.Number), encodePos(p))
 		b.byCat.put(namePosKey(a.e.Category(), p), encodeCross(a.e.Type))
 		b.byType.put(namePosKey(a.e.Type, p), encodeCross(a.e.Category()))
+		if b.pairs {
+			b.byPair.put(pairPosKey(a.e.Category(), a.e.Type, p), nil)
+		}
 		b.byID.put(idKey(a.e.Stream, a.e.ID), encodePos(p))
 	}
 	for _, r := range records {
@@ -146,4 +149,7 @@ func (b *Batch) remove(e *Event) {
 	b.byCat.del(namePosKey(Category(e.Stream), e.Position))
 	b.byType.del(namePosKey(e.Type, e.Position))
 	b.byID.del(idKey(e.Stream, e.ID))
+	if b.pairs {
+		b.byPair.del(pairPosKey(Category(e.Stream), e.Type, e.Position))
+	}
 }

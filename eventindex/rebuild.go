@@ -10,7 +10,7 @@ import (
 	"github.com/verso-db/verso/prolly"
 )
 
-// Rebuild returns l with its stream, category, type and event-id indexes
+// Rebuild returns l with its stream, category, type, pair and event-id indexes
 // built afresh from the log alone (the stream records are kept). Prolly
 // trees are history independent, so a sound log rebuilds to the very
 // same index addresses: a repair, and a check.
@@ -116,6 +116,35 @@ func Rebuild(ctx context.Context, l Log) (Log, error) {
 		}
 	}
 	if l.byID, err = b.Map(ctx); err != nil {
+		return Log{}, err
+	}
+	// By (category, type), then position.
+	type pref struct {
+		cat, typ string
+		p        Position
+	}
+	pairs := make([]pref, 0, len(streams))
+	for c, es := range byCat {
+		for _, x := range es {
+			pairs = append(pairs, pref{c, x.other, x.p})
+		}
+	}
+	slices.SortFunc(pairs, func(a, b pref) int {
+		if c := strings.Compare(a.cat, b.cat); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.typ, b.typ); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.p, b.p)
+	})
+	b = prolly.NewBuilder(l.ns)
+	for _, x := range pairs {
+		if err := b.Add(ctx, pairPosKey(x.cat, x.typ, x.p), nil); err != nil {
+			return Log{}, err
+		}
+	}
+	if l.byPair, err = b.Map(ctx); err != nil {
 		return Log{}, err
 	}
 	return l, nil

@@ -242,7 +242,15 @@ var eventScripts = []queries.ScriptTest{
 					{"User", nil, uint64(1), uint64(3), uint64(3), true},
 					{nil, "Created", uint64(2), uint64(1), uint64(3), true},
 					{nil, "Paid", uint64(1), uint64(2), uint64(2), true},
+					{"Order", "Created", uint64(1), uint64(1), uint64(1), true},
+					{"Order", "Paid", uint64(1), uint64(2), uint64(2), true},
+					{"User", "Created", uint64(1), uint64(3), uint64(3), true},
 				},
+			},
+			{
+				// The pair rows add up to the category's and the type's.
+				Query:    "SELECT p.category, SUM(p.event_count) = MAX(c.event_count) FROM dolt_event_stats p JOIN dolt_event_stats c ON c.category = p.category AND c.event_type IS NULL WHERE p.event_type IS NOT NULL GROUP BY p.category ORDER BY 1",
+				Expected: []sql.Row{{"Order", true}, {"User", true}},
 			},
 		},
 	},

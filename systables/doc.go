@@ -349,8 +349,9 @@
 // dolt_streams has a row per stream (counts, first and last event number,
 // version, retention rules, deleted 'soft' or 'hard'; stream_id = and IN
 // are lookups of those streams' records); dolt_event_stats a
-// row per category, per event type and for the whole log (count, first and
-// last position and created time), from index counts in O(log n) each.
+// row for the whole log, per category, per event type and per (category,
+// event type) pair (count, first and last position and created time),
+// from index counts in O(log n) each.
 //
 // INSERT INTO dolt_events and the procedures of package sqlserver write a
 // Batch into the transaction's root (verso.Txn.StoreEvents, WriteEvents);

@@ -21,11 +21,13 @@ import (
 //	max_count, max_age (seconds), truncate_before   retention, NULL if unset
 //	deleted            'soft', 'hard' or NULL
 //
-// dolt_event_stats: what KurrentDB's stats page shows, as rows: one per
-// category (event_type NULL), one per event type (category NULL), and one
-// for the whole log (both NULL), each with the event count and the first
-// and last position and created time. Its cost is O(log n) per category
-// and type (index counts, not scans).
+// dolt_event_stats: what KurrentDB's stats page shows, as rows: one for
+// the whole log (both NULL), one per category (event_type NULL), one per
+// event type (category NULL), and one per (category, event type) pair
+// with events (both set), each with the event count and the first and
+// last position and created time. Its cost is O(log n) per category, type
+// and pair (index counts, not scans; the pairs from events/by-pair: a log
+// written before that index is read whole for them until rebuilt).
 
 var streamsSchema = sql.Schema{
 	{Name: "stream_id", Type: EventNameType, PrimaryKey: true, Source: StreamsName},
@@ -144,6 +146,13 @@ func eventStatsRows(ctx *sql.Context, l eventindex.Log) ([]sql.Row, error) {
 	}
 	for _, ty := range st.Types {
 		out = append(out, sql.Row{nil, ty.Name, ty.Count, uint64(ty.FirstPosition), uint64(ty.LastPosition), ty.FirstCreated, ty.LastCreated})
+	}
+	pairs, err := l.PairStats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pairs {
+		out = append(out, sql.Row{p.Category, p.Type, p.Count, uint64(p.FirstPosition), uint64(p.LastPosition), p.FirstCreated, p.LastCreated})
 	}
 	return append([]sql.Row{total}, out...), nil
 }
