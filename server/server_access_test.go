@@ -168,3 +168,32 @@ func TestServerDatabasePrivileges(t *testing.T) {
 		}
 	}
 }
+
+// TestServerRevisionDatabaseGrants: a revision database (db/branch,
+// db/<commit>) has its database's grants, as in Dolt: u, granted db1.*,
+// reads db1/main and a commit of db1, and no revision of db2.
+func TestServerRevisionDatabaseGrants(t *testing.T) {
+	s, root := startAccessServer(t)
+	for _, q := range []string{"CREATE TABLE db1.t (id INT PRIMARY KEY)", "INSERT INTO db1.t VALUES (1)", "USE db1", "CALL dolt_commit('-Am', 'one')",
+		"USE db2", "CALL dolt_commit('-Am', 'secret')"} {
+		if _, err := root.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	u := connect(t, s, "u", "pw", "db1")
+	var n int
+	for _, q := range []string{"SELECT COUNT(*) FROM `db1/main`.t", "SELECT COUNT(*) FROM t AS OF 'HEAD'"} {
+		if err := u.QueryRow(q).Scan(&n); err != nil || n != 1 {
+			t.Errorf("%s: %d, %v", q, n, err)
+		}
+	}
+	var head string
+	if err := u.QueryRow("SELECT hashof('HEAD')").Scan(&head); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.QueryRow("SELECT COUNT(*) FROM `db1/" + head + "`.t").Scan(&n); err != nil || n != 1 {
+		t.Errorf("db1 at a commit: %d, %v", n, err)
+	}
+	execErr(t, u, 1044, "db2", "SELECT * FROM `db2/main`.secret")
+	execErr(t, u, 1044, "db2", "USE `db2/main`")
+}

@@ -80,6 +80,13 @@ func (db *Database) IsReadOnly() bool { return db.rev != nil || db.st.readOnly()
 // Name implements sql.Nameable.
 func (db *Database) Name() string { return db.name }
 
+var _ sql.AliasedDatabase = (*Database)(nil)
+
+// AliasedName implements sql.AliasedDatabase: a revision database
+// ("db/branch", "db/<hash>") has the privileges of its database, as in
+// Dolt, so an account granted SELECT on db.* reads db/main and db/v1.
+func (db *Database) AliasedName() string { return db.st.name }
+
 // GetTableInsensitive implements sql.Database.
 func (db *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
 	if t, ok, err := db.systemTable(ctx, name); err != nil || ok {
