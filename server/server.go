@@ -141,6 +141,9 @@ type Server struct {
 	mem    *memoryWatch // nil without a memory limit
 	closed sync.Once
 	socket string // the Unix socket's path, "" for none
+	// noPassword: the superuser has no password (the server listens
+	// only on loopback).
+	noPassword bool
 }
 
 // New returns a server over p listening on cfg.Address. Start it
@@ -323,12 +326,23 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 		}
 		return nil, err
 	}
-	return &Server{Server: s, Engine: e, emb: emb, ln: lim, mem: mem, socket: socket}, nil
+	return &Server{Server: s, Engine: e, emb: emb, ln: lim, mem: mem, socket: socket, noPassword: cfg.Password == ""}, nil
 }
 
 // Socket returns the path of the Unix socket the server listens on, or ""
 // if none (Config.Socket unset, or taken with SocketIfFree).
 func (s *Server) Socket() string { return s.socket }
+
+// Embedded returns the server's engine and the maker of its sessions,
+// which are held to their accounts: for other front ends of the same
+// server, such as the web console (package web), whose sessions are
+// clients of the server as the wire's are.
+func (s *Server) Embedded() *sqlserver.Embedded { return s.emb }
+
+// PasswordlessSuperuser reports whether the superuser has no password,
+// so that another listener of the server (the web console's) also stays
+// on loopback.
+func (s *Server) PasswordlessSuperuser() bool { return s.noPassword }
 
 // Addr returns the address the server listens on.
 func (s *Server) Addr() string { return s.ln.Addr().String() }

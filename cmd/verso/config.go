@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -67,6 +68,8 @@ type serverConfig struct {
 	// BranchActivityTracking turns on dolt_branch_activity
 	// (sqlserver.Provider.TrackBranchActivity).
 	BranchActivityTracking bool
+	// HTTP is the web console's host:port (package web); "" for none.
+	HTTP string
 }
 
 // configFile is the YAML layout of the config file: Dolt's sql-server
@@ -113,6 +116,9 @@ type serverConfig struct {
 //	log_level: info          # debug, info, warn or error (Dolt's also: trace, warning)
 //	log_format: text         # or json
 //	max_logged_query_len: 0  # characters of a statement in the log (0: 1000; -1: all)
+//	http:                    # verso's own: the web console, off without this key
+//	  host: 127.0.0.1
+//	  port: 8080
 //
 // Dolt's keys for what verso does not have are accepted only where they
 // ask for nothing: dolt_transaction_commit false, a branch_control_file
@@ -170,6 +176,10 @@ type configFile struct {
 		RequireSecure        *bool   `yaml:"require_secure_transport"`
 		RequireClientCert    *bool   `yaml:"require_client_cert"`
 	} `yaml:"listener"`
+	HTTP *struct {
+		Host *string `yaml:"host"`
+		Port *int    `yaml:"port"`
+	} `yaml:"http"`
 	Behavior struct {
 		ReadOnly               *bool   `yaml:"read_only"`
 		Autocommit             *bool   `yaml:"autocommit"`
@@ -219,6 +229,16 @@ func readConfigFile(path string, c *serverConfig) error {
 	}
 	if err := refusedConfigKeys(path, &f, rel); err != nil {
 		return err
+	}
+	if f.HTTP != nil {
+		host := "127.0.0.1"
+		if f.HTTP.Host != nil {
+			host = *f.HTTP.Host
+		}
+		if f.HTTP.Port == nil || *f.HTTP.Port < 0 || *f.HTTP.Port > 65535 {
+			return fmt.Errorf("config file %s: http needs a port from 0 to 65535 (http: {host: 127.0.0.1, port: 8080})", path)
+		}
+		c.HTTP = net.JoinHostPort(host, strconv.Itoa(*f.HTTP.Port))
 	}
 	if f.LogFormat != nil {
 		switch strings.ToLower(*f.LogFormat) {

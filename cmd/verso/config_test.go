@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -199,6 +200,68 @@ func TestSQLServerBadLimits(t *testing.T) {
 		code := serveSQL(t.TempDir(), append(tc.args, "--port", "0"), &out, &errOut, make(chan os.Signal))
 		if code != 2 || !strings.Contains(errOut.String(), tc.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut.String(), tc.msg)
+		}
+	}
+}
+
+// TestSQLServerHTTP: the web console starts from the config file's http
+// key (and --http overrides it), asks for a login, and stops with the
+// server; a bad address is refused.
+func TestSQLServerHTTP(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "server.yaml")
+	if err := os.WriteFile(cfg, []byte("data_dir: data\nhttp: {host: 127.0.0.1, port: 1}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var sout, serr syncBuffer
+	stop := make(chan os.Signal, 1)
+	exited := make(chan int, 1)
+	go func() {
+		exited <- serveSQL("", []string{"--config", cfg, "--port", "0", "--socket", "", "--http", "127.0.0.1:0"}, &sout, &serr, stop)
+	}()
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, a, ok := strings.Cut(sout.String(), "web console on "); ok && strings.Contains(a, "\n") {
+			url, _, _ = strings.Cut(a, "\n")
+		}
+	}
+	if url == "" {
+		t.Fatalf("no web console: %s %s", sout.String(), serr.String())
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(url + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/login" {
+		t.Errorf("the console's page without a login: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	stop <- os.Interrupt
+	if code := <-exited; code != 0 {
+		t.Fatalf("exit %d: %s", code, serr.String())
+	}
+	if _, err := client.Get(url + "/login"); err == nil {
+		t.Error("the console still answers after the server stopped")
+	}
+
+	for _, tc := range []struct {
+		args []string
+		yaml string
+		msg  string
+	}{
+		{args: []string{"--http", "8080"}, msg: "--http is \"8080\"; give host:port"},
+		{yaml: "http: {host: 127.0.0.1}\n", msg: "http needs a port"},
+	} {
+		args := append(tc.args, "--port", "0")
+		if tc.yaml != "" {
+			p := filepath.Join(t.TempDir(), "c.yaml")
+			os.WriteFile(p, []byte(tc.yaml), 0o600)
+			args = append(args, "--config", p)
+		}
+		var out, errOut bytes.Buffer
+		if code := serveSQL(t.TempDir(), args, &out, &errOut, make(chan os.Signal)); code != 2 || !strings.Contains(errOut.String(), tc.msg) {
+			t.Errorf("%v %q: exit %d, stderr %q; want 2 and %q", tc.args, tc.yaml, code, errOut.String(), tc.msg)
 		}
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/verso-db/verso"
 	"github.com/verso-db/verso/server"
 	"github.com/verso-db/verso/sqlserver"
+	"github.com/verso-db/verso/web"
 )
 
 // runSQLServer serves databases over the MySQL protocol until interrupted.
@@ -78,6 +79,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	tlsCA := fs.String("tls-ca", "", "the authority of client certificates, for accounts that REQUIRE X509")
 	noTLS := fs.Bool("no-tls", false, "offer no TLS when no certificate is given (instead of making one)")
 	requireSecure := fs.Bool("require-secure-transport", false, "turn away clients on TCP without TLS (error 3159)")
+	httpAddr := fs.String("http", "", "serve the web console on this host:port (127.0.0.1:8080), with the SQL accounts; off by default")
 	if _, code, ok := parseFlags(fs, args, 0); !ok {
 		return code
 	}
@@ -203,6 +205,13 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	if given("require-secure-transport") {
 		cfg.RequireSecureTransport = *requireSecure
 	}
+	if given("http") {
+		cfg.HTTP = *httpAddr
+		if _, _, err := net.SplitHostPort(cfg.HTTP); cfg.HTTP != "" && err != nil {
+			fmt.Fprintf(stderr, "verso sql-server: --http is %q; give host:port (127.0.0.1:8080)\n", cfg.HTTP)
+			return 2
+		}
+	}
 	if cfg.MaxConnections < 0 || cfg.Port < 0 || cfg.Port > 65535 || cfg.ReadTimeout < 0 || cfg.WriteTimeout < 0 {
 		fmt.Fprintln(stderr, "verso sql-server: --port must be 0 to 65535, and --max-connections and the timeouts must not be negative")
 		return 2
@@ -318,6 +327,21 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 		logger.Warn("could not write the file by which verso's commands find this server; they will refuse to write", "file", sv.infoFile, "error", err)
 	} else {
 		defer removeInfo()
+	}
+	if cfg.HTTP != "" {
+		console, err := web.New(s, web.Config{Address: cfg.HTTP, Logger: logger})
+		if err != nil {
+			s.Close()
+			fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
+			return 1
+		}
+		go func() {
+			if err := console.Serve(); err != nil {
+				logger.Error("the web console stopped", "error", err)
+			}
+		}()
+		defer console.Close()
+		fmt.Fprintf(stdout, "web console on %s\n", console.URL())
 	}
 	fmt.Fprintf(stdout, "verso sql-server listening on %s\nserving %s\n", s.Addr(), sv.what)
 	if s.Socket() != "" {
