@@ -55,9 +55,7 @@ func newConn(ctx context.Context, b *backend, cfg *Config, release func() error)
 	base := gms.NewBaseSessionWithClientServer("verso", gms.Client{User: sessionUser, Address: sessionHost}, id)
 	base.SetLogger(b.log)
 	c := &conn{b: b, cfg: cfg, id: id, sess: b.emb.NewSession(base), release: release, prepared: map[string]int{}}
-	e := b.engine()
-	e.ProcessList.AddConnection(id, sessionHost)
-	e.ProcessList.ConnectionReady(c.sess)
+	b.emb.StartSession(c.sess, id, sessionHost)
 	b.addConn(c)
 	if err := c.setup(ctx); err != nil {
 		c.Close()
@@ -260,13 +258,7 @@ func (c *conn) Close() error {
 		return nil
 	}
 	c.closed = true
-	e := c.b.engine()
-	sctx := c.newContext(context.Background(), "")
-	gms.SessionEnd(c.sess)
-	e.LS.ReleaseAll(sctx)
-	e.Analyzer.Catalog.UnlockTables(sctx, c.id)
-	e.CloseSession(c.id)
-	e.ProcessList.RemoveConnection(c.id)
+	c.b.emb.EndSession(c.newContext(context.Background(), ""), c.sess, c.id)
 	c.b.removeConn(c)
 	return c.release()
 }

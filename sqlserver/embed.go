@@ -70,6 +70,27 @@ func (e *Embedded) NewSession(base *sql.BaseSession) *Session {
 	return s
 }
 
+// StartSession registers s, a session of connection id made by
+// NewSession from a client's host, in the engine's process list, as the
+// wire server does for a connection: SHOW PROCESSLIST lists it and KILL
+// reaches it. EndSession ends it.
+func (e *Embedded) StartSession(s *Session, id uint32, host string) {
+	e.Engine.ProcessList.AddConnection(id, host)
+	e.Engine.ProcessList.ConnectionReady(s)
+}
+
+// EndSession ends a session as a client's disconnection does: its open
+// transaction rolls back, its locks (row, named and table locks) are
+// released, and it leaves the process list. ctx is a context of the
+// session.
+func (e *Embedded) EndSession(ctx *sql.Context, s *Session, id uint32) {
+	sql.SessionEnd(s)
+	e.Engine.LS.ReleaseAll(ctx)
+	e.Engine.Analyzer.Catalog.UnlockTables(ctx, id)
+	e.Engine.CloseSession(id)
+	e.Engine.ProcessList.RemoveConnection(id)
+}
+
 // EnforceAccounts makes e a server's engine, for the wire server: the
 // sessions NewSession makes from then on are held to their accounts (the
 // user database of e.Engine, Analyzer.Catalog.MySQLDb) where the engine's

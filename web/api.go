@@ -79,6 +79,15 @@ func intParam(r *http.Request, name string, def, max int) (int, error) {
 	return min(n, max), nil
 }
 
+// pageParams reads offset and limit, a page of rows.
+func pageParams(r *http.Request) (offset, limit int, err error) {
+	if offset, err = intParam(r, "offset", 0, 1<<40); err != nil {
+		return 0, 0, err
+	}
+	limit, err = intParam(r, "limit", defaultRowPage, maxRowPage)
+	return offset, limit, err
+}
+
 // text returns a result's cell as a string ("" for NULL).
 func text(p *string) string {
 	if p == nil {
@@ -123,31 +132,33 @@ type ref struct {
 // starts on.
 func (c *Console) apiRefs(w http.ResponseWriter, r *http.Request, ws *webSession) {
 	c.serve(w, r, ws, r.PathValue("db"), "", func(ctx context.Context, s *sqlConn) (any, error) {
-		out := map[string]any{}
-		res, err := s.exec(ctx, "SELECT name, hash FROM dolt_branches ORDER BY name")
+		branches, err := refsOf(ctx, s, "SELECT name, hash FROM dolt_branches ORDER BY name")
 		if err != nil {
 			return nil, err
 		}
-		branches := []ref{}
-		for _, row := range res.Rows {
-			branches = append(branches, ref{text(row[0]), text(row[1])})
-		}
-		res, err = s.exec(ctx, "SELECT tag_name, tag_hash FROM dolt_tags ORDER BY tag_name")
+		tags, err := refsOf(ctx, s, "SELECT tag_name, tag_hash FROM dolt_tags ORDER BY tag_name")
 		if err != nil {
 			return nil, err
 		}
-		tags := []ref{}
-		for _, row := range res.Rows {
-			tags = append(tags, ref{text(row[0]), text(row[1])})
-		}
-		res, err = s.exec(ctx, "SELECT active_branch(), hashof('HEAD')")
+		head, err := refsOf(ctx, s, "SELECT active_branch(), hashof('HEAD')")
 		if err != nil {
 			return nil, err
 		}
-		out["branches"], out["tags"] = branches, tags
-		out["head"] = ref{text(res.Rows[0][0]), text(res.Rows[0][1])}
-		return out, nil
+		return map[string]any{"branches": branches, "tags": tags, "head": head[0]}, nil
 	})
+}
+
+// refsOf reads the (name, hash) rows of q.
+func refsOf(ctx context.Context, s *sqlConn, q string) ([]ref, error) {
+	res, err := s.exec(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	refs := []ref{}
+	for _, row := range res.Rows {
+		refs = append(refs, ref{text(row[0]), text(row[1])})
+	}
+	return refs, nil
 }
 
 // logCommit is a commit of the history page.
@@ -211,16 +222,13 @@ func (c *Console) apiLog(w http.ResponseWriter, r *http.Request, ws *webSession)
 			args = append(args, lit(h))
 		}
 		args = append(args, "'--parents'")
-		res, err := s.query(ctx, "SELECT commit_hash, parents, committer, email, date, message, refs FROM dolt_log("+strings.Join(args, ", ")+")", 0, limit)
+		res, err := s.query(ctx, "SELECT "+logColumns+" FROM dolt_log("+strings.Join(args, ", ")+")", 0, limit)
 		if err != nil {
 			return nil, err
 		}
-		commits := make([]logCommit, 0, len(res.Rows))
-		shown := make(map[string]bool, len(res.Rows))
-		for _, row := range res.Rows {
-			lc := logCommit{Hash: text(row[0]), Parents: splitParents(text(row[1])), Author: text(row[2]), Email: text(row[3]),
-				Date: text(row[4]), Message: text(row[5]), Refs: text(row[6])}
-			commits = append(commits, lc)
+		commits := logCommits(res)
+		shown := make(map[string]bool, len(commits))
+		for _, lc := range commits {
 			shown[lc.Hash] = true
 		}
 		next := ""
@@ -245,6 +253,19 @@ func (c *Console) apiLog(w http.ResponseWriter, r *http.Request, ws *webSession)
 		}
 		return map[string]any{"commits": commits, "next": next}, nil
 	})
+}
+
+// logColumns are the columns of dolt_log that logCommits reads.
+const logColumns = "commit_hash, parents, committer, email, date, message, refs"
+
+// logCommits reads the rows of a query of logColumns.
+func logCommits(res *result) []logCommit {
+	commits := make([]logCommit, 0, len(res.Rows))
+	for _, row := range res.Rows {
+		commits = append(commits, logCommit{Hash: text(row[0]), Parents: splitParents(text(row[1])), Author: text(row[2]), Email: text(row[3]),
+			Date: text(row[4]), Message: text(row[5]), Refs: text(row[6])})
+	}
+	return commits
 }
 
 // splitParents splits dolt_log's parents column.
@@ -273,17 +294,12 @@ func (c *Console) apiSearch(w http.ResponseWriter, r *http.Request, ws *webSessi
 	}
 	c.serve(w, r, ws, r.PathValue("db"), "", func(ctx context.Context, s *sqlConn) (any, error) {
 		e := likeEscape(q)
-		res, err := s.query(ctx, "SELECT commit_hash, parents, committer, email, date, message, refs FROM dolt_log('--all', '--parents') WHERE commit_hash LIKE "+
+		res, err := s.query(ctx, "SELECT "+logColumns+" FROM dolt_log('--all', '--parents') WHERE commit_hash LIKE "+
 			lit(strings.ToLower(e)+"%")+" OR message LIKE "+lit("%"+e+"%")+" OR committer LIKE "+lit("%"+e+"%")+" OR email LIKE "+lit("%"+e+"%"), 0, 50)
 		if err != nil {
 			return nil, err
 		}
-		commits := []logCommit{}
-		for _, row := range res.Rows {
-			commits = append(commits, logCommit{Hash: text(row[0]), Parents: splitParents(text(row[1])), Author: text(row[2]), Email: text(row[3]),
-				Date: text(row[4]), Message: text(row[5]), Refs: text(row[6])})
-		}
-		return map[string]any{"commits": commits, "more": res.More}, nil
+		return map[string]any{"commits": logCommits(res), "more": res.More}, nil
 	})
 }
 
@@ -365,7 +381,7 @@ func (c *Console) apiCommit(w http.ResponseWriter, r *http.Request, ws *webSessi
 		if err := checkRevision(rev); err != nil {
 			return nil, err
 		}
-		res, err := s.query(ctx, "SELECT commit_hash, parents, committer, email, date, message, refs, author, author_email, author_date FROM dolt_log("+lit(rev)+", '--parents')", 0, 1)
+		res, err := s.query(ctx, "SELECT "+logColumns+", author, author_email, author_date FROM dolt_log("+lit(rev)+", '--parents')", 0, 1)
 		if err != nil {
 			return nil, err
 		}
@@ -419,12 +435,7 @@ func (c *Console) apiCompare(w http.ResponseWriter, r *http.Request, ws *webSess
 func (c *Console) apiDiff(w http.ResponseWriter, r *http.Request, ws *webSession) {
 	qv := r.URL.Query()
 	from, to, table := qv.Get("from"), qv.Get("to"), qv.Get("table")
-	offset, err := intParam(r, "offset", 0, 1<<40)
-	if err != nil {
-		c.writeErr(w, err)
-		return
-	}
-	limit, err := intParam(r, "limit", defaultRowPage, maxRowPage)
+	offset, limit, err := pageParams(r)
 	if err != nil {
 		c.writeErr(w, err)
 		return
@@ -467,12 +478,7 @@ func (c *Console) apiEventStats(w http.ResponseWriter, r *http.Request, ws *webS
 // apiStreams pages through the streams of a category (every stream
 // without one), with their retention settings.
 func (c *Console) apiStreams(w http.ResponseWriter, r *http.Request, ws *webSession) {
-	offset, err := intParam(r, "offset", 0, 1<<40)
-	if err != nil {
-		c.writeErr(w, err)
-		return
-	}
-	limit, err := intParam(r, "limit", defaultRowPage, maxRowPage)
+	offset, limit, err := pageParams(r)
 	if err != nil {
 		c.writeErr(w, err)
 		return

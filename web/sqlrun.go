@@ -34,9 +34,7 @@ func (c *Console) open(ctx context.Context, acct account, db, rev string) (*sqlC
 	id := uint32(webConnBase + c.connIDs.Add(1)%(1<<30))
 	base := gms.NewBaseSessionWithClientServer("verso-web", gms.Client{User: acct.User, Address: acct.Host}, id)
 	s := &sqlConn{c: c, sess: c.emb.NewSession(base), id: id}
-	e := c.emb.Engine
-	e.ProcessList.AddConnection(id, acct.Host)
-	e.ProcessList.ConnectionReady(s.sess)
+	c.emb.StartSession(s.sess, id, acct.Host)
 	if db != "" {
 		name := db
 		if rev != "" {
@@ -53,13 +51,7 @@ func (c *Console) open(ctx context.Context, acct account, db, rev string) (*sqlC
 // close ends the session as a client's disconnection does: its open
 // transaction rolls back and its locks are released.
 func (s *sqlConn) close() {
-	e := s.c.emb.Engine
-	sctx := s.newContext(context.Background(), "")
-	gms.SessionEnd(s.sess)
-	e.LS.ReleaseAll(sctx)
-	e.Analyzer.Catalog.UnlockTables(sctx, s.id)
-	e.CloseSession(s.id)
-	e.ProcessList.RemoveConnection(s.id)
+	s.c.emb.EndSession(s.newContext(context.Background(), ""), s.sess, s.id)
 }
 
 var pids atomic.Uint64

@@ -261,6 +261,8 @@ async function historyView(view, db, rest, params) {
     } finally { loading = false; }
   }
   await more();
+  // For the console's benchmark: when the first page is drawn.
+  performance.mark('verso-history-ready');
   const io = new IntersectionObserver(entries => { if (entries.some(e => e.isIntersecting)) more(); }, { rootMargin: '600px' });
   io.observe(sentinel);
 }
@@ -420,6 +422,7 @@ async function eventsView(view, db, rest, params) {
     cats.length ? [el('h3', { text: 'Events by category and type' }), el('div', { class: 'scroll' }, el('table', { class: 'data matrix', id: 'matrix' }, el('thead', {}, head), el('tbody', {}, body))),
       el('h3', { text: 'Categories' }), el('div', { class: 'scroll' }, times)]
       : el('p', { class: 'muted', text: 'The event log is empty.' })));
+  performance.mark('verso-stats-ready');
 }
 
 async function streamsView(view, db, rest, params) {
