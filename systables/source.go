@@ -57,38 +57,46 @@ func (s *sliceIter) Err() error           { return nil }
 // descending (height, address): a merge of the heads' closures (each
 // descending) and the heads themselves, which drops repeated entries.
 // Commits shared by the histories are read once.
+//
+// A head's closure is opened only when the merge reaches the head: every
+// entry of it is lower, so nothing is missed, and a page of the newest
+// commits of a database with many branches merged long ago costs the
+// closures of the heads it reaches, not of all of them.
 type mergedSource struct {
 	graph *commitgraph.DB
 	its   []entryIter
 	cur   []closure.Entry
 	live  []bool
+	// heads are the heads whose closures are not open yet.
+	heads map[chunks.Address]*commitgraph.Commit
 }
 
 func newMergedSource(ctx context.Context, graph *commitgraph.DB, heads []chunks.Address) (*mergedSource, error) {
-	m := &mergedSource{graph: graph}
+	m := &mergedSource{graph: graph, heads: make(map[chunks.Address]*commitgraph.Commit, len(heads))}
 	var top []closure.Entry
 	for _, h := range heads {
 		c, err := graph.ReadCommit(ctx, h)
 		if err != nil {
 			return nil, err
 		}
-		top = append(top, c.Entry())
-		cl, err := graph.Closure(ctx, c)
-		if err != nil {
-			return nil, err
+		if _, dup := m.heads[h]; !dup {
+			top = append(top, c.Entry())
+			m.heads[h] = c
 		}
-		m.its = append(m.its, cl.Descending(ctx, closure.Entry{}))
 	}
 	slices.SortFunc(top, func(a, b closure.Entry) int { return b.Compare(a) })
-	m.its = append(m.its, &sliceIter{es: top})
-	m.cur = make([]closure.Entry, len(m.its))
-	m.live = make([]bool, len(m.its))
-	for i := range m.its {
-		if err := m.advance(ctx, i); err != nil {
-			return nil, err
-		}
+	if err := m.add(ctx, &sliceIter{es: top}); err != nil {
+		return nil, err
 	}
 	return m, nil
+}
+
+// add makes it one of the merge's inputs.
+func (m *mergedSource) add(ctx context.Context, it entryIter) error {
+	m.its = append(m.its, it)
+	m.cur = append(m.cur, closure.Entry{})
+	m.live = append(m.live, false)
+	return m.advance(ctx, len(m.its)-1)
 }
 
 // advance moves input i to its next entry.
@@ -118,6 +126,17 @@ func (m *mergedSource) next(ctx context.Context) (*commitgraph.Commit, error) {
 				return nil, err
 			}
 		}
+	}
+	if c, ok := m.heads[e.Addr]; ok {
+		delete(m.heads, e.Addr)
+		cl, err := m.graph.Closure(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.add(ctx, cl.Descending(ctx, closure.Entry{})); err != nil {
+			return nil, err
+		}
+		return c, nil
 	}
 	return m.graph.ReadCommit(ctx, e.Addr)
 }
