@@ -184,9 +184,11 @@ func TestConsoleInChromium(t *testing.T) {
 		t.Errorf("the commit page shows %q; want %s", hashText, feature)
 	}
 	diffRows := must(t, ctx, "the diff", chromedp.Evaluate[[]string](`[...document.querySelectorAll('table.diff[data-table="t"] tbody tr')].map(tr =>
-		tr.className + ':' + [...tr.querySelectorAll('td.changed')].map(td => td.dataset.col).join(','))`))
+		tr.children[1].textContent + ' ' + tr.className + ':' + [...tr.querySelectorAll('td.changed')].map(td => td.dataset.col).join(','))`))
 	var wantRows []string
-	for _, r := range f.rows(t, "SELECT diff_type, from_v <=> to_v, from_n <=> to_n FROM dolt_diff('"+feature+"~1', '"+feature+"', 't')") {
+	// The system table dolt_diff_t, by the commit: its diff against its
+	// parent.
+	for _, r := range f.rows(t, "SELECT diff_type, from_v <=> to_v, from_n <=> to_n, COALESCE(to_id, from_id) FROM dolt_diff_t WHERE to_commit = '"+feature+"'") {
 		changed := []string{}
 		if r[0] == "modified" {
 			if r[1] == "0" {
@@ -196,10 +198,12 @@ func TestConsoleInChromium(t *testing.T) {
 				changed = append(changed, "n")
 			}
 		}
-		wantRows = append(wantRows, r[0]+":"+strings.Join(changed, ","))
+		wantRows = append(wantRows, r[3]+" "+r[0]+":"+strings.Join(changed, ","))
 	}
+	slices.Sort(diffRows)
+	slices.Sort(wantRows)
 	if !slices.Equal(diffRows, wantRows) {
-		t.Errorf("the commit's diff rows: %v; dolt_diff: %v", diffRows, wantRows)
+		t.Errorf("the commit's diff rows: %v; dolt_diff_t: %v", diffRows, wantRows)
 	}
 	shot("commit")
 
