@@ -182,3 +182,34 @@ func tableBytes(tb testing.TB, chunks map[Address][]byte) []byte {
 	}
 	return b
 }
+
+// FuzzTableTail feeds ParseTableTail and Decode arbitrary bytes: they
+// return errors, never panic, and a chunk Decode returns hashes to its
+// address.
+func FuzzTableTail(f *testing.F) {
+	var b TableBuilder
+	b.Add(Of([]byte("one")), []byte("one"))
+	b.Add(Of(bytes.Repeat([]byte("two"), 100)), bytes.Repeat([]byte("two"), 100))
+	f.Add(b.Finish())
+	f.Add([]byte("VRSTABL\n"))
+	f.Fuzz(func(t *testing.T, file []byte) {
+		v, err := CheckTableHeader(file)
+		if err != nil {
+			return
+		}
+		ti, err := ParseTableTail(file, int64(len(file)), v)
+		if err != nil {
+			if !IsCorrupt(err) && !errors.Is(err, ErrVersion) {
+				t.Fatalf("error not marked corrupt: %v", err)
+			}
+			return
+		}
+		for i := 0; i < ti.Len(); i++ {
+			addr, off, size := ti.Entry(i)
+			data, err := ti.Decode(i, file[off:off+int64(size)])
+			if err == nil && Of(data) != addr {
+				t.Fatalf("entry %d decodes to bytes of another address", i)
+			}
+		}
+	})
+}

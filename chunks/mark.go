@@ -16,16 +16,12 @@ import (
 // of SHA-256 is chance only where a user stores chunk addresses as data;
 // and every kept chunk is read.
 //
-// The scan looks at every byte offset of a chunk. A bitmap over the first
-// three bytes of every address the store holds (2 MiB) turns away nearly
-// every offset before the map lookup of the whole 20 bytes.
+// The scan looks at every byte offset of a chunk (Known.Scan).
 
 // marker holds the addresses of a store and which of them are marked.
 type marker struct {
-	ids    map[Address]int32
-	addrs  []Address
+	Known
 	marked []bool
-	filter []uint64 // bit k: some address begins with the three bytes k
 	stack  []int32
 	count  int // marked chunks
 	get    func(ctx context.Context, a Address) ([]byte, error)
@@ -33,14 +29,10 @@ type marker struct {
 	progress func(phase string, done, total int)
 }
 
-const filterBits = 1 << 24
-
 func newMarker(get func(context.Context, Address) ([]byte, error), sizeHint int) *marker {
 	return &marker{
-		ids:    make(map[Address]int32, sizeHint),
-		addrs:  make([]Address, 0, sizeHint),
+		Known:  *NewKnown(sizeHint),
 		marked: make([]bool, 0, sizeHint),
-		filter: make([]uint64, filterBits/64),
 		get:    get,
 	}
 }
@@ -50,23 +42,26 @@ func (m *marker) add(a Address) {
 	if _, ok := m.ids[a]; ok {
 		return
 	}
-	m.ids[a] = int32(len(m.addrs))
-	m.addrs = append(m.addrs, a)
+	m.Add(a)
 	m.marked = append(m.marked, false)
-	k := uint32(a[0])<<16 | uint32(a[1])<<8 | uint32(a[2])
-	m.filter[k/64] |= 1 << (k % 64)
 }
 
 // keep marks a, if the store holds it and it is not marked yet, to be
 // scanned by run. It reports whether the store holds a.
 func (m *marker) keep(a Address) bool {
 	id, ok := m.ids[a]
-	if ok && !m.marked[id] {
+	if ok {
+		m.keepID(id)
+	}
+	return ok
+}
+
+func (m *marker) keepID(id int32) {
+	if !m.marked[id] {
 		m.marked[id] = true
 		m.count++
 		m.stack = append(m.stack, id)
 	}
-	return ok
 }
 
 // markFrom marks roots and everything they reach.
@@ -102,13 +97,5 @@ func (m *marker) run(ctx context.Context) error {
 
 // scan marks every address of the store that data holds.
 func (m *marker) scan(data []byte) {
-	var a Address
-	for i := 0; i+AddressSize <= len(data); i++ {
-		k := uint32(data[i])<<16 | uint32(data[i+1])<<8 | uint32(data[i+2])
-		if m.filter[k/64]&(1<<(k%64)) == 0 {
-			continue
-		}
-		copy(a[:], data[i:i+AddressSize])
-		m.keep(a)
-	}
+	m.Scan(data, func(id int32) { m.keepID(id) })
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/zeebo/xxh3"
@@ -77,14 +78,11 @@ func writeTable(path string, src tableSource) (n int, err error) {
 			os.Remove(path)
 		}
 	}()
-	w := bufio.NewWriterSize(f, 1<<20)
-	if _, err := w.Write(appendTableHeader(nil)); err != nil {
+	bw := bufio.NewWriterSize(f, 1<<20)
+	w, err := newTableWriter(bw)
+	if err != nil {
 		return 0, err
 	}
-	offset := uint64(tableHeaderSize)
-	var index []byte
-	var prev Address
-	var sum [8]byte
 	for {
 		addr, codec, stored, ok, err := src()
 		if err != nil {
@@ -93,37 +91,68 @@ func writeTable(path string, src tableSource) (n int, err error) {
 		if !ok {
 			break
 		}
-		if n > 0 && addr.Compare(prev) <= 0 {
-			panic(fmt.Sprintf("chunks: table source out of order: %s after %s", addr, prev))
-		}
-		prev = addr
-		size := tableRecordExtra + len(stored)
-		if err := w.WriteByte(byte(codec)); err != nil {
+		if err := w.add(addr, codec, stored); err != nil {
 			return 0, err
 		}
-		if _, err := w.Write(stored); err != nil {
-			return 0, err
-		}
-		binary.BigEndian.PutUint64(sum[:], tableRecordSum(addr, codec, stored))
-		if _, err := w.Write(sum[:]); err != nil {
-			return 0, err
-		}
-		index = append(index, addr[:]...)
-		index = binary.BigEndian.AppendUint64(index, offset)
-		index = binary.BigEndian.AppendUint32(index, uint32(size))
-		offset += uint64(size)
-		n++
 	}
-	if _, err := w.Write(index); err != nil {
+	if err := w.finish(); err != nil {
 		return 0, err
 	}
-	if _, err := w.Write(appendTableFooter(nil, offset, uint64(n), xxh3.Hash(index))); err != nil {
+	if err := bw.Flush(); err != nil {
 		return 0, err
 	}
-	if err := w.Flush(); err != nil {
-		return 0, err
+	return w.n, f.Sync()
+}
+
+// tableWriter writes a table file's bytes to w: the header at once, a
+// record for each add (in strictly ascending address order), and the
+// index and footer at finish.
+type tableWriter struct {
+	w      io.Writer
+	offset uint64
+	index  []byte
+	prev   Address
+	n      int
+}
+
+func newTableWriter(w io.Writer) (*tableWriter, error) {
+	if _, err := w.Write(appendTableHeader(nil)); err != nil {
+		return nil, err
 	}
-	return n, f.Sync()
+	return &tableWriter{w: w, offset: tableHeaderSize}, nil
+}
+
+func (t *tableWriter) add(addr Address, codec Codec, stored []byte) error {
+	if t.n > 0 && addr.Compare(t.prev) <= 0 {
+		panic(fmt.Sprintf("chunks: table source out of order: %s after %s", addr, t.prev))
+	}
+	t.prev = addr
+	size := tableRecordExtra + len(stored)
+	if _, err := t.w.Write([]byte{byte(codec)}); err != nil {
+		return err
+	}
+	if _, err := t.w.Write(stored); err != nil {
+		return err
+	}
+	var sum [8]byte
+	binary.BigEndian.PutUint64(sum[:], tableRecordSum(addr, codec, stored))
+	if _, err := t.w.Write(sum[:]); err != nil {
+		return err
+	}
+	t.index = append(t.index, addr[:]...)
+	t.index = binary.BigEndian.AppendUint64(t.index, t.offset)
+	t.index = binary.BigEndian.AppendUint32(t.index, uint32(size))
+	t.offset += uint64(size)
+	t.n++
+	return nil
+}
+
+func (t *tableWriter) finish() error {
+	if _, err := t.w.Write(t.index); err != nil {
+		return err
+	}
+	_, err := t.w.Write(appendTableFooter(nil, t.offset, uint64(t.n), xxh3.Hash(t.index)))
+	return err
 }
 
 func appendTableHeader(buf []byte) []byte {
@@ -172,7 +201,24 @@ func parseTable(b []byte) (tableIndex, error) {
 	if binary.BigEndian.Uint32(b[12:]) != 0 {
 		return tableIndex{}, fmt.Errorf("%w: table header's reserved field is not zero", ErrCorrupt)
 	}
-	foot := b[len(b)-tableFooterSize:]
+	ti, err := parseTableTail(b[tableHeaderSize:], uint64(len(b)), v)
+	if err != nil {
+		return tableIndex{}, err
+	}
+	ti.data = b
+	return ti, nil
+}
+
+// parseTableTail validates the end of a table file of fileSize bytes whose
+// header gave version v: tail holds at least the index and the footer
+// (it may start earlier in the file). It checks the footer, the index's
+// checksum, the order of the addresses and the bounds of every record,
+// and returns the index without the file's data.
+func parseTableTail(tail []byte, fileSize uint64, v uint32) (tableIndex, error) {
+	if len(tail) < tableFooterSize || uint64(len(tail)) > fileSize {
+		return tableIndex{}, fmt.Errorf("%w: table tail of %d bytes for a file of %d", ErrCorrupt, len(tail), fileSize)
+	}
+	foot := tail[len(tail)-tableFooterSize:]
 	if xxh3.Hash(foot[:tableFooterSize-8]) != binary.BigEndian.Uint64(foot[tableFooterSize-8:]) {
 		return tableIndex{}, fmt.Errorf("%w: table footer checksum mismatch", ErrCorrupt)
 	}
@@ -181,11 +227,12 @@ func parseTable(b []byte) (tableIndex, error) {
 	}
 	indexOffset := binary.BigEndian.Uint64(foot)
 	count := binary.BigEndian.Uint64(foot[8:])
-	indexEnd := uint64(len(b) - tableFooterSize)
-	if indexOffset < tableHeaderSize || indexOffset > indexEnd || count != (indexEnd-indexOffset)/tableEntrySize || (indexEnd-indexOffset)%tableEntrySize != 0 {
-		return tableIndex{}, fmt.Errorf("%w: table index at %d with %d entries does not fit a file of %d bytes", ErrCorrupt, indexOffset, count, len(b))
+	indexEnd := fileSize - tableFooterSize
+	tailStart := fileSize - uint64(len(tail))
+	if indexOffset < tableHeaderSize || indexOffset < tailStart || indexOffset > indexEnd || count != (indexEnd-indexOffset)/tableEntrySize || (indexEnd-indexOffset)%tableEntrySize != 0 {
+		return tableIndex{}, fmt.Errorf("%w: table index at %d with %d entries does not fit a file of %d bytes", ErrCorrupt, indexOffset, count, fileSize)
 	}
-	index := b[indexOffset:indexEnd]
+	index := tail[indexOffset-tailStart : indexEnd-tailStart]
 	if xxh3.Hash(index) != binary.BigEndian.Uint64(foot[16:]) {
 		return tableIndex{}, fmt.Errorf("%w: table index checksum mismatch", ErrCorrupt)
 	}
@@ -202,7 +249,7 @@ func parseTable(b []byte) (tableIndex, error) {
 			return tableIndex{}, fmt.Errorf("%w: table index entry %d points outside the data (offset %d, length %d)", ErrCorrupt, i, off, size)
 		}
 	}
-	return tableIndex{data: b, index: index, count: int(count), heads: heads, version: v}, nil
+	return tableIndex{index: index, count: int(count), heads: heads, version: v}, nil
 }
 
 // entryAddr returns the address of index entry i.
