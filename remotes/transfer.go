@@ -71,7 +71,7 @@ func Copy(ctx context.Context, src Enumerable, dst chunks.Store, roots []chunks.
 	}
 	defer sp.close()
 	children := map[int32][]int32{} // chunks read -> what they refer to
-	var order []int32                 // chunks read, in the order read
+	var order []int32               // chunks read, in the order read
 	var mu sync.Mutex
 	for len(frontier) > 0 {
 		addrs := make([]chunks.Address, len(frontier))
