@@ -56,8 +56,12 @@ func (db *DB) Check(ctx context.Context) error {
 			if _, ok, err := db.ref(ctx, branchRef(strings.TrimPrefix(r.Name, workingSetPrefix))); err != nil || !ok {
 				return fail("working set %q of no branch", r.Name)
 			}
-		case strings.HasPrefix(r.Name, StashPrefix):
+		case strings.HasPrefix(r.Name, StashPrefix), strings.HasPrefix(r.Name, RemoteTrackingPrefix):
 			queue = append(queue, r.Addr)
+		case strings.HasPrefix(r.Name, remotePrefix):
+			if _, err := db.readRemote(ctx, r); err != nil {
+				return fmt.Errorf("%w: %v", ErrCheck, err)
+			}
 		default:
 			return fail("unknown ref %q", r.Name)
 		}

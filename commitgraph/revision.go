@@ -18,6 +18,8 @@ import (
 //	       <32-character hash>  a commit's address
 //	       <branch>             a branch's head (refs/heads/<branch> too)
 //	       <tag>                a tag's commit (refs/tags/<tag> too)
+//	       <remote>/<branch>    a remote-tracking branch (remotes/<remote>/<branch>
+//	                            and refs/remotes/<remote>/<branch> too)
 //	steps: ~N                   N first parents back (~ alone is ~1)
 //	       ^N                   the N-th parent (^ alone is ^1; ^0 is the
 //	                            commit itself)
@@ -103,6 +105,15 @@ func (db *DB) resolveBase(ctx context.Context, spec, base, current string) (*Com
 		return db.HeadCommit(ctx, strings.TrimPrefix(base, branchPrefix))
 	case strings.HasPrefix(base, tagPrefix):
 		return db.tagCommit(ctx, strings.TrimPrefix(base, tagPrefix))
+	case strings.HasPrefix(base, RemoteTrackingPrefix):
+		a, ok, err := db.ref(ctx, base)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("%w: %q: no remote-tracking branch has that name", ErrBadRevision, base)
+		}
+		return db.ReadCommit(ctx, a)
 	}
 	if addr, err := chunks.ParseAddress(base); err == nil {
 		c, err := db.ReadCommit(ctx, addr)
@@ -117,6 +128,16 @@ func (db *DB) resolveBase(ctx context.Context, spec, base, current string) (*Com
 	c, err = db.tagCommit(ctx, base)
 	if !errors.Is(err, ErrTagNotFound) {
 		return c, err
+	}
+	if strings.Contains(base, "/") {
+		// A remote-tracking branch: origin/main, or remotes/origin/main.
+		name := RemoteTrackingPrefix + strings.TrimPrefix(base, "remotes/")
+		if a, ok, err := db.ref(ctx, name); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			return db.ReadCommit(ctx, a)
+		}
 	}
 	if len(base) == 32 {
 		_, perr := chunks.ParseAddress(base)

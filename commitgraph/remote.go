@@ -1,0 +1,232 @@
+package commitgraph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/verso-db/verso/chunks"
+)
+
+// Remotes: their configuration and the remote-tracking refs, in the refs
+// map beside the branches:
+//
+//	remotes/<name>                  -> a remote chunk (below)
+//	refs/remotes/<remote>/<branch>  -> the commit <remote>'s <branch> was
+//	                                   at when last fetched or pushed
+//
+// Remote chunk format, version 1. Integers are big-endian.
+//
+//	+----------------------------------------------------------+
+//	| magic "VRMT" [4] | version u8 (1)                         |
+//	| url: len u32 | bytes                                     |
+//	| fetch spec count u16 | (len u16 | bytes) ...              |
+//	| param count u16 | (key len u16 | bytes | value len u32 | bytes) ...  sorted by key |
+//	+----------------------------------------------------------+
+//
+// The name is not in the chunk: it is the key of the ref.
+
+const (
+	remotePrefix         = "remotes/"
+	RemoteTrackingPrefix = "refs/remotes/"
+	remoteMagic          = "VRMT"
+)
+
+// ErrRemoteNotFound: no remote has that name.
+var ErrRemoteNotFound = errors.New("commitgraph: remote not found")
+
+// ErrRemoteExists: a remote of that name exists already.
+var ErrRemoteExists = errors.New("commitgraph: remote already exists")
+
+// Remote is a remote's configuration.
+type Remote struct {
+	Name       string
+	URL        string
+	FetchSpecs []string
+	Params     map[string]string
+}
+
+// EncodeRemote returns the chunk of r (without its name).
+func EncodeRemote(r Remote) ([]byte, error) {
+	var w writer
+	w.header(remoteMagic)
+	w.message("url", r.URL)
+	w.u16(uint16(min(len(r.FetchSpecs), maxShort)))
+	for _, s := range r.FetchSpecs {
+		w.short("fetch spec", s)
+	}
+	keys := make([]string, 0, len(r.Params))
+	for k := range r.Params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	w.u16(uint16(min(len(keys), maxShort)))
+	for _, k := range keys {
+		w.short("param name", k)
+		w.message("param value", r.Params[k])
+	}
+	if len(r.FetchSpecs) > maxShort || len(keys) > maxShort {
+		w.fail(fmt.Errorf("%w: too many fetch specs or params", ErrTooLarge))
+	}
+	return w.result()
+}
+
+// DecodeRemote decodes a remote chunk; name is its ref's.
+func DecodeRemote(name string, b []byte) (Remote, error) {
+	r := reader{b: b, kind: "remote"}
+	r.header(remoteMagic)
+	rm := Remote{Name: name, URL: r.message("url"), Params: map[string]string{}}
+	n := int(r.u16("fetch spec count"))
+	for i := 0; i < n && r.err == nil; i++ {
+		rm.FetchSpecs = append(rm.FetchSpecs, r.short("fetch spec"))
+	}
+	n = int(r.u16("param count"))
+	prev := ""
+	for i := 0; i < n && r.err == nil; i++ {
+		k := r.short("param name")
+		v := r.message("param value")
+		if r.err == nil && i > 0 && k <= prev {
+			r.err = badChunk("remote: params out of order")
+		}
+		prev = k
+		rm.Params[k] = v
+	}
+	if err := r.done(); err != nil {
+		return Remote{}, err
+	}
+	return rm, nil
+}
+
+// AddRemote stores a new remote's configuration.
+func (db *DB) AddRemote(ctx context.Context, r Remote) error {
+	if err := CheckName(r.Name); err != nil || strings.Contains(r.Name, "/") {
+		return fmt.Errorf("%w: %q is not a remote name", ErrBadName, r.Name)
+	}
+	b, err := EncodeRemote(r)
+	if err != nil {
+		return err
+	}
+	a, err := db.cs.Put(ctx, b)
+	if err != nil {
+		return err
+	}
+	return db.UpdateRefs(ctx, func(tx *RefTx) error {
+		if _, ok, err := tx.Get(ctx, remotePrefix+r.Name); err != nil || ok {
+			if err == nil {
+				err = fmt.Errorf("%w: %q", ErrRemoteExists, r.Name)
+			}
+			return err
+		}
+		tx.Set(remotePrefix+r.Name, a)
+		return nil
+	})
+}
+
+// RemoveRemote deletes a remote and its remote-tracking refs.
+func (db *DB) RemoveRemote(ctx context.Context, name string) error {
+	return db.UpdateRefs(ctx, func(tx *RefTx) error {
+		if _, ok, err := tx.Get(ctx, remotePrefix+name); err != nil || !ok {
+			if err == nil {
+				err = fmt.Errorf("%w: %q", ErrRemoteNotFound, name)
+			}
+			return err
+		}
+		tx.Delete(remotePrefix + name)
+		refs, err := tx.List(ctx, RemoteTrackingPrefix+name+"/")
+		if err != nil {
+			return err
+		}
+		for _, r := range refs {
+			tx.Delete(r.Name)
+		}
+		return nil
+	})
+}
+
+// Remotes returns every remote, sorted by name.
+func (db *DB) Remotes(ctx context.Context) ([]Remote, error) {
+	refs, err := db.Refs(ctx, remotePrefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Remote, 0, len(refs))
+	for _, ref := range refs {
+		r, err := db.readRemote(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func (db *DB) readRemote(ctx context.Context, ref Ref) (Remote, error) {
+	b, err := db.cs.Get(ctx, ref.Addr)
+	if err != nil {
+		return Remote{}, fmt.Errorf("commitgraph: remote %q: %w", ref.Name, err)
+	}
+	return DecodeRemote(strings.TrimPrefix(ref.Name, remotePrefix), b)
+}
+
+// GetRemote returns the remote called name.
+func (db *DB) GetRemote(ctx context.Context, name string) (Remote, error) {
+	a, ok, err := db.ref(ctx, remotePrefix+name)
+	if err != nil {
+		return Remote{}, err
+	}
+	if !ok {
+		return Remote{}, fmt.Errorf("%w: %q", ErrRemoteNotFound, name)
+	}
+	return db.readRemote(ctx, Ref{Name: remotePrefix + name, Addr: a})
+}
+
+// RemoteBranch is a remote-tracking ref: Name is "<remote>/<branch>".
+type RemoteBranch struct {
+	Name   string
+	Remote string
+	Branch string
+	Head   chunks.Address
+}
+
+// RemoteBranches returns the remote-tracking refs, sorted by name.
+func (db *DB) RemoteBranches(ctx context.Context) ([]RemoteBranch, error) {
+	refs, err := db.Refs(ctx, RemoteTrackingPrefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]RemoteBranch, 0, len(refs))
+	for _, r := range refs {
+		name := strings.TrimPrefix(r.Name, RemoteTrackingPrefix)
+		remote, branch, _ := strings.Cut(name, "/")
+		out = append(out, RemoteBranch{Name: name, Remote: remote, Branch: branch, Head: r.Addr})
+	}
+	return out, nil
+}
+
+// SetRemoteBranches sets (or, for a zero address, deletes) remote-tracking
+// refs of remote: branch name -> commit, in one step.
+func (db *DB) SetRemoteBranches(ctx context.Context, remote string, heads map[string]chunks.Address, prune bool) error {
+	return db.UpdateRefs(ctx, func(tx *RefTx) error {
+		if prune {
+			refs, err := tx.List(ctx, RemoteTrackingPrefix+remote+"/")
+			if err != nil {
+				return err
+			}
+			for _, r := range refs {
+				if _, ok := heads[strings.TrimPrefix(r.Name, RemoteTrackingPrefix+remote+"/")]; !ok {
+					tx.Delete(r.Name)
+				}
+			}
+		}
+		for b, a := range heads {
+			if a.IsEmpty() {
+				tx.Delete(RemoteTrackingPrefix + remote + "/" + b)
+			} else {
+				tx.Set(RemoteTrackingPrefix+remote+"/"+b, a)
+			}
+		}
+		return nil
+	})
+}
