@@ -58,7 +58,7 @@ func (db *DB) Check(ctx context.Context) error {
 			}
 		case strings.HasPrefix(r.Name, StashPrefix), strings.HasPrefix(r.Name, RemoteTrackingPrefix):
 			queue = append(queue, r.Addr)
-		case strings.HasPrefix(r.Name, remotePrefix):
+		case strings.HasPrefix(r.Name, RemotePrefix):
 			if _, err := db.readRemote(ctx, r); err != nil {
 				return fmt.Errorf("%w: %v", ErrCheck, err)
 			}

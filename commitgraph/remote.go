@@ -29,7 +29,7 @@ import (
 // The name is not in the chunk: it is the key of the ref.
 
 const (
-	remotePrefix         = "remotes/"
+	RemotePrefix         = "remotes/"
 	RemoteTrackingPrefix = "refs/remotes/"
 	remoteMagic          = "VRMT"
 )
@@ -113,13 +113,13 @@ func (db *DB) AddRemote(ctx context.Context, r Remote) error {
 		return err
 	}
 	return db.UpdateRefs(ctx, func(tx *RefTx) error {
-		if _, ok, err := tx.Get(ctx, remotePrefix+r.Name); err != nil || ok {
+		if _, ok, err := tx.Get(ctx, RemotePrefix+r.Name); err != nil || ok {
 			if err == nil {
 				err = fmt.Errorf("%w: %q", ErrRemoteExists, r.Name)
 			}
 			return err
 		}
-		tx.Set(remotePrefix+r.Name, a)
+		tx.Set(RemotePrefix+r.Name, a)
 		return nil
 	})
 }
@@ -127,13 +127,13 @@ func (db *DB) AddRemote(ctx context.Context, r Remote) error {
 // RemoveRemote deletes a remote and its remote-tracking refs.
 func (db *DB) RemoveRemote(ctx context.Context, name string) error {
 	return db.UpdateRefs(ctx, func(tx *RefTx) error {
-		if _, ok, err := tx.Get(ctx, remotePrefix+name); err != nil || !ok {
+		if _, ok, err := tx.Get(ctx, RemotePrefix+name); err != nil || !ok {
 			if err == nil {
 				err = fmt.Errorf("%w: %q", ErrRemoteNotFound, name)
 			}
 			return err
 		}
-		tx.Delete(remotePrefix + name)
+		tx.Delete(RemotePrefix + name)
 		refs, err := tx.List(ctx, RemoteTrackingPrefix+name+"/")
 		if err != nil {
 			return err
@@ -147,7 +147,7 @@ func (db *DB) RemoveRemote(ctx context.Context, name string) error {
 
 // Remotes returns every remote, sorted by name.
 func (db *DB) Remotes(ctx context.Context) ([]Remote, error) {
-	refs, err := db.Refs(ctx, remotePrefix)
+	refs, err := db.Refs(ctx, RemotePrefix)
 	if err != nil {
 		return nil, err
 	}
@@ -167,19 +167,19 @@ func (db *DB) readRemote(ctx context.Context, ref Ref) (Remote, error) {
 	if err != nil {
 		return Remote{}, fmt.Errorf("commitgraph: remote %q: %w", ref.Name, err)
 	}
-	return DecodeRemote(strings.TrimPrefix(ref.Name, remotePrefix), b)
+	return DecodeRemote(strings.TrimPrefix(ref.Name, RemotePrefix), b)
 }
 
 // GetRemote returns the remote called name.
 func (db *DB) GetRemote(ctx context.Context, name string) (Remote, error) {
-	a, ok, err := db.ref(ctx, remotePrefix+name)
+	a, ok, err := db.ref(ctx, RemotePrefix+name)
 	if err != nil {
 		return Remote{}, err
 	}
 	if !ok {
 		return Remote{}, fmt.Errorf("%w: %q", ErrRemoteNotFound, name)
 	}
-	return db.readRemote(ctx, Ref{Name: remotePrefix + name, Addr: a})
+	return db.readRemote(ctx, Ref{Name: RemotePrefix + name, Addr: a})
 }
 
 // RemoteBranch is a remote-tracking ref: Name is "<remote>/<branch>".

@@ -1,0 +1,328 @@
+package verso
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/remotes"
+)
+
+// Remotes: a database shares its history with others through remotes on
+// object storage (package remotes): Push uploads what a remote lacks of a
+// branch's history and moves the remote's branch; Fetch downloads what
+// this database lacks of the remote's branches and records where they
+// were as remote-tracking branches (origin/main), which revisions, merges
+// and diffs then name like any branch.
+
+// Remote is a remote's configuration.
+type Remote = commitgraph.Remote
+
+// RemoteBranch is a remote-tracking branch.
+type RemoteBranch = commitgraph.RemoteBranch
+
+// Errors of remotes.
+var (
+	ErrRemoteNotFound = commitgraph.ErrRemoteNotFound
+	ErrRemoteExists   = commitgraph.ErrRemoteExists
+	// ErrRemoteMoved: a push found the remote's branch where the pushed
+	// commit does not descend from.
+	ErrRemoteMoved = remotes.ErrRemoteMoved
+	// ErrNoRemoteRef: the remote has no such branch.
+	ErrNoRemoteRef = remotes.ErrNoRemoteRef
+)
+
+// AddRemote adds the remote name at url (file:///path or
+// s3://bucket/prefix), fetching its branches into refs/remotes/<name>/.
+func (db *DB) AddRemote(ctx context.Context, name, url string, params map[string]string) error {
+	if params == nil {
+		params = map[string]string{}
+	}
+	return db.graph.AddRemote(ctx, Remote{Name: name, URL: url,
+		FetchSpecs: []string{"refs/heads/*:refs/remotes/" + name + "/*"}, Params: params})
+}
+
+// RemoveRemote removes a remote and its remote-tracking branches.
+func (db *DB) RemoveRemote(ctx context.Context, name string) error {
+	return db.graph.RemoveRemote(ctx, name)
+}
+
+// Remotes returns the remotes, sorted by name.
+func (db *DB) Remotes(ctx context.Context) ([]Remote, error) { return db.graph.Remotes(ctx) }
+
+// RemoteBranches returns the remote-tracking branches, sorted by name.
+func (db *DB) RemoteBranches(ctx context.Context) ([]RemoteBranch, error) {
+	return db.graph.RemoteBranches(ctx)
+}
+
+// openRemote opens the remote called name.
+func (db *DB) openRemote(ctx context.Context, name string) (Remote, *remotes.Store, error) {
+	r, err := db.graph.GetRemote(ctx, name)
+	if err != nil {
+		return r, nil, err
+	}
+	bs, err := remotes.OpenURL(ctx, r.URL)
+	if err != nil {
+		return r, nil, err
+	}
+	s, err := remotes.Open(ctx, bs)
+	if err != nil {
+		bs.Close()
+		return r, nil, fmt.Errorf("remote %q: %w", name, err)
+	}
+	return r, s, nil
+}
+
+// enumerable returns the database's store as a transfer's source.
+func (db *DB) enumerable() (remotes.Enumerable, error) {
+	src, ok := db.store.(remotes.Enumerable)
+	if !ok {
+		return nil, fmt.Errorf("verso: this database's store (%T) cannot list its chunks, which a push needs", db.store)
+	}
+	return src, nil
+}
+
+// PushOptions tune Push.
+type PushOptions struct {
+	// Force moves the remote's branch even when that drops commits from it.
+	Force bool
+	// Progress, if set, hears how the upload goes.
+	Progress func(remotes.Progress)
+}
+
+// PushResult says what a push did.
+type PushResult struct {
+	Remote Remote
+	// Old is where the remote's branch was (zero if it was new); New is
+	// where it is now (zero if it was deleted).
+	Old, New chunks.Address
+	// Copied is what was uploaded.
+	Copied remotes.Progress
+}
+
+// UpToDate reports whether the remote's branch was already where it was
+// pushed.
+func (r PushResult) UpToDate() bool { return r.Old == r.New }
+
+// Push makes branch dst of the remote point at the commit src names (a
+// branch, tag or any revision), uploading what the remote lacks of its
+// history, and records the remote-tracking branch <remote>/<dst>. An
+// empty src deletes dst on the remote. Without opts.Force the push must
+// be a fast-forward of the remote's branch, or it fails with
+// ErrRemoteMoved and changes no branch.
+func (db *DB) Push(ctx context.Context, remote, src, dst string, opts PushOptions) (PushResult, error) {
+	var res PushResult
+	if err := commitgraph.CheckName(dst); err != nil {
+		return res, err
+	}
+	var to chunks.Address
+	if src != "" {
+		c, err := db.Resolve(ctx, src, db.DefaultBranch())
+		if err != nil {
+			return res, err
+		}
+		to = c.Addr
+	}
+	r, rs, err := db.openRemote(ctx, remote)
+	res.Remote = r
+	if err != nil {
+		return res, err
+	}
+	defer rs.Close()
+	source, err := db.enumerable()
+	if err != nil {
+		return res, err
+	}
+	pr, err := remotes.PushRef(ctx, source, rs, "refs/heads/"+dst, to, remotes.PushOptions{Force: opts.Force, Copy: remotes.CopyOptions{Progress: opts.Progress}})
+	res.Old, res.New, res.Copied = pr.Old, to, pr.Copied
+	if err != nil {
+		return res, err
+	}
+	return res, db.graph.SetRemoteBranches(ctx, remote, map[string]chunks.Address{dst: to}, false)
+}
+
+// FetchOptions tune Fetch.
+type FetchOptions struct {
+	// Branches limits the fetch to these of the remote's branches; all if
+	// empty.
+	Branches []string
+	// Prune deletes the remote-tracking branches whose branch the remote
+	// no longer has (only when all branches are fetched).
+	Prune bool
+	// Progress, if set, hears how the download goes.
+	Progress func(remotes.Progress)
+}
+
+// FetchResult says what a fetch did.
+type FetchResult struct {
+	Remote Remote
+	// Heads are the remote's branches fetched, by name.
+	Heads map[string]chunks.Address
+	// Copied is what was downloaded.
+	Copied remotes.Progress
+}
+
+// Fetch downloads what this database lacks of the remote's branches and
+// sets the remote-tracking branches <remote>/<branch> to them, in one
+// step once every chunk is in.
+func (db *DB) Fetch(ctx context.Context, remote string, opts FetchOptions) (FetchResult, error) {
+	res := FetchResult{Heads: map[string]chunks.Address{}}
+	r, rs, err := db.openRemote(ctx, remote)
+	res.Remote = r
+	if err != nil {
+		return res, err
+	}
+	defer rs.Close()
+	refs, err := remotes.Refs(ctx, rs)
+	if err != nil {
+		return res, fmt.Errorf("remote %q: %w", remote, err)
+	}
+	var want []commitgraph.Ref
+	for _, ref := range refs {
+		b, ok := strings.CutPrefix(ref.Name, "refs/heads/")
+		if !ok {
+			continue
+		}
+		if len(opts.Branches) == 0 || slices.Contains(opts.Branches, b) {
+			want = append(want, ref)
+			res.Heads[b] = ref.Addr
+		}
+	}
+	for _, b := range opts.Branches {
+		if _, ok := res.Heads[b]; !ok {
+			return res, fmt.Errorf("%w: %q on remote %q", ErrNoRemoteRef, b, remote)
+		}
+	}
+	if res.Copied, err = remotes.FetchRefs(ctx, rs, db.store, want, remotes.CopyOptions{Progress: opts.Progress}); err != nil {
+		return res, fmt.Errorf("fetch from %q: %w", remote, err)
+	}
+	return res, db.graph.SetRemoteBranches(ctx, remote, res.Heads, opts.Prune && len(opts.Branches) == 0)
+}
+
+// CloneOptions tune Clone.
+type CloneOptions struct {
+	Options
+	// Remote is the name the remote gets in the clone; origin if empty.
+	Remote string
+	// Branch is the clone's default branch; the remote's main, or else
+	// its first branch, if empty.
+	Branch string
+	// Progress, if set, hears how the download goes.
+	Progress func(remotes.Progress)
+}
+
+// Clone makes a new database in dir (which must not hold one) from the
+// remote at url: every branch of the remote, the remote itself (as
+// opts.Remote) and its remote-tracking branches. A clone that fails
+// leaves no database behind.
+func Clone(ctx context.Context, url, dir string, opts CloneOptions) (db *DB, err error) {
+	name := opts.Remote
+	if name == "" {
+		name = "origin"
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(abs, RepoDir)); err == nil {
+		return nil, fmt.Errorf("%w: %s holds %s", ErrExists, abs, RepoDir)
+	}
+	bs, err := remotes.OpenURL(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := remotes.Open(ctx, bs)
+	if err != nil {
+		bs.Close()
+		return nil, err
+	}
+	defer rs.Close()
+	refs, err := remotes.Refs(ctx, rs)
+	if err != nil {
+		return nil, err
+	}
+	heads := map[string]chunks.Address{}
+	var first string
+	for _, r := range refs {
+		if b, ok := strings.CutPrefix(r.Name, "refs/heads/"); ok {
+			heads[b] = r.Addr
+			if first == "" {
+				first = b
+			}
+		}
+	}
+	if len(heads) == 0 {
+		return nil, fmt.Errorf("verso: the remote %s has no branch to clone", url)
+	}
+	branch := opts.Branch
+	switch {
+	case branch != "":
+		if _, ok := heads[branch]; !ok {
+			return nil, fmt.Errorf("%w: %q on the remote %s", ErrNoRemoteRef, branch, url)
+		}
+	case heads[commitgraph.DefaultBranch] != chunks.Address{}:
+		branch = commitgraph.DefaultBranch
+	default:
+		branch = first
+	}
+	made := false
+	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
+		made = true
+	}
+	if err := os.MkdirAll(filepath.Join(abs, RepoDir), 0o755); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			if made {
+				os.RemoveAll(abs)
+			} else {
+				os.RemoveAll(filepath.Join(abs, RepoDir))
+			}
+		}
+	}()
+	cs, err := chunks.OpenFileStore(filepath.Join(abs, RepoDir, StoreDir), chunks.Options{})
+	if err != nil {
+		return nil, err
+	}
+	err = func() error {
+		defer cs.Close()
+		if _, err := remotes.FetchRefs(ctx, rs, cs, refs, remotes.CopyOptions{Progress: opts.Progress}); err != nil {
+			return fmt.Errorf("clone %s: %w", url, err)
+		}
+		g := commitgraph.New(cs)
+		rc, err := commitgraph.EncodeRemote(Remote{URL: url, FetchSpecs: []string{"refs/heads/*:refs/remotes/" + name + "/*"}, Params: map[string]string{}})
+		if err != nil {
+			return err
+		}
+		ra, err := cs.Put(ctx, rc)
+		if err != nil {
+			return err
+		}
+		return g.UpdateRefs(ctx, func(tx *commitgraph.RefTx) error {
+			for _, r := range refs {
+				if b, ok := strings.CutPrefix(r.Name, "refs/heads/"); ok {
+					tx.Set(r.Name, r.Addr)
+					tx.Set(commitgraph.RemoteTrackingPrefix+name+"/"+b, r.Addr)
+				} else {
+					tx.Set(r.Name, r.Addr) // a tag
+				}
+			}
+			tx.Set(commitgraph.RemotePrefix+name, ra)
+			return nil
+		})
+	}()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(abs, RepoDir, headFile), []byte(branch+"\n"), 0o644); err != nil {
+		return nil, err
+	}
+	return Open(abs, opts.Options)
+}
