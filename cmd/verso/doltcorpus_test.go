@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,7 +75,7 @@ func TestDoltCorpus(t *testing.T) {
 		expFile := strings.TrimSuffix(file, ".sql") + ".expected"
 		ok := t.Run(name, func(t *testing.T) {
 			if *doltBinary != "" {
-				got := runCorpusScenario(t, mysqlPath, stdbuf, file, startCorpusDolt(t, *doltBinary))
+				got := runCorpusScenario(t, mysqlPath, stdbuf, file, func(t *testing.T) (string, string) { return startCorpusDolt(t, *doltBinary) })
 				if err := os.WriteFile(expFile, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -85,7 +86,7 @@ func TestDoltCorpus(t *testing.T) {
 				t.Fatalf("%v: record Dolt's answers with scripts/record-dolt-corpus.sh", err)
 			}
 			want = []byte(correctDolt(string(want)))
-			got := runCorpusScenario(t, mysqlPath, stdbuf, file, startCorpusVerso(t))
+			got := runCorpusScenario(t, mysqlPath, stdbuf, file, startCorpusVerso)
 			versoFile := strings.TrimSuffix(file, ".sql") + ".verso"
 			if mine, err := os.ReadFile(versoFile); err == nil {
 				if *updateVersoed {
@@ -165,16 +166,17 @@ func corpusClient(t *testing.T) (mysqlPath, stdbuf string) {
 }
 
 // startCorpusVerso runs verso sql-server on a fresh data dir and returns
-// its address.
-func startCorpusVerso(t *testing.T) string {
-	return startServerIn(t, "", "--data-dir", t.TempDir(), "--port", "0", "--socket", "", "--log-level", "error")
+// its address and the data dir.
+func startCorpusVerso(t *testing.T) (addr, dataDir string) {
+	dataDir = t.TempDir()
+	return startServerIn(t, "", "--data-dir", dataDir, "--port", "0", "--socket", "", "--log-level", "error"), dataDir
 }
 
 // startCorpusDolt runs a Dolt sql-server on a fresh data dir, with a
 // HOME of its own (metrics and version checks off, no committer set:
 // commits made over SQL record the SQL user), until the test ends, and
-// returns its address.
-func startCorpusDolt(t *testing.T, bin string) string {
+// returns its address and the data dir.
+func startCorpusDolt(t *testing.T, bin string) (addr, dataDir string) {
 	t.Helper()
 	dir := t.TempDir()
 	home, data := filepath.Join(dir, "home"), filepath.Join(dir, "data")
@@ -214,7 +216,7 @@ func startCorpusDolt(t *testing.T, bin string) string {
 			<-exited
 		}
 	})
-	addr := "127.0.0.1:" + strconv.Itoa(port)
+	addr = "127.0.0.1:" + strconv.Itoa(port)
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		select {
 		case <-exited:
@@ -223,39 +225,45 @@ func startCorpusDolt(t *testing.T, bin string) string {
 		}
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
-			return addr
+			return addr, data
 		}
 	}
 	t.Fatalf("dolt sql-server did not answer on %s in 30s", addr)
-	return ""
+	return "", ""
 }
 
-// runCorpusScenario makes the database test on the server at addr, runs
-// file in it through the mysql client and returns the client's output,
-// masked. The client runs as
+// runCorpusScenario starts a server with start, makes the database test
+// on it, runs file in it through the mysql client and returns the
+// client's output, masked. The client runs as
 //
 //	stdbuf -o0 mysql --no-defaults -h HOST -P PORT -u root -D test -B --force -vv < file
 //
 // batch output (tab-separated, with column names, so that they are
 // compared too), each statement echoed with its row count or affected
 // rows, errors in order with the output ("ERROR 1146 (42S02) at line 3:
-// ...") and not stopping the session.
-func runCorpusScenario(t *testing.T, mysqlPath, stdbuf, file, addr string) string {
+// ...") and not stopping the session. The scenario's folder placeholders
+// ($REMOTE_DIR, ...) become fresh folders of this run before the server
+// starts, and $DATA_DIR the server's data dir; in the output, their paths
+// become placeholders again (corpusFolders).
+func runCorpusScenario(t *testing.T, mysqlPath, stdbuf, file string, start func(*testing.T) (addr, dataDir string)) string {
 	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sql, folders := corpusFolders(t, string(src))
+	addr, dataDir := start(t)
+	sql = strings.ReplaceAll(sql, corpusDataDir, dataDir)
+	folders.add(corpusDataDir, dataDir)
 	host, port, _ := strings.Cut(addr, ":")
 	args := []string{"--no-defaults", "-h", host, "-P", port, "-u", "root"}
 	if out, err := exec.Command(mysqlPath, append(args, "-e", "CREATE DATABASE "+corpusDB)...).CombinedOutput(); err != nil {
 		t.Fatalf("CREATE DATABASE %s: %v: %s", corpusDB, err, out)
 	}
-	in, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, stdbuf, append([]string{"-o0", mysqlPath}, append(args, "-D", corpusDB, "-B", "--force", "-vv")...)...)
-	cmd.Stdin = in
+	cmd.Stdin = strings.NewReader(sql)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err = cmd.Run()
@@ -267,7 +275,63 @@ func runCorpusScenario(t *testing.T, mysqlPath, stdbuf, file, addr string) strin
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		t.Fatalf("mysql client: %v", err)
 	}
-	return maskCorpus(out.String(), time.Now())
+	return maskCorpus(folders.mask(out.String()), time.Now())
+}
+
+// corpusFolder is a placeholder a scenario may write for a folder of its
+// own, such as a file:// remote's ('file://$REMOTE_DIR'): $REMOTE_DIR,
+// $REMOTE_DIR2 and so on, each a distinct fresh empty folder of the run
+// (a folder that does not exist yet is one below it: $REMOTE_DIR/none).
+var corpusFolder = regexp.MustCompile(`\$REMOTE_DIR[0-9]*\b`)
+
+// corpusDataDir stands for the server's data dir, in a scenario (a
+// remote inside a database's folder, gone when the database is dropped)
+// and in the output (a relative file:// remote resolves inside it).
+const corpusDataDir = "$DATA_DIR"
+
+// corpusPaths maps machine paths of a scenario's run to the placeholders
+// that stand for them in its output.
+type corpusPaths map[string]string
+
+// corpusFolders makes a fresh empty folder for each distinct placeholder
+// of sql (corpusFolder) and returns sql with the folders' paths in their
+// place, and the paths to mask back.
+func corpusFolders(t *testing.T, sql string) (string, corpusPaths) {
+	t.Helper()
+	paths := corpusPaths{}
+	dirs := map[string]string{}
+	sql = corpusFolder.ReplaceAllStringFunc(sql, func(name string) string {
+		if dir, ok := dirs[name]; ok {
+			return dir
+		}
+		dir := t.TempDir()
+		dirs[name] = dir
+		paths.add(name, dir)
+		return dir
+	})
+	return sql, paths
+}
+
+// add masks path, and the path with its symbolic links resolved, as name.
+func (p corpusPaths) add(name, path string) {
+	p[path] = name
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		p[real] = name
+	}
+}
+
+// mask replaces each path in out by its placeholder, longest path first
+// so that a path is never cut by one it begins with.
+func (p corpusPaths) mask(out string) string {
+	paths := make([]string, 0, len(p))
+	for path := range p {
+		paths = append(paths, path)
+	}
+	sort.Slice(paths, func(i, j int) bool { return len(paths[i]) > len(paths[j]) })
+	for _, path := range paths {
+		out = strings.ReplaceAll(out, path, p[path])
+	}
+	return out
 }
 
 // doltCorrections are the places where Dolt 2.3.1 answers otherwise than
@@ -367,5 +431,34 @@ func TestCorrectDolt(t *testing.T) {
 		"x ERROR 1146 (HY000)\n"
 	if got := correctDolt(in); got != want {
 		t.Errorf("correctDolt:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestCorpusFolders pins the folder placeholders: each distinct one a
+// fresh empty folder, the same one the same folder, and every path masked
+// back, the data dir's too, however the placeholders begin alike.
+func TestCorpusFolders(t *testing.T) {
+	sql, paths := corpusFolders(t, "CALL dolt_remote('add', 'a', 'file://$REMOTE_DIR');\n"+
+		"CALL dolt_remote('add', 'b', 'file://$REMOTE_DIR2/x');\n"+
+		"SELECT '$REMOTE_DIR', '$REMOTE_DIRX';\n")
+	lines := strings.Split(sql, "\n")
+	dir := strings.TrimSuffix(strings.TrimPrefix(lines[0], "CALL dolt_remote('add', 'a', 'file://"), "');")
+	dir2 := strings.TrimSuffix(strings.TrimPrefix(lines[1], "CALL dolt_remote('add', 'b', 'file://"), "/x');")
+	if dir == dir2 || !filepath.IsAbs(dir) || !filepath.IsAbs(dir2) {
+		t.Fatalf("folders %q and %q: want two distinct absolute paths", dir, dir2)
+	}
+	for _, d := range []string{dir, dir2} {
+		if entries, err := os.ReadDir(d); err != nil || len(entries) != 0 {
+			t.Errorf("folder %s: %v, %d entries; want an empty folder", d, err, len(entries))
+		}
+	}
+	if want := "SELECT '" + dir + "', '$REMOTE_DIRX';"; lines[2] != want {
+		t.Errorf("third line %q, want %q", lines[2], want)
+	}
+	paths.add(corpusDataDir, "/data/dir")
+	out := "To file://" + dir + "\n" + dir2 + "/x\t/data/dir/test/y\n"
+	want := "To file://$REMOTE_DIR\n$REMOTE_DIR2/x\t$DATA_DIR/test/y\n"
+	if got := paths.mask(out); got != want {
+		t.Errorf("mask:\n%s\nwant:\n%s", got, want)
 	}
 }

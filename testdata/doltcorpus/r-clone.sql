@@ -1,0 +1,40 @@
+-- dolt_clone makes a new database from a file:// remote: its result
+-- row, SHOW DATABASES, the clone's remote, branches, remote-tracking
+-- branches, tables and log; a name taken from the URL's last element;
+-- -b and --branch; the clone is independent of its origin.
+CREATE TABLE t (pk INT PRIMARY KEY, v INT);
+INSERT INTO t VALUES (1, 1);
+CALL dolt_commit('-Am', 'first');
+CALL dolt_branch('b1');
+CALL dolt_remote('add', 'origin', 'file://$REMOTE_DIR/store');
+CALL dolt_push('origin', 'main');
+CALL dolt_push('origin', 'b1');
+CALL dolt_clone('file://$REMOTE_DIR/store', 'newdb');
+SHOW DATABASES;
+SELECT DATABASE();
+USE newdb;
+SELECT * FROM dolt_remotes;
+SELECT name, remote, branch, latest_commit_message FROM dolt_branches ORDER BY name;
+SELECT name, latest_commit_message FROM dolt_remote_branches ORDER BY name;
+SELECT * FROM t ORDER BY pk;
+SELECT message FROM dolt_log;
+SELECT (SELECT GROUP_CONCAT(commit_hash ORDER BY date) FROM newdb.dolt_log) = (SELECT GROUP_CONCAT(commit_hash ORDER BY date) FROM test.dolt_log);
+SELECT * FROM dolt_status;
+SELECT active_branch();
+INSERT INTO t VALUES (2, 2);
+CALL dolt_commit('-am', 'in the clone');
+SELECT * FROM test.t ORDER BY pk;
+CALL dolt_clone('file://$REMOTE_DIR/store');
+SHOW DATABASES;
+SELECT name FROM store.dolt_branches;
+CALL dolt_clone('-b', 'b1', 'file://$REMOTE_DIR/store', 'onb1');
+SELECT name, remote, branch FROM onb1.dolt_branches ORDER BY name;
+CALL dolt_clone('--branch', 'b1', 'file://$REMOTE_DIR/store', 'onb1b');
+SELECT name FROM onb1b.dolt_branches ORDER BY name;
+CALL dolt_clone('--remote', 'up', 'file://$REMOTE_DIR/store', 'withup');
+SELECT name, url FROM withup.dolt_remotes;
+SELECT name FROM withup.dolt_remote_branches ORDER BY name;
+SELECT name, remote, branch FROM withup.dolt_branches;
+DROP DATABASE newdb;
+CALL dolt_clone('file://$REMOTE_DIR/store', 'newdb');
+SELECT message FROM newdb.dolt_log;

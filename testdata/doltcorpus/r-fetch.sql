@@ -1,0 +1,47 @@
+-- dolt_fetch: its result row, the remote-tracking branches it makes in
+-- dolt_remote_branches (every column), fetching one branch, a refspec,
+-- nothing new, and --prune; the local branches do not move.
+CREATE TABLE t (pk INT PRIMARY KEY, v INT);
+INSERT INTO t VALUES (1, 1);
+CALL dolt_commit('-Am', 'first');
+CALL dolt_remote('add', 'origin', 'file://$REMOTE_DIR');
+CALL dolt_push('origin', 'main');
+CALL dolt_clone('file://$REMOTE_DIR', 'other');
+USE other;
+SELECT * FROM dolt_remote_branches;
+USE test;
+INSERT INTO t VALUES (2, 2);
+CALL dolt_commit('-am', 'second');
+CALL dolt_push('origin', 'main');
+CALL dolt_checkout('-b', 'feature');
+INSERT INTO t VALUES (3, 3);
+CALL dolt_commit('-am', 'on feature');
+CALL dolt_push('origin', 'feature');
+CALL dolt_checkout('main');
+CALL dolt_branch('gone');
+CALL dolt_push('origin', 'gone');
+USE other;
+SELECT name, latest_commit_message FROM dolt_remote_branches ORDER BY name;
+CALL dolt_fetch('origin', 'main');
+SELECT name, latest_commit_message FROM dolt_remote_branches ORDER BY name;
+SELECT * FROM t ORDER BY pk;
+SELECT name, latest_commit_message FROM dolt_branches;
+CALL dolt_fetch();
+SELECT * FROM dolt_remote_branches ORDER BY name;
+SELECT name, hash = HASHOF('main') FROM dolt_remote_branches ORDER BY name;
+SELECT name FROM dolt_branches;
+CALL dolt_fetch();
+CALL dolt_fetch('origin');
+CALL dolt_fetch('origin', 'refs/heads/feature:refs/remotes/origin/feat2');
+SELECT name FROM dolt_remote_branches ORDER BY name;
+CALL dolt_fetch('origin', 'main', 'feature');
+USE test;
+CALL dolt_push('origin', ':gone');
+USE other;
+CALL dolt_fetch();
+SELECT name FROM dolt_remote_branches ORDER BY name;
+CALL dolt_fetch('--prune');
+SELECT name FROM dolt_remote_branches ORDER BY name;
+CALL dolt_fetch('-p', 'origin');
+SELECT name FROM dolt_remote_branches ORDER BY name;
+SELECT * FROM dolt_status;

@@ -1,0 +1,50 @@
+-- dolt_pull that meets a conflict: with autocommit the transaction is
+-- rolled back with an error; without it the result row counts the
+-- conflicts, which dolt_conflicts shows and a resolution commits; with
+-- @@dolt_allow_commit_conflicts the conflicts are kept.
+CREATE TABLE t (pk INT PRIMARY KEY, v INT);
+INSERT INTO t VALUES (1, 1), (2, 2);
+CALL dolt_commit('-Am', 'first');
+CALL dolt_remote('add', 'origin', 'file://$REMOTE_DIR');
+CALL dolt_push('origin', 'main');
+CALL dolt_clone('file://$REMOTE_DIR', 'other');
+USE other;
+UPDATE t SET v = 10 WHERE pk = 1;
+CALL dolt_commit('-am', 'other v10');
+CALL dolt_push('origin', 'main');
+USE test;
+UPDATE t SET v = 20 WHERE pk = 1;
+CALL dolt_commit('-am', 'test v20');
+CALL dolt_pull('origin', 'main');
+SELECT * FROM dolt_conflicts;
+SELECT * FROM t ORDER BY pk;
+SELECT name FROM dolt_remote_branches;
+SELECT HASHOF('origin/main') = HASHOF('main');
+SET autocommit = 0;
+CALL dolt_pull('origin', 'main');
+SHOW WARNINGS;
+SELECT * FROM dolt_conflicts;
+SELECT base_pk, base_v, our_pk, our_v, our_diff_type, their_pk, their_v, their_diff_type FROM dolt_conflicts_t;
+SELECT * FROM dolt_status ORDER BY table_name;
+SELECT * FROM dolt_merge_status;
+CALL dolt_conflicts_resolve('--theirs', 't');
+SELECT * FROM t ORDER BY pk;
+CALL dolt_commit('-am', 'resolved');
+COMMIT;
+SET autocommit = 1;
+SELECT message FROM dolt_log LIMIT 2;
+CALL dolt_push('origin', 'main');
+USE other;
+CALL dolt_pull();
+UPDATE t SET v = 30 WHERE pk = 2;
+CALL dolt_commit('-am', 'other v30');
+CALL dolt_push('origin', 'main');
+USE test;
+UPDATE t SET v = 40 WHERE pk = 2;
+CALL dolt_commit('-am', 'test v40');
+SET @@dolt_allow_commit_conflicts = 1;
+CALL dolt_pull('origin', 'main');
+SELECT * FROM dolt_conflicts;
+SELECT * FROM dolt_merge_status;
+CALL dolt_merge('--abort');
+SELECT * FROM t ORDER BY pk;

@@ -1,0 +1,51 @@
+-- Remote-tracking branches as revisions: origin/main in AS OF, in
+-- dolt_log, dolt_diff, dolt_diff_stat, HASHOF, dolt_merge_base,
+-- dolt_branch_status, dolt_merge, dolt_branch and dolt_checkout (which
+-- make tracking branches), and the forms Dolt does not take.
+CREATE TABLE t (pk INT PRIMARY KEY, v INT);
+INSERT INTO t VALUES (1, 1);
+CALL dolt_commit('-Am', 'first');
+CALL dolt_remote('add', 'origin', 'file://$REMOTE_DIR');
+CALL dolt_push('origin', 'main');
+CALL dolt_clone('file://$REMOTE_DIR', 'other');
+USE test;
+INSERT INTO t VALUES (2, 2);
+CALL dolt_commit('-am', 'second');
+CALL dolt_push('origin', 'main');
+CALL dolt_branch('rb');
+CALL dolt_push('origin', 'rb');
+USE other;
+CALL dolt_fetch();
+SELECT * FROM t ORDER BY pk;
+SELECT * FROM t AS OF 'origin/main' ORDER BY pk;
+SELECT * FROM t AS OF 'remotes/origin/main' ORDER BY pk;
+SELECT * FROM t AS OF 'refs/remotes/origin/main' ORDER BY pk;
+SELECT * FROM t AS OF 'origin/main~1' ORDER BY pk;
+SELECT * FROM t AS OF 'origin/nope';
+SELECT message FROM dolt_log('origin/main');
+SELECT message FROM dolt_log('main..origin/main');
+SELECT message FROM dolt_log('origin/main', '--not', 'main');
+SELECT HASHOF('origin/main') = (SELECT hash FROM dolt_remote_branches WHERE name = 'remotes/origin/main');
+SELECT HASHOF('origin/main') = HASHOF('main');
+SELECT HASHOF('remotes/origin/main');
+SELECT HASHOF('refs/remotes/origin/main') = HASHOF('origin/main');
+SELECT * FROM dolt_diff('main', 'origin/main', 't');
+SELECT * FROM dolt_diff_stat('main', 'origin/main');
+SELECT * FROM dolt_diff_summary('main', 'origin/main');
+SELECT DOLT_MERGE_BASE('main', 'origin/main') = HASHOF('main');
+SELECT * FROM dolt_branch_status('main', 'origin/main');
+SELECT to_pk, diff_type FROM dolt_diff_t WHERE to_commit = HASHOF('origin/main');
+SELECT * FROM `other/origin/main`.t;
+CALL dolt_branch('fromremote', 'origin/main');
+CALL dolt_checkout('rb');
+SELECT active_branch();
+CALL dolt_checkout('-b', 'rb2', 'origin/rb');
+CALL dolt_checkout('main');
+CALL dolt_branch('--track', 'rb3', 'origin/rb');
+SELECT name, remote, branch FROM dolt_branches ORDER BY name;
+CALL dolt_checkout('origin/main');
+CALL dolt_branch('-d', 'origin/rb');
+CALL dolt_merge('origin/main');
+SELECT * FROM t ORDER BY pk;
+SELECT HASHOF('main') = HASHOF('origin/main');
+SELECT * FROM dolt_status;
