@@ -262,6 +262,9 @@ func (t *Txn) threeWay(ctx context.Context, s *BranchState, base, theirs *Commit
 	var merge *commitgraph.MergeState
 	if !opts.Squash {
 		merge = &commitgraph.MergeState{Commit: theirs.Addr, PreMergeWorking: s.Working.Address()}
+		if strings.HasPrefix(spec, commitgraph.RemoteTrackingPrefix) {
+			merge.Source = spec // a pull's: dolt_merge_status names the ref
+		}
 	}
 	for _, sc := range res.SchemaConflicts {
 		out.SchemaConflicts = append(out.SchemaConflicts, sc.Table)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/verso-db/verso/chunks"
@@ -36,6 +35,8 @@ var (
 	ErrRemoteMoved = remotes.ErrRemoteMoved
 	// ErrNoRemoteRef: the remote has no such branch.
 	ErrNoRemoteRef = remotes.ErrNoRemoteRef
+	// ErrEmptyRemote: the remote holds no branch (a clone's).
+	ErrEmptyRemote = errors.New("verso: the remote holds no branch")
 )
 
 // AddRemote adds the remote name at url (file:///path or
@@ -150,7 +151,8 @@ func (db *DB) Push(ctx context.Context, remote, src, dst string, opts PushOption
 // FetchOptions tune Fetch.
 type FetchOptions struct {
 	// Branches limits the fetch to these of the remote's branches; all if
-	// empty.
+	// empty. An entry "b:t" fetches the remote's b into the
+	// remote-tracking branch <remote>/t instead of <remote>/b.
 	Branches []string
 	// Prune deletes the remote-tracking branches whose branch the remote
 	// no longer has (only when all branches are fetched).
@@ -184,20 +186,27 @@ func (db *DB) Fetch(ctx context.Context, remote string, opts FetchOptions) (Fetc
 		return res, fmt.Errorf("remote %q: %w", remote, err)
 	}
 	var want []commitgraph.Ref
+	remoteHeads := map[string]chunks.Address{}
 	for _, ref := range refs {
-		b, ok := strings.CutPrefix(ref.Name, "refs/heads/")
-		if !ok {
-			continue
-		}
-		if len(opts.Branches) == 0 || slices.Contains(opts.Branches, b) {
-			want = append(want, ref)
-			res.Heads[b] = ref.Addr
+		if b, ok := strings.CutPrefix(ref.Name, "refs/heads/"); ok {
+			remoteHeads[b] = ref.Addr
+			if len(opts.Branches) == 0 {
+				want = append(want, ref)
+				res.Heads[b] = ref.Addr
+			}
 		}
 	}
-	for _, b := range opts.Branches {
-		if _, ok := res.Heads[b]; !ok {
+	for _, spec := range opts.Branches {
+		b, into, ok := strings.Cut(spec, ":")
+		if !ok {
+			into = b
+		}
+		a, ok := remoteHeads[b]
+		if !ok {
 			return res, fmt.Errorf("%w: %q on remote %q", ErrNoRemoteRef, b, remote)
 		}
+		want = append(want, commitgraph.Ref{Name: "refs/heads/" + b, Addr: a})
+		res.Heads[into] = a
 	}
 	if res.Copied, err = remotes.FetchRefs(ctx, rs, db.store, want, remotes.CopyOptions{Progress: opts.Progress}); err != nil {
 		return res, fmt.Errorf("fetch from %q: %w", remote, err)
@@ -218,9 +227,11 @@ type CloneOptions struct {
 }
 
 // Clone makes a new database in dir (which must not hold one) from the
-// remote at url: every branch of the remote, the remote itself (as
-// opts.Remote) and its remote-tracking branches. A clone that fails
-// leaves no database behind.
+// remote at url, as Dolt clones: one local branch (opts.Branch, else
+// the remote's main, else its first) tracking the remote's, the remote's
+// tags, the remote itself (as opts.Remote) and a remote-tracking branch
+// for each of the remote's branches. A clone that fails leaves no
+// database behind.
 func Clone(ctx context.Context, url, dir string, opts CloneOptions) (db *DB, err error) {
 	name := opts.Remote
 	if name == "" {
@@ -258,7 +269,7 @@ func Clone(ctx context.Context, url, dir string, opts CloneOptions) (db *DB, err
 		}
 	}
 	if len(heads) == 0 {
-		return nil, fmt.Errorf("verso: the remote %s has no branch to clone", url)
+		return nil, fmt.Errorf("%w to clone: %s", ErrEmptyRemote, url)
 	}
 	branch := opts.Branch
 	switch {
@@ -305,15 +316,24 @@ func Clone(ctx context.Context, url, dir string, opts CloneOptions) (db *DB, err
 		if err != nil {
 			return err
 		}
+		ub, err := commitgraph.EncodeUpstream(Upstream{Remote: name, Branch: branch})
+		if err != nil {
+			return err
+		}
+		ua, err := cs.Put(ctx, ub)
+		if err != nil {
+			return err
+		}
 		return g.UpdateRefs(ctx, func(tx *commitgraph.RefTx) error {
 			for _, r := range refs {
 				if b, ok := strings.CutPrefix(r.Name, "refs/heads/"); ok {
-					tx.Set(r.Name, r.Addr)
 					tx.Set(commitgraph.RemoteTrackingPrefix+name+"/"+b, r.Addr)
 				} else {
 					tx.Set(r.Name, r.Addr) // a tag
 				}
 			}
+			tx.Set("refs/heads/"+branch, heads[branch])
+			tx.Set(commitgraph.UpstreamPrefix+branch, ua)
 			tx.Set(commitgraph.RemotePrefix+name, ra)
 			return nil
 		})
@@ -325,4 +345,43 @@ func Clone(ctx context.Context, url, dir string, opts CloneOptions) (db *DB, err
 		return nil, err
 	}
 	return Open(abs, opts.Options)
+}
+
+// Upstream is the remote branch a branch pushes to and pulls from.
+type Upstream = commitgraph.Upstream
+
+// SetUpstream records the remote branch that branch tracks (a zero
+// Upstream removes it).
+func (db *DB) SetUpstream(ctx context.Context, branch string, u Upstream) error {
+	return db.graph.SetUpstream(ctx, branch, u)
+}
+
+// Upstreams returns every branch's upstream, by branch.
+func (db *DB) Upstreams(ctx context.Context) (map[string]Upstream, error) {
+	return db.graph.Upstreams(ctx)
+}
+
+// GetRemote returns the remote called name (ErrRemoteNotFound).
+func (db *DB) GetRemote(ctx context.Context, name string) (Remote, error) {
+	return db.graph.GetRemote(ctx, name)
+}
+
+// RemoteHeads reads the remote's branches, by name.
+func (db *DB) RemoteHeads(ctx context.Context, remote string) (map[string]chunks.Address, error) {
+	_, rs, err := db.openRemote(ctx, remote)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	refs, err := remotes.Refs(ctx, rs)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]chunks.Address{}
+	for _, r := range refs {
+		if b, ok := strings.CutPrefix(r.Name, "refs/heads/"); ok {
+			out[b] = r.Addr
+		}
+	}
+	return out, nil
 }

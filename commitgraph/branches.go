@@ -98,6 +98,7 @@ func (db *DB) DeleteBranch(ctx context.Context, branch string) error {
 		}
 		tx.Delete(branchRef(branch))
 		tx.Delete(workingSetRef(branch))
+		tx.Delete(UpstreamPrefix + branch)
 		return nil
 	})
 }
@@ -132,6 +133,12 @@ func (db *DB) RenameBranch(ctx context.Context, from, to string) error {
 			return err
 		}
 		tx.Delete(workingSetRef(from))
+		if up, ok, err := tx.Get(ctx, UpstreamPrefix+from); err != nil {
+			return err
+		} else if ok {
+			tx.Delete(UpstreamPrefix + from)
+			tx.Set(UpstreamPrefix+to, up)
+		}
 		if ok {
 			tx.Set(workingSetRef(to), ws)
 		}

@@ -58,6 +58,14 @@ func (db *DB) Check(ctx context.Context) error {
 			}
 		case strings.HasPrefix(r.Name, StashPrefix), strings.HasPrefix(r.Name, RemoteTrackingPrefix):
 			queue = append(queue, r.Addr)
+		case strings.HasPrefix(r.Name, UpstreamPrefix):
+			b, err := db.cs.Get(ctx, r.Addr)
+			if err == nil {
+				_, err = DecodeUpstream(b)
+			}
+			if err != nil {
+				return fmt.Errorf("%w: ref %q: %v", ErrCheck, r.Name, err)
+			}
 		case strings.HasPrefix(r.Name, RemotePrefix):
 			if _, err := db.readRemote(ctx, r); err != nil {
 				return fmt.Errorf("%w: %v", ErrCheck, err)

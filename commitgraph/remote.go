@@ -16,6 +16,8 @@ import (
 //	remotes/<name>                  -> a remote chunk (below)
 //	refs/remotes/<remote>/<branch>  -> the commit <remote>'s <branch> was
 //	                                   at when last fetched or pushed
+//	upstream/<branch>               -> an upstream chunk: the remote branch
+//	                                   <branch> pushes to and pulls from
 //
 // Remote chunk format, version 1. Integers are big-endian.
 //
@@ -27,11 +29,21 @@ import (
 //	+----------------------------------------------------------+
 //
 // The name is not in the chunk: it is the key of the ref.
+//
+// Upstream chunk format, version 1:
+//
+//	+----------------------------------------------------------+
+//	| magic "VUPS" [4] | version u8 (1)                         |
+//	| remote: len u16 | bytes                                  |
+//	| remote branch: len u16 | bytes                           |
+//	+----------------------------------------------------------+
 
 const (
 	RemotePrefix         = "remotes/"
 	RemoteTrackingPrefix = "refs/remotes/"
 	remoteMagic          = "VRMT"
+	UpstreamPrefix       = "upstream/"
+	upstreamMagic        = "VUPS"
 )
 
 // ErrRemoteNotFound: no remote has that name.
@@ -101,7 +113,7 @@ func DecodeRemote(name string, b []byte) (Remote, error) {
 
 // AddRemote stores a new remote's configuration.
 func (db *DB) AddRemote(ctx context.Context, r Remote) error {
-	if err := CheckName(r.Name); err != nil || strings.Contains(r.Name, "/") {
+	if strings.ContainsAny(r.Name, "/. \t\n\x00:*?[\\^~") {
 		return fmt.Errorf("%w: %q is not a remote name", ErrBadName, r.Name)
 	}
 	b, err := EncodeRemote(r)
@@ -229,4 +241,76 @@ func (db *DB) SetRemoteBranches(ctx context.Context, remote string, heads map[st
 		}
 		return nil
 	})
+}
+
+// Upstream is the remote branch a branch pushes to and pulls from.
+type Upstream struct {
+	Remote string
+	Branch string
+}
+
+// EncodeUpstream returns u's chunk.
+func EncodeUpstream(u Upstream) ([]byte, error) {
+	var w writer
+	w.header(upstreamMagic)
+	w.short("remote", u.Remote)
+	w.short("remote branch", u.Branch)
+	return w.result()
+}
+
+// DecodeUpstream decodes an upstream chunk.
+func DecodeUpstream(b []byte) (Upstream, error) {
+	r := reader{b: b, kind: "upstream"}
+	r.header(upstreamMagic)
+	u := Upstream{Remote: r.short("remote"), Branch: r.short("remote branch")}
+	return u, r.done()
+}
+
+// SetUpstream records u as branch's upstream (a zero u removes it).
+func (db *DB) SetUpstream(ctx context.Context, branch string, u Upstream) error {
+	var a chunks.Address
+	if u != (Upstream{}) {
+		b, err := EncodeUpstream(u)
+		if err != nil {
+			return err
+		}
+		if a, err = db.cs.Put(ctx, b); err != nil {
+			return err
+		}
+	}
+	return db.UpdateRefs(ctx, func(tx *RefTx) error {
+		if _, ok, err := tx.Get(ctx, branchRef(branch)); err != nil || !ok {
+			if err == nil {
+				err = fmt.Errorf("%w: %q", ErrBranchNotFound, branch)
+			}
+			return err
+		}
+		if a.IsEmpty() {
+			tx.Delete(UpstreamPrefix + branch)
+		} else {
+			tx.Set(UpstreamPrefix+branch, a)
+		}
+		return nil
+	})
+}
+
+// Upstreams returns every branch's upstream, by branch.
+func (db *DB) Upstreams(ctx context.Context) (map[string]Upstream, error) {
+	refs, err := db.Refs(ctx, UpstreamPrefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Upstream, len(refs))
+	for _, r := range refs {
+		b, err := db.cs.Get(ctx, r.Addr)
+		if err != nil {
+			return nil, fmt.Errorf("commitgraph: %s: %w", r.Name, err)
+		}
+		u, err := DecodeUpstream(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.Name, err)
+		}
+		out[strings.TrimPrefix(r.Name, UpstreamPrefix)] = u
+	}
+	return out, nil
 }

@@ -82,3 +82,51 @@ func FuzzDecodeRemote(f *testing.F) {
 		}
 	})
 }
+
+func TestUpstream(t *testing.T) {
+	ctx := context.Background()
+	db := New(chunks.NewMemoryStore())
+	c, _ := db.Init(ctx, "main", Meta{Message: "init"})
+	if err := db.SetUpstream(ctx, "nope", Upstream{"origin", "x"}); !errors.Is(err, ErrBranchNotFound) {
+		t.Fatalf("%v", err)
+	}
+	if err := db.CreateBranch(ctx, "b", c.Addr); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetUpstream(ctx, "b", Upstream{"origin", "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RenameBranch(ctx, "b", "c"); err != nil {
+		t.Fatal(err)
+	}
+	ups, _ := db.Upstreams(ctx)
+	if len(ups) != 1 || ups["c"] != (Upstream{"origin", "b"}) {
+		t.Fatalf("%v", ups)
+	}
+	if err := db.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteBranch(ctx, "c"); err != nil {
+		t.Fatal(err)
+	}
+	if ups, _ := db.Upstreams(ctx); len(ups) != 0 {
+		t.Fatalf("a deleted branch kept its upstream: %v", ups)
+	}
+}
+
+func FuzzDecodeUpstream(f *testing.F) {
+	b, _ := EncodeUpstream(Upstream{"origin", "main"})
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		u, err := DecodeUpstream(b)
+		if err != nil {
+			if !chunks.IsCorrupt(err) {
+				t.Fatalf("not marked corrupt: %v", err)
+			}
+			return
+		}
+		if again, _ := EncodeUpstream(u); string(again) != string(b) {
+			t.Fatal("does not encode back")
+		}
+	})
+}

@@ -36,10 +36,7 @@ var _ Blobstore = (*FileBlobstore)(nil)
 func OpenFile(dir string) (*FileBlobstore, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("remotes: the remote folder %s does not exist: create it first", dir)
-		}
-		return nil, fmt.Errorf("remotes: %w", err)
+		return nil, fmt.Errorf("remotes: the remote folder cannot be read (create it first if it is missing): %w", err)
 	}
 	if !st.IsDir() {
 		return nil, fmt.Errorf("remotes: the remote %s is not a folder", dir)

@@ -282,6 +282,15 @@ func refNamedInsensitive(ctx *sql.Context, db *Database, name string) (string, b
 	for _, t := range ts {
 		names = append(names, t.Name)
 	}
+	// Remote-tracking branches, as <remote>/<branch> (Dolt's hashof
+	// takes no remotes/ or refs/remotes/ form).
+	rbs, err := db.st.graph.RemoteBranches(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	for _, rb := range rbs {
+		names = append(names, rb.Name)
+	}
 	if slices.Contains(names, name) {
 		return name, true, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -89,7 +90,37 @@ func newBranch(ctx *sql.Context, db *Database, a *procArgs) error {
 			return errInvalidUsage
 		}
 	}
-	return setBranch(ctx, db, name, start, a.has("force"))
+	if err := setBranch(ctx, db, name, start, a.has("force")); err != nil {
+		return err
+	}
+	if a.has("track") {
+		if up, ok := trackedStart(ctx, db, start); ok {
+			return db.st.db.SetUpstream(ctx, name, up)
+		}
+	}
+	return nil
+}
+
+// trackedStart returns the remote branch a start point names when it is
+// a remote-tracking branch (origin/main, remotes/origin/main).
+func trackedStart(ctx *sql.Context, db *Database, start string) (verso.Upstream, bool) {
+	rbs, err := db.st.db.RemoteBranches(ctx)
+	if err != nil {
+		return verso.Upstream{}, false
+	}
+	start = strings.TrimPrefix(strings.TrimPrefix(start, "refs/"), "remotes/")
+	for _, rb := range rbs {
+		if rb.Name == start {
+			return verso.Upstream{Remote: rb.Remote, Branch: rb.Branch}, true
+		}
+	}
+	return verso.Upstream{}, false
+}
+
+// trackingMessage is what dolt_checkout adds when a new branch tracks a
+// remote branch.
+func trackingMessage(branch string, up verso.Upstream) string {
+	return fmt.Sprintf("\nbranch '%s' set up to track '%s/%s'.", branch, up.Remote, up.Branch)
 }
 
 // setBranch points the branch name at the commit start names, as
@@ -273,6 +304,12 @@ func checkout(ctx *sql.Context, db *Database, a *procArgs) (string, error) {
 		if err := setBranch(ctx, db, name, start, force); err != nil {
 			return "", err
 		}
+		if up, ok := trackedStart(ctx, db, start); ok {
+			if err := db.st.db.SetUpstream(ctx, name, up); err != nil {
+				return "", err
+			}
+			return switchBranch(ctx, db, name) + trackingMessage(name, up), nil
+		}
 		return switchBranch(ctx, db, name), nil
 	}
 	if a.afterDashes >= 2 {
@@ -328,7 +365,39 @@ func checkout(ctx *sql.Context, db *Database, a *procArgs) (string, error) {
 	if isBranch {
 		return switchBranch(ctx, db, first), nil
 	}
+	if len(a.pos) == 1 {
+		// A branch only a remote has: made here, tracking it, as Dolt
+		// (and Git) do when exactly one remote has it.
+		if up, ok := onlyRemoteBranch(ctx, db, first); ok {
+			if err := setBranch(ctx, db, first, up.Remote+"/"+up.Branch, false); err != nil {
+				return "", err
+			}
+			if err := db.st.db.SetUpstream(ctx, first, up); err != nil {
+				return "", err
+			}
+			return switchBranch(ctx, db, first) + trackingMessage(first, up), nil
+		}
+	}
 	return "", checkoutTables(ctx, "", a.pos)
+}
+
+// onlyRemoteBranch returns the remote branch called branch, if exactly
+// one remote has a remote-tracking branch of that name.
+func onlyRemoteBranch(ctx *sql.Context, db *Database, branch string) (verso.Upstream, bool) {
+	rbs, err := db.st.db.RemoteBranches(ctx)
+	if err != nil {
+		return verso.Upstream{}, false
+	}
+	var found []verso.Upstream
+	for _, rb := range rbs {
+		if rb.Branch == branch {
+			found = append(found, verso.Upstream{Remote: rb.Remote, Branch: rb.Branch})
+		}
+	}
+	if len(found) != 1 {
+		return verso.Upstream{}, false
+	}
+	return found[0], true
 }
 
 // switchBranch makes branch the session's and returns dolt_checkout's

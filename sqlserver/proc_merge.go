@@ -251,9 +251,21 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 			return nil, err
 		}
 	}
+	row, err := runMerge(ctx, d, a.pos[0], opts, idErr)
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(row), nil
+}
+
+// runMerge merges spec into d's branch and returns dolt_merge's result
+// row (hash, fast_forward, conflicts, message), with Dolt's warnings, or
+// its error. idErr is the session's identity error, shown if the merge
+// needs an author.
+func runMerge(ctx *sql.Context, d *txDB, spec string, opts verso.MergeOptions, idErr error) (sql.Row, error) {
 	var res *verso.MergeResult
-	err = d.updateBranchWith(ctx, func() (err error) {
-		res, err = d.Merge(ctx, a.pos[0], opts)
+	err := d.updateBranchWith(ctx, func() (err error) {
+		res, err = d.Merge(ctx, spec, opts)
 		return err
 	})
 	switch {
@@ -275,19 +287,19 @@ func doltMerge(ctx *sql.Context, args ...string) (sql.RowIter, error) {
 			msg = msgAhead
 		}
 		ctx.Warn(1105, "%s", msg)
-		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(0), msg}), nil
+		return sql.Row{"", int64(0), int64(0), msg}, nil
 	case res.Unmerged():
 		// The transaction's end commits them, or undoes the merge.
 		d.conflictedMerge = true
 		ctx.Warn(1105, "merge has unresolved conflicts or constraint violations")
-		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(1), msgConflicts}), nil
+		return sql.Row{"", int64(0), int64(1), msgConflicts}, nil
 	case res.FastForward:
 		// A squash that could fast-forward names theirs, as Dolt's does.
-		return sql.RowsToRowIter(sql.Row{res.Theirs.Addr.String(), int64(1), int64(0), msgMergeOK}), nil
+		return sql.Row{res.Theirs.Addr.String(), int64(1), int64(0), msgMergeOK}, nil
 	case res.Commit == nil:
-		return sql.RowsToRowIter(sql.Row{"", int64(0), int64(0), msgMergeOK}), nil
+		return sql.Row{"", int64(0), int64(0), msgMergeOK}, nil
 	}
-	return sql.RowsToRowIter(sql.Row{res.Commit.Addr.String(), int64(0), int64(0), msgMergeOK}), nil
+	return sql.Row{res.Commit.Addr.String(), int64(0), int64(0), msgMergeOK}, nil
 }
 
 var pickSpec = optSpec{proc: "dolt_cherry_pick", opts: map[string]bool{"abort": false, "allow-empty": false}}

@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -310,6 +311,15 @@ func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error)
 	if _, err := st.graph.Head(ctx, rev); err == nil {
 		return &Database{p: p, st: st, name: st.name + "/" + rev, branch: rev}, nil
 	}
+	// A remote-tracking branch (origin/main) names no revision database,
+	// as in Dolt: only branches, tags and commits do.
+	if base, _, _ := strings.Cut(strings.SplitN(rev, "^", 2)[0], "~"); strings.Contains(base, "/") {
+		if _, err := st.graph.Head(ctx, base); err != nil {
+			if _, err := st.graph.Tag(ctx, base); err != nil {
+				return nil, sql.ErrDatabaseNotFound.New(name)
+			}
+		}
+	}
 	c, err := st.graph.Resolve(ctx, rev, p.sessionBranch(ctx, st))
 	if err != nil {
 		return nil, sql.ErrDatabaseNotFound.New(name)
@@ -446,4 +456,36 @@ func (p *Provider) CreateCollatedDatabase(ctx *sql.Context, name string, collati
 		return err
 	}
 	return d.(*Database).SetCollation(ctx, collation)
+}
+
+// CloneDatabase makes the database name in the data dir as a clone of the
+// remote at url (verso.Clone), and serves it.
+func (p *Provider) CloneDatabase(ctx *sql.Context, url, name string, opts verso.CloneOptions) error {
+	if err := checkDatabaseName(name); err != nil {
+		return err
+	}
+	if p.readOnly {
+		return errReadOnlyProvider
+	}
+	if p.dataDir == "" {
+		return errors.New("dolt_clone needs a server with a data directory: this one keeps its databases in memory")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.dbs[strings.ToLower(name)]; ok {
+		return sql.ErrDatabaseExists.New(name)
+	}
+	dir := filepath.Join(p.dataDir, name)
+	if _, err := os.Stat(dir); err == nil {
+		return sql.ErrDatabaseExists.New(name)
+	}
+	opts.Options = verso.Options{Name: name, Collations: sqlCollations{}, Locks: p.locks}
+	db, err := verso.Clone(ctx, url, dir, opts)
+	if err != nil {
+		return err
+	}
+	st := newState(db)
+	p.watch(st)
+	p.dbs[strings.ToLower(name)] = st
+	return nil
 }

@@ -19,7 +19,7 @@ import (
 
 // procedures are the external stored procedures. Several may share a name
 // with different parameter counts; they are tried in this order.
-var procedures = slices.Concat(conflictProcedures, eventProcedures, branchProcedures, commitProcedures, cleanProcedures, droppedProcedures, mergeProcedures, verifyProcedures, gcProcedures, stashProcedures)
+var procedures = slices.Concat(conflictProcedures, eventProcedures, branchProcedures, commitProcedures, cleanProcedures, droppedProcedures, mergeProcedures, verifyProcedures, gcProcedures, stashProcedures, remoteProcedures)
 
 // tableFunctions are the table functions.
 var tableFunctions = slices.Concat(eventTableFunctions, historyTableFunctions, []sql.TableFunction{&reflogFunc{}, &jsonDiffFunc{}})

@@ -82,6 +82,10 @@ func (v *View) branchRows(ctx *sql.Context) ([]sql.Row, error) {
 	if err != nil {
 		return nil, err
 	}
+	ups, err := g.Upstreams(ctx)
+	if err != nil {
+		return nil, err
+	}
 	rows := make([]sql.Row, 0, len(bs))
 	for _, b := range bs {
 		c, ws, err := g.BranchState(ctx, b.Name)
@@ -90,7 +94,8 @@ func (v *View) branchRows(ctx *sql.Context) ([]sql.Row, error) {
 		}
 		who := c.Meta.CommitterOrAuthor()
 		dirty := ws.Working != c.Root || ws.Staged != c.Root
-		rows = append(rows, sql.Row{b.Name, c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message, "", "", dirty,
+		up := ups[b.Name]
+		rows = append(rows, sql.Row{b.Name, c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message, up.Remote, up.Branch, dirty,
 			c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.AuthorWhen()})
 	}
 	return rows, nil

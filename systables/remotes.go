@@ -18,9 +18,9 @@ import (
 //	                     latest_author_email text, latest_author_date
 //	                     datetime(3): the remote-tracking branches
 //
-// verso has no remotes yet, so both are empty. As in Dolt, dolt_remotes
-// refuses writes (dolt_remote edits remotes) and a DELETE of
-// dolt_remote_branches has nothing to delete.
+// Both read the refs as they are now (remotes are not versioned). As in
+// Dolt, dolt_remotes refuses inserts (dolt_remote edits remotes), and
+// updates and deletes of either change nothing.
 
 const (
 	RemotesName        = "dolt_remotes"
@@ -48,7 +48,7 @@ var (
 	errRemotesReadOnly = errors.New("the dolt_remotes table is read-only; use the dolt_remote stored procedure to edit remotes")
 )
 
-// remotesTable is dolt_remotes or dolt_remote_branches: no rows.
+// remotesTable is dolt_remotes or dolt_remote_branches.
 type remotesTable struct{ rowsTable }
 
 var (
@@ -57,12 +57,49 @@ var (
 	_ sql.UpdatableTable  = (*remotesTable)(nil)
 )
 
-func openRemotes(name string) *remotesTable {
-	sch := remotesSchema
+func openRemotes(name string, v *View) *remotesTable {
 	if name == RemoteBranchesName {
-		sch = remoteBranchesSchema
+		return &remotesTable{rowsTable{name: name, sch: remoteBranchesSchema, rows: v.remoteBranchRows}}
 	}
-	return &remotesTable{rowsTable{name: name, sch: sch, rows: func(*sql.Context) ([]sql.Row, error) { return nil, nil }}}
+	return &remotesTable{rowsTable{name: name, sch: remotesSchema, rows: v.remoteRows}}
+}
+
+func (v *View) remoteRows(ctx *sql.Context) ([]sql.Row, error) {
+	rs, err := v.Graph.Remotes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]sql.Row, 0, len(rs))
+	for _, r := range rs {
+		specs := make([]any, len(r.FetchSpecs))
+		for i, s := range r.FetchSpecs {
+			specs[i] = s
+		}
+		params := make(map[string]any, len(r.Params))
+		for k, p := range r.Params {
+			params[k] = p
+		}
+		rows = append(rows, sql.Row{r.Name, r.URL, types.JSONDocument{Val: specs}, types.JSONDocument{Val: params}})
+	}
+	return rows, nil
+}
+
+func (v *View) remoteBranchRows(ctx *sql.Context) ([]sql.Row, error) {
+	rbs, err := v.Graph.RemoteBranches(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]sql.Row, 0, len(rbs))
+	for _, rb := range rbs {
+		c, err := v.Graph.ReadCommit(ctx, rb.Head)
+		if err != nil {
+			return nil, err
+		}
+		who := c.Meta.CommitterOrAuthor()
+		rows = append(rows, sql.Row{"remotes/" + rb.Name, c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message,
+			c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.AuthorWhen()})
+	}
+	return rows, nil
 }
 
 func (t *remotesTable) Inserter(*sql.Context) sql.RowInserter { return noEdits{t.name} }

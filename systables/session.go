@@ -89,7 +89,7 @@ func OpenSession(ctx *sql.Context, name string, v *View) (sql.Table, bool, error
 	case strings.HasPrefix(l, WorkspacePrefix) && len(l) > len(WorkspacePrefix):
 		return v.openWorkspace(ctx, name[len(WorkspacePrefix):])
 	case l == RemotesName || l == RemoteBranchesName:
-		return openRemotes(l), true, nil
+		return openRemotes(l, v), true, nil
 	case l == HelpName:
 		return &rowsTable{name: HelpName, sch: helpSchema, rows: helpRows}, true, nil
 	case l == BackupsName:

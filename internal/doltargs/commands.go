@@ -24,8 +24,8 @@ func Commit() Spec {
 // Branch is dolt_branch's.
 func Branch() Spec {
 	return Spec{
-		Opts:   map[string]bool{"copy": false, "move": false, "delete": false, "D": false, "force": false},
-		Shorts: map[byte]string{'c': "copy", 'm': "move", 'd': "delete", 'D': "D", 'f': "force"},
+		Opts:   map[string]bool{"copy": false, "move": false, "delete": false, "D": false, "force": false, "track": false},
+		Shorts: map[byte]string{'c': "copy", 'm': "move", 'd': "delete", 'D': "D", 'f': "force", 't': "track"},
 	}
 }
 
