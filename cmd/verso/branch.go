@@ -27,6 +27,17 @@ func runBranch(dir string, args []string, stdout, stderr io.Writer) int {
 				}
 				fmt.Fprintf(stdout, "%s %s\n", mark, b.Name)
 			}
+			if len(args) == 0 || args[0] != "-a" {
+				return nil
+			}
+			// -a adds the remote-tracking branches, as Dolt lists them.
+			rbs, err := db.RemoteBranches(ctx)
+			if err != nil {
+				return err
+			}
+			for _, rb := range rbs {
+				fmt.Fprintf(stdout, "  remotes/%s\n", rb.Name)
+			}
 			return nil
 		})
 	}

@@ -81,6 +81,21 @@ func cliCommands() []cliCommand {
 		{name: "conflicts", synopsis: "cat <table>... | resolve --ours|--theirs <table>...", short: "show or resolve a merge's conflicts",
 			long: "conflicts cat prints the rows in conflict of each table (its dolt_conflicts_<table> system table); conflicts resolve keeps our or their side of each conflict of the tables (dolt_conflicts_resolve).",
 			run:  runConflicts},
+		{name: "remote", synopsis: "[-v] | add <name> <url> | remove|rm <name>", short: "list, add or remove remotes (dolt_remote)",
+			long: "Without arguments, lists the remotes; -v adds each one's URL. add names a remote at a URL: file:///path (a folder; file://relative/path is made absolute) or s3://bucket/prefix (?endpoint=... and $AWS_ENDPOINT_URL for S3-compatible stores). remove (or rm) deletes a remote and its remote-tracking branches (origin/main, ...). Listing reads the database read-only; add and remove run dolt_remote through a server that holds the database.",
+			run:  runRemoteCommand},
+		{name: "clone", synopsis: "[--remote name] [-b branch] <url> [dir]", short: "make a new database from a remote",
+			long: "Makes a database in dir (default: the last element of the URL's path), which must be new or empty, with every branch and tag of the remote at url, the remote itself (--remote, default origin) and its remote-tracking branches. The current branch is -b's (default: the remote's main, else its first branch), and its upstream is the remote's branch of that name. A clone that fails leaves nothing behind. On a terminal, a progress line shows the chunks and bytes received and the rate.",
+			run:  runClone},
+		{name: "fetch", synopsis: "[-p|--prune] [remote] [branch...]", short: "download a remote's branches into remote-tracking branches (dolt_fetch)",
+			long: "Downloads what the database lacks of the remote's branches (all, or those named) and moves the remote-tracking branches <remote>/<branch> to them; the local branches stay. The remote is by default the current branch's upstream remote, else origin. --prune deletes the remote-tracking branches whose branch the remote no longer has. Through a server that holds the database, runs dolt_fetch. On a terminal, a progress line shows the chunks and bytes received and the rate.",
+			run:  runFetch},
+		{name: "pull", synopsis: "[--no-ff|--ff-only] [--squash] [--no-commit] [-p] [remote] [branch]", short: "fetch a remote's branch and merge it into the current one (dolt_pull)",
+			long: "Fetches the remote's branch (default: the current branch's upstream; a remote alone must be the upstream's) and merges <remote>/<branch> into the current branch, as verso merge does: a fast-forward, a merge commit, or conflicts to resolve (exit 1). Through a server that holds the database, runs dolt_pull.",
+			run:  runPull},
+		{name: "push", synopsis: "[-f|--force] [-u|--set-upstream] [remote] [refspec]", short: "upload a branch to a remote and move the remote's branch (dolt_push)",
+			long: "Uploads what the remote lacks of a branch's history and moves the remote's branch to it. refspec is branch (to the remote's branch of the same name), src:dst (any revision to the remote's branch dst), :dst (deletes dst on the remote), or +src:dst (forced). Without a refspec, the current branch goes to its upstream. A push that would drop commits from the remote's branch is rejected unless --force. --set-upstream makes the remote's branch the upstream of the pushed branch, for pull and push without arguments. Through a server that holds the database, runs dolt_push. On a terminal, a progress line shows the chunks and bytes sent and the rate.",
+			run:  runPush},
 		{name: "log", synopsis: "[--oneline] [--graph] [-n N] [--merges] [--author RE] [--decorate short|full|no] [--stat] [revision]", short: "print the history of a revision (default HEAD)",
 			long: "Prints the commits reachable from revision (default HEAD), newest first. The database is opened read-only, so log works while a server holds it.",
 			run:  func(c cliContext, args []string) int { return runLog(c.dir, args, c.stdout, c.stderr) }},
@@ -180,7 +195,11 @@ func vcsCommand(name string, run func(dir string, args []string, stdout, stderr 
 				return 0
 			}
 		}
-		if spec, ok := vcsSpecs[name]; ok {
+		// The forms that only read; branch -a (with the remote-tracking
+		// branches) and --list are the command line's, not dolt_branch's.
+		reads := name == "status" || (name == "branch" || name == "tag") && len(args) == 0 ||
+			name == "branch" && len(args) == 1 && (args[0] == "-a" || args[0] == "--list")
+		if spec, ok := vcsSpecs[name]; ok && !reads {
 			// A usage error before the database is opened.
 			if _, err := spec().Parse(args); err != nil {
 				fmt.Fprintf(c.stderr, "verso %s: %v (verso %s --help)\n", name, err, name)
@@ -189,7 +208,6 @@ func vcsCommand(name string, run func(dir string, args []string, stdout, stderr 
 		}
 		// The forms that write go through a running server that holds
 		// the database (serverinfo.go).
-		reads := name == "status" || (name == "branch" || name == "tag") && len(args) == 0
 		if !reads {
 			if name == "checkout" {
 				if _, _, held := runningServer(c.dir); held {

@@ -24,7 +24,9 @@
 // arguments of the SQL procedures of their names (internal/doltargs
 // parses both). They open tables with the SQL layer's collations
 // (sqlserver.Collations), which the engine lacks, and that is all they
-// take from it.
+// take from it. remote, clone, fetch, pull and push are the engine's
+// remotes, as Dolt's commands of those names behave (remote.go, push.go,
+// fetch.go), with a progress line on a terminal (transfer.go).
 //
 // Only one process writes a database: a server holds its store's lock.
 // The commands that read (log, diff, status, fsck, branch and tag without

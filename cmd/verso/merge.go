@@ -32,20 +32,29 @@ func runMerge(dir string, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, msg)
-		if res != nil && res.Commit != nil && len(res.Conflicts) == 0 {
-			fmt.Fprintf(stdout, "commit %s\n", res.Commit.Addr)
-		}
-		if res != nil && len(res.Conflicts) > 0 {
-			conflicts = true
-			fmt.Fprintf(stdout, "CONFLICT: %d tables have conflicts; fix them (verso status, SELECT * FROM dolt_conflicts), then verso add and verso commit, or verso merge --abort\n", len(res.Conflicts))
-		}
+		conflicts = printMerge(stdout, res, msg)
 		return nil
 	})
 	if code == 0 && conflicts {
 		return 1
 	}
 	return code
+}
+
+// printMerge prints a merge's result as verso merge does (verso pull
+// too): the message, then the commit made (or the new head of a
+// fast-forward), or the tables with conflicts; it reports whether there
+// were conflicts, which fail the command.
+func printMerge(stdout io.Writer, res *verso.MergeResult, msg string) (conflicts bool) {
+	fmt.Fprintln(stdout, msg)
+	if res != nil && res.Commit != nil && len(res.Conflicts) == 0 {
+		fmt.Fprintf(stdout, "commit %s\n", res.Commit.Addr)
+	}
+	if res != nil && len(res.Conflicts) > 0 {
+		fmt.Fprintf(stdout, "CONFLICT: %d tables have conflicts; fix them (verso status, SELECT * FROM dolt_conflicts), then verso add and verso commit, or verso merge --abort\n", len(res.Conflicts))
+		return true
+	}
+	return false
 }
 
 // merge runs verso merge: the merge's result (nil for an abort) and its

@@ -37,7 +37,8 @@ import (
 // .verso-sql-server.json of its data dir (mode 0600: readable by the
 // server's user only, who can read the database's files anyway), and
 // removes it when it stops. A command that writes (commit, add, branch,
-// tag, merge, reset, cherry-pick, revert, conflicts resolve, stash, gc), finding
+// tag, merge, reset, cherry-pick, revert, conflicts resolve, stash, gc,
+// remote add and remove, fetch, pull, push), finding
 // the file and the server answering at its address, runs its SQL
 // procedure through the server, with the same arguments, and prints the
 // procedure's result. checkout, which changes the database's default
