@@ -16,8 +16,9 @@ import (
 // folder's files, a bucket's keys under a prefix).
 type Blobstore interface {
 	// Get returns the whole object and its version tag (an opaque string
-	// that changes whenever the object is replaced). A missing object is
-	// an error wrapping ErrNotExist.
+	// that changes whenever the object's bytes do: replacing an object
+	// with the same bytes may keep it). A missing object is an error
+	// wrapping ErrNotExist.
 	Get(ctx context.Context, name string) (data []byte, version string, err error)
 	// ReadRange returns n bytes of the object from offset off. A range
 	// that ends past the object is an error; a missing object wraps

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -45,14 +46,18 @@ func OpenFile(dir string) (*FileBlobstore, error) {
 }
 
 func (b *FileBlobstore) path(name string) (string, error) {
-	if name == "" || strings.HasPrefix(name, "/") || strings.Contains(name, "\\") || strings.Contains(name, "..") {
+	bad := name == "" || strings.Contains(name, "\\")
+	for _, part := range strings.Split(name, "/") {
+		bad = bad || part == "" || part == "." || part == ".." || strings.HasPrefix(part, ".tmp-")
+	}
+	if bad {
 		return "", fmt.Errorf("remotes: bad object name %q", name)
 	}
 	return filepath.Join(b.dir, filepath.FromSlash(name)), nil
 }
 
 func notExist(name string, err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.EISDIR) {
 		return fmt.Errorf("%w: %s", ErrNotExist, name)
 	}
 	return fmt.Errorf("remotes: %s: %w", name, err)

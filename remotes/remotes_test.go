@@ -456,3 +456,13 @@ func FuzzDecodeManifest(f *testing.F) {
 		}
 	})
 }
+
+// TestFileBlobstoreConformance runs the Blobstore contract's tests over a
+// folder.
+func TestFileBlobstoreConformance(t *testing.T) {
+	bs, err := OpenFile(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBlobstoreConformance(t, bs)
+}
