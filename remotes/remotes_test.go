@@ -466,3 +466,49 @@ func TestFileBlobstoreConformance(t *testing.T) {
 	}
 	runBlobstoreConformance(t, bs)
 }
+
+// TestPushFetchS3 pushes a history to a remote on the S3 server of
+// VERSO_S3_URL, pushes a second commit from a fresh Store, and fetches
+// it whole into an empty store, checked as TestPushFetchModel checks a
+// folder's.
+func TestPushFetchS3(t *testing.T) {
+	ctx := context.Background()
+	bs := s3TestStore(t)
+	rng := rand.New(rand.NewSource(5))
+	l := newLocal(t)
+	l.commit(t, rng, "main", 3000)
+	open := func() *Store {
+		r, err := Open(ctx, bs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	head, _ := l.g.Head(ctx, "main")
+	if _, err := PushRef(ctx, l.store, open(), "refs/heads/main", head, PushOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	head = l.commit(t, rng, "main", 10)
+	if _, err := PushRef(ctx, l.store, open(), "refs/heads/main", head, PushOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r := open()
+	refs, err := Refs(ctx, r)
+	if err != nil || len(refs) != 1 || refs[0].Addr != head {
+		t.Fatalf("the S3 remote's refs: %v %v", refs, err)
+	}
+	dst := chunks.NewMemoryStore()
+	if _, err := FetchRefs(ctx, r, dst, refs, CopyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	g := commitgraph.New(dst)
+	n := 0
+	for it := g.Log(ctx, head); it.Next(ctx); n++ {
+		if _, err := prolly.OpenMap(ctx, g.NodeStore(), it.Commit().Root); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n != 3 {
+		t.Fatalf("the fetched log has %d commits, want 3", n)
+	}
+}
