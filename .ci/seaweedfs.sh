@@ -70,9 +70,34 @@ build() {
   log "built weed in $(($(date +%s) - start))s: $WEED"
 }
 
+# ports_free BASE: whether nothing listens on loopback at BASE..BASE+4
+# and at the gRPC ports 10000 above them.
+ports_free() {
+  local p
+  for p in $(seq "$1" $(($1 + 4))) $(seq $(($1 + 10000)) $(($1 + 10004))); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      return 1
+    fi
+  done
+  return 0
+}
+
 start() {
   build
-  local port=${VERSO_S3_PORT:-8333}
+  local port=${VERSO_S3_PORT:-}
+  if [ -z "$port" ]; then
+    # The first base whose ports are all free (another instance, or one
+    # still stopping, may hold the default's).
+    for port in 8333 21333 31333 41333 ""; do
+      if [ -n "$port" ] && ports_free "$port"; then
+        break
+      fi
+    done
+    if [ -z "$port" ]; then
+      log "no free set of ports for weed among 8333, 21333, 31333 and 41333; set VERSO_S3_PORT"
+      return 1
+    fi
+  fi
   # weed adds 10000 to each HTTP port for its gRPC port: keep all of them
   # below 65536 and apart from each other.
   if [ "$port" -lt 1024 ] || [ "$port" -gt 50000 ]; then
