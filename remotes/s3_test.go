@@ -570,7 +570,12 @@ func TestS3StallsTimeOutAndRetry(t *testing.T) {
 	})
 	slow := tune
 	slow.multipartAt = 1 << 30
-	slow.uploadRate = 8 << 20 // 16 MiB: 2 s more than timeout, room for -race
+	// The try's limit is timeout + 16 MiB / uploadRate = 3 s. The timeout
+	// is also how long the transport waits for the answer's headers once
+	// the body is sent: the fake reads and hashes 16 MiB before it answers,
+	// which under -race on a loaded machine took more than 500 ms.
+	slow.timeout = 2 * time.Second
+	slow.uploadRate = 16 << 20
 	slowBS := f.open(t, slow)
 	start = time.Now()
 	if err := slowBS.Put(ctx, "tables/big", big); err != nil {
