@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/verso-db/verso/chunks"
@@ -384,4 +386,138 @@ func (db *DB) RemoteHeads(ctx context.Context, remote string) (map[string]chunks
 		}
 	}
 	return out, nil
+}
+
+// ReplicateOptions tune Replicate.
+type ReplicateOptions struct {
+	// Heads are patterns (path.Match: * and ? within a name) naming the
+	// remote's branches to mirror, as @@dolt_replicate_heads lists them.
+	// Empty mirrors every branch, and then deletes the local branches the
+	// remote no longer has (but the database's default branch). A pattern
+	// that matches no branch of the remote is no error: the branch may not
+	// exist yet.
+	Heads []string
+	// FastForwardOnly refuses (ErrDiverged) to move a local branch whose
+	// head is not an ancestor of the remote's, instead of resetting it to
+	// the remote's.
+	FastForwardOnly bool
+}
+
+// ReplicateResult says what Replicate did.
+type ReplicateResult struct {
+	// Moved, Created and Deleted name the local branches changed.
+	Moved, Created, Deleted []string
+	// Copied is what was downloaded.
+	Copied remotes.Progress
+}
+
+// ErrDiverged is returned by Replicate with FastForwardOnly for a local
+// branch that has commits the remote's branch does not.
+var ErrDiverged = errors.New("verso: the branch has diverged from the remote's")
+
+// Replicate makes this database a mirror of the remote's branches that
+// opts.Heads selects, as a read replica pulls: it downloads what it lacks
+// of them, then in one step sets the remote-tracking branches and points
+// each local branch of the same name at the remote's head, with the
+// head's root as its working set (uncommitted changes of those branches
+// are dropped). When every branch is mirrored, local branches the remote
+// no longer has are deleted. A pull that finds the remote where the
+// local branches already are downloads nothing and writes nothing.
+func (db *DB) Replicate(ctx context.Context, remote string, opts ReplicateOptions) (ReplicateResult, error) {
+	var res ReplicateResult
+	for _, p := range opts.Heads {
+		if _, err := path.Match(p, ""); err != nil {
+			return res, fmt.Errorf("verso: replicated heads: bad pattern %q: %w", p, err)
+		}
+	}
+	match := func(b string) bool {
+		if len(opts.Heads) == 0 {
+			return true
+		}
+		for _, p := range opts.Heads {
+			if ok, _ := path.Match(p, b); ok {
+				return true
+			}
+		}
+		return false
+	}
+	_, rs, err := db.openRemote(ctx, remote)
+	if err != nil {
+		return res, err
+	}
+	defer rs.Close()
+	refs, err := remotes.Refs(ctx, rs)
+	if err != nil {
+		return res, fmt.Errorf("remote %q: %w", remote, err)
+	}
+	branches, err := db.graph.Branches(ctx)
+	if err != nil {
+		return res, err
+	}
+	local := make(map[string]chunks.Address, len(branches))
+	for _, b := range branches {
+		local[b.Name] = b.Head
+	}
+	track := map[string]chunks.Address{}
+	set := map[string]chunks.Address{}
+	var want []commitgraph.Ref
+	for _, ref := range refs {
+		b, ok := strings.CutPrefix(ref.Name, "refs/heads/")
+		if !ok || !match(b) {
+			continue
+		}
+		track[b] = ref.Addr
+		if at, ok := local[b]; ok && at == ref.Addr {
+			continue
+		}
+		set[b] = ref.Addr
+		want = append(want, ref)
+	}
+	var drop []string
+	if len(opts.Heads) == 0 {
+		for b := range local {
+			if _, ok := track[b]; !ok && b != db.DefaultBranch() {
+				drop = append(drop, b)
+			}
+		}
+		// Remote-tracking branches of branches gone from the remote.
+		gone, err := db.graph.RemoteBranches(ctx)
+		if err != nil {
+			return res, err
+		}
+		for _, rb := range gone {
+			if rb.Remote == remote {
+				if _, ok := track[rb.Branch]; !ok {
+					track[rb.Branch] = chunks.Address{}
+				}
+			}
+		}
+	}
+	if len(want) > 0 {
+		if res.Copied, err = remotes.FetchRefs(ctx, rs, db.store, want, remotes.CopyOptions{}); err != nil {
+			return res, fmt.Errorf("fetch from %q: %w", remote, err)
+		}
+	}
+	for b, a := range set {
+		at, ok := local[b]
+		if !ok {
+			res.Created = append(res.Created, b)
+			continue
+		}
+		res.Moved = append(res.Moved, b)
+		if opts.FastForwardOnly {
+			ff, err := db.graph.IsAncestor(ctx, at, a)
+			if err != nil {
+				return res, err
+			}
+			if !ff {
+				return res, fmt.Errorf("%w: %q (local %s, remote %q %s)", ErrDiverged, b, at, remote, a)
+			}
+		}
+	}
+	res.Deleted = drop
+	slices.Sort(res.Moved)
+	slices.Sort(res.Created)
+	slices.Sort(res.Deleted)
+	return res, db.graph.MirrorBranches(ctx, remote, track, set, drop, local)
 }

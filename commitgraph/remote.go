@@ -314,3 +314,63 @@ func (db *DB) Upstreams(ctx context.Context) (map[string]Upstream, error) {
 	}
 	return out, nil
 }
+
+// MirrorBranches is a read replica's pull, in one compare-and-swap of the
+// refs: the remote-tracking branches of remote become track (a zero
+// address deletes one); each local branch of set points at its commit
+// with the commit's root as its working set (any uncommitted change of
+// the branch is dropped: a replica takes no writes of its own); each
+// branch of drop is deleted with its working set and upstream. When
+// expect is not nil, each branch of set and drop must still be at the
+// head expect gives it (a zero address: absent), or the update fails with
+// ErrBranchMoved and changes nothing.
+func (db *DB) MirrorBranches(ctx context.Context, remote string, track, set map[string]chunks.Address, drop []string, expect map[string]chunks.Address) error {
+	for b := range set {
+		if err := CheckName(b); err != nil {
+			return err
+		}
+	}
+	return db.UpdateRefs(ctx, func(tx *RefTx) error {
+		if expect != nil {
+			check := func(b string) error {
+				at, ok, err := tx.Get(ctx, branchRef(b))
+				if err != nil {
+					return err
+				}
+				if want := expect[b]; ok != !want.IsEmpty() || ok && at != want {
+					return fmt.Errorf("%w: %q", ErrBranchMoved, b)
+				}
+				return nil
+			}
+			for b := range set {
+				if err := check(b); err != nil {
+					return err
+				}
+			}
+			for _, b := range drop {
+				if err := check(b); err != nil {
+					return err
+				}
+			}
+		}
+		for b, a := range track {
+			if a.IsEmpty() {
+				tx.Delete(RemoteTrackingPrefix + remote + "/" + b)
+			} else {
+				tx.Set(RemoteTrackingPrefix+remote+"/"+b, a)
+			}
+		}
+		for b, a := range set {
+			// An unchanged head and an absent working set leave the refs'
+			// root as it was: UpdateRefs then writes nothing.
+			tx.Set(branchRef(b), a)
+			tx.Delete(workingSetRef(b))
+		}
+		for _, b := range drop {
+			tx.Delete(branchRef(b))
+			tx.Delete(workingSetRef(b))
+			tx.Delete(UpstreamPrefix + b)
+		}
+		return nil
+	})
+}
