@@ -91,6 +91,10 @@ type dbState struct {
 	// by branch and lower-case name; eventsMu guards it.
 	eventsMu     sync.Mutex
 	lastExecuted map[string]time.Time
+	// puller runs a read replica's pulls; pushMu orders a primary's
+	// pushes to its replication remote (replication.go).
+	puller replicaPuller
+	pushMu sync.Mutex
 }
 
 // SetAutoGC sets the automatic garbage collection of every database the

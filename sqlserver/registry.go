@@ -57,6 +57,7 @@ func newCatalog() *catalog {
 	}
 	for _, p := range procedures {
 		name := strings.ToLower(p.Name)
+		p.Function = replicatingProcedure(p.Name, p.Function)
 		c.procedures[name] = append(c.procedures[name], p)
 	}
 	for _, f := range tableFunctions {

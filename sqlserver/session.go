@@ -77,6 +77,9 @@ type Transaction struct {
 	// locks holds the transaction's row locks (rowlocks.go); nil until
 	// its first.
 	locks *verso.LockOwner
+	// pulled holds the databases a read replica pulled for this
+	// transaction (replication.go).
+	pulled map[*dbState]bool
 }
 
 // savepoint is a named state of a transaction: each database's root.
@@ -169,6 +172,13 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 	if err := refuseConflicts(ctx, t); err != nil {
 		return err
 	}
+	for _, d := range t.dbs {
+		if !d.ReadOnly() && !d.Unchanged() {
+			if err := refuseReplicaWrite(d.st); err != nil {
+				return err
+			}
+		}
+	}
 	historyCommit := sessionFlag(ctx, txnCommitVar)
 	for _, d := range t.dbs {
 		changed := !d.Unchanged()
@@ -184,6 +194,20 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 		}
 		if changed {
 			s.p.activity.note(s, d.st, d.Branch(), true)
+		}
+	}
+	// A primary's replication: a transaction commit that made a commit
+	// (@@dolt_transaction_commit) pushes it before it answers; the
+	// procedures that commit push as they end (replicatingProcedure).
+	if historyCommit && globalString(replicateToVar) != "" {
+		pushed := map[*dbState]bool{}
+		for _, d := range t.dbs {
+			if !d.ReadOnly() && !pushed[d.st] {
+				pushed[d.st] = true
+				if err := pushReplicas(ctx, d.st); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil
@@ -374,6 +398,15 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	key := txKey{st: st, branch: branch}
 	if d, ok := tx.dbs[key]; ok {
 		return d, nil
+	}
+	if !tx.pulled[st] && replicaRemote() != "" {
+		if err := pullReplica(ctx, st); err != nil {
+			return nil, err
+		}
+		if tx.pulled == nil {
+			tx.pulled = map[*dbState]bool{}
+		}
+		tx.pulled[st] = true
 	}
 	t, err := st.db.Begin(ctx, branch)
 	if err != nil {

@@ -172,7 +172,7 @@ var sysVarsOnce sync.Once
 // every provider.
 func registerSystemVariables() {
 	sysVarsOnce.Do(func() {
-		sql.SystemVariables.AddSystemVariables(slices.Concat(systemVariables, fileSystemVariables))
+		sql.SystemVariables.AddSystemVariables(slices.Concat(systemVariables, fileSystemVariables, replicationVariables))
 	})
 }
 
