@@ -23,9 +23,9 @@ func TestMain(m *testing.M) {
 
 // startChildServer runs verso sql-server on dataDir in a child process
 // and returns it with its address.
-func startChildServer(t *testing.T, dataDir string) (*exec.Cmd, string) {
+func startChildServer(t *testing.T, dataDir string, flags ...string) (*exec.Cmd, string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "sql-server", "--data-dir", dataDir, "--port", "0")
+	cmd := exec.Command(os.Args[0], append([]string{"sql-server", "--data-dir", dataDir, "--port", "0"}, flags...)...)
 	cmd.Env = append(os.Environ(), "VERSO_TEST_AS_VERSO=1")
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -893,3 +893,81 @@ func copyTree(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestRemoteE2EReadReplica: a primary server pushing every commit
+// (SET GLOBAL dolt_replicate_to_remote) and a read replica server started
+// with --read-replica-remote: the replica clones the database, sees each
+// commit of the primary at its next statement without being asked (rows,
+// dolt_log, a new branch with --replicate-all-heads), and refuses writes
+// with 1290.
+func TestRemoteE2EReadReplica(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	remoteDir := filepath.Join(t.TempDir(), "remote")
+	if err := os.Mkdir(remoteDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	url := fileURL(remoteDir)
+	t.Setenv("GORACE", "halt_on_error=1")
+	t.Setenv(envName, "Ada")
+	t.Setenv(envEmail, "ada@example.com")
+	_, addrA := startChildServer(t, t.TempDir())
+	a := dialE2E(t, "primary", addrA)
+	a.exec("CREATE DATABASE shop", "USE shop",
+		"CREATE TABLE t (pk INT PRIMARY KEY, v INT)",
+		"INSERT INTO t VALUES (1, 1)")
+	a.query("CALL dolt_commit('-Am', 'first')")
+	a.query("CALL dolt_remote('add', 'origin', '" + url + "')")
+	a.query("CALL dolt_push('origin', 'main')")
+	a.exec("SET GLOBAL dolt_replicate_to_remote = 'origin'")
+
+	_, addrB := startChildServer(t, t.TempDir(), "--read-replica-remote", "origin", "--replicate-all-heads")
+	b := dialE2E(t, "replica", addrB)
+	b.query("CALL dolt_clone('" + url + "', 'shop')")
+	b.exec("USE shop")
+	b.expect("SELECT * FROM t", row("1", "1"))
+	b.expect("SELECT @@GLOBAL.dolt_read_replica_remote, @@GLOBAL.dolt_replicate_all_heads", row("origin", "1"))
+
+	sameLog := func() {
+		t.Helper()
+		if la, lb := a.query("SELECT "+logColumns+" FROM dolt_log"), b.query("SELECT "+logColumns+" FROM dolt_log"); !reflect.DeepEqual(la, lb) {
+			t.Fatalf("the primary's dolt_log\n%q\nthe replica's\n%q", la, lb)
+		}
+		if ra, rb := a.query("SELECT * FROM t ORDER BY pk"), b.query("SELECT * FROM t ORDER BY pk"); !reflect.DeepEqual(ra, rb) {
+			t.Fatalf("the primary's rows %q, the replica's %q", ra, rb)
+		}
+	}
+	for i := 2; i <= 6; i++ {
+		a.exec(fmt.Sprintf("INSERT INTO t VALUES (%d, %d)", i, i))
+		a.query(fmt.Sprintf("CALL dolt_commit('-am', 'row %d')", i))
+		// No pull asked for: the replica's next statement sees it.
+		if got := b.one("SELECT MAX(pk) FROM t"); got != fmt.Sprint(i) {
+			t.Fatalf("after the primary's commit %d the replica's MAX(pk) is %s", i, got)
+		}
+	}
+	sameLog()
+	// A transaction commit with @@dolt_transaction_commit, and a branch.
+	a.exec("SET @@dolt_transaction_commit = 1", "UPDATE t SET v = 10 WHERE pk = 1", "SET @@dolt_transaction_commit = 0")
+	b.expect("SELECT v FROM t WHERE pk = 1", row("10"))
+	a.query("CALL dolt_checkout('-b', 'feature')")
+	a.exec("INSERT INTO t VALUES (100, 100)")
+	a.query("CALL dolt_commit('-am', 'on feature')")
+	b.expect("SELECT name FROM dolt_branches ORDER BY name", row("feature"), row("main"))
+	b.expect("SELECT COUNT(*) FROM `shop/feature`.t", row("7"))
+	a.query("CALL dolt_checkout('main')")
+	sameLog()
+
+	for _, q := range []string{
+		"INSERT INTO t VALUES (50, 50)",
+		"UPDATE t SET v = 0",
+		"CREATE TABLE u (id INT PRIMARY KEY)",
+		"CALL dolt_commit('--allow-empty', '-m', 'x')",
+		"CALL dolt_branch('nb')",
+	} {
+		if me := b.fail(q); me.Number != 1290 || !strings.Contains(me.Message, `read replica of remote "origin"`) {
+			t.Errorf("replica: %s: %d %q, want 1290 naming the remote", q, me.Number, me.Message)
+		}
+	}
+	sameLog()
+}

@@ -80,6 +80,10 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	noTLS := fs.Bool("no-tls", false, "offer no TLS when no certificate is given (instead of making one)")
 	requireSecure := fs.Bool("require-secure-transport", false, "turn away clients on TCP without TLS (error 3159)")
 	httpAddr := fs.String("http", "", "serve the web console on this host:port (127.0.0.1:8080), with the SQL accounts; off by default")
+	replicaRemote := fs.String("read-replica-remote", "", "be a read replica: pull each database from its remote of this name before each transaction, and refuse writes (@@dolt_read_replica_remote)")
+	replicateHeads := fs.String("replicate-heads", "", "the branches a read replica pulls: a comma-separated list, * allowed (@@dolt_replicate_heads)")
+	replicateAll := fs.Bool("replicate-all-heads", false, "a read replica pulls every branch, and deletes those the remote no longer has (@@dolt_replicate_all_heads)")
+	replicateTo := fs.String("replicate-to-remote", "", "push every commit to each database's remote of this name before answering (@@dolt_replicate_to_remote)")
 	if _, code, ok := parseFlags(fs, args, 0); !ok {
 		return code
 	}
@@ -204,6 +208,26 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	}
 	if given("require-secure-transport") {
 		cfg.RequireSecureTransport = *requireSecure
+	}
+	for _, f := range []struct {
+		flag, variable string
+		value          any
+	}{
+		{"read-replica-remote", "dolt_read_replica_remote", *replicaRemote},
+		{"replicate-heads", "dolt_replicate_heads", *replicateHeads},
+		{"replicate-all-heads", "dolt_replicate_all_heads", *replicateAll},
+		{"replicate-to-remote", "dolt_replicate_to_remote", *replicateTo},
+	} {
+		if given(f.flag) {
+			if cfg.SystemVars == nil {
+				cfg.SystemVars = map[string]any{}
+			}
+			cfg.SystemVars[f.variable] = f.value
+		}
+	}
+	if err := checkReplication(cfg.SystemVars); err != nil {
+		fmt.Fprintf(stderr, "verso sql-server: %v\n", err)
+		return 2
 	}
 	if given("http") {
 		cfg.HTTP = *httpAddr
@@ -617,5 +641,27 @@ func (f *secondsFlag) Set(s string) error {
 		d = noTimeout
 	}
 	f.d = d
+	return nil
+}
+
+// checkReplication refuses a read replica that names no branch to pull
+// (from the flags or the configuration's system_variables).
+func checkReplication(vars map[string]any) error {
+	str := func(k string) string { s, _ := vars[k].(string); return strings.TrimSpace(s) }
+	if str("dolt_read_replica_remote") == "" {
+		return nil
+	}
+	all := false
+	switch v := vars["dolt_replicate_all_heads"].(type) {
+	case bool:
+		all = v
+	case int:
+		all = v != 0
+	case string:
+		all = v == "1" || strings.EqualFold(v, "on") || strings.EqualFold(v, "true")
+	}
+	if !all && str("dolt_replicate_heads") == "" {
+		return errors.New("a read replica (--read-replica-remote, dolt_read_replica_remote) needs the branches to pull: --replicate-heads main,feature/* or --replicate-all-heads (dolt_replicate_heads, dolt_replicate_all_heads)")
+	}
 	return nil
 }
