@@ -232,8 +232,10 @@ type CloneOptions struct {
 // remote at url, as Dolt clones: one local branch (opts.Branch, else
 // the remote's main, else its first) tracking the remote's, the remote's
 // tags, the remote itself (as opts.Remote) and a remote-tracking branch
-// for each of the remote's branches. A clone that fails leaves no
-// database behind.
+// for each of the remote's branches. A clone that fails, or a process
+// killed while it clones, leaves no database behind: it is built in
+// dir/.verso.clone and renamed to dir/.verso once complete (the next
+// clone into dir removes what a killed one left).
 func Clone(ctx context.Context, url, dir string, opts CloneOptions) (db *DB, err error) {
 	name := opts.Remote
 	if name == "" {
@@ -288,7 +290,11 @@ func Clone(ctx context.Context, url, dir string, opts CloneOptions) (db *DB, err
 	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
 		made = true
 	}
-	if err := os.MkdirAll(filepath.Join(abs, RepoDir), 0o755); err != nil {
+	tmp := filepath.Join(abs, cloneDir)
+	if err := os.RemoveAll(tmp); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return nil, err
 	}
 	defer func() {
@@ -296,11 +302,11 @@ func Clone(ctx context.Context, url, dir string, opts CloneOptions) (db *DB, err
 			if made {
 				os.RemoveAll(abs)
 			} else {
-				os.RemoveAll(filepath.Join(abs, RepoDir))
+				os.RemoveAll(tmp)
 			}
 		}
 	}()
-	cs, err := chunks.OpenFileStore(filepath.Join(abs, RepoDir, StoreDir), chunks.Options{})
+	cs, err := chunks.OpenFileStore(filepath.Join(tmp, StoreDir), chunks.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -343,10 +349,49 @@ func Clone(ctx context.Context, url, dir string, opts CloneOptions) (db *DB, err
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(abs, RepoDir, headFile), []byte(branch+"\n"), 0o644); err != nil {
+	if err := writeFileSynced(filepath.Join(tmp, headFile), []byte(branch+"\n")); err != nil {
+		return nil, err
+	}
+	if err := syncPath(tmp); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, filepath.Join(abs, RepoDir)); err != nil {
+		return nil, err
+	}
+	if err := syncPath(abs); err != nil {
 		return nil, err
 	}
 	return Open(abs, opts.Options)
+}
+
+// cloneDir is the folder, beside RepoDir, that Clone builds a database
+// in before it renames it to RepoDir.
+const cloneDir = RepoDir + ".clone"
+
+// CloneLeftover reports whether dir holds nothing but what a clone that
+// did not finish left (a process killed while it cloned): a clone into
+// dir may go ahead.
+func CloneLeftover(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if e.Name() != cloneDir {
+			return false
+		}
+	}
+	return true
+}
+
+// syncPath fsyncs a folder, so that the names in it are durable.
+func syncPath(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }
 
 // Upstream is the remote branch a branch pushes to and pulls from.

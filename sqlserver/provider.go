@@ -24,6 +24,9 @@ type Provider struct {
 	mu      sync.RWMutex
 	dataDir string // "" for memory databases
 	dbs     map[string]*dbState
+	// cloning holds the lower-case names of the databases dolt_clone is
+	// making (CloneDatabase).
+	cloning map[string]bool
 	// damaged holds the database folders NewProvider could not open, by
 	// lower-case name (damaged.go).
 	damaged map[string]*damagedDB
@@ -380,7 +383,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	author := identity(ctx)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if _, ok := p.dbs[strings.ToLower(name)]; ok {
+	if _, ok := p.dbs[strings.ToLower(name)]; ok || p.cloning[strings.ToLower(name)] {
 		return sql.ErrDatabaseExists.New(name)
 	}
 	var st *dbState
@@ -474,22 +477,34 @@ func (p *Provider) CloneDatabase(ctx *sql.Context, url, name string, opts verso.
 	if p.dataDir == "" {
 		return errors.New("dolt_clone needs a server with a data directory: this one keeps its databases in memory")
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, ok := p.dbs[strings.ToLower(name)]; ok {
-		return sql.ErrDatabaseExists.New(name)
-	}
+	// The name is taken (p.cloning) while the clone runs without p.mu,
+	// which every statement's lookup of a database reads.
+	key := strings.ToLower(name)
 	dir := filepath.Join(p.dataDir, name)
-	if _, err := os.Stat(dir); err == nil {
+	p.mu.Lock()
+	_, exists := p.dbs[key]
+	if _, err := os.Stat(dir); err == nil && !verso.CloneLeftover(dir) {
+		exists = true
+	}
+	if exists || p.cloning[key] {
+		p.mu.Unlock()
 		return sql.ErrDatabaseExists.New(name)
 	}
+	if p.cloning == nil {
+		p.cloning = map[string]bool{}
+	}
+	p.cloning[key] = true
+	p.mu.Unlock()
 	opts.Options = verso.Options{Name: name, Collations: sqlCollations{}, Locks: p.locks}
 	db, err := verso.Clone(ctx, url, dir, opts)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.cloning, key)
 	if err != nil {
 		return err
 	}
 	st := newState(db)
 	p.watch(st)
-	p.dbs[strings.ToLower(name)] = st
+	p.dbs[key] = st
 	return nil
 }

@@ -269,7 +269,8 @@ func cloneFolder(u string) string {
 }
 
 // checkCloneTarget refuses a folder that exists and is not empty, as
-// git does (Dolt would make a database inside it).
+// git does (Dolt would make a database inside it), but for what a clone
+// killed part way left.
 func checkCloneTarget(dir string) error {
 	entries, err := os.ReadDir(dir)
 	switch {
@@ -277,7 +278,7 @@ func checkCloneTarget(dir string) error {
 		return nil
 	case err != nil:
 		return err
-	case len(entries) > 0:
+	case len(entries) > 0 && !verso.CloneLeftover(dir): // a killed clone's is no obstacle
 		if _, err := os.Stat(filepath.Join(dir, repoDir)); err == nil {
 			return fmt.Errorf("%s already holds a database", dir)
 		}

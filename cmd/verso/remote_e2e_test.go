@@ -971,3 +971,74 @@ func TestRemoteE2EReadReplica(t *testing.T) {
 	}
 	sameLog()
 }
+
+// TestRemoteE2EKilledClone: `verso clone` killed with SIGKILL at random
+// points of its run leaves either no database in its folder (the next
+// clone into it goes ahead) or a whole one; a clone run again after each
+// kill gives the source's history and rows.
+func TestRemoteE2EKilledClone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs and kills clone processes")
+	}
+	seed := testseed.Seed(t)
+	rng := rand.New(rand.NewPCG(seed, 23))
+	t.Setenv(envName, "Ada")
+	t.Setenv(envEmail, "ada@example.com")
+	base := t.TempDir()
+	src, remoteDir := filepath.Join(base, "src"), filepath.Join(base, "remote")
+	runOK(t, "init", src)
+	sqlIn(t, src, "CREATE TABLE big (id INT PRIMARY KEY, s VARCHAR(80))",
+		"INSERT INTO big SELECT i, SHA2(CONCAT('row ', i), 256) FROM "+
+			"(WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < 999) SELECT a.i * 1000 + b.i AS i FROM s a, s b WHERE a.i < 50) x")
+	runOK(t, "-C", src, "commit", "-Am", "rows")
+	for i := 0; i < 20; i++ {
+		sqlIn(t, src, fmt.Sprintf("UPDATE big SET s = 'v%d' WHERE id %% 97 = %d", i, i))
+		runOK(t, "-C", src, "commit", "-am", fmt.Sprint("change ", i))
+	}
+	runOK(t, "-C", src, "remote", "add", "origin", fileURL(remoteDir))
+	runOK(t, "-C", src, "push", "origin", "main")
+	want := commitOf(t, src, "main")
+
+	clone := func(dst string) *exec.Cmd {
+		cmd := exec.Command(os.Args[0], "clone", fileURL(remoteDir), dst)
+		cmd.Env = append(os.Environ(), "VERSO_TEST_AS_VERSO=1")
+		return cmd
+	}
+	start := time.Now()
+	if out, err := clone(filepath.Join(base, "whole")).CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v: %s", err, out)
+	}
+	full := time.Since(start)
+	t.Logf("a whole clone takes %s", full.Round(time.Millisecond))
+	check := func(dst, when string) {
+		t.Helper()
+		if got := commitOf(t, dst, "main"); got != want {
+			t.Fatalf("%s: the clone's main is %s, the source's %s", when, got, want)
+		}
+		if a, b := runOK(t, "-C", dst, "log", "--oneline"), runOK(t, "-C", src, "log", "--oneline"); a != b {
+			t.Fatalf("%s: the clone's log\n%s\nthe source's\n%s", when, a, b)
+		}
+	}
+	killed, whole := 0, 0
+	for round := 0; round < 8; round++ {
+		dst := filepath.Join(base, fmt.Sprint("c", round))
+		cmd := clone(dst)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(full))))
+		cmd.Process.Kill()
+		cmd.Wait()
+		if verso.IsDatabase(dst) {
+			whole++
+			check(dst, fmt.Sprintf("round %d, a clone that finished before the kill", round))
+			continue
+		}
+		killed++
+		if out, err := clone(dst).CombinedOutput(); err != nil {
+			t.Fatalf("round %d: the clone after a killed one: %v: %s", round, err, out)
+		}
+		check(dst, fmt.Sprintf("round %d, a clone after a killed one", round))
+	}
+	t.Logf("%d clones killed part way, %d finished first", killed, whole)
+}
