@@ -123,23 +123,27 @@ func (db *DB) CopyBranch(ctx context.Context, from, to string, opts BranchOption
 	return db.graph.SetBranch(ctx, to, head.Addr, &ws, opts.Force)
 }
 
-// RenameBranch gives the branch from, with its working set, the name to
-// (replacing a branch of that name with opts.Force). The default branch
-// cannot be renamed (ErrDefaultBranch); a caller that has from checked out
-// switches to to itself. Renaming a branch to its own name changes
-// nothing, and without Force fails with ErrBranchExists.
+// RenameBranch gives the branch from, with its working set and its
+// upstream, the name to (replacing a branch of that name with
+// opts.Force), in one step. The default branch cannot be renamed
+// (ErrDefaultBranch); a caller that has from checked out switches to to
+// itself. Renaming a branch to its own name changes nothing, and without
+// Force fails with ErrBranchExists.
 func (db *DB) RenameBranch(ctx context.Context, from, to string, opts BranchOptions) error {
 	defer db.op()()
 	if from != to && from == db.DefaultBranch() {
 		return fmt.Errorf("%w: %q", ErrDefaultBranch, from)
 	}
-	if err := db.CopyBranch(ctx, from, to, opts); err != nil {
-		return err
-	}
 	if from == to {
+		if _, err := db.graph.Head(ctx, from); err != nil {
+			return err
+		}
+		if !opts.Force {
+			return fmt.Errorf("%w: %q", ErrBranchExists, to)
+		}
 		return nil
 	}
-	return db.graph.DeleteBranch(ctx, from)
+	return db.graph.RenameBranch(ctx, from, to, opts.Force)
 }
 
 // DeleteBranch deletes the branch name and its working set. It refuses

@@ -269,3 +269,86 @@ func TestReplicateFastForwardOnly(t *testing.T) {
 		t.Fatal("a bad pattern: no error")
 	}
 }
+
+// TestUsageOfAClone: a clone's refs hold a remote's configuration and an
+// upstream besides commits; Usage counts them as "remotes" and finds no
+// garbage.
+func TestUsageOfAClone(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	if err := os.Mkdir(filepath.Join(base, "remote"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	url := "file://" + filepath.ToSlash(filepath.Join(base, "remote"))
+	p, err := verso.Init(filepath.Join(base, "p"), verso.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.AddRemote(ctx, "origin", url, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Push(ctx, "origin", "main", "main", verso.PushOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := verso.Clone(ctx, url, filepath.Join(base, "c"), verso.CloneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, db := range []*verso.DB{p, c} {
+		u, err := db.Usage(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", db.Name(), err)
+		}
+		n := 0
+		for _, k := range u.Kinds {
+			if k.Name == "remotes" {
+				n = k.Chunks
+			}
+		}
+		if want := map[*verso.DB]int{p: 1, c: 2}[db]; n != want || u.Commits != 1 {
+			t.Errorf("%s: %d remotes chunks (want %d), %d commits: %+v", db.Name(), n, want, u.Commits, u)
+		}
+	}
+}
+
+// TestRenameKeepsUpstream: a renamed branch keeps its upstream; a forced
+// rename over another branch takes that branch's place and drops its
+// upstream.
+func TestRenameKeepsUpstream(t *testing.T) {
+	ctx := context.Background()
+	db, err := verso.Init(filepath.Join(t.TempDir(), "db"), verso.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, b := range []string{"a", "b"} {
+		if err := db.CreateBranch(ctx, b, "main"); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.SetUpstream(ctx, b, verso.Upstream{Remote: "origin", Branch: "up-" + b}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.RenameBranch(ctx, "a", "c", verso.BranchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RenameBranch(ctx, "c", "b", verso.BranchOptions{}); !errors.Is(err, verso.ErrBranchExists) {
+		t.Fatalf("a rename onto a branch without force: %v", err)
+	}
+	if err := db.RenameBranch(ctx, "c", "b", verso.BranchOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	ups, err := db.Upstreams(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ups) != 1 || ups["b"] != (verso.Upstream{Remote: "origin", Branch: "up-a"}) {
+		t.Fatalf("upstreams after a rename and a forced one: %v", ups)
+	}
+	bs, _ := db.Branches(ctx)
+	if len(bs) != 2 || bs[0].Name != "b" || bs[1].Name != "main" {
+		t.Fatalf("branches %v", bs)
+	}
+}

@@ -162,6 +162,9 @@ func (w *usageWalk) walk() error {
 				heads = append(heads, ws.Merge.Commit)
 				roots = append(roots, ws.Merge.PreMergeWorking)
 			}
+		case strings.HasPrefix(name, commitgraph.RemotePrefix), strings.HasPrefix(name, commitgraph.UpstreamPrefix):
+			// A remote's configuration, a branch's upstream: no history.
+			w.claim(a, "remotes")
 		case strings.HasPrefix(name, "refs/tags/"):
 			w.claim(a, "tags")
 			b, err := w.db.store.Get(ctx, a)

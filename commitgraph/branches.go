@@ -103,9 +103,11 @@ func (db *DB) DeleteBranch(ctx context.Context, branch string) error {
 	})
 }
 
-// RenameBranch renames branch from to to, with its working set, in one
-// atomic step.
-func (db *DB) RenameBranch(ctx context.Context, from, to string) error {
+// RenameBranch renames branch from to to, with its working set and
+// upstream, in one atomic step. With force it replaces a branch named to
+// (its working set and upstream go with it); without, such a branch is
+// ErrBranchExists.
+func (db *DB) RenameBranch(ctx context.Context, from, to string, force bool) error {
 	if err := CheckName(to); err != nil {
 		return err
 	}
@@ -121,10 +123,14 @@ func (db *DB) RenameBranch(ctx context.Context, from, to string) error {
 			return errNoChange
 		}
 		if _, ok, err := tx.Get(ctx, branchRef(to)); err != nil || ok {
-			if ok {
+			if err != nil {
+				return err
+			}
+			if !force {
 				return fmt.Errorf("%w: %q", ErrBranchExists, to)
 			}
-			return err
+			tx.Delete(workingSetRef(to))
+			tx.Delete(UpstreamPrefix + to)
 		}
 		tx.Delete(branchRef(from))
 		tx.Set(branchRef(to), head)

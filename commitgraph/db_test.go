@@ -111,13 +111,13 @@ func TestBranches(t *testing.T) {
 		if err := db.UpdateWorkingSet(ctx, "dev", cur, ws); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.RenameBranch(ctx, "dev", "feature/x"); err != nil {
+		if err := db.RenameBranch(ctx, "dev", "feature/x", false); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.RenameBranch(ctx, "feature/x", "main"); !errors.Is(err, ErrBranchExists) {
+		if err := db.RenameBranch(ctx, "feature/x", "main", false); !errors.Is(err, ErrBranchExists) {
 			t.Fatalf("rename onto main: %v", err)
 		}
-		if err := db.RenameBranch(ctx, "dev", "y"); !errors.Is(err, ErrBranchNotFound) {
+		if err := db.RenameBranch(ctx, "dev", "y", false); !errors.Is(err, ErrBranchNotFound) {
 			t.Fatalf("rename a missing branch: %v", err)
 		}
 		got, err := db.WorkingSet(ctx, "feature/x")

@@ -96,7 +96,7 @@ func TestUpstream(t *testing.T) {
 	if err := db.SetUpstream(ctx, "b", Upstream{"origin", "b"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.RenameBranch(ctx, "b", "c"); err != nil {
+	if err := db.RenameBranch(ctx, "b", "c", false); err != nil {
 		t.Fatal(err)
 	}
 	ups, _ := db.Upstreams(ctx)

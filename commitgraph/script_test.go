@@ -144,7 +144,7 @@ func (e *scriptEnv) run(t *testing.T, line string) string {
 	case "delete-branch":
 		return res(e.db.DeleteBranch(ctx, f[1]))
 	case "rename-branch":
-		return res(e.db.RenameBranch(ctx, f[1], f[2]))
+		return res(e.db.RenameBranch(ctx, f[1], f[2], false))
 	case "tag":
 		_, err := e.db.CreateTag(ctx, f[1], e.addr(t, f[2]), TagMeta{Tagger: ada, Time: when})
 		return res(err)
