@@ -195,7 +195,7 @@ func (s *FileStore) create() (manifest, error) {
 }
 
 // removeLeftovers deletes files that the manifest does not name: the
-// remains of a compaction that a crash interrupted.
+// remains of a compaction or an AddTable that a crash interrupted.
 func (s *FileStore) removeLeftovers() error {
 	named := map[string]bool{}
 	for _, n := range s.man.journals {
@@ -211,7 +211,7 @@ func (s *FileStore) removeLeftovers() error {
 	removed := false
 	for _, e := range entries {
 		name := e.Name()
-		if name == manifestTmpName || (storeFileName.MatchString(name) && !named[name]) {
+		if name == manifestTmpName || isAdoptLeftover(name) || (storeFileName.MatchString(name) && !named[name]) {
 			if err := os.Remove(filepath.Join(s.dir, name)); err != nil {
 				return fmt.Errorf("chunks: remove leftover %s: %w", name, err)
 			}

@@ -1,0 +1,130 @@
+package chunks
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Adopting table files.
+//
+// A table file made elsewhere in this format (a remote's, package
+// remotes, whose table files are local table files: see its doc.go) can
+// join a store whole, instead of chunk by chunk through Put: AddTable
+// writes it into a temporary file in the store's folder, checks it (the
+// header, the index and its checksum, the bounds of every record, and
+// every record's checksum, as a read would), syncs it, gives it the
+// store's next file number and names it in the manifest, in that order.
+// A crash before the manifest names it leaves a file that the next open
+// removes (removeLeftovers). The root does not change: the caller
+// commits one that reaches the new chunks. Chunks the store already
+// holds may be in the file too; reads find either copy, and a collection
+// keeps one.
+
+// adoptPrefix begins the name of a table file being written by AddTable.
+const adoptPrefix = "adopt-"
+
+// AddTable adds the table file that fill writes to the store and returns
+// how many chunks it holds. A file that is not a whole, intact table
+// fails with an error wrapping ErrCorrupt (or ErrVersion), and nothing is
+// added. It waits for a running compaction or collection.
+func (s *FileStore) AddTable(ctx context.Context, fill func(w io.Writer) error) (n int, err error) {
+	s.mu.RLock()
+	err = s.writable()
+	s.mu.RUnlock()
+	if err != nil {
+		return 0, err
+	}
+	f, err := os.CreateTemp(s.dir, adoptPrefix+"*")
+	if err != nil {
+		return 0, err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err := fill(bw); err != nil {
+		return 0, err
+	}
+	if err := bw.Flush(); err != nil {
+		return 0, err
+	}
+	if err := f.Sync(); err != nil {
+		return 0, err
+	}
+	if err := f.Close(); err != nil {
+		return 0, err
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if n, err = checkTableFile(tmp, &s.z); err != nil {
+		return 0, err
+	}
+
+	s.compactMu.Lock()
+	defer s.compactMu.Unlock()
+	s.mu.Lock()
+	if err := s.writable(); err != nil {
+		s.mu.Unlock()
+		return 0, err
+	}
+	num := s.man.nextFile
+	s.man.nextFile++
+	s.mu.Unlock()
+	path := filepath.Join(s.dir, tableFileName(num))
+	if err := os.Rename(tmp, path); err != nil {
+		return 0, err
+	}
+	tmp = path // removed on a failure below: no manifest names it
+	if err := syncDir(s.dir); err != nil {
+		return 0, err
+	}
+	t, err := openTable(path, num, &s.z)
+	if err != nil {
+		return 0, err
+	}
+	s.mu.RLock()
+	m := manifest{root: s.root, nextFile: s.man.nextFile, journals: slices.Clone(s.man.journals),
+		tables: append(slices.Clone(s.man.tables), num)}
+	s.mu.RUnlock()
+	if err := writeManifest(s.dir, &m); err != nil {
+		t.close()
+		return 0, fmt.Errorf("chunks: add table: write manifest: %w", err)
+	}
+	s.mu.Lock()
+	s.man = m
+	s.tables = append(s.tables, t)
+	s.mu.Unlock()
+	return n, nil
+}
+
+// checkTableFile checks the table file at path as AddTable says, and
+// returns how many chunks it holds.
+func checkTableFile(path string, z *zstdCodec) (int, error) {
+	t, err := openTable(path, 0, z)
+	if err != nil {
+		return 0, err
+	}
+	defer t.close()
+	for i := 0; i < t.count; i++ {
+		addr, off, size := t.entry(i)
+		if _, _, err := t.checkTableRecord(addr, off, t.data[off:off+int64(size)]); err != nil {
+			return 0, fmt.Errorf("table file: %w", err)
+		}
+	}
+	return t.count, nil
+}
+
+// isAdoptLeftover reports whether a file of the store's folder is an
+// AddTable's that a crash interrupted.
+func isAdoptLeftover(name string) bool { return strings.HasPrefix(name, adoptPrefix) }
