@@ -312,8 +312,18 @@ func Clone(ctx context.Context, url, dir string, opts CloneOptions) (db *DB, err
 	}
 	err = func() error {
 		defer cs.Close()
-		if _, err := remotes.FetchRefs(ctx, rs, cs, refs, remotes.CopyOptions{Progress: opts.Progress}); err != nil {
+		// The new store holds nothing: the remote's table files come
+		// whole (remotes.CopyTables), each checked as it is added.
+		if _, err := remotes.CopyTables(ctx, rs, cs, remotes.CopyOptions{Progress: opts.Progress}); err != nil {
 			return fmt.Errorf("clone %s: %w", url, err)
+		}
+		for _, r := range refs {
+			if ok, err := cs.Has(ctx, r.Addr); err != nil || !ok {
+				if err == nil {
+					err = fmt.Errorf("%w: the remote's %s names %s, which none of its table files holds", chunks.ErrCorrupt, r.Name, r.Addr)
+				}
+				return fmt.Errorf("clone %s: %w", url, err)
+			}
 		}
 		g := commitgraph.New(cs)
 		rc, err := commitgraph.EncodeRemote(Remote{URL: url, FetchSpecs: []string{"refs/heads/*:refs/remotes/" + name + "/*"}, Params: map[string]string{}})

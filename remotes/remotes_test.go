@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -510,5 +511,77 @@ func TestPushFetchS3(t *testing.T) {
 	}
 	if n != 3 {
 		t.Fatalf("the fetched log has %d commits, want 3", n)
+	}
+}
+
+// TestCopyTables: a remote of several pushes (more table files than are
+// copied whole) copied into an empty file store holds every chunk of the
+// remote, and a damaged table file is refused with a corruption error,
+// whether it is copied whole or chunk by chunk.
+func TestCopyTables(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(5))
+	l := newLocal(t)
+	dir := t.TempDir()
+	for i := 0; i < maxWholeTables+3; i++ {
+		l.commit(t, rng, "main", 50+rng.Intn(400))
+		head, _ := l.g.Head(ctx, "main")
+		if _, err := PushRef(ctx, l.store, openRemote(t, dir), "refs/heads/main", head, PushOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := openRemote(t, dir)
+	if r.Tables() != maxWholeTables+3 {
+		t.Fatalf("%d remote tables", r.Tables())
+	}
+	var want []chunks.Address
+	r.EachRecord(func(a chunks.Address, _ int) { want = append(want, a) })
+	dst, err := chunks.OpenFileStore(t.TempDir(), chunks.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	var last Progress
+	p, err := CopyTables(ctx, r, dst, CopyOptions{Progress: func(p Progress) { last = p }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Chunks != len(want) || !last.Done || last.Chunks != p.Chunks {
+		t.Fatalf("copied %+v (last progress %+v), the remote holds %d chunks", p, last, len(want))
+	}
+	for _, a := range want {
+		if ok, err := dst.Has(ctx, a); err != nil || !ok {
+			t.Fatalf("chunk %s not copied: %v", a, err)
+		}
+	}
+	if err := dst.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// Damage the largest file (copied whole) and the smallest (chunk by
+	// chunk), each in turn.
+	files, _ := filepath.Glob(filepath.Join(dir, "tables", "*.table"))
+	slices.SortFunc(files, func(a, b string) int {
+		sa, _ := os.Stat(a)
+		sb, _ := os.Stat(b)
+		return int(sb.Size() - sa.Size())
+	})
+	for _, f := range []string{files[0], files[len(files)-1]} {
+		b, _ := os.ReadFile(f)
+		orig := slices.Clone(b)
+		b[chunks.TableHeaderSize+20] ^= 0x08
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d, err := chunks.OpenFileStore(t.TempDir(), chunks.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = CopyTables(ctx, openRemote(t, dir), d, CopyOptions{})
+		d.Close()
+		if !chunks.IsCorrupt(err) {
+			t.Errorf("a damaged %s: %v, want a corruption error", filepath.Base(f), err)
+		}
+		os.WriteFile(f, orig, 0o644)
 	}
 }
