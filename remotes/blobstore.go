@@ -3,6 +3,7 @@ package remotes
 import (
 	"context"
 	"errors"
+	"io"
 )
 
 // Blobstore is the object storage a remote lives on: named objects that
@@ -29,6 +30,9 @@ type Blobstore interface {
 	// The object is either wholly there afterwards or not at all: a reader
 	// never sees part of it.
 	Put(ctx context.Context, name string, data []byte) error
+	// PutFrom is Put of the size bytes that r holds from offset 0, read
+	// as they go up (a file's, without holding it in memory).
+	PutFrom(ctx context.Context, name string, r io.ReaderAt, size int64) error
 	// CheckAndPut replaces the object name with data only if its current
 	// version is expected; expected "" means the object must not exist. It
 	// returns the new version. When another writer got there first it

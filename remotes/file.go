@@ -1,6 +1,7 @@
 package remotes
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -114,9 +115,23 @@ func (b *FileBlobstore) Put(ctx context.Context, name string, data []byte) error
 	return writeAtomic(p, data)
 }
 
+// PutFrom implements Blobstore.
+func (b *FileBlobstore) PutFrom(ctx context.Context, name string, r io.ReaderAt, size int64) error {
+	p, err := b.path(name)
+	if err != nil {
+		return err
+	}
+	return writeAtomicFrom(p, io.NewSectionReader(r, 0, size))
+}
+
 // writeAtomic writes data to a temporary file beside p, syncs it, renames
 // it to p and syncs the folder.
-func writeAtomic(p string, data []byte) (err error) {
+func writeAtomic(p string, data []byte) error {
+	return writeAtomicFrom(p, bytes.NewReader(data))
+}
+
+// writeAtomicFrom is writeAtomic of what r holds.
+func writeAtomicFrom(p string, r io.Reader) (err error) {
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("remotes: %w", err)
@@ -132,7 +147,7 @@ func writeAtomic(p string, data []byte) (err error) {
 			err = fmt.Errorf("remotes: write %s: %w", p, err)
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
+	if _, err = io.Copy(f, r); err != nil {
 		return err
 	}
 	if err = f.Sync(); err != nil {

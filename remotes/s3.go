@@ -365,19 +365,26 @@ func (s *S3Blobstore) pastEnd(name string, off, n, size int64) error {
 
 // Put implements Blobstore.
 func (s *S3Blobstore) Put(ctx context.Context, name string, data []byte) error {
+	return s.PutFrom(ctx, name, bytes.NewReader(data), int64(len(data)))
+}
+
+// PutFrom implements Blobstore. Each try of a request reads its bytes
+// again from r (a section of it: seekable, as the SDK's signing and
+// retries need).
+func (s *S3Blobstore) PutFrom(ctx context.Context, name string, r io.ReaderAt, size int64) error {
 	key, err := s.key(name)
 	if err != nil {
 		return err
 	}
-	if int64(len(data)) < s.tune.multipartAt {
+	if size < s.tune.multipartAt {
 		_, err = s.client.PutObject(ctx, &s3.PutObjectInput{
 			Bucket:        &s.bucket,
 			Key:           &key,
-			Body:          bytes.NewReader(data),
-			ContentLength: aws.Int64(int64(len(data))),
+			Body:          io.NewSectionReader(r, 0, size),
+			ContentLength: aws.Int64(size),
 		})
 	} else {
-		err = s.putMultipart(ctx, key, data)
+		err = s.putMultipart(ctx, key, r, size)
 	}
 	if err != nil {
 		return s.fail(ctx, "put", name, err, 0)
@@ -385,10 +392,9 @@ func (s *S3Blobstore) Put(ctx context.Context, name string, data []byte) error {
 	return nil
 }
 
-// putMultipart uploads data in parts, tune.parallel at a time, and aborts
-// the upload if a part or the completion fails.
-func (s *S3Blobstore) putMultipart(ctx context.Context, key string, data []byte) error {
-	size := int64(len(data))
+// putMultipart uploads the size bytes of r in parts, tune.parallel at a
+// time, and aborts the upload if a part or the completion fails.
+func (s *S3Blobstore) putMultipart(ctx context.Context, key string, r io.ReaderAt, size int64) error {
 	partSize := max(s.tune.partSize, (size+s3MaxParts-1)/s3MaxParts)
 	created, err := s.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{
 		Bucket:            &s.bucket,
@@ -411,7 +417,7 @@ func (s *S3Blobstore) putMultipart(ctx context.Context, key string, data []byte)
 				Key:               &key,
 				UploadId:          created.UploadId,
 				PartNumber:        number,
-				Body:              bytes.NewReader(data[lo:hi]),
+				Body:              io.NewSectionReader(r, lo, hi-lo),
 				ContentLength:     aws.Int64(hi - lo),
 				ChecksumAlgorithm: types.ChecksumAlgorithmCrc32,
 			})
