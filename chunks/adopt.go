@@ -128,3 +128,30 @@ func checkTableFile(path string, z *zstdCodec) (int, error) {
 // isAdoptLeftover reports whether a file of the store's folder is an
 // AddTable's that a crash interrupted.
 func isAdoptLeftover(name string) bool { return strings.HasPrefix(name, adoptPrefix) }
+
+// TableFile is one of a store's table files.
+type TableFile struct {
+	Path  string
+	Size  int64
+	Count int // chunks
+}
+
+// WithTableFiles calls fn with the store's table files (oldest first),
+// which no compaction or collection removes or replaces until fn returns
+// (both wait for it); reads and writes go on. A push to an empty remote
+// uploads them whole (package remotes).
+func (s *FileStore) WithTableFiles(fn func([]TableFile) error) error {
+	s.compactMu.Lock()
+	defer s.compactMu.Unlock()
+	s.mu.RLock()
+	if err := s.writable(); err != nil && !s.readOnly {
+		s.mu.RUnlock()
+		return err
+	}
+	files := make([]TableFile, len(s.tables))
+	for i, t := range s.tables {
+		files[i] = TableFile{Path: t.path, Size: int64(len(t.data)), Count: t.count}
+	}
+	s.mu.RUnlock()
+	return fn(files)
+}

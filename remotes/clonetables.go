@@ -2,8 +2,11 @@ package remotes
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 
@@ -122,4 +125,97 @@ func CopyTables(ctx context.Context, r *Store, dst TableAdder, opts CopyOptions)
 		opts.Progress(p)
 	}
 	return p, err
+}
+
+// TableFileSource is a store whose table files a push to an empty remote
+// uploads whole (chunks.FileStore.WithTableFiles).
+type TableFileSource interface {
+	WithTableFiles(fn func([]chunks.TableFile) error) error
+}
+
+// empty reports whether the remote holds nothing: no root, no table file
+// named or uploaded.
+func (s *Store) empty() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.man.root.IsEmpty() && len(s.man.tables) == 0 && len(s.ours) == 0 && len(s.pending) == 0
+}
+
+// uploadTableFiles uploads src's table files whole, as tables of ours
+// (named by the next Commit's manifest), several at a time, and returns
+// what they hold: their chunks, and their bytes as they lie.
+func (s *Store) uploadTableFiles(ctx context.Context, src TableFileSource, progress func(Progress)) (Progress, error) {
+	var (
+		mu   sync.Mutex
+		prog Progress
+	)
+	err := src.WithTableFiles(func(files []chunks.TableFile) error {
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(s.parallel)
+		for _, f := range files {
+			g.Go(func() error {
+				if err := s.uploadTableFile(gctx, f); err != nil {
+					return err
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				prog.Chunks += f.Count
+				prog.Bytes += f.Size
+				if progress != nil {
+					progress(prog)
+				}
+				return nil
+			})
+		}
+		return g.Wait()
+	})
+	return prog, err
+}
+
+// uploadTableFile uploads one table file of the local format, named by
+// the SHA-256 of its bytes as every table file of a remote is.
+func (s *Store) uploadTableFile(ctx context.Context, tf chunks.TableFile) error {
+	f, err := os.Open(tf.Path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, tf.Size)); err != nil {
+		return fmt.Errorf("remotes: read %s: %w", filepath.Base(tf.Path), err)
+	}
+	var name chunks.Address
+	copy(name[:], h.Sum(nil))
+	head := make([]byte, chunks.TableHeaderSize)
+	tail := make([]byte, chunks.TableTailSize(tf.Count))
+	_, err = f.ReadAt(head, 0)
+	if err == nil {
+		_, err = f.ReadAt(tail, tf.Size-int64(len(tail)))
+	}
+	if err != nil {
+		return fmt.Errorf("remotes: read %s: %w", filepath.Base(tf.Path), err)
+	}
+	v, err := chunks.CheckTableHeader(head)
+	var ti *chunks.TableIndex
+	if err == nil {
+		ti, err = chunks.ParseTableTail(tail, tf.Size, v)
+	}
+	if err == nil && ti.Len() != tf.Count {
+		err = fmt.Errorf("%w: %d chunks, the store says %d", chunks.ErrCorrupt, ti.Len(), tf.Count)
+	}
+	if err != nil {
+		return fmt.Errorf("remotes: table file %s: %w", filepath.Base(tf.Path), err)
+	}
+	ref := tableRef{name: name, size: tf.Size, count: tf.Count}
+	if err := s.bs.PutFrom(ctx, ref.object(), f, tf.Size); err != nil {
+		return fmt.Errorf("remotes: upload table %s: %w", ref.name, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.indexes[name] == nil {
+		t := &tableIdx{ref: ref, TableIndex: ti}
+		s.indexes[name] = t
+		s.ours = append(s.ours, t)
+	}
+	return nil
 }

@@ -47,11 +47,27 @@ func PushRef(ctx context.Context, src Enumerable, r *Store, name string, to chun
 		return res, fmt.Errorf("remotes: push %q: only branches and tags are pushed", name)
 	}
 	if !to.IsEmpty() {
-		p, err := Copy(ctx, src, r, []chunks.Address{to}, opts.Copy)
+		// To an empty remote, the source's table files go up whole (no
+		// chunk read, decoded or encoded again), then Copy puts what they
+		// lack (what the source holds in its journal) as it would.
+		var base Progress
+		if ts, ok := src.(TableFileSource); ok && r.empty() {
+			var err error
+			if base, err = r.uploadTableFiles(ctx, ts, opts.Copy.Progress); err != nil {
+				return res, err
+			}
+		}
+		copyOpts := opts.Copy
+		if base.Chunks > 0 && opts.Copy.Progress != nil {
+			copyOpts.Progress = func(p Progress) {
+				opts.Copy.Progress(Progress{Chunks: base.Chunks + p.Chunks, Bytes: base.Bytes + p.Bytes, Done: p.Done})
+			}
+		}
+		p, err := Copy(ctx, src, r, []chunks.Address{to}, copyOpts)
 		if err != nil {
 			return res, err
 		}
-		res.Copied = p
+		res.Copied = Progress{Chunks: base.Chunks + p.Chunks, Bytes: base.Bytes + p.Bytes, Done: p.Done}
 	}
 	g := commitgraph.New(r)
 	err := g.UpdateRefs(ctx, func(tx *commitgraph.RefTx) error {

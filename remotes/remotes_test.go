@@ -585,3 +585,93 @@ func TestCopyTables(t *testing.T) {
 		os.WriteFile(f, orig, 0o644)
 	}
 }
+
+// TestPushTableFilesWhole: a push to an empty remote from a file store
+// uploads its table files as they are and the chunks of its journal in a
+// table of their own; a fetch of the remote gives back every chunk.
+func TestPushTableFilesWhole(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(6))
+	l := newLocal(t)
+	for i := 0; i < 5; i++ {
+		l.commit(t, rng, "main", 2000)
+	}
+	src, err := chunks.OpenFileStore(t.TempDir(), chunks.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	copied := chunks.AddressSet{}
+	sync := func() {
+		t.Helper()
+		var addrs []chunks.Address
+		l.store.EachRecord(func(a chunks.Address, _ int) {
+			if !copied.Has(a) {
+				addrs = append(addrs, a)
+			}
+		})
+		for _, a := range addrs {
+			b, err := l.store.Get(ctx, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := src.Put(ctx, b); err != nil {
+				t.Fatal(err)
+			}
+			copied.Add(a)
+		}
+		root, _ := l.store.Root(ctx)
+		old, _ := src.Root(ctx)
+		if err := src.Commit(ctx, root, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sync()
+	if err := src.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	l.commit(t, rng, "main", 50) // in the journal only
+	sync()
+	var tables int
+	src.WithTableFiles(func(fs []chunks.TableFile) error { tables = len(fs); return nil })
+	if tables != 1 {
+		t.Fatalf("the source has %d table files", tables)
+	}
+	dir := t.TempDir()
+	head, _ := l.g.Head(ctx, "main")
+	var last Progress
+	res, err := PushRef(ctx, src, openRemote(t, dir), "refs/heads/main", head, PushOptions{Copy: CopyOptions{Progress: func(p Progress) { last = p }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last.Chunks != res.Copied.Chunks || res.Copied.Chunks < len(copied)-10 {
+		t.Errorf("copied %+v, last progress %+v, the source holds %d chunks", res.Copied, last, len(copied))
+	}
+	r := openRemote(t, dir)
+	if r.Tables() != 2 {
+		t.Errorf("the remote holds %d table files, want the source's one and one of its journal's chunks", r.Tables())
+	}
+	dst := chunks.NewMemoryStore()
+	refs, err := Refs(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FetchRefs(ctx, r, dst, refs, CopyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// What head reaches, found by a copy from the source itself.
+	reach := chunks.NewMemoryStore()
+	if _, err := Copy(ctx, l.store, reach, []chunks.Address{head}, CopyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	reach.EachRecord(func(a chunks.Address, _ int) {
+		n++
+		if ok, _ := dst.Has(ctx, a); !ok {
+			t.Errorf("chunk %s, which main reaches, not fetched back", a)
+		}
+	})
+	if n < 100 {
+		t.Fatalf("main reaches only %d chunks", n)
+	}
+}
