@@ -19,6 +19,14 @@
 //     only unless forced), the remote's refs, and their histories fetched.
 //     The engine (package verso) keeps the remotes' configuration and the
 //     remote-tracking refs, and merges.
+//   - Whole table files (clonetables.go): a remote's table files are
+//     local table files, so a push to an empty remote uploads the
+//     source's table files as they are (chunks.FileStore.WithTableFiles)
+//     and copies only what its journal holds besides, and a clone adds the
+//     remote's largest table files to its new store as they are
+//     (CopyTables, chunks.FileStore.AddTable, which checks every record).
+//     Either moves what the files hold, garbage included, which a
+//     collection of the destination drops.
 //
 // # Caveats
 //
@@ -31,7 +39,10 @@
 //   - What a remote returns is not trusted: every chunk read is checked
 //     against its record's checksum and its address (SHA-256), and a
 //     manifest and table indexes are checked before use; damage is an
-//     error wrapping chunks.ErrCorrupt, never data.
+//     error wrapping chunks.ErrCorrupt, never data. A table file a clone
+//     adopts whole is checked against its records' checksums (which cover
+//     the address, the codec and the stored bytes), as a local read
+//     checks a record, not against the SHA-256 of each chunk.
 //   - Copy holds in memory the addresses the source holds (about 60 bytes
 //     each) and spools the chunks it reads to a temporary file.
 package remotes
