@@ -97,6 +97,13 @@ type DB struct {
 	feeds  map[string]chan struct{}
 	closed bool // under feedMu
 
+	// readers holds, per remote name, the remote opened for reading by
+	// Replicate, kept open so that a read replica's pulls read only the
+	// manifest and the indexes of table files new since the last
+	// (remote.go); readerMu guards it.
+	readerMu sync.Mutex
+	readers  map[string]remoteReader
+
 	locks *Locks
 
 	// ops are the operations a garbage collection waits for (gc.go).
@@ -170,6 +177,7 @@ func (db *DB) Close() error {
 		}
 	}
 	db.feedMu.Unlock()
+	db.closeReaders()
 	if c, ok := db.store.(interface{ Close() error }); ok {
 		return c.Close()
 	}

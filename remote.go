@@ -496,13 +496,13 @@ func (db *DB) Replicate(ctx context.Context, remote string, opts ReplicateOption
 		}
 		return false
 	}
-	_, rs, err := db.openRemote(ctx, remote)
+	rs, err := db.remoteReader(ctx, remote)
 	if err != nil {
 		return res, err
 	}
-	defer rs.Close()
 	refs, err := remotes.Refs(ctx, rs)
 	if err != nil {
+		db.dropReader(remote, rs) // opened again next time
 		return res, fmt.Errorf("remote %q: %w", remote, err)
 	}
 	branches, err := db.graph.Branches(ctx)
@@ -575,4 +575,58 @@ func (db *DB) Replicate(ctx context.Context, remote string, opts ReplicateOption
 	slices.Sort(res.Created)
 	slices.Sort(res.Deleted)
 	return res, db.graph.MirrorBranches(ctx, remote, track, set, drop, local)
+}
+
+// remoteReader is a remote kept open for reading (DB.readers).
+type remoteReader struct {
+	url string
+	s   *remotes.Store
+}
+
+// remoteReader returns the remote called name opened for reading: the one
+// kept from an earlier call while the remote's URL has not changed. Only
+// reads go through it (a Store's writes are its caller's alone).
+func (db *DB) remoteReader(ctx context.Context, name string) (*remotes.Store, error) {
+	r, err := db.graph.GetRemote(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	db.readerMu.Lock()
+	defer db.readerMu.Unlock()
+	if c, ok := db.readers[name]; ok {
+		if c.url == r.URL {
+			return c.s, nil
+		}
+		c.s.Close()
+		delete(db.readers, name)
+	}
+	_, s, err := db.openRemote(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if db.readers == nil {
+		db.readers = map[string]remoteReader{}
+	}
+	db.readers[name] = remoteReader{url: r.URL, s: s}
+	return s, nil
+}
+
+// dropReader closes the remote kept for name if it is s.
+func (db *DB) dropReader(name string, s *remotes.Store) {
+	db.readerMu.Lock()
+	defer db.readerMu.Unlock()
+	if c, ok := db.readers[name]; ok && c.s == s {
+		c.s.Close()
+		delete(db.readers, name)
+	}
+}
+
+// closeReaders closes the remotes kept open.
+func (db *DB) closeReaders() {
+	db.readerMu.Lock()
+	defer db.readerMu.Unlock()
+	for name, c := range db.readers {
+		c.s.Close()
+		delete(db.readers, name)
+	}
 }

@@ -352,3 +352,58 @@ func TestRenameKeepsUpstream(t *testing.T) {
 		t.Fatalf("branches %v", bs)
 	}
 }
+
+// BenchmarkReplicatePull: a replica's pull of one new commit, from a
+// remote that N earlier pushes left with N table files; the push is not
+// timed.
+func BenchmarkReplicatePull(b *testing.B) {
+	for _, n := range []int{10, 100, 300} {
+		b.Run(fmt.Sprint("tables=", n), func(b *testing.B) {
+			ctx := context.Background()
+			base := b.TempDir()
+			if err := os.Mkdir(filepath.Join(base, "remote"), 0o755); err != nil {
+				b.Fatal(err)
+			}
+			url := "file://" + filepath.ToSlash(filepath.Join(base, "remote"))
+			p, err := verso.Init(filepath.Join(base, "p"), verso.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			if err := p.AddRemote(ctx, "origin", url, nil); err != nil {
+				b.Fatal(err)
+			}
+			me := verso.Signature{Name: "t", Email: "t@x"}
+			commit := func(i int) {
+				txn, err := p.Begin(ctx, "main")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := txn.CommitChanges(ctx, verso.CommitOptions{Message: fmt.Sprint(i), Author: me, AllowEmpty: true}); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := p.Push(ctx, "origin", "main", "main", verso.PushOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for i := 0; i < n; i++ {
+				commit(i)
+			}
+			r, err := verso.Clone(ctx, url, filepath.Join(base, "r"), verso.CloneOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Close()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				commit(n + i)
+				b.StartTimer()
+				res, err := r.Replicate(ctx, "origin", verso.ReplicateOptions{})
+				if err != nil || len(res.Moved) != 1 {
+					b.Fatalf("%+v %v", res, err)
+				}
+			}
+		})
+	}
+}
