@@ -24,16 +24,7 @@ import (
 // writes nothing.
 func TestReplicateModel(t *testing.T) {
 	ctx := context.Background()
-	base := t.TempDir()
-	if err := os.Mkdir(filepath.Join(base, "remote"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	url := "file://" + filepath.ToSlash(filepath.Join(base, "remote"))
-	p, err := verso.Init(filepath.Join(base, "p"), verso.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	base, url, p := primaryWithRemote(t)
 	me := verso.Signature{Name: "t", Email: "t@x"}
 	n := 0
 	commit := func(branch string) {
@@ -216,16 +207,7 @@ func mapsEqual(a, b map[string]chunks.Address) bool {
 // without, it is reset to the remote's.
 func TestReplicateFastForwardOnly(t *testing.T) {
 	ctx := context.Background()
-	base := t.TempDir()
-	if err := os.Mkdir(filepath.Join(base, "remote"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	url := "file://" + filepath.ToSlash(filepath.Join(base, "remote"))
-	p, err := verso.Init(filepath.Join(base, "p"), verso.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	base, url, p := primaryWithRemote(t)
 	me := verso.Signature{Name: "t", Email: "t@x"}
 	for i := 0; i < 3; i++ {
 		txn, err := p.Begin(ctx, "main")
@@ -275,16 +257,7 @@ func TestReplicateFastForwardOnly(t *testing.T) {
 // garbage.
 func TestUsageOfAClone(t *testing.T) {
 	ctx := context.Background()
-	base := t.TempDir()
-	if err := os.Mkdir(filepath.Join(base, "remote"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	url := "file://" + filepath.ToSlash(filepath.Join(base, "remote"))
-	p, err := verso.Init(filepath.Join(base, "p"), verso.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	base, url, p := primaryWithRemote(t)
 	if err := p.AddRemote(ctx, "origin", url, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -406,4 +379,21 @@ func BenchmarkReplicatePull(b *testing.B) {
 			}
 		})
 	}
+}
+
+// primaryWithRemote returns a test folder, the URL of an empty folder
+// remote in it, and a new database p in it (closed when the test ends).
+func primaryWithRemote(tb testing.TB) (base, url string, p *verso.DB) {
+	tb.Helper()
+	base = tb.TempDir()
+	if err := os.Mkdir(filepath.Join(base, "remote"), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	url = "file://" + filepath.ToSlash(filepath.Join(base, "remote"))
+	p, err := verso.Init(filepath.Join(base, "p"), verso.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { p.Close() })
+	return base, url, p
 }

@@ -228,12 +228,18 @@ func pullReplica(ctx *sql.Context, st *dbState) error {
 	if err == nil || ctx.Err() != nil {
 		return err
 	}
-	msg := fmt.Sprintf("read replica: pulling database %s from remote %q failed: %s", st.name, remote, replicationCause(err))
+	return replicationFailure(ctx, fmt.Sprintf("read replica: pulling database %s from remote %q failed: %s", st.name, remote, replicationCause(err)),
+		"serving what was pulled last", "to serve what was pulled last")
+}
+
+// replicationFailure is the statement's error for a failed pull or push,
+// or, with @@dolt_skip_replication_errors, a warning (and no error).
+func replicationFailure(ctx *sql.Context, msg, skipped, howToSkip string) error {
 	if sessionFlag(ctx, skipReplErrorsVar) {
-		ctx.Warn(mysql.ERUnknownError, "%s; serving what was pulled last", msg)
+		ctx.Warn(mysql.ERUnknownError, "%s; %s", msg, skipped)
 		return nil
 	}
-	return fmt.Errorf("%s; set @@%s = 1 to serve what was pulled last", msg, skipReplErrorsVar)
+	return fmt.Errorf("%s; set @@%s = 1 %s", msg, skipReplErrorsVar, howToSkip)
 }
 
 // replicationCause says what failed, with a hint where one helps.
@@ -288,12 +294,8 @@ func pushReplicas(ctx *sql.Context, st *dbState) error {
 	if err == nil || ctx.Err() != nil {
 		return err
 	}
-	msg := fmt.Sprintf("replication: pushing database %s to remote %q failed: %s (the commit is made here; the next one pushes again)", st.name, remote, replicationCause(err))
-	if sessionFlag(ctx, skipReplErrorsVar) {
-		ctx.Warn(mysql.ERUnknownError, "%s", msg)
-		return nil
-	}
-	return fmt.Errorf("%s; set @@%s = 1 to make this a warning", msg, skipReplErrorsVar)
+	return replicationFailure(ctx, fmt.Sprintf("replication: pushing database %s to remote %q failed: %s (the commit is made here; the next one pushes again)", st.name, remote, replicationCause(err)),
+		"the statement goes on", "to make this a warning")
 }
 
 // replicaProcedures are the procedures a read replica runs: they change
