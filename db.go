@@ -97,12 +97,10 @@ type DB struct {
 	feeds  map[string]chan struct{}
 	closed bool // under feedMu
 
-	// readers holds, per remote name, the remote opened for reading by
-	// Replicate, kept open so that a read replica's pulls read only the
-	// manifest and the indexes of table files new since the last
-	// (remote.go); readerMu guards it.
-	readerMu sync.Mutex
-	readers  map[string]remoteReader
+	// remotes holds, per remote name, the remote kept open between
+	// operations (withRemote, remote.go); remotesMu guards the map.
+	remotesMu sync.Mutex
+	remotes   map[string]*openedRemote
 
 	locks *Locks
 
@@ -177,7 +175,7 @@ func (db *DB) Close() error {
 		}
 	}
 	db.feedMu.Unlock()
-	db.closeReaders()
+	db.closeRemotes()
 	if c, ok := db.store.(interface{ Close() error }); ok {
 		return c.Close()
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
@@ -132,18 +133,16 @@ func (db *DB) Push(ctx context.Context, remote, src, dst string, opts PushOption
 		}
 		to = c.Addr
 	}
-	r, rs, err := db.openRemote(ctx, remote)
-	res.Remote = r
-	if err != nil {
-		return res, err
-	}
-	defer rs.Close()
 	source, err := db.enumerable()
 	if err != nil {
 		return res, err
 	}
-	pr, err := remotes.PushRef(ctx, source, rs, "refs/heads/"+dst, to, remotes.PushOptions{Force: opts.Force, Copy: remotes.CopyOptions{Progress: opts.Progress}})
-	res.Old, res.New, res.Copied = pr.Old, to, pr.Copied
+	err = db.withRemote(ctx, remote, func(r Remote, rs *remotes.Store) error {
+		res.Remote = r
+		pr, err := remotes.PushRef(ctx, source, rs, "refs/heads/"+dst, to, remotes.PushOptions{Force: opts.Force, Copy: remotes.CopyOptions{Progress: opts.Progress}})
+		res.Old, res.New, res.Copied = pr.Old, to, pr.Copied
+		return err
+	})
 	if err != nil {
 		return res, err
 	}
@@ -177,15 +176,21 @@ type FetchResult struct {
 // step once every chunk is in.
 func (db *DB) Fetch(ctx context.Context, remote string, opts FetchOptions) (FetchResult, error) {
 	res := FetchResult{Heads: map[string]chunks.Address{}}
-	r, rs, err := db.openRemote(ctx, remote)
-	res.Remote = r
+	err := db.withRemote(ctx, remote, func(r Remote, rs *remotes.Store) error {
+		res.Remote = r
+		return db.fetch(ctx, remote, rs, opts, &res)
+	})
 	if err != nil {
 		return res, err
 	}
-	defer rs.Close()
+	return res, db.graph.SetRemoteBranches(ctx, remote, res.Heads, opts.Prune && len(opts.Branches) == 0)
+}
+
+// fetch is Fetch's download, from the remote rs.
+func (db *DB) fetch(ctx context.Context, remote string, rs *remotes.Store, opts FetchOptions, res *FetchResult) error {
 	refs, err := remotes.Refs(ctx, rs)
 	if err != nil {
-		return res, fmt.Errorf("remote %q: %w", remote, err)
+		return fmt.Errorf("remote %q: %w", remote, err)
 	}
 	var want []commitgraph.Ref
 	remoteHeads := map[string]chunks.Address{}
@@ -205,15 +210,15 @@ func (db *DB) Fetch(ctx context.Context, remote string, opts FetchOptions) (Fetc
 		}
 		a, ok := remoteHeads[b]
 		if !ok {
-			return res, fmt.Errorf("%w: %q on remote %q", ErrNoRemoteRef, b, remote)
+			return fmt.Errorf("%w: %q on remote %q", ErrNoRemoteRef, b, remote)
 		}
 		want = append(want, commitgraph.Ref{Name: "refs/heads/" + b, Addr: a})
 		res.Heads[into] = a
 	}
 	if res.Copied, err = remotes.FetchRefs(ctx, rs, db.store, want, remotes.CopyOptions{Progress: opts.Progress}); err != nil {
-		return res, fmt.Errorf("fetch from %q: %w", remote, err)
+		return fmt.Errorf("fetch from %q: %w", remote, err)
 	}
-	return res, db.graph.SetRemoteBranches(ctx, remote, res.Heads, opts.Prune && len(opts.Branches) == 0)
+	return nil
 }
 
 // CloneOptions tune Clone.
@@ -425,12 +430,12 @@ func (db *DB) GetRemote(ctx context.Context, name string) (Remote, error) {
 
 // RemoteHeads reads the remote's branches, by name.
 func (db *DB) RemoteHeads(ctx context.Context, remote string) (map[string]chunks.Address, error) {
-	_, rs, err := db.openRemote(ctx, remote)
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	refs, err := remotes.Refs(ctx, rs)
+	var refs []commitgraph.Ref
+	err := db.withRemote(ctx, remote, func(_ Remote, rs *remotes.Store) error {
+		var err error
+		refs, err = remotes.Refs(ctx, rs)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -496,13 +501,19 @@ func (db *DB) Replicate(ctx context.Context, remote string, opts ReplicateOption
 		}
 		return false
 	}
-	rs, err := db.remoteReader(ctx, remote)
-	if err != nil {
-		return res, err
-	}
+	err := db.withRemote(ctx, remote, func(_ Remote, rs *remotes.Store) error {
+		var err error
+		res, err = db.replicate(ctx, remote, rs, opts, match)
+		return err
+	})
+	return res, err
+}
+
+// replicate is Replicate from the remote rs.
+func (db *DB) replicate(ctx context.Context, remote string, rs *remotes.Store, opts ReplicateOptions, match func(string) bool) (ReplicateResult, error) {
+	var res ReplicateResult
 	refs, err := remotes.Refs(ctx, rs)
 	if err != nil {
-		db.dropReader(remote, rs) // opened again next time
 		return res, fmt.Errorf("remote %q: %w", remote, err)
 	}
 	branches, err := db.graph.Branches(ctx)
@@ -577,56 +588,67 @@ func (db *DB) Replicate(ctx context.Context, remote string, opts ReplicateOption
 	return res, db.graph.MirrorBranches(ctx, remote, track, set, drop, local)
 }
 
-// remoteReader is a remote kept open for reading (DB.readers).
-type remoteReader struct {
+// openedRemote is a remote kept open (DB.remotes).
+type openedRemote struct {
+	mu  sync.Mutex // held by the one operation using s
 	url string
-	s   *remotes.Store
+	s   *remotes.Store // nil until opened, and after a failed operation
 }
 
-// remoteReader returns the remote called name opened for reading: the one
-// kept from an earlier call while the remote's URL has not changed. Only
-// reads go through it (a Store's writes are its caller's alone).
-func (db *DB) remoteReader(ctx context.Context, name string) (*remotes.Store, error) {
+// withRemote runs fn with the remote called name open: the Store kept
+// from the last operation on it while the remote's URL has not changed,
+// so that a pull or push reads only the manifest and the indexes of table
+// files new since (a read replica pulls, and a primary pushes, at every
+// transaction). Operations on one remote run one at a time; one that
+// fails drops the Store (whatever it held half done, such as chunks of a
+// push that lost its race, goes with it) and the next opens it again.
+func (db *DB) withRemote(ctx context.Context, name string, fn func(Remote, *remotes.Store) error) error {
 	r, err := db.graph.GetRemote(ctx, name)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	db.readerMu.Lock()
-	defer db.readerMu.Unlock()
-	if c, ok := db.readers[name]; ok {
-		if c.url == r.URL {
-			return c.s, nil
+	db.remotesMu.Lock()
+	if db.remotes == nil {
+		db.remotes = map[string]*openedRemote{}
+	}
+	o := db.remotes[name]
+	if o == nil {
+		o = &openedRemote{}
+		db.remotes[name] = o
+	}
+	db.remotesMu.Unlock()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.s != nil && o.url != r.URL {
+		o.s.Close()
+		o.s = nil
+	}
+	if o.s == nil {
+		_, s, err := db.openRemote(ctx, name)
+		if err != nil {
+			return err
 		}
-		c.s.Close()
-		delete(db.readers, name)
+		o.s, o.url = s, r.URL
 	}
-	_, s, err := db.openRemote(ctx, name)
-	if err != nil {
-		return nil, err
+	if err := fn(r, o.s); err != nil {
+		o.s.Close()
+		o.s = nil
+		return err
 	}
-	if db.readers == nil {
-		db.readers = map[string]remoteReader{}
-	}
-	db.readers[name] = remoteReader{url: r.URL, s: s}
-	return s, nil
+	return nil
 }
 
-// dropReader closes the remote kept for name if it is s.
-func (db *DB) dropReader(name string, s *remotes.Store) {
-	db.readerMu.Lock()
-	defer db.readerMu.Unlock()
-	if c, ok := db.readers[name]; ok && c.s == s {
-		c.s.Close()
-		delete(db.readers, name)
-	}
-}
-
-// closeReaders closes the remotes kept open.
-func (db *DB) closeReaders() {
-	db.readerMu.Lock()
-	defer db.readerMu.Unlock()
-	for name, c := range db.readers {
-		c.s.Close()
-		delete(db.readers, name)
+// closeRemotes closes the remotes kept open.
+func (db *DB) closeRemotes() {
+	db.remotesMu.Lock()
+	defer db.remotesMu.Unlock()
+	for name, o := range db.remotes {
+		o.mu.Lock()
+		if o.s != nil {
+			o.s.Close()
+			o.s = nil
+		}
+		o.mu.Unlock()
+		delete(db.remotes, name)
 	}
 }

@@ -397,3 +397,44 @@ func primaryWithRemote(tb testing.TB) (base, url string, p *verso.DB) {
 	tb.Cleanup(func() { p.Close() })
 	return base, url, p
 }
+
+// BenchmarkPushOne: a push of one new commit to a remote that N earlier
+// pushes left with N table files, as a primary with
+// @@dolt_replicate_to_remote pushes each commit; the commit is not timed.
+func BenchmarkPushOne(b *testing.B) {
+	for _, n := range []int{10, 100, 300} {
+		b.Run(fmt.Sprint("tables=", n), func(b *testing.B) {
+			ctx := context.Background()
+			_, _, p := primaryWithRemote(b)
+			me := verso.Signature{Name: "t", Email: "t@x"}
+			if err := p.AddRemote(ctx, "origin", "file://"+filepath.ToSlash(filepath.Join(filepath.Dir(p.Dir()), "remote")), nil); err != nil {
+				b.Fatal(err)
+			}
+			commit := func(i int) {
+				txn, err := p.Begin(ctx, "main")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := txn.CommitChanges(ctx, verso.CommitOptions{Message: fmt.Sprint(i), Author: me, AllowEmpty: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			push := func() {
+				if _, err := p.Push(ctx, "origin", "main", "main", verso.PushOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for i := 0; i < n; i++ {
+				commit(i)
+				push()
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				commit(n + i)
+				b.StartTimer()
+				push()
+			}
+		})
+	}
+}

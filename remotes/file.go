@@ -77,6 +77,10 @@ func (b *FileBlobstore) Get(ctx context.Context, name string) ([]byte, string, e
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
+		if _, serr := os.Stat(b.dir); serr != nil {
+			// The folder itself is gone (or unmounted): no empty remote.
+			return nil, "", fmt.Errorf("remotes: the remote folder cannot be read: %w", serr)
+		}
 		return nil, "", notExist(name, err)
 	}
 	return data, fileVersion(data), nil
