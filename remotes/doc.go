@@ -30,10 +30,12 @@
 //
 // # Caveats
 //
-//   - A remote's table files only accumulate: every push adds at least
-//     one, and a reader reads the index of each once per Store. Nothing
-//     merges small files or removes those no manifest names (uploads of
-//     a push that lost its race, or was cut short) yet.
+//   - Every push adds a table file; a commit that would leave the
+//     manifest naming more than 32 merges the smallest into one first
+//     (store.go, "Conjoining"), so a reader reads at most 32 indexes.
+//     Nothing removes the files no manifest names (those merged, and
+//     uploads of a push that lost its race or was cut short) yet: a
+//     remote's folder or bucket only grows.
 //   - A Store is not a snapshot: Root reads the manifest again, so two
 //     calls may see two roots. Chunks, once read, never change.
 //   - What a remote returns is not trusted: every chunk read is checked

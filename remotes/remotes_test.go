@@ -675,3 +675,57 @@ func TestPushTableFilesWhole(t *testing.T) {
 		t.Fatalf("main reaches only %d chunks", n)
 	}
 }
+
+// TestConjoin: many pushes leave the remote naming at most
+// maxRemoteTables table files; the history stays whole (a fetch gets
+// every chunk main reaches), through a Store just opened and through one
+// opened before the merges, which keeps the indexes it read.
+func TestConjoin(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(8))
+	l := newLocal(t)
+	dir := t.TempDir()
+	var early *Store
+	most := 0
+	for i := 0; i < maxRemoteTables+20; i++ {
+		l.commit(t, rng, "main", 20+rng.Intn(60))
+		head, _ := l.g.Head(ctx, "main")
+		r := openRemote(t, dir)
+		if _, err := PushRef(ctx, l.store, r, "refs/heads/main", head, PushOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, r.Tables())
+		if i == 5 {
+			early = openRemote(t, dir)
+		}
+	}
+	if most > maxRemoteTables {
+		t.Fatalf("the remote named %d table files", most)
+	}
+	r := openRemote(t, dir)
+	objects, _ := filepath.Glob(filepath.Join(dir, "tables", "*.table"))
+	t.Logf("%d table files named, %d on the remote", r.Tables(), len(objects))
+	if len(objects) <= r.Tables() {
+		t.Fatal("no table file was merged")
+	}
+	head, _ := l.g.Head(ctx, "main")
+	reach := chunks.NewMemoryStore()
+	if _, err := Copy(ctx, l.store, reach, []chunks.Address{head}, CopyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []*Store{r, early} {
+		refs, err := Refs(ctx, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := chunks.NewMemoryStore()
+		if _, err := FetchRefs(ctx, from, dst, refs, CopyOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		reach.EachRecord(func(a chunks.Address, _ int) {
+			if ok, _ := dst.Has(ctx, a); !ok {
+				t.Fatalf("chunk %s, which main reaches, not fetched", a)
+			}
+		})
+	}
+}

@@ -388,6 +388,12 @@ func (s *Store) Commit(ctx context.Context, newRoot, expected chunks.Address) er
 	}
 	version := s.version
 	s.mu.Unlock()
+	if len(next.tables) > maxRemoteTables {
+		var err error
+		if next.tables, err = s.conjoin(ctx, next.tables); err != nil {
+			return err
+		}
+	}
 	nv, err := s.bs.CheckAndPut(ctx, manifestName, version, next.encode())
 	if errors.Is(err, ErrPrecondition) {
 		if rerr := s.refresh(ctx); rerr != nil {
@@ -448,4 +454,94 @@ func (s *Store) Close() error {
 	}
 	s.closed = true
 	return s.bs.Close()
+}
+
+// Conjoining. Every push adds a table file to the remote, and a reader
+// that opens the remote reads the index of each (a request each, on S3),
+// and a clone copies all but the largest chunk by chunk. So a commit that
+// would leave the manifest naming more than maxRemoteTables files first
+// merges the smallest of them, up to conjoinMaxBytes, into one new table
+// file until conjoinTarget remain, and names it instead of them. The
+// files merged stay on the remote, named by no manifest: readers that
+// read the older manifest still find their chunks there. If the commit
+// loses its race, the merged file is left unnamed too, and the next
+// attempt merges again from the manifest it then reads.
+const (
+	maxRemoteTables = 32
+	conjoinTarget   = 16
+	conjoinMaxBytes = 64 << 20
+)
+
+// conjoin returns tables with the smallest merged into one new table file,
+// uploaded.
+func (s *Store) conjoin(ctx context.Context, tables []tableRef) ([]tableRef, error) {
+	bySize := slices.Clone(tables)
+	slices.SortStableFunc(bySize, func(a, b tableRef) int { return cmp.Compare(a.size, b.size) })
+	var pick []tableRef
+	var size int64
+	for _, t := range bySize {
+		if len(tables)-len(pick)+1 <= conjoinTarget || (len(pick) >= 2 && size+t.size > conjoinMaxBytes) {
+			break
+		}
+		pick = append(pick, t)
+		size += t.size
+	}
+	if len(pick) < 2 {
+		return tables, nil
+	}
+	var addrs []chunks.Address
+	s.mu.Lock()
+	for _, t := range pick {
+		ti := s.indexes[t.name]
+		if ti == nil {
+			s.mu.Unlock()
+			return nil, fmt.Errorf("remotes: conjoin: table %s has no index read", t.name)
+		}
+		for i := 0; i < ti.Len(); i++ {
+			a, _, _ := ti.Entry(i)
+			addrs = append(addrs, a)
+		}
+	}
+	s.mu.Unlock()
+	var (
+		mu sync.Mutex
+		b  chunks.TableBuilder
+	)
+	if err := s.GetMany(ctx, addrs, func(a chunks.Address, data []byte) {
+		mu.Lock()
+		b.Add(a, data)
+		mu.Unlock()
+	}); err != nil {
+		return nil, fmt.Errorf("remotes: conjoin: %w", err)
+	}
+	n := b.Len()
+	file := b.Finish()
+	v, err := chunks.CheckTableHeader(file)
+	var ti *chunks.TableIndex
+	if err == nil {
+		ti, err = chunks.ParseTableTail(file, int64(len(file)), v)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("remotes: conjoin: a table file just built does not read back: %w", err)
+	}
+	ref := tableRef{name: chunks.Of(file), size: int64(len(file)), count: n}
+	if err := s.bs.Put(ctx, ref.object(), file); err != nil {
+		return nil, fmt.Errorf("remotes: conjoin: upload table %s: %w", ref.name, err)
+	}
+	s.mu.Lock()
+	if s.indexes[ref.name] == nil {
+		s.indexes[ref.name] = &tableIdx{ref: ref, TableIndex: ti}
+	}
+	s.mu.Unlock()
+	merged := map[chunks.Address]bool{}
+	for _, t := range pick {
+		merged[t.name] = true
+	}
+	out := []tableRef{ref} // oldest first: the merged chunks are old
+	for _, t := range tables {
+		if !merged[t.name] {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }
