@@ -3,12 +3,15 @@ package chunks
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Adopting table files.
@@ -17,8 +20,9 @@ import (
 // remotes, whose table files are local table files: see its doc.go) can
 // join a store whole, instead of chunk by chunk through Put: AddTable
 // writes it into a temporary file in the store's folder, checks it (the
-// header, the index and its checksum, the bounds of every record, and
-// every record's checksum, as a read would), syncs it, gives it the
+// header, the index and its checksum, the bounds of every record, every
+// record's checksum, and that every chunk decodes and hashes to its
+// address), syncs it, gives it the
 // store's next file number and names it in the manifest, in that order.
 // A crash before the manifest names it leaves a file that the next open
 // removes (removeLeftovers). The root does not change: the caller
@@ -109,20 +113,54 @@ func (s *FileStore) AddTable(ctx context.Context, fill func(w io.Writer) error) 
 }
 
 // checkTableFile checks the table file at path as AddTable says, and
-// returns how many chunks it holds.
+// returns how many chunks it holds. The records are checked on every
+// processor at once, each range of entries by one goroutine.
 func checkTableFile(path string, z *zstdCodec) (int, error) {
 	t, err := openTable(path, 0, z)
 	if err != nil {
 		return 0, err
 	}
 	defer t.close()
-	for i := 0; i < t.count; i++ {
-		addr, off, size := t.entry(i)
-		if _, _, err := t.checkTableRecord(addr, off, t.data[off:off+int64(size)]); err != nil {
-			return 0, fmt.Errorf("table file: %w", err)
-		}
+	workers := min(runtime.GOMAXPROCS(0), max(1, t.count/256))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w * t.count / workers; i < (w+1)*t.count/workers; i++ {
+				if errs[w] = checkAdoptedRecord(t, i); errs[w] != nil {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return 0, fmt.Errorf("table file: %w", err)
 	}
 	return t.count, nil
+}
+
+// checkAdoptedRecord checks entry i of a table to adopt: its record's
+// checksum, and that its chunk decodes and hashes to its address. A table
+// from elsewhere is not trusted with an address: a chunk stored under an
+// address not its own would stand in for the real one in every history
+// that shares it later.
+func checkAdoptedRecord(t *table, i int) error {
+	addr, off, size := t.entry(i)
+	codec, stored, err := t.checkTableRecord(addr, off, t.data[off:off+int64(size)])
+	if err != nil {
+		return err
+	}
+	data, err := decodeChunk(codec, stored, t.z)
+	if err != nil {
+		return fmt.Errorf("%w: chunk %s: %v", ErrCorrupt, addr, err)
+	}
+	if Of(data) != addr {
+		return fmt.Errorf("%w: chunk %s: its bytes hash to %s", ErrCorrupt, addr, Of(data))
+	}
+	return nil
 }
 
 // isAdoptLeftover reports whether a file of the store's folder is an

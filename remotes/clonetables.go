@@ -34,7 +34,8 @@ const rangeSize = 8 << 20
 // CopyTables copies every table file of the remote into dst, which is
 // to hold none of their chunks yet (a clone's new store): the largest
 // maxWholeTables files whole, as they are (the remote's table files are
-// in the local table format), checked record by record as dst adds them;
+// in the local table format), each chunk checked against its address as
+// dst adds them;
 // the chunks of the others through Put. It copies what the remote holds,
 // which its manifest names: everything its root reaches, and what it no
 // longer reaches (a collection of dst drops that). Progress counts the

@@ -42,9 +42,8 @@
 //     against its record's checksum and its address (SHA-256), and a
 //     manifest and table indexes are checked before use; damage is an
 //     error wrapping chunks.ErrCorrupt, never data. A table file a clone
-//     adopts whole is checked against its records' checksums (which cover
-//     the address, the codec and the stored bytes), as a local read
-//     checks a record, not against the SHA-256 of each chunk.
+//     adopts whole is checked the same way, every chunk of it, before
+//     the store names it (chunks.FileStore.AddTable).
 //   - Copy holds in memory the addresses the source holds (about 60 bytes
 //     each) and spools the chunks it reads to a temporary file.
 package remotes
