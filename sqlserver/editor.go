@@ -34,8 +34,10 @@ type tableWriter struct {
 // writer returns the transaction's writer for the table name, starting
 // from the table as the transaction's root holds it.
 func (d *txDB) writer(ctx *sql.Context, st *Database, name string) (*tableWriter, error) {
-	if err := refuseReplicaWrite(d.st); err != nil && !st.temp {
-		return nil, err
+	if !st.temp {
+		if err := refuseReplicaWrite(d.st); err != nil {
+			return nil, err
+		}
 	}
 	exact, addr, ok, err := verso.FindTable(ctx, d.Root(), name)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -77,11 +78,11 @@ const (
 )
 
 var replicationVariables = []sql.SystemVariable{
-	&sql.MysqlSystemVariable{Name: readReplicaVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: true, Type: types.NewSystemStringType(readReplicaVar), Default: ""},
+	&sql.MysqlSystemVariable{Name: readReplicaVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: true, Type: types.NewSystemStringType(readReplicaVar), Default: "", NotifyChanged: keep(&replicaRemoteNow)},
 	&sql.MysqlSystemVariable{Name: replicateHeadsVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: true, Type: types.NewSystemStringType(replicateHeadsVar), Default: ""},
 	&sql.MysqlSystemVariable{Name: replicateAllVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: true, Type: types.NewSystemBoolType(replicateAllVar), Default: int8(0)},
 	&sql.MysqlSystemVariable{Name: forcePullVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: true, Type: types.NewSystemBoolType(forcePullVar), Default: int8(1)},
-	&sql.MysqlSystemVariable{Name: replicateToVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: true, Type: types.NewSystemStringType(replicateToVar), Default: ""},
+	&sql.MysqlSystemVariable{Name: replicateToVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global), Dynamic: true, Type: types.NewSystemStringType(replicateToVar), Default: "", NotifyChanged: keep(&replicateToNow)},
 	&sql.MysqlSystemVariable{Name: skipReplErrorsVar, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true, Type: types.NewSystemBoolType(skipReplErrorsVar), Default: int8(0)},
 }
 
@@ -104,9 +105,40 @@ func globalFlag(name string) bool {
 	return false
 }
 
+// replicaRemoteNow and replicateToNow hold @@dolt_read_replica_remote and
+// @@dolt_replicate_to_remote (trimmed; nil for ''), kept by the engine's
+// NotifyChanged as each is set: every transaction asks for the first and
+// every procedure for both, and the engine's global variables are behind
+// one lock that every connection would take.
+var replicaRemoteNow, replicateToNow atomic.Pointer[string]
+
+// keep returns the NotifyChanged of a string variable held in p.
+func keep(p *atomic.Pointer[string]) func(*sql.Context, sql.SystemVariableScope, sql.SystemVarValue) error {
+	return func(_ *sql.Context, _ sql.SystemVariableScope, v sql.SystemVarValue) error {
+		s, _ := v.Val.(string)
+		if s = strings.TrimSpace(s); s == "" {
+			p.Store(nil)
+		} else {
+			p.Store(&s)
+		}
+		return nil
+	}
+}
+
+func load(p *atomic.Pointer[string]) string {
+	if s := p.Load(); s != nil {
+		return *s
+	}
+	return ""
+}
+
 // replicaRemote returns the remote the server's databases pull from, ""
 // when the server is no read replica.
-func replicaRemote() string { return globalString(readReplicaVar) }
+func replicaRemote() string { return load(&replicaRemoteNow) }
+
+// replicateTo returns the remote a primary pushes every commit to, "" for
+// none.
+func replicateTo() string { return load(&replicateToNow) }
 
 // replicaOptions returns the pull's options from the variables.
 func replicaOptions() (verso.ReplicateOptions, error) {
@@ -260,7 +292,7 @@ func replicationCause(err error) string {
 // what others committed before it. Branches deleted here are not deleted
 // on the remote.
 func pushReplicas(ctx *sql.Context, st *dbState) error {
-	remote := globalString(replicateToVar)
+	remote := replicateTo()
 	if remote == "" || st.readOnly() {
 		return nil
 	}
@@ -325,7 +357,7 @@ func replicatingProcedure(name string, fn any) any {
 	name = strings.ToLower(name)
 	return reflect.MakeFunc(t, func(args []reflect.Value) []reflect.Value {
 		ctx := args[0].Interface().(*sql.Context)
-		if replicaRemote() == "" && globalString(replicateToVar) == "" {
+		if replicaRemote() == "" && replicateTo() == "" {
 			return call(v, t, args)
 		}
 		db, dbErr := currentDatabase(ctx)

@@ -151,12 +151,14 @@ func (d *txDB) lock(ctx *sql.Context, p *Provider, table string, key []byte, c l
 	return false, err
 }
 
-// abort rolls the transaction back: its views of every database, its
-// savepoints and its locks.
+// abort ends the transaction (CommitTransaction's end, committed or
+// not, and a deadlock's rollback): its views of every database, its
+// savepoints, the pulls a read replica made for it, and its locks.
 func (t *Transaction) abort() {
 	t.endAll()
 	t.dbs = map[txKey]*txDB{}
 	t.savepoints = nil
+	t.pulled = nil
 	t.releaseLocks()
 }
 

@@ -158,11 +158,9 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 		// (a serialization failure) rolls it back, as MySQL's does, so
 		// that the client's retry starts from a fresh snapshot. Keeping
 		// the failed writes made every later BEGIN (which commits the
-		// open transaction first) fail the same way forever.
-		t.endAll()
-		t.dbs = map[txKey]*txDB{}
-		t.savepoints = nil
-		t.releaseLocks() // once its writes are durable, or dropped
+		// open transaction first) fail the same way forever. Its locks
+		// go once its writes are durable, or dropped.
+		t.abort()
 	}()
 	for _, d := range t.dbs {
 		if err := d.flushAll(ctx); err != nil {
@@ -199,7 +197,7 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 	// A primary's replication: a transaction commit that made a commit
 	// (@@dolt_transaction_commit) pushes it before it answers; the
 	// procedures that commit push as they end (replicatingProcedure).
-	if historyCommit && globalString(replicateToVar) != "" {
+	if historyCommit && replicateTo() != "" {
 		pushed := map[*dbState]bool{}
 		for _, d := range t.dbs {
 			if !d.ReadOnly() && !pushed[d.st] {
