@@ -490,28 +490,25 @@ func (db *DB) Replicate(ctx context.Context, remote string, opts ReplicateOption
 			return res, fmt.Errorf("verso: replicated heads: bad pattern %q: %w", p, err)
 		}
 	}
-	match := func(b string) bool {
-		if len(opts.Heads) == 0 {
-			return true
-		}
-		for _, p := range opts.Heads {
-			if ok, _ := path.Match(p, b); ok {
-				return true
-			}
-		}
-		return false
-	}
 	err := db.withRemote(ctx, remote, func(_ Remote, rs *remotes.Store) error {
 		var err error
-		res, err = db.replicate(ctx, remote, rs, opts, match)
+		res, err = db.replicate(ctx, remote, rs, opts)
 		return err
 	})
 	return res, err
 }
 
 // replicate is Replicate from the remote rs.
-func (db *DB) replicate(ctx context.Context, remote string, rs *remotes.Store, opts ReplicateOptions, match func(string) bool) (ReplicateResult, error) {
+func (db *DB) replicate(ctx context.Context, remote string, rs *remotes.Store, opts ReplicateOptions) (ReplicateResult, error) {
 	var res ReplicateResult
+	match := func(b string) bool {
+		for _, p := range opts.Heads {
+			if ok, _ := path.Match(p, b); ok {
+				return true
+			}
+		}
+		return len(opts.Heads) == 0
+	}
 	refs, err := remotes.Refs(ctx, rs)
 	if err != nil {
 		return res, fmt.Errorf("remote %q: %w", remote, err)

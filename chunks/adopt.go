@@ -182,9 +182,9 @@ func (s *FileStore) WithTableFiles(fn func([]TableFile) error) error {
 	s.compactMu.Lock()
 	defer s.compactMu.Unlock()
 	s.mu.RLock()
-	if err := s.writable(); err != nil && !s.readOnly {
+	if s.closed {
 		s.mu.RUnlock()
-		return err
+		return ErrClosed
 	}
 	files := make([]TableFile, len(s.tables))
 	for i, t := range s.tables {

@@ -214,9 +214,7 @@ func (s *Store) uploadTableFile(ctx context.Context, tf chunks.TableFile) error 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.indexes[name] == nil {
-		t := &tableIdx{ref: ref, TableIndex: ti}
-		s.indexes[name] = t
-		s.ours = append(s.ours, t)
+		s.ours = append(s.ours, s.indexed(ref, ti))
 	}
 	return nil
 }

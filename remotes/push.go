@@ -51,13 +51,17 @@ func PushRef(ctx context.Context, src Enumerable, r *Store, name string, to chun
 		// chunk read, decoded or encoded again), then Copy puts what they
 		// lack (what the source holds in its journal) as it would.
 		var base Progress
-		if _, err := r.Root(ctx); err != nil { // the manifest as it is now
-			return res, err
-		}
 		if ts, ok := src.(TableFileSource); ok && r.empty() {
-			var err error
-			if base, err = r.uploadTableFiles(ctx, ts, opts.Copy.Progress); err != nil {
+			// Empty as last read: read the manifest again to be sure (a
+			// Store kept open may be behind another writer's push).
+			if _, err := r.Root(ctx); err != nil {
 				return res, err
+			}
+			if r.empty() {
+				var err error
+				if base, err = r.uploadTableFiles(ctx, ts, opts.Copy.Progress); err != nil {
+					return res, err
+				}
 			}
 		}
 		copyOpts := opts.Copy

@@ -327,36 +327,51 @@ func (s *Store) upload(ctx context.Context) error {
 	uploaded := s.pending
 	s.pending = map[chunks.Address][]byte{}
 	s.mu.Unlock()
-	restore := func() {
-		s.mu.Lock()
+	t, err := s.putTable(ctx, file)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
 		for a, d := range uploaded {
 			if _, ok := s.pending[a]; !ok {
 				s.pending[a] = d
 				s.builder.Add(a, d)
 			}
 		}
-		s.mu.Unlock()
+		return err
 	}
+	s.ours = append(s.ours, t)
+	return nil
+}
+
+// putTable uploads a table file just built (TableBuilder.Finish), named
+// by the SHA-256 of its bytes, and records its index.
+func (s *Store) putTable(ctx context.Context, file []byte) (*tableIdx, error) {
 	v, err := chunks.CheckTableHeader(file)
 	var ti *chunks.TableIndex
 	if err == nil {
 		ti, err = chunks.ParseTableTail(file, int64(len(file)), v)
 	}
 	if err != nil {
-		restore()
-		return fmt.Errorf("remotes: a table file just built does not read back: %w", err)
+		return nil, fmt.Errorf("remotes: a table file just built does not read back: %w", err)
 	}
 	ref := tableRef{name: chunks.Of(file), size: int64(len(file)), count: ti.Len()}
 	if err := s.bs.Put(ctx, ref.object(), file); err != nil {
-		restore()
-		return fmt.Errorf("remotes: upload table %s: %w", ref.name, err)
+		return nil, fmt.Errorf("remotes: upload table %s: %w", ref.name, err)
 	}
 	s.mu.Lock()
-	t := &tableIdx{ref: ref, TableIndex: ti}
-	s.indexes[ref.name] = t
-	s.ours = append(s.ours, t)
-	s.mu.Unlock()
-	return nil
+	defer s.mu.Unlock()
+	return s.indexed(ref, ti), nil
+}
+
+// indexed returns the index of the table ref, recording ti as it if none
+// is yet. Callers hold mu.
+func (s *Store) indexed(ref tableRef, ti *chunks.TableIndex) *tableIdx {
+	t := s.indexes[ref.name]
+	if t == nil {
+		t = &tableIdx{ref: ref, TableIndex: ti}
+		s.indexes[ref.name] = t
+	}
+	return t
 }
 
 // Commit implements chunks.Writer: it uploads the pending chunks, then
@@ -514,30 +529,15 @@ func (s *Store) conjoin(ctx context.Context, tables []tableRef) ([]tableRef, err
 	}); err != nil {
 		return nil, fmt.Errorf("remotes: conjoin: %w", err)
 	}
-	n := b.Len()
-	file := b.Finish()
-	v, err := chunks.CheckTableHeader(file)
-	var ti *chunks.TableIndex
-	if err == nil {
-		ti, err = chunks.ParseTableTail(file, int64(len(file)), v)
-	}
+	t, err := s.putTable(ctx, b.Finish())
 	if err != nil {
-		return nil, fmt.Errorf("remotes: conjoin: a table file just built does not read back: %w", err)
+		return nil, fmt.Errorf("remotes: conjoin: %w", err)
 	}
-	ref := tableRef{name: chunks.Of(file), size: int64(len(file)), count: n}
-	if err := s.bs.Put(ctx, ref.object(), file); err != nil {
-		return nil, fmt.Errorf("remotes: conjoin: upload table %s: %w", ref.name, err)
-	}
-	s.mu.Lock()
-	if s.indexes[ref.name] == nil {
-		s.indexes[ref.name] = &tableIdx{ref: ref, TableIndex: ti}
-	}
-	s.mu.Unlock()
 	merged := map[chunks.Address]bool{}
 	for _, t := range pick {
 		merged[t.name] = true
 	}
-	out := []tableRef{ref} // oldest first: the merged chunks are old
+	out := []tableRef{t.ref} // oldest first: the merged chunks are old
 	for _, t := range tables {
 		if !merged[t.name] {
 			out = append(out, t)
