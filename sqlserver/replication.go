@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -387,17 +388,9 @@ func replicaProcedureAllowed(name string, t reflect.Type, args []reflect.Value) 
 	if !replicaProcedures[name] {
 		return false
 	}
-	if name != "dolt_checkout" {
+	if name != "dolt_checkout" || !t.IsVariadic() {
 		return true
 	}
-	for i := 1; i < len(args); i++ {
-		if t.IsVariadic() && i == len(args)-1 {
-			for _, a := range args[i].Interface().([]string) {
-				if strings.HasPrefix(a, "-") {
-					return false
-				}
-			}
-		}
-	}
-	return true
+	// dolt_checkout(args ...string): an option makes a branch.
+	return !slices.ContainsFunc(args[len(args)-1].Interface().([]string), func(a string) bool { return strings.HasPrefix(a, "-") })
 }
