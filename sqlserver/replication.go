@@ -107,7 +107,7 @@ func globalFlag(name string) bool {
 }
 
 // replicaRemoteNow and replicateToNow hold @@dolt_read_replica_remote and
-// @@dolt_replicate_to_remote (trimmed; nil for ”), kept by the engine's
+// @@dolt_replicate_to_remote (trimmed; nil when empty), kept by the engine's
 // NotifyChanged as each is set: every transaction asks for the first and
 // every procedure for both, and the engine's global variables are behind
 // one lock that every connection would take.
