@@ -254,19 +254,7 @@ func readRemoteWhole(dir string) (map[string]chunks.Address, error) {
 // winner's commit. After each step the remote is read back in this
 // process.
 func TestRemoteE2ETwoServers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts server processes")
-	}
-	remoteDir := filepath.Join(t.TempDir(), "remote")
-	if err := os.Mkdir(remoteDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	url := fileURL(remoteDir)
-	// Under -race the servers are race-checked too, and one that races
-	// stops at once, failing the test's next statement.
-	t.Setenv("GORACE", "halt_on_error=1")
-	t.Setenv(envName, "Ada")
-	t.Setenv(envEmail, "ada@example.com")
+	remoteDir, url := e2eRemote(t)
 	_, addrA := startChildServer(t, t.TempDir())
 	t.Setenv(envName, "Bob")
 	t.Setenv(envEmail, "bob@example.com")
@@ -276,15 +264,7 @@ func TestRemoteE2ETwoServers(t *testing.T) {
 		t.Helper()
 		return readRemote(t, remoteDir)["refs/heads/main"].String()
 	}
-	sameLog := func() {
-		t.Helper()
-		if la, lb := a.query("SELECT "+logColumns+" FROM dolt_log"), b.query("SELECT "+logColumns+" FROM dolt_log"); !reflect.DeepEqual(la, lb) {
-			t.Fatalf("A's dolt_log\n%q\nB's\n%q", la, lb)
-		}
-		if ra, rb := a.query("SELECT * FROM t ORDER BY pk"), b.query("SELECT * FROM t ORDER BY pk"); !reflect.DeepEqual(ra, rb) {
-			t.Fatalf("A's rows %q, B's %q", ra, rb)
-		}
-	}
+	sameLog := func() { t.Helper(); sameHistory(t, a, b) }
 
 	// A makes the database and pushes it, setting main's upstream.
 	a.exec("CREATE DATABASE shop", "USE shop",
@@ -901,17 +881,7 @@ func copyTree(t *testing.T, from, to string) {
 // dolt_log, a new branch with --replicate-all-heads), and refuses writes
 // with 1290.
 func TestRemoteE2EReadReplica(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts server processes")
-	}
-	remoteDir := filepath.Join(t.TempDir(), "remote")
-	if err := os.Mkdir(remoteDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	url := fileURL(remoteDir)
-	t.Setenv("GORACE", "halt_on_error=1")
-	t.Setenv(envName, "Ada")
-	t.Setenv(envEmail, "ada@example.com")
+	_, url := e2eRemote(t)
 	_, addrA := startChildServer(t, t.TempDir())
 	a := dialE2E(t, "primary", addrA)
 	a.exec("CREATE DATABASE shop", "USE shop",
@@ -929,15 +899,7 @@ func TestRemoteE2EReadReplica(t *testing.T) {
 	b.expect("SELECT * FROM t", row("1", "1"))
 	b.expect("SELECT @@GLOBAL.dolt_read_replica_remote, @@GLOBAL.dolt_replicate_all_heads", row("origin", "1"))
 
-	sameLog := func() {
-		t.Helper()
-		if la, lb := a.query("SELECT "+logColumns+" FROM dolt_log"), b.query("SELECT "+logColumns+" FROM dolt_log"); !reflect.DeepEqual(la, lb) {
-			t.Fatalf("the primary's dolt_log\n%q\nthe replica's\n%q", la, lb)
-		}
-		if ra, rb := a.query("SELECT * FROM t ORDER BY pk"), b.query("SELECT * FROM t ORDER BY pk"); !reflect.DeepEqual(ra, rb) {
-			t.Fatalf("the primary's rows %q, the replica's %q", ra, rb)
-		}
-	}
+	sameLog := func() { t.Helper(); sameHistory(t, a, b) }
 	for i := 2; i <= 6; i++ {
 		a.exec(fmt.Sprintf("INSERT INTO t VALUES (%d, %d)", i, i))
 		a.query(fmt.Sprintf("CALL dolt_commit('-am', 'row %d')", i))
@@ -1041,4 +1003,35 @@ func TestRemoteE2EKilledClone(t *testing.T) {
 		check(dst, fmt.Sprintf("round %d, a clone after a killed one", round))
 	}
 	t.Logf("%d clones killed part way, %d finished first", killed, whole)
+}
+
+// e2eRemote skips the test under -short and otherwise makes an empty
+// folder remote, returning it and its URL; the servers the test starts
+// commit as Ada and, under -race, stop at their first race, failing the
+// test's next statement.
+func e2eRemote(t *testing.T) (dir, url string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	dir = filepath.Join(t.TempDir(), "remote")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GORACE", "halt_on_error=1")
+	t.Setenv(envName, "Ada")
+	t.Setenv(envEmail, "ada@example.com")
+	return dir, fileURL(dir)
+}
+
+// sameHistory fails the test unless the current databases of a and b
+// have the same dolt_log (but refs) and the same rows in t.
+func sameHistory(t *testing.T, a, b *e2eConn) {
+	t.Helper()
+	if la, lb := a.query("SELECT "+logColumns+" FROM dolt_log"), b.query("SELECT "+logColumns+" FROM dolt_log"); !reflect.DeepEqual(la, lb) {
+		t.Fatalf("%s's dolt_log\n%q\n%s's\n%q", a.name, la, b.name, lb)
+	}
+	if ra, rb := a.query("SELECT * FROM t ORDER BY pk"), b.query("SELECT * FROM t ORDER BY pk"); !reflect.DeepEqual(ra, rb) {
+		t.Fatalf("%s's rows %q, %s's %q", a.name, ra, b.name, rb)
+	}
 }
