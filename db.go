@@ -73,6 +73,17 @@ type DB struct {
 	// commits merge one after another instead of retrying each other's
 	// compare-and-swaps.
 	commitMu sync.Mutex
+	// storeMu is held while a group of commits writes its working sets
+	// (commitqueue.go): the next group merges under commitMu meanwhile,
+	// into the working sets in pending, and writes once it can take
+	// storeMu. Whoever takes both takes commitMu first.
+	storeMu sync.Mutex
+	pendMu  sync.Mutex            // guards pending and pendEpoch
+	pending map[string]*pendingWS // by branch: a working set being written
+	// pendEpoch counts, by branch, the writes of a group that failed:
+	// a group that merged into a pending working set of an older epoch
+	// does not make its own pending.
+	pendEpoch map[string]uint64
 	// commits queues transaction commits into groups (commitqueue.go).
 	commits commitQueue
 
@@ -124,7 +135,8 @@ type snapshot struct {
 // newDB opens the commit graph of cs, giving a store without refs its
 // first commit on branch.
 func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB, error) {
-	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch}
+	db := &DB{name: name, dir: dir, store: cs, graph: commitgraph.New(cs), branch: branch,
+		pending: map[string]*pendingWS{}, pendEpoch: map[string]uint64{}}
 	if opts.CacheBytes != 0 {
 		db.SetCacheBytes(opts.CacheBytes)
 	}

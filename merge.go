@@ -158,24 +158,43 @@ func mergeTable(ctx context.Context, db *DB, name string, base, ours, theirs chu
 	if !tables.SameSchema(bt, ot) || !tables.SameSchema(bt, tt) {
 		return chunks.Address{}, errSerialization("the schema of table %q changed", name)
 	}
-	keyless := bt.Schema().Keyless()
 	ed := ot.Edit()
 	ed.KeepZero(true) // rows keep the values their transaction gave them
+	if err := replayRows(ctx, name, ed, bt, ot, tt, bases); err != nil {
+		return chunks.Address{}, err
+	}
+	mt, err := ed.Table(ctx)
+	if err != nil {
+		return chunks.Address{}, err
+	}
+	return mt.Write(ctx)
+}
+
+// replayRows replays the row changes from bt to tt (a transaction's
+// snapshot of a table and its version of it) on the editor ed, whose rows
+// are the table's current ones; ot is a table of the same schema, to
+// decode them. bases holds the versions of rows the transaction adopted,
+// by key. A row changed since the transaction's base of it, or a unique
+// key taken meanwhile, is a serialization failure; on any error ed holds
+// part of the changes, for the caller to roll back.
+func replayRows(ctx context.Context, name string, ed *tables.Editor, bt, ot, tt *tables.Table, bases map[string]RowVersion) error {
+	keyless := bt.Schema().Keyless()
 	ed.SetAutoIncrement(tt.AutoIncrement())
-	fail := func(err error) (chunks.Address, error) {
+	fail := func(err error) error {
 		var dup *tables.DuplicateKeyError
 		if errors.As(err, &dup) {
-			return chunks.Address{}, errSerialization("both wrote key %s of index %s in table %q", dup.Key, dup.Index, name)
+			return errSerialization("both wrote key %s of index %s in table %q", dup.Key, dup.Index, name)
 		}
 		if errors.Is(err, tables.ErrRowNotFound) {
-			return chunks.Address{}, errSerialization("both changed a row of table %q", name)
+			return errSerialization("both changed a row of table %q", name)
 		}
-		return chunks.Address{}, err
+		return err
 	}
 	seen := 0 // adopted rows met in the diff
 	d := prolly.NewDiffer(bt.Rows(), tt.Rows())
 	for d.Next(ctx) {
 		df := d.Diff()
+		var err error
 		if keyless {
 			err = mergeKeyless(ctx, ed, bt, tt, df)
 		} else {
@@ -191,7 +210,7 @@ func mergeTable(ctx context.Context, db *DB, name string, base, ours, theirs chu
 		}
 	}
 	if err := d.Err(); err != nil {
-		return chunks.Address{}, err
+		return err
 	}
 	if seen < len(bases) {
 		// Rows adopted and changed back to the snapshot's version are in
@@ -200,11 +219,11 @@ func mergeTable(ctx context.Context, db *DB, name string, base, ours, theirs chu
 			key := []byte(k)
 			bv, inB, err := bt.Rows().Get(ctx, key)
 			if err != nil {
-				return chunks.Address{}, err
+				return err
 			}
 			tv, inT, err := tt.Rows().Get(ctx, key)
 			if err != nil {
-				return chunks.Address{}, err
+				return err
 			}
 			if inB != inT || !bytes.Equal(bv, tv) {
 				continue // in the diff
@@ -214,20 +233,17 @@ func mergeTable(ctx context.Context, db *DB, name string, base, ours, theirs chu
 			}
 		}
 	}
-	mt, err := ed.Table(ctx)
-	if err != nil {
-		return chunks.Address{}, err
-	}
-	return mt.Write(ctx)
+	return nil
 }
 
 // mergeRow applies the committing transaction's change of the row under
-// key, from version from (its base of the row) to version to, to ours.
+// key, from version from (its base of the row) to version to, to the
+// editor's rows; ot, a table of their schema, decodes them.
 func mergeRow(ctx context.Context, name string, ed *tables.Editor, ot, tt *tables.Table, key []byte, from, to RowVersion) error {
 	if from.Equal(to) {
 		return nil // the row was only adopted
 	}
-	cv, inOurs, err := ot.Rows().Get(ctx, key)
+	cv, inOurs, err := ed.GetRaw(ctx, key)
 	if err != nil {
 		return err
 	}

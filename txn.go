@@ -258,6 +258,8 @@ func (t *Txn) UpdateBranch(ctx context.Context, fn func(s *BranchState) (*Branch
 	db := t.db
 	db.commitMu.Lock()
 	defer db.commitMu.Unlock()
+	db.storeMu.Lock() // no group is writing a working set
+	defer db.storeMu.Unlock()
 	for attempt := 0; ; attempt++ {
 		head, ws, err := db.graph.BranchState(ctx, t.branch)
 		if err != nil {

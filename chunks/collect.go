@@ -77,6 +77,13 @@ import (
 // children are committed with it or before it. Garbage in the table files
 // stays until a full collection.
 //
+// A young collection copies its chunks as the journal stored them (S2),
+// without the full collection's recompression in zstd: it runs again and
+// again under a steady stream of writes, and zstd's encoder was most of
+// its time (10% of a server's CPU under sysbench's inserts). Its table
+// files are recompressed by the next full collection, which reads every
+// table file's chunks.
+//
 // # Crashes
 //
 // Every new file is written and synced before the manifest names it, and
@@ -293,7 +300,7 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 		}
 	}
 	mainPath := filepath.Join(s.dir, tableFileName(num))
-	if err := s.writeKept(mainPath, keep, opts.Progress); err != nil {
+	if err := s.writeKept(mainPath, keep, !opts.Young, opts.Progress); err != nil {
 		os.Remove(mainPath)
 		return st, err
 	}
@@ -368,7 +375,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	if len(extra) > 0 {
 		p := filepath.Join(s.dir, tableFileName(num+1))
 		made = append(made, p)
-		if err := s.writeKept(p, extra, nil); err != nil {
+		if err := s.writeKept(p, extra, !opts.Young, nil); err != nil {
 			return st, err
 		}
 		fresh = append(fresh, num+1)
@@ -443,9 +450,9 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 }
 
 // writeKept writes a table file of the chunks at addrs (sorted here),
-// each in zstd where that is smaller than its stored form (unless the
-// store keeps chunks raw), else as stored.
-func (s *FileStore) writeKept(path string, addrs []Address, progress func(string, int, int)) error {
+// with recompress each in zstd where that is smaller than its stored form
+// (unless the store keeps chunks raw), else as stored.
+func (s *FileStore) writeKept(path string, addrs []Address, recompress bool, progress func(string, int, int)) error {
 	slices.SortFunc(addrs, func(a, b Address) int { return a.Compare(b) })
 	i := 0
 	_, err := writeTable(path, func() (Address, Codec, []byte, bool, error) {
@@ -461,7 +468,7 @@ func (s *FileStore) writeKept(path string, addrs []Address, progress func(string
 		a := addrs[i]
 		i++
 		codec, stored, err := s.stored(a)
-		if err == nil && s.codec != CodecRaw {
+		if err == nil && recompress && s.codec != CodecRaw {
 			codec, stored, err = s.z.recompress(codec, stored)
 		}
 		return a, codec, stored, err == nil, err

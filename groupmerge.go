@@ -1,0 +1,233 @@
+package verso
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/tables"
+)
+
+// A group's merges, in one edit per table.
+//
+// The leader of a commit group (commitqueue.go) merges each transaction
+// into the working root in turn. Merged one at a time (mergeRoots), each
+// transaction would rewrite the paths of its rows in every tree it
+// touched, and write its tables and a root value, all inside the serial
+// section: under concurrent writers nearly every commit meets a working
+// root that moved, so that second tree edit was most of the section's
+// time. groupMerge instead replays the row changes of the group's
+// transactions, in order, into one tables.Editor per table, and writes
+// each table and the root once for the whole group: the transactions
+// share the rewrite of the nodes their rows have in common.
+//
+// The result is the one mergeRoots would give applied one transaction
+// after another: each transaction's rows are replayed on the rows as the
+// transactions before it left them, a row changed since the transaction's
+// base of it (or a unique key taken) fails that transaction alone with a
+// serialization failure, and its replay is rolled back (a savepoint of
+// each editor it touched). A transaction that changed anything but the
+// rows of tables that exist on both sides (created or dropped tables,
+// schemas, the event log, merge state) is merged by mergeRoots, on the
+// group's root with the pending edits written first.
+
+// groupMerge is the state of a commit group's merges.
+type groupMerge struct {
+	db     *DB
+	root   commitgraph.RootValue  // the group's root, less the tables below
+	tables map[string]*groupTable // tables changed since root, by exact name
+}
+
+// groupTable is a table of the group's root with changes not yet written
+// into it: either a new table value (taken whole) or an editor.
+type groupTable struct {
+	addr chunks.Address // the table's value, when ed is nil
+	ot   *tables.Table  // the table ed began from
+	ed   *tables.Editor // nil while the table is only taken whole
+}
+
+func newGroupMerge(db *DB, root commitgraph.RootValue) *groupMerge {
+	return &groupMerge{db: db, root: root, tables: map[string]*groupTable{}}
+}
+
+// add merges the transaction t into the group's root, or leaves the root
+// as it was and returns t's error (a serialization failure, or a failure
+// to read).
+func (g *groupMerge) add(ctx context.Context, t *Txn) error {
+	names, ok, err := g.rowChanges(ctx, t)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		// Not rows alone: the root-merge driver, on the group's root
+		// with every pending edit written.
+		if err := g.flush(ctx); err != nil {
+			return err
+		}
+		merged, err := mergeRoots(ctx, g.db, t.base, g.root, t.root, t.adopted)
+		if err != nil {
+			return err
+		}
+		g.root = merged
+		return nil
+	}
+	var undo []func()
+	rollback := func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	for _, name := range names {
+		if err := g.replay(ctx, t, name, &undo); err != nil {
+			rollback()
+			return err
+		}
+	}
+	return nil
+}
+
+// rowChanges returns the names of the tables whose rows t changed or
+// adopted, and whether those are all t changed: tables both t's snapshot
+// and the group's root hold.
+func (g *groupMerge) rowChanges(ctx context.Context, t *Txn) ([]string, bool, error) {
+	var names []string
+	only := true
+	err := t.base.Diff(ctx, t.root, func(c commitgraph.RootChange) error {
+		n, isTable := strings.CutPrefix(c.Name, commitgraph.TablePrefix)
+		if !isTable || !c.InFrom || !c.InTo {
+			only = false
+			return errStopDiff
+		}
+		names = append(names, n)
+		return nil
+	})
+	if errors.Is(err, errStopDiff) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	for lower := range t.adopted {
+		exact, _, ok, err := FindTable(ctx, t.root, lower)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			return nil, false, nil
+		}
+		if !slices.Contains(names, exact) {
+			names = append(names, exact)
+		}
+	}
+	for _, n := range names {
+		if _, ok := g.tables[n]; ok {
+			continue
+		}
+		if _, ok, err := g.root.Get(ctx, commitgraph.TablePrefix+n); err != nil || !ok {
+			return nil, false, err
+		}
+		if _, ok, err := t.base.Get(ctx, commitgraph.TablePrefix+n); err != nil || !ok {
+			return nil, false, err
+		}
+	}
+	slices.Sort(names)
+	return names, only, nil
+}
+
+// errStopDiff ends a root diff early.
+var errStopDiff = errors.New("verso: stop the diff")
+
+// replay merges t's changes of the table name into the group, appending
+// to undo what takes them back.
+func (g *groupMerge) replay(ctx context.Context, t *Txn, name string, undo *[]func()) error {
+	key := commitgraph.TablePrefix + name
+	b, _, err := t.base.Get(ctx, key)
+	if err != nil {
+		return err
+	}
+	th, _, err := t.root.Get(ctx, key)
+	if err != nil {
+		return err
+	}
+	bases := t.adopted[strings.ToLower(name)]
+	gt := g.tables[name]
+	if gt == nil {
+		o, _, err := g.root.Get(ctx, key)
+		if err != nil {
+			return err
+		}
+		if o == b && len(bases) == 0 {
+			// Nobody changed the table since t's snapshot: t's table, as
+			// the root-merge driver takes it.
+			g.tables[name] = &groupTable{addr: th}
+			*undo = append(*undo, func() { delete(g.tables, name) })
+			return nil
+		}
+		gt = &groupTable{addr: o}
+		g.tables[name] = gt
+		*undo = append(*undo, func() { delete(g.tables, name) })
+	}
+	if gt.ed == nil {
+		ot, err := g.db.tableAt(ctx, gt.addr)
+		if err != nil {
+			return err
+		}
+		gt.ot, gt.ed = ot, ot.Edit()
+		gt.ed.KeepZero(true) // rows keep the values their transaction gave them
+		*undo = append(*undo, func() { gt.ot, gt.ed = nil, nil })
+	}
+	bt, err := g.db.tableAt(ctx, b)
+	if err != nil {
+		return err
+	}
+	tt, err := g.db.tableAt(ctx, th)
+	if err != nil {
+		return err
+	}
+	if !tables.SameSchema(bt, gt.ot) || !tables.SameSchema(bt, tt) {
+		return errSerialization("the schema of table %q changed", name)
+	}
+	ed, sp := gt.ed, gt.ed.Savepoint()
+	*undo = append(*undo, func() {
+		if gt.ed == ed {
+			ed.Rollback(sp)
+		}
+	})
+	return replayRows(ctx, name, ed, bt, gt.ot, tt, bases)
+}
+
+// flush writes the pending tables into the group's root.
+func (g *groupMerge) flush(ctx context.Context) error {
+	if len(g.tables) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(g.tables))
+	for n := range g.tables {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	edits := make([]commitgraph.RootEdit, 0, len(names))
+	for _, n := range names {
+		gt := g.tables[n]
+		addr := gt.addr
+		if gt.ed != nil {
+			nt, err := gt.ed.Table(ctx)
+			if err != nil {
+				return err
+			}
+			if addr, err = nt.Write(ctx); err != nil {
+				return err
+			}
+		}
+		edits = append(edits, commitgraph.RootEdit{Name: commitgraph.TablePrefix + n, Addr: addr})
+	}
+	root, err := g.root.Edit(ctx, edits...)
+	if err != nil {
+		return err
+	}
+	g.root, g.tables = root, map[string]*groupTable{}
+	return nil
+}
