@@ -203,9 +203,10 @@ func (db *DB) prepareBranch(ctx context.Context, branch string, reqs []*commitRe
 		var err error
 		switch {
 		case t.Unchanged():
-		case !have && g == nil && p.ws.Working == t.start.Working && len(t.adopted) == 0:
+		case !have && g == nil && p.ws.Working == t.start.Working:
 			// The group's first change, made from the working root as
-			// it is: its root as it is.
+			// it is: its root as it is (the rows it adopted when it
+			// locked them are the snapshot's: see groupMerge.replay).
 			root, have = t.root, true
 		default:
 			if g == nil {

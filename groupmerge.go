@@ -159,9 +159,12 @@ func (g *groupMerge) replay(ctx context.Context, t *Txn, name string, undo *[]fu
 		if err != nil {
 			return err
 		}
-		if o == b && len(bases) == 0 {
+		if o == b {
 			// Nobody changed the table since t's snapshot: t's table, as
-			// the root-merge driver takes it.
+			// the root-merge driver takes it. The rows t adopted are
+			// right in it: t locked them, so they are as t adopted them,
+			// which, the table being its snapshot's, is as the snapshot
+			// has them.
 			g.tables[name] = &groupTable{addr: th}
 			*undo = append(*undo, func() { delete(g.tables, name) })
 			return nil
