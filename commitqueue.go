@@ -67,6 +67,7 @@ type commitReq struct {
 func (t *Txn) Commit(ctx context.Context) error {
 	defer t.endOp()
 	defer t.releaseLocks() // once its writes are durable, or dropped
+	defer func() { t.edits = nil }()
 	if t.Unchanged() {
 		return nil
 	}
@@ -203,7 +204,7 @@ func (db *DB) prepareBranch(ctx context.Context, branch string, reqs []*commitRe
 		var err error
 		switch {
 		case t.Unchanged():
-		case !have && g == nil && p.ws.Working == t.start.Working:
+		case !have && g == nil && p.ws.Working == t.start.Working && len(t.edits) == 0:
 			// The group's first change, made from the working root as
 			// it is: its root as it is (the rows it adopted when it
 			// locked them are the snapshot's: see groupMerge.replay).

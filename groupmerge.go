@@ -1,6 +1,7 @@
 package verso
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"slices"
@@ -63,8 +64,11 @@ func (g *groupMerge) add(ctx context.Context, t *Txn) error {
 	}
 	if !ok {
 		// Not rows alone: the root-merge driver, on the group's root
-		// with every pending edit written.
+		// with every pending edit written, and t's.
 		if err := g.flush(ctx); err != nil {
+			return err
+		}
+		if err := t.applyEdits(ctx); err != nil {
 			return err
 		}
 		merged, err := mergeRoots(ctx, g.db, t.base, g.root, t.root, t.adopted)
@@ -110,6 +114,25 @@ func (g *groupMerge) rowChanges(ctx context.Context, t *Txn) ([]string, bool, er
 	if err != nil {
 		return nil, false, err
 	}
+	for _, e := range t.edits {
+		// An edit replays over t's snapshot of the table: t's root
+		// must hold the table as its snapshot did, and rows of a table
+		// without a primary key replay from whole tables.
+		b, _, err := t.base.Get(ctx, commitgraph.TablePrefix+e.Name)
+		if err != nil {
+			return nil, false, err
+		}
+		th, _, err := t.root.Get(ctx, commitgraph.TablePrefix+e.Name)
+		if err != nil {
+			return nil, false, err
+		}
+		if b != th || e.Editor.Schema().Keyless() {
+			return nil, false, nil
+		}
+		if !slices.Contains(names, e.Name) {
+			names = append(names, e.Name)
+		}
+	}
 	for lower := range t.adopted {
 		exact, _, ok, err := FindTable(ctx, t.root, lower)
 		if err != nil {
@@ -153,11 +176,18 @@ func (g *groupMerge) replay(ctx context.Context, t *Txn, name string, undo *[]fu
 		return err
 	}
 	bases := t.adopted[strings.ToLower(name)]
+	edit := t.editOf(name)
 	gt := g.tables[name]
 	if gt == nil {
 		o, _, err := g.root.Get(ctx, key)
 		if err != nil {
 			return err
+		}
+		if o == b && edit != nil {
+			// t's edit of its snapshot's table becomes the group's.
+			g.tables[name] = &groupTable{ot: edit.Base(), ed: edit}
+			*undo = append(*undo, func() { delete(g.tables, name) })
+			return nil
 		}
 		if o == b {
 			// Nobody changed the table since t's snapshot: t's table, as
@@ -172,6 +202,14 @@ func (g *groupMerge) replay(ctx context.Context, t *Txn, name string, undo *[]fu
 		gt = &groupTable{addr: o}
 		g.tables[name] = gt
 		*undo = append(*undo, func() { delete(g.tables, name) })
+	}
+	if edit != nil && len(bases) == 0 {
+		// An edit that leaves every row as the snapshot has it changes
+		// nothing (as its table, written, would equal the snapshot's).
+		changes, err := editChanges(ctx, edit, b, g.db)
+		if err != nil || !changes {
+			return err
+		}
 	}
 	if gt.ed == nil {
 		ot, err := g.db.tableAt(ctx, gt.addr)
@@ -199,7 +237,79 @@ func (g *groupMerge) replay(ctx context.Context, t *Txn, name string, undo *[]fu
 			ed.Rollback(sp)
 		}
 	})
+	if edit != nil {
+		return replayEdit(ctx, name, ed, bt, gt.ot, edit, bases)
+	}
 	return replayRows(ctx, name, ed, bt, gt.ot, tt, bases)
+}
+
+// replayEdit is replayRows for a transaction's pending edit of a table
+// (TableEdit) over its snapshot of it, bt: the rows with a pending edit,
+// from their versions in bt (or as adopted), then the adopted rows the
+// edit leaves as bt has them.
+func replayEdit(ctx context.Context, name string, ed *tables.Editor, bt, ot *tables.Table, edit *tables.Editor, bases map[string]RowVersion) error {
+	tt := edit.Base()
+	ed.SetAutoIncrement(edit.NextAutoIncrement())
+	var seen map[string]bool // adopted rows with a pending edit
+	err := edit.PendingRows(func(key, val []byte, ok bool) error {
+		from, adopted := bases[string(key)]
+		if adopted {
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			seen[string(key)] = true
+		} else {
+			v, in, err := bt.Rows().Get(ctx, key)
+			if err != nil {
+				return err
+			}
+			from = RowVersion{Val: v, OK: in}
+		}
+		return mergeRow(ctx, name, ed, ot, tt, key, from, RowVersion{Val: val, OK: ok})
+	})
+	for k, from := range bases {
+		if err != nil {
+			break
+		}
+		if seen[k] {
+			continue
+		}
+		// Adopted, and left as the snapshot has it.
+		key := []byte(k)
+		v, in, gerr := bt.Rows().Get(ctx, key)
+		if gerr != nil {
+			return gerr
+		}
+		err = mergeRow(ctx, name, ed, ot, tt, key, from, RowVersion{Val: v, OK: in})
+	}
+	return mergeFailure(name, err)
+}
+
+// editChanges reports whether edit, over the table at b, changes a row.
+func editChanges(ctx context.Context, edit *tables.Editor, b chunks.Address, db *DB) (bool, error) {
+	bt, err := db.tableAt(ctx, b)
+	if err != nil {
+		return false, err
+	}
+	if bt.AutoIncrement() != edit.Base().AutoIncrement() || edit.NextAutoIncrement() != max(bt.AutoIncrement(), 1) {
+		return true, nil
+	}
+	changed := false
+	err = edit.PendingRows(func(key, val []byte, ok bool) error {
+		v, in, err := bt.Rows().Get(ctx, key)
+		if err != nil {
+			return err
+		}
+		if in != ok || !bytes.Equal(v, val) {
+			changed = true
+			return errStopDiff
+		}
+		return nil
+	})
+	if errors.Is(err, errStopDiff) {
+		err = nil
+	}
+	return changed, err
 }
 
 // flush writes the pending tables into the group's root.

@@ -21,7 +21,9 @@ import (
 // (mergeRoots), the reference: for each seed, twelve transactions begin on
 // one snapshot and make random writes (inserts of keys and unique values
 // that others take too, updates, deletes, rows of a keyless table, and
-// now and then a new table or a schema change), then commit as one group.
+// now and then a new table or a schema change), then commit as one group;
+// a third of them write t through a pending edit instead (TableEdit, as an
+// autocommitted statement's writes are committed).
 // The same transactions, made again in a second database, are merged by
 // mergeRoots in the same order. Each transaction must succeed or fail with
 // a serialization failure alike in both, and the two working roots must
@@ -30,20 +32,23 @@ func TestGroupMergeModel(t *testing.T) {
 	ctx := context.Background()
 	for seed := uint64(1); seed <= 40; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			group, ws := groupModelDB(t, seed)
+			group, edits, ws := groupModelDB(t, seed)
 			reqs := make([]*commitReq, len(group))
 			for i, tx := range group {
+				tx.edits = edits[i]
 				reqs[i] = &commitReq{ctx: ctx, t: tx, wake: make(chan struct{})}
 			}
 			group[0].db.commitGroup(ctx, reqs, nil)
 			gotWS, err := group[0].db.graph.WorkingSet(ctx, "main")
 			must(t, err)
 
-			serial, _ := groupModelDB(t, seed)
+			serial, edits, _ := groupModelDB(t, seed)
 			db := serial[0].db
 			cur, err := db.graph.OpenRoot(ctx, ws.Working)
 			must(t, err)
 			for i, tx := range serial {
+				tx.edits = edits[i]
+				must(t, tx.applyEdits(ctx))
 				var want error
 				if tx.Unchanged() {
 					// nothing to merge
@@ -74,8 +79,8 @@ func TestGroupMergeModel(t *testing.T) {
 // groupModelDB makes a database with tables t (primary key, a unique and
 // a plain index) and bag (no primary key), and twelve transactions on one
 // snapshot of it with the random writes of seed, uncommitted; it returns
-// them and the snapshot's working set.
-func groupModelDB(t *testing.T, seed uint64) ([]*Txn, commitgraph.WorkingSet) {
+// them, their pending edits of t and the snapshot's working set.
+func groupModelDB(t *testing.T, seed uint64) ([]*Txn, [][]TableEdit, commitgraph.WorkingSet) {
 	ctx := context.Background()
 	db, err := OpenStore("db", chunks.NewMemoryStore(), Options{})
 	must(t, err)
@@ -99,6 +104,7 @@ func groupModelDB(t *testing.T, seed uint64) ([]*Txn, commitgraph.WorkingSet) {
 
 	rng := rand.New(rand.NewPCG(seed, seed*31))
 	txns := make([]*Txn, 12)
+	edits := make([][]TableEdit, len(txns))
 	var ws commitgraph.WorkingSet
 	for i := range txns {
 		tx, err := db.Begin(ctx, "")
@@ -106,9 +112,22 @@ func groupModelDB(t *testing.T, seed uint64) ([]*Txn, commitgraph.WorkingSet) {
 		tx.LockTimeout = time.Millisecond // a row another holds: skip the write
 		ws = tx.Start()
 		txns[i] = tx
+		var ed *tables.Editor // t's pending edit, for a third of them
+		if i%3 == 1 {
+			tb, err := tx.Table(ctx, "t")
+			must(t, err)
+			ed = tb.Edit()
+			edits[i] = []TableEdit{{Name: "t", Editor: ed}}
+		}
 		for range 1 + rng.IntN(6) {
 			var err error
-			switch op := rng.IntN(20); {
+			op := rng.IntN(20)
+			if ed != nil && op < 14 {
+				err = editOp(ctx, ed, rng, op)
+				op = -1
+			}
+			switch {
+			case op < 0:
 			case op < 6: // a new key, often one another takes too
 				k := 400 + rng.Int64N(40)
 				err = tx.Insert(ctx, "t", prolly.Int(k), prolly.Int(rng.Int64N(7)), prolly.Int(1000+rng.Int64N(60)))
@@ -127,6 +146,7 @@ func groupModelDB(t *testing.T, seed uint64) ([]*Txn, commitgraph.WorkingSet) {
 					err = tx.CreateTable(ctx, name, &tables.Schema{
 						Columns: []tables.Column{{Name: "pk", Type: "int", Kind: prolly.KindInt}}, PrimaryKey: []int{0}})
 				}
+			case ed != nil: // no schema change under a pending edit
 			default: // a schema change of t
 				var tb *tables.Table
 				if tb, err = tx.Table(ctx, "t"); err == nil {
@@ -144,7 +164,30 @@ func groupModelDB(t *testing.T, seed uint64) ([]*Txn, commitgraph.WorkingSet) {
 			}
 		}
 	}
-	return txns, ws
+	return txns, edits, ws
+}
+
+// editOp makes the write op (as groupModelDB draws it) to t through ed.
+func editOp(ctx context.Context, ed *tables.Editor, rng *rand.Rand, op int) error {
+	switch {
+	case op < 6:
+		k := 400 + rng.Int64N(40)
+		_, err := ed.Insert(ctx, []tables.Value{prolly.Int(k), prolly.Int(rng.Int64N(7)), prolly.Int(1000 + rng.Int64N(60))})
+		return err
+	case op < 11:
+		k := rng.Int64N(400)
+		old, ok, err := ed.Get(ctx, []tables.Value{prolly.Int(k)})
+		if err != nil || !ok {
+			return err
+		}
+		return ed.Update(ctx, old, []tables.Value{prolly.Int(k), prolly.Int(rng.Int64N(7)), prolly.Int(2000 + k)})
+	default:
+		old, ok, err := ed.Get(ctx, []tables.Value{prolly.Int(rng.Int64N(440))})
+		if err != nil || !ok {
+			return err
+		}
+		return ed.Delete(ctx, old)
+	}
 }
 
 // hookStore runs before, once per store commit made outside it, before

@@ -180,16 +180,7 @@ func mergeTable(ctx context.Context, db *DB, name string, base, ours, theirs chu
 func replayRows(ctx context.Context, name string, ed *tables.Editor, bt, ot, tt *tables.Table, bases map[string]RowVersion) error {
 	keyless := bt.Schema().Keyless()
 	ed.SetAutoIncrement(tt.AutoIncrement())
-	fail := func(err error) error {
-		var dup *tables.DuplicateKeyError
-		if errors.As(err, &dup) {
-			return errSerialization("both wrote key %s of index %s in table %q", dup.Key, dup.Index, name)
-		}
-		if errors.Is(err, tables.ErrRowNotFound) {
-			return errSerialization("both changed a row of table %q", name)
-		}
-		return err
-	}
+	fail := func(err error) error { return mergeFailure(name, err) }
 	seen := 0 // adopted rows met in the diff
 	d := prolly.NewDiffer(bt.Rows(), tt.Rows())
 	for d.Next(ctx) {
@@ -234,6 +225,20 @@ func replayRows(ctx context.Context, name string, ed *tables.Editor, bt, ot, tt 
 		}
 	}
 	return nil
+}
+
+// mergeFailure returns err, a failure to replay a row of table name, as
+// the commit's error: a unique key or a row another transaction took or
+// changed first is a serialization failure.
+func mergeFailure(name string, err error) error {
+	var dup *tables.DuplicateKeyError
+	if errors.As(err, &dup) {
+		return errSerialization("both wrote key %s of index %s in table %q", dup.Key, dup.Index, name)
+	}
+	if errors.Is(err, tables.ErrRowNotFound) {
+		return errSerialization("both changed a row of table %q", name)
+	}
+	return err
 }
 
 // mergeRow applies the committing transaction's change of the row under

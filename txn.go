@@ -10,6 +10,7 @@ import (
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
+	"github.com/verso-db/verso/tables"
 )
 
 // Txn is a transaction over one branch of a database (or a read-only view
@@ -39,6 +40,8 @@ type Txn struct {
 	// LockTimeout bounds the typed API's lock waits; 0 is
 	// DefaultLockTimeout.
 	LockTimeout time.Duration
+	// edits are the row edits CommitEdits commits beside root.
+	edits []TableEdit
 	// op is the transaction's operation (gc.go), ended by Commit and
 	// Rollback: a garbage collection waits for it. cleanup ends it if
 	// the program drops the transaction without either.
@@ -196,13 +199,13 @@ func (t *Txn) RestoreAdopted(a Adopted) { t.adopted = a.Copy() }
 // transaction that adopted rows and changed them back still commits (its
 // adopted rows may have to go back too).
 func (t *Txn) Unchanged() bool {
-	return t.root.Address() == t.base.Address() && len(t.adopted) == 0
+	return t.root.Address() == t.base.Address() && len(t.adopted) == 0 && len(t.edits) == 0
 }
 
 // continueFrom makes the transaction go on from the working set ws, whose
 // working root is root (after its commit, or a branch update).
 func (t *Txn) continueFrom(ws commitgraph.WorkingSet, root commitgraph.RootValue) {
-	t.start, t.base, t.root, t.adopted = ws, root, root, nil
+	t.start, t.base, t.root, t.adopted, t.edits = ws, root, root, nil, nil
 }
 
 // PendingWorking returns the working root the branch would have if the
@@ -299,4 +302,50 @@ func (t *Txn) UpdateBranch(ctx context.Context, fn func(s *BranchState) (*Branch
 		db.maybeAutoGC()
 		return nil
 	}
+}
+
+// TableEdit is a table's row edits not yet written into a transaction's
+// root: an editor begun from the table as the root holds it.
+type TableEdit struct {
+	Name   string // the table's name as the root holds it
+	Editor *tables.Editor
+}
+
+// CommitEdits commits the transaction as Commit does, with the pending rows
+// of edits among its writes. They go into the branch's working root with
+// the rest of its commit group's, in one edit of each table
+// (groupmerge.go), instead of into the transaction's root first and into
+// the working root again: a commit that follows one statement's writes
+// (autocommit) saves a tree edit. Each editor must have begun from the
+// table as the transaction's root holds it, unchanged since its snapshot,
+// and belongs to the commit from then on; an edit of another table is
+// written into the root first.
+func (t *Txn) CommitEdits(ctx context.Context, edits []TableEdit) error {
+	t.edits = edits
+	return t.Commit(ctx)
+}
+
+// applyEdits writes the transaction's pending edits into its root.
+func (t *Txn) applyEdits(ctx context.Context) error {
+	for _, e := range t.edits {
+		nt, err := e.Editor.Table(ctx)
+		if err != nil {
+			return err
+		}
+		if err := t.putTable(ctx, e.Name, nt); err != nil {
+			return err
+		}
+	}
+	t.edits = nil
+	return nil
+}
+
+// editOf returns the pending edit of the table name, if any.
+func (t *Txn) editOf(name string) *tables.Editor {
+	for _, e := range t.edits {
+		if e.Name == name {
+			return e.Editor
+		}
+	}
+	return nil
 }

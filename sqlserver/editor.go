@@ -26,6 +26,9 @@ type tableWriter struct {
 	base  chunks.Address // the stored table the editor's flushed state equals
 	sp    tables.Savepoint
 	dirty bool
+	// deferred: the edits of the statement that ended last were left in
+	// ed for the commit that follows it (deferWrites).
+	deferred bool
 	// adopted holds the keys of rows adopted (rowlocks.go) since the
 	// statement began, whose adoption its rollback undoes.
 	adopted map[string]bool
@@ -62,6 +65,7 @@ func (d *txDB) writer(ctx *sql.Context, st *Database, name string) (*tableWriter
 
 // flush writes w's pending edits into the transaction's root.
 func (d *txDB) flush(ctx *sql.Context, w *tableWriter) error {
+	w.deferred = false
 	if !w.dirty {
 		return nil
 	}
@@ -86,8 +90,87 @@ func (d *txDB) flush(ctx *sql.Context, w *tableWriter) error {
 	return nil
 }
 
+// endStatement ends a statement's writes to w's table: they go into the
+// transaction's root, or stay in w's editor for the commit that follows
+// (deferWrites).
+func (d *txDB) endStatement(ctx *sql.Context, w *tableWriter) error {
+	if w.dirty && !w.db.temp {
+		ok, err := d.deferWrites(ctx, w)
+		if err != nil {
+			return err
+		}
+		if ok {
+			w.deferred, d.deferredBy = true, ctx.Pid()
+			return nil
+		}
+	}
+	return d.flush(ctx, w)
+}
+
+// deferWrites reports whether the statement's writes to w's table may stay
+// in w's editor when it ends, for CommitTransaction to hand to the engine
+// as they are (verso.Txn.CommitEdits): the engine then edits the table's
+// trees once, in the working root, instead of once here and again when the
+// commit meets a working root that moved. That holds when nothing can read
+// the transaction's root between the statement's end and its commit: an
+// INSERT, UPDATE, DELETE or REPLACE run on its own under autocommit (whose
+// commit follows it at once), in a database without triggers (a trigger's
+// statements could end and be read within it), writing a table with a
+// primary key that the transaction has not changed before (the engine
+// replays an edit over the transaction's snapshot of the table). A later
+// statement of the transaction, if its commit failed to come, writes the
+// edits first (txDatabase).
+func (d *txDB) deferWrites(ctx *sql.Context, w *tableWriter) (bool, error) {
+	if !autocommitting(ctx) || !plainWrite(ctx.Query()) || w.ed.Schema().Keyless() {
+		return false, nil
+	}
+	if d.writers[strings.ToLower(w.name)] != w {
+		return false, nil
+	}
+	b, _, err := d.Base().Get(ctx, tablePrefix+w.name)
+	if err != nil || b != w.base {
+		return false, err
+	}
+	triggers, err := d.Root().Entries(ctx, triggerPrefix)
+	return err == nil && len(triggers) == 0, err
+}
+
+// plainWrite reports whether the query is an INSERT, UPDATE, DELETE or
+// REPLACE (its first word).
+func plainWrite(q string) bool {
+	q = strings.TrimLeft(q, " \t\r\n")
+	i := strings.IndexAny(q, " \t\r\n")
+	if i < 0 {
+		return false
+	}
+	switch strings.ToLower(q[:i]) {
+	case "insert", "update", "delete", "replace":
+		return true
+	}
+	return false
+}
+
+// takeEdits returns the writes the statement that ended last left in their
+// editors (endStatement), and flushes the other writers.
+func (d *txDB) takeEdits(ctx *sql.Context) ([]verso.TableEdit, error) {
+	var out []verso.TableEdit
+	for _, w := range d.writers {
+		if w.dirty && w.deferred && d.writers[strings.ToLower(w.name)] == w {
+			out = append(out, verso.TableEdit{Name: w.name, Editor: w.ed})
+			w.dirty, w.deferred = false, false
+			continue
+		}
+		if err := d.flush(ctx, w); err != nil {
+			return nil, err
+		}
+	}
+	d.deferredBy = 0
+	return out, nil
+}
+
 // flushAll flushes every writer of the transaction.
 func (d *txDB) flushAll(ctx *sql.Context) error {
+	d.deferredBy = 0
 	for _, w := range d.writers {
 		if err := d.flush(ctx, w); err != nil {
 			return err
@@ -229,13 +312,13 @@ func (e *editor) DiscardChanges(ctx *sql.Context, _ error) error {
 }
 
 // StatementComplete implements sql.EditOpenerCloser: the statement's edits
-// go into the transaction's root.
+// go into the transaction's root, or to its commit (endStatement).
 func (e *editor) StatementComplete(ctx *sql.Context) error {
 	if e.err != nil {
 		return e.err
 	}
 	e.untarget()
-	return e.d.flush(ctx, e.w)
+	return e.d.endStatement(ctx, e.w)
 }
 
 // Close implements sql.Closer.
@@ -244,7 +327,7 @@ func (e *editor) Close(ctx *sql.Context) error {
 		return nil
 	}
 	e.untarget()
-	return e.d.flush(ctx, e.w)
+	return e.d.endStatement(ctx, e.w)
 }
 
 // Insert implements sql.RowInserter.

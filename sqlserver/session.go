@@ -128,11 +128,21 @@ type txDB struct {
 	// editing counts, per table, the running statement's editors of any
 	// kind (the statement flushes their writes when it ends).
 	editing map[string]int
+	// deferredBy is the query (its process id) whose writes stayed in
+	// their writers for its commit (endStatement); 0 for none.
+	deferredBy uint64
+	// edits are the writes CommitTransaction hands to the engine's
+	// commit as they are (takeEdits).
+	edits []verso.TableEdit
 	// conflictedMerge: a dolt_merge of this transaction left conflicts
 	// that its end must either commit (when the session allows them) or
 	// undo, as Dolt's rollback of the transaction would (undoMerge).
 	conflictedMerge bool
 }
+
+// changed reports whether committing the transaction would write to d:
+// its root, rows it adopted, or edits it hands to the commit.
+func (d *txDB) changed() bool { return !d.Unchanged() || len(d.edits) > 0 }
 
 // StartTransaction implements sql.TransactionSession.
 func (s *Session) StartTransaction(ctx *sql.Context, c sql.TransactionCharacteristic) (sql.Transaction, error) {
@@ -162,8 +172,15 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 		// go once its writes are durable, or dropped.
 		t.abort()
 	}()
+	historyCommit := sessionFlag(ctx, txnCommitVar)
 	for _, d := range t.dbs {
-		if err := d.flushAll(ctx); err != nil {
+		if historyCommit {
+			if err := d.flushAll(ctx); err != nil {
+				return err
+			}
+			continue
+		}
+		if d.edits, err = d.takeEdits(ctx); err != nil {
 			return err
 		}
 	}
@@ -171,15 +188,14 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 		return err
 	}
 	for _, d := range t.dbs {
-		if !d.ReadOnly() && !d.Unchanged() {
+		if !d.ReadOnly() && d.changed() {
 			if err := refuseReplicaWrite(d.st); err != nil {
 				return err
 			}
 		}
 	}
-	historyCommit := sessionFlag(ctx, txnCommitVar)
 	for _, d := range t.dbs {
-		changed := !d.Unchanged()
+		changed := d.changed()
 		if historyCommit && !d.ReadOnly() && changed {
 			if err := commitToHistory(ctx, d); err != nil {
 				return err
@@ -187,7 +203,7 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 			s.p.activity.note(s, d.st, d.Branch(), true)
 			continue
 		}
-		if err := d.Commit(ctx); err != nil {
+		if err := d.CommitEdits(ctx, d.edits); err != nil {
 			return engineError(err)
 		}
 		if changed {
@@ -241,7 +257,7 @@ func commitToHistory(ctx *sql.Context, d *txDB) error {
 // transaction back. A transaction that wrote nothing commits.
 func refuseConflicts(ctx *sql.Context, t *Transaction) error {
 	for _, d := range t.dbs {
-		if d.ReadOnly() || d.Unchanged() && !d.conflictedMerge {
+		if d.ReadOnly() || !d.changed() && !d.conflictedMerge {
 			continue
 		}
 		if !conflictsAllowed(ctx) {
@@ -395,6 +411,13 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	}
 	key := txKey{st: st, branch: branch}
 	if d, ok := tx.dbs[key]; ok {
+		if d.deferredBy != 0 && d.deferredBy != ctx.Pid() {
+			// A statement whose writes waited for a commit that did
+			// not come: a later one reads them in the root.
+			if err := d.flushAll(ctx); err != nil {
+				return nil, err
+			}
+		}
 		return d, nil
 	}
 	if !tx.pulled[st] && replicaRemote() != "" {

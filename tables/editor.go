@@ -519,3 +519,19 @@ func (e *Editor) IndexRowKeys(ctx context.Context, i int, prefix []byte) ([][]by
 	})
 	return out, err
 }
+
+// Base returns the table the editor's pending edits are over: the one it
+// began from, or its last Table result.
+func (e *Editor) Base() *Table { return e.t }
+
+// PendingRows calls fn, in key order, for each row-map key with a pending
+// edit: its new stored value, or ok false for a deletion (of a row that
+// may never have been stored). val belongs to the editor.
+func (e *Editor) PendingRows(fn func(key, val []byte, ok bool) error) error {
+	var err error
+	e.rows.pend.Ascend(func(p pendEntry) bool {
+		err = fn([]byte(p.key), p.val, !p.del)
+		return err == nil
+	})
+	return err
+}
