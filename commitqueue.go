@@ -48,6 +48,7 @@ type commitQueue struct {
 	leading bool // a leader is committing a group
 
 	writes atomic.Int64 // working-set updates made (one fsync each on a file store)
+	edited atomic.Int64 // commits made with pending edits (CommitEdits)
 }
 
 // commitReq is one transaction's commit in a queue.
@@ -295,6 +296,9 @@ func (db *DB) finishBranch(ctx context.Context, p *branchCommit) bool {
 	}
 	for _, r := range p.merged {
 		if r.err = err; err == nil {
+			if len(r.t.edits) > 0 {
+				db.commits.edited.Add(1)
+			}
 			r.t.continueFrom(p.next, p.root)
 		}
 	}

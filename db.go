@@ -248,6 +248,10 @@ func (db *DB) Store() chunks.Store { return db.store }
 // fewer than the commits acknowledged.
 func (db *DB) CommitWrites() int64 { return db.commits.writes.Load() }
 
+// CommitsWithEdits returns how many transaction commits took rows as
+// pending edits (Txn.CommitEdits) and committed.
+func (db *DB) CommitsWithEdits() int64 { return db.commits.edited.Load() }
+
 // NextAutoIncrement returns the value for an auto-increment insert into
 // table: given (non-zero), or the next of the shared counter, which moves
 // past it. stored is the counter the caller's table value holds.

@@ -150,22 +150,51 @@ func plainWrite(q string) bool {
 	return false
 }
 
-// takeEdits returns the writes the statement that ended last left in their
-// editors (endStatement), and flushes the other writers.
-func (d *txDB) takeEdits(ctx *sql.Context) ([]verso.TableEdit, error) {
-	var out []verso.TableEdit
+// takeEdits sets d.edits to the writes the statement that ended last left
+// in their editors (endStatement), and flushes the other writers.
+func (d *txDB) takeEdits(ctx *sql.Context) error {
+	d.edits, d.edited = nil, nil
 	for _, w := range d.writers {
 		if w.dirty && w.deferred && d.writers[strings.ToLower(w.name)] == w {
-			out = append(out, verso.TableEdit{Name: w.name, Editor: w.ed})
+			d.edits = append(d.edits, verso.TableEdit{Name: w.name, Editor: w.ed})
+			d.edited = append(d.edited, w)
 			w.dirty, w.deferred = false, false
 			continue
 		}
 		if err := d.flush(ctx, w); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	d.deferredBy = 0
-	return out, nil
+	return nil
+}
+
+// cacheEdited leaves in the table cache, after the commit of d.edits, each
+// table value the commit wrote from an editor as it was (the group's edit
+// of the table, when nobody else changed it since the snapshot): the next
+// statement reads it without loading it, as after a flush (derive). It is
+// a cache's work after a durable commit: a failure is logged, not
+// returned.
+func (d *txDB) cacheEdited(ctx *sql.Context) {
+	for i, e := range d.edits {
+		if err := d.cacheEdit(ctx, d.edited[i], e.Editor.Base()); err != nil {
+			ctx.GetLogger().Warnf("caching table %s after its commit: %v", e.Name, err)
+		}
+	}
+}
+
+// cacheEdit caches nt, w's editor's table after its commit, if it is the
+// table the committed root holds.
+func (d *txDB) cacheEdit(ctx *sql.Context, w *tableWriter, nt *tables.Table) error {
+	_, cur, ok, err := verso.FindTable(ctx, d.Root(), w.name)
+	if err != nil || !ok || cur == w.base {
+		return err
+	}
+	addr, err := nt.Write(ctx) // stored already: no new chunk
+	if err != nil || addr != cur {
+		return err
+	}
+	return w.db.p.cache.derive(ctx, w.db, d.Root(), w.name, w.base, addr, nt)
 }
 
 // flushAll flushes every writer of the transaction.

@@ -41,6 +41,10 @@ func (env *testEnv) session(db string) *sql.Context {
 
 // query runs q and returns its rows, or the error.
 func (env *testEnv) query(ctx *sql.Context, q string) ([]sql.Row, error) {
+	// The query's text rides on its context, as the server and the
+	// driver give it (an autocommitted write's rows go to its commit as
+	// pending edits only when the text says what it is: endStatement).
+	ctx = ctx.WithQuery(q)
 	_, iter, _, err := env.e.Query(ctx, q)
 	if err != nil {
 		return nil, err

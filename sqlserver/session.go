@@ -132,8 +132,9 @@ type txDB struct {
 	// their writers for its commit (endStatement); 0 for none.
 	deferredBy uint64
 	// edits are the writes CommitTransaction hands to the engine's
-	// commit as they are (takeEdits).
-	edits []verso.TableEdit
+	// commit as they are (takeEdits), from the writers edited.
+	edits  []verso.TableEdit
+	edited []*tableWriter
 	// conflictedMerge: a dolt_merge of this transaction left conflicts
 	// that its end must either commit (when the session allows them) or
 	// undo, as Dolt's rollback of the transaction would (undoMerge).
@@ -180,7 +181,7 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 			}
 			continue
 		}
-		if d.edits, err = d.takeEdits(ctx); err != nil {
+		if err := d.takeEdits(ctx); err != nil {
 			return err
 		}
 	}
@@ -206,6 +207,7 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) (err e
 		if err := d.CommitEdits(ctx, d.edits); err != nil {
 			return engineError(err)
 		}
+		d.cacheEdited(ctx)
 		if changed {
 			s.p.activity.note(s, d.st, d.Branch(), true)
 		}

@@ -302,3 +302,46 @@ func TestTransactionBackToItsSnapshot(t *testing.T) {
 	env.exec(s1, "COMMIT")
 	env.check(env.session("db"), "SELECT id, v FROM t ORDER BY id", "[1 10] [2 20]")
 }
+
+// TestAutocommitEdits: an INSERT, UPDATE, DELETE or REPLACE run on its own
+// under autocommit hands its rows to its commit as pending edits
+// (endStatement, verso.Txn.CommitEdits); a statement in an explicit
+// transaction, a write to a table without a primary key, a statement
+// whose text does not begin with its verb, and any write in a database
+// with a trigger go through the transaction's root. The rows are right
+// either way.
+func TestAutocommitEdits(t *testing.T) {
+	env, s1, s2 := txSetup(t)
+	st, _ := env.p.state("db")
+	env.exec(s1, "CREATE TABLE bag (a INT)")
+	for _, c := range []struct {
+		q      string
+		edited bool
+	}{
+		{"INSERT INTO t VALUES (3, 30, 3)", true},
+		{"UPDATE t SET v = v + 1 WHERE id = 1", true},
+		{"  replace INTO t VALUES (4, 40, 4)", true},
+		{"DELETE FROM t WHERE id = 2", true},
+		{"INSERT IGNORE INTO t VALUES (3, 0, 0), (5, 50, 5)", true},
+		{"INSERT INTO bag VALUES (1)", false},
+		{"/* note */ INSERT INTO t VALUES (6, 60, 6)", false},
+		{"START TRANSACTION", false},
+		{"INSERT INTO t VALUES (7, 70, 7)", false},
+		{"COMMIT", false},
+		{"CREATE TRIGGER tr AFTER INSERT ON t FOR EACH ROW INSERT INTO bag VALUES (new.id)", false},
+		{"INSERT INTO t VALUES (8, 80, 8)", false},
+	} {
+		before := st.db.CommitsWithEdits()
+		env.exec(s1, c.q)
+		if got := st.db.CommitsWithEdits() > before; got != c.edited {
+			t.Fatalf("%s: committed as pending edits %v, want %v", c.q, got, c.edited)
+		}
+	}
+	env.check(s2, "SELECT * FROM t ORDER BY id", "[1 11 1] [3 30 3] [4 40 4] [5 50 5] [6 60 6] [7 70 7] [8 80 8]")
+	env.check(s2, "SELECT a FROM bag ORDER BY a", "[1] [8]")
+	// A failed statement's rows go nowhere.
+	if _, err := env.query(s1, "INSERT INTO t VALUES (9, 90, 9), (10, 100, 1)"); err == nil {
+		t.Fatal("a duplicate unique value was taken")
+	}
+	env.check(s2, "SELECT count(*) FROM t WHERE id >= 9", "[0]")
+}
