@@ -24,6 +24,11 @@
 // the commits that arrive together (group commit). Two transactions that
 // changed one row conflict: the second's Commit fails with a
 // SerializationError (errors.Is(err, ErrSerialization)) and writes nothing.
+// A group's rows are edited into each table's trees once for the group,
+// and the next group merges while this one's fsync runs. CommitEdits
+// commits rows still pending in a tables.Editor (a statement's, under
+// autocommit) without writing them into the transaction's root first, so
+// that they are edited into a tree once in all.
 //
 // Tables are read and written by primary key with Txn.CreateTable, Get,
 // GetForUpdate, Insert, Put and Delete, in typed values (Int, String, ...).
