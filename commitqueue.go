@@ -161,6 +161,7 @@ type branchCommit struct {
 	next    commitgraph.WorkingSet // the working set to write
 	root    commitgraph.RootValue  // next's working root
 	pending *pendingWS             // next, for the next group; nil if nothing to write
+	edited  []editCommit           // tables written from pending edits
 	// fromPending marks a ws that was the previous group's, not yet
 	// durable when the merges began.
 	fromPending bool
@@ -232,7 +233,7 @@ func (db *DB) prepareBranch(ctx context.Context, branch string, reqs []*commitRe
 	var err error
 	if g != nil {
 		err = g.flush(ctx)
-		root = g.root
+		root, p.edited = g.root, g.edited
 	} else if !have && !p.fromPending {
 		root, err = db.graph.OpenRoot(ctx, p.ws.Working)
 	}
@@ -293,6 +294,13 @@ func (db *DB) finishBranch(ctx context.Context, p *branchCommit) bool {
 		db.commits.writes.Add(1)
 		db.changed(p.branch) // durable: wake the branch's subscribers
 		db.maybeAutoGC()
+		for _, e := range p.edited {
+			for i := range e.t.edits {
+				if e.t.edits[i].Name == e.name {
+					e.t.edits[i].Committed = e.nt
+				}
+			}
+		}
 	}
 	for _, r := range p.merged {
 		if r.err = err; err == nil {

@@ -47,6 +47,7 @@ type groupMerge struct {
 	db     *DB
 	root   commitgraph.RootValue  // the group's root, less the tables below
 	tables map[string]*groupTable // tables changed since root, by exact name
+	edited []editCommit           // tables written from pending edits
 }
 
 // groupTable is a table of the group's root with changes not yet written
@@ -55,6 +56,18 @@ type groupTable struct {
 	addr chunks.Address // the table's value, when ed is nil
 	ot   *tables.Table  // the table ed began from
 	ed   *tables.Editor // nil while the table is only taken whole
+	// from is the transaction whose pending edit of the table (edit,
+	// its name) ed is a clone of, if any.
+	from *Txn
+	edit string
+}
+
+// editCommit is a table a group wrote from a transaction's pending edit
+// (TableEdit.Committed, once the group's write is durable).
+type editCommit struct {
+	t    *Txn
+	name string
+	nt   *tables.Table
 }
 
 func newGroupMerge(db *DB, root commitgraph.RootValue) *groupMerge {
@@ -189,8 +202,11 @@ func (g *groupMerge) replay(ctx context.Context, t *Txn, name string, undo *[]fu
 			return err
 		}
 		if o == b && edit != nil {
-			// t's edit of its snapshot's table becomes the group's.
-			g.tables[name] = &groupTable{ot: edit.Base(), ed: edit}
+			// t's edit of its snapshot's table becomes the group's: a
+			// clone, which the later transactions' rows go into, while
+			// t's stays as t made it (a group merged again after a
+			// failed write starts from it again).
+			g.tables[name] = &groupTable{ot: edit.Base(), ed: edit.Clone(), from: t, edit: name}
 			*undo = append(*undo, func() { delete(g.tables, name) })
 			return nil
 		}
@@ -338,6 +354,9 @@ func (g *groupMerge) flush(ctx context.Context) error {
 			}
 			if addr, err = nt.Write(ctx); err != nil {
 				return err
+			}
+			if gt.from != nil {
+				g.edited = append(g.edited, editCommit{t: gt.from, name: gt.edit, nt: nt})
 			}
 		}
 		edits = append(edits, commitgraph.RootEdit{Name: commitgraph.TablePrefix + n, Addr: addr})

@@ -210,7 +210,7 @@ func (s *hookStore) Commit(ctx context.Context, newRoot, expected chunks.Address
 }
 
 // TestPipelinedCommitsRetry: eight writers commit 40 inserts each through
-// the commit queue, whose groups merge while the previous group's working
+// the commit queue (half of them as pending edits, CommitEdits), whose groups merge while the previous group's working
 // set is written, while a second database over the same store (another
 // writer, outside the queue) commits to the branch just before every
 // seventh store commit. The queue's write then finds the working set moved,
@@ -256,11 +256,24 @@ func TestPipelinedCommitsRetry(t *testing.T) {
 			defer wg.Done()
 			for i := range each {
 				tx, err := db.Begin(ctx, "")
-				if err == nil {
-					err = tx.Insert(ctx, "t", prolly.Int(int64(w*each+i)), prolly.Int(int64(w)))
-				}
-				if err == nil {
-					err = tx.Commit(ctx)
+				row := []tables.Value{prolly.Int(int64(w*each + i)), prolly.Int(int64(w))}
+				if err == nil && w%2 == 1 {
+					// Through a pending edit, as an autocommitted
+					// statement commits.
+					var tb *tables.Table
+					if tb, err = tx.Table(ctx, "t"); err == nil {
+						ed := tb.Edit()
+						if _, err = ed.Insert(ctx, row); err == nil {
+							err = tx.CommitEdits(ctx, []TableEdit{{Name: "t", Editor: ed}})
+						}
+					}
+				} else {
+					if err == nil {
+						err = tx.Insert(ctx, "t", row...)
+					}
+					if err == nil {
+						err = tx.Commit(ctx)
+					}
 				}
 				if err != nil {
 					t.Errorf("writer %d, insert %d: %v", w, i, err)

@@ -309,6 +309,12 @@ func (t *Txn) UpdateBranch(ctx context.Context, fn func(s *BranchState) (*Branch
 type TableEdit struct {
 	Name   string // the table's name as the root holds it
 	Editor *tables.Editor
+	// Committed is set by a CommitEdits that succeeded to the table
+	// value its commit wrote from the edit as it was (the group's edit
+	// of the table, when nobody changed it since the snapshot), which
+	// the working root then holds; nil otherwise. The editor itself is
+	// left as it was.
+	Committed *tables.Table
 }
 
 // CommitEdits commits the transaction as Commit does, with the pending rows
@@ -318,8 +324,9 @@ type TableEdit struct {
 // the working root again: a commit that follows one statement's writes
 // (autocommit) saves a tree edit. Each editor must have begun from the
 // table as the transaction's root holds it, unchanged since its snapshot,
-// and belongs to the commit from then on; an edit of another table is
-// written into the root first.
+// and must not be used while the commit runs; an edit of another table is
+// written into the root first. On success, each edit's Committed is set
+// (edits' elements are written).
 func (t *Txn) CommitEdits(ctx context.Context, edits []TableEdit) error {
 	t.edits = edits
 	return t.Commit(ctx)

@@ -170,21 +170,24 @@ func (d *txDB) takeEdits(ctx *sql.Context) error {
 }
 
 // cacheEdited leaves in the table cache, after the commit of d.edits, each
-// table value the commit wrote from an editor as it was (the group's edit
-// of the table, when nobody else changed it since the snapshot): the next
+// table value the commit wrote from an edit as it was
+// (TableEdit.Committed): the next
 // statement reads it without loading it, as after a flush (derive). It is
 // a cache's work after a durable commit: a failure is logged, not
 // returned.
 func (d *txDB) cacheEdited(ctx *sql.Context) {
 	for i, e := range d.edits {
-		if err := d.cacheEdit(ctx, d.edited[i], e.Editor.Base()); err != nil {
+		if e.Committed == nil {
+			continue
+		}
+		if err := d.cacheEdit(ctx, d.edited[i], e.Committed); err != nil {
 			ctx.GetLogger().Warnf("caching table %s after its commit: %v", e.Name, err)
 		}
 	}
 }
 
-// cacheEdit caches nt, w's editor's table after its commit, if it is the
-// table the committed root holds.
+// cacheEdit caches nt, the table the commit wrote from w's edit, if the
+// committed root holds it.
 func (d *txDB) cacheEdit(ctx *sql.Context, w *tableWriter, nt *tables.Table) error {
 	_, cur, ok, err := verso.FindTable(ctx, d.Root(), w.name)
 	if err != nil || !ok || cur == w.base {

@@ -535,3 +535,15 @@ func (e *Editor) PendingRows(fn func(key, val []byte, ok bool) error) error {
 	})
 	return err
 }
+
+// Clone returns an editor with e's table and pending edits that edits
+// apart from e from then on (O(1): the edits are copied on write).
+func (e *Editor) Clone() *Editor {
+	c := *e
+	c.rows = e.rows.clone()
+	c.indexes = make([]*overlay, len(e.indexes))
+	for i, o := range e.indexes {
+		c.indexes[i] = o.clone()
+	}
+	return &c
+}
