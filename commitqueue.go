@@ -187,38 +187,42 @@ func (db *DB) prepareBranch(ctx context.Context, branch string, reqs []*commitRe
 		return p
 	}
 	var root commitgraph.RootValue // the working root so far
-	have := false                  // root is set
+	loaded := false                // root is set
+	load := func() (err error) {   // sets root to p.ws's working root, once
+		if !loaded {
+			root, err = db.graph.OpenRoot(ctx, p.ws.Working)
+			loaded = err == nil
+		}
+		return err
+	}
 	db.pendMu.Lock()
 	prev, epoch := db.pending[branch], db.pendEpoch[branch]
 	db.pendMu.Unlock()
 	if prev != nil {
-		p.ws, root, p.fromPending = prev.ws, prev.root, true
+		p.ws, root, loaded, p.fromPending = prev.ws, prev.root, true, true
 	} else {
 		var err error
 		if p.ws, err = db.graph.WorkingSet(ctx, branch); err != nil {
 			return fail(reqs, err)
 		}
 	}
+	changed := false  // a transaction's root became root as it is
 	var g *groupMerge // the merges since root, once one is needed
 	for _, r := range reqs {
-		r.err = nil
 		t := r.t
 		var err error
 		switch {
 		case t.Unchanged():
-		case !have && g == nil && p.ws.Working == t.start.Working && len(t.edits) == 0:
+		case !changed && g == nil && p.ws.Working == t.start.Working && len(t.edits) == 0:
 			// The group's first change, made from the working root as
 			// it is: its root as it is (the rows it adopted when it
 			// locked them are the snapshot's: see groupMerge.replay).
-			root, have = t.root, true
+			root, loaded, changed = t.root, true, true
 		default:
 			if g == nil {
-				if !have && !p.fromPending {
-					if root, err = db.graph.OpenRoot(ctx, p.ws.Working); err != nil {
-						break
-					}
+				if err = load(); err != nil {
+					break
 				}
-				have = true
 				g = newGroupMerge(db, root)
 			}
 			err = g.add(r.ctx, t)
@@ -234,8 +238,8 @@ func (db *DB) prepareBranch(ctx context.Context, branch string, reqs []*commitRe
 	if g != nil {
 		err = g.flush(ctx)
 		root, p.edited = g.root, g.edited
-	} else if !have && !p.fromPending {
-		root, err = db.graph.OpenRoot(ctx, p.ws.Working)
+	} else {
+		err = load()
 	}
 	if err != nil {
 		return fail(p.merged, err)
@@ -295,11 +299,7 @@ func (db *DB) finishBranch(ctx context.Context, p *branchCommit) bool {
 		db.changed(p.branch) // durable: wake the branch's subscribers
 		db.maybeAutoGC()
 		for _, e := range p.edited {
-			for i := range e.t.edits {
-				if e.t.edits[i].Name == e.name {
-					e.t.edits[i].Committed = e.nt
-				}
-			}
+			e.edit.Committed = e.nt
 		}
 	}
 	for _, r := range p.merged {

@@ -56,17 +56,14 @@ type groupTable struct {
 	addr chunks.Address // the table's value, when ed is nil
 	ot   *tables.Table  // the table ed began from
 	ed   *tables.Editor // nil while the table is only taken whole
-	// from is the transaction whose pending edit of the table (edit,
-	// its name) ed is a clone of, if any.
-	from *Txn
-	edit string
+	// from is the transaction's pending edit ed is a clone of, if any.
+	from *TableEdit
 }
 
 // editCommit is a table a group wrote from a transaction's pending edit
 // (TableEdit.Committed, once the group's write is durable).
 type editCommit struct {
-	t    *Txn
-	name string
+	edit *TableEdit
 	nt   *tables.Table
 }
 
@@ -88,6 +85,9 @@ func (g *groupMerge) add(ctx context.Context, t *Txn) error {
 		if err := g.flush(ctx); err != nil {
 			return err
 		}
+		// The driver may change the tables just written: only the
+		// group's last write of a table is what its root holds.
+		g.edited = nil
 		if err := t.applyEdits(ctx); err != nil {
 			return err
 		}
@@ -121,12 +121,12 @@ func (g *groupMerge) rowChanges(ctx context.Context, t *Txn) ([]string, bool, er
 	err := t.base.Diff(ctx, t.root, func(c commitgraph.RootChange) error {
 		n, isTable := strings.CutPrefix(c.Name, commitgraph.TablePrefix)
 		if !isTable || !c.InFrom || !c.InTo {
-			return errStopDiff
+			return errStop
 		}
 		names = append(names, n)
 		return nil
 	})
-	if errors.Is(err, errStopDiff) {
+	if errors.Is(err, errStop) {
 		return nil, false, nil
 	}
 	if err != nil {
@@ -178,8 +178,8 @@ func (g *groupMerge) rowChanges(ctx context.Context, t *Txn) ([]string, bool, er
 	return names, true, nil
 }
 
-// errStopDiff ends a root diff early.
-var errStopDiff = errors.New("verso: stop the diff")
+// errStop ends an iteration early.
+var errStop = errors.New("verso: stop the iteration")
 
 // replay merges t's changes of the table name into the group, appending
 // to undo what takes them back.
@@ -195,6 +195,10 @@ func (g *groupMerge) replay(ctx context.Context, t *Txn, name string, undo *[]fu
 	}
 	bases := t.adopted[strings.ToLower(name)]
 	edit := t.editOf(name)
+	bt, err := g.db.tableAt(ctx, b)
+	if err != nil {
+		return err
+	}
 	gt := g.tables[name]
 	if gt == nil {
 		o, _, err := g.root.Get(ctx, key)
@@ -206,7 +210,7 @@ func (g *groupMerge) replay(ctx context.Context, t *Txn, name string, undo *[]fu
 			// clone, which the later transactions' rows go into, while
 			// t's stays as t made it (a group merged again after a
 			// failed write starts from it again).
-			g.tables[name] = &groupTable{ot: edit.Base(), ed: edit.Clone(), from: t, edit: name}
+			g.tables[name] = &groupTable{ot: edit.Editor.Base(), ed: edit.Editor.Clone(), from: edit}
 			*undo = append(*undo, func() { delete(g.tables, name) })
 			return nil
 		}
@@ -227,7 +231,7 @@ func (g *groupMerge) replay(ctx context.Context, t *Txn, name string, undo *[]fu
 	if edit != nil && len(bases) == 0 {
 		// An edit that leaves every row as the snapshot has it changes
 		// nothing (as its table, written, would equal the snapshot's).
-		changes, err := editChanges(ctx, edit, b, g.db)
+		changes, err := editChanges(ctx, edit.Editor, bt)
 		if err != nil || !changes {
 			return err
 		}
@@ -241,13 +245,11 @@ func (g *groupMerge) replay(ctx context.Context, t *Txn, name string, undo *[]fu
 		gt.ed.KeepZero(true) // rows keep the values their transaction gave them
 		*undo = append(*undo, func() { gt.ot, gt.ed = nil, nil })
 	}
-	bt, err := g.db.tableAt(ctx, b)
-	if err != nil {
-		return err
-	}
-	tt, err := g.db.tableAt(ctx, th)
-	if err != nil {
-		return err
+	tt := bt // an edit's table is its snapshot's
+	if th != b {
+		if tt, err = g.db.tableAt(ctx, th); err != nil {
+			return err
+		}
 	}
 	if !tables.SameSchema(bt, gt.ot) || !tables.SameSchema(bt, tt) {
 		return errSerialization("the schema of table %q changed", name)
@@ -259,7 +261,7 @@ func (g *groupMerge) replay(ctx context.Context, t *Txn, name string, undo *[]fu
 		}
 	})
 	if edit != nil {
-		return replayEdit(ctx, name, ed, bt, gt.ot, edit, bases)
+		return replayEdit(ctx, name, ed, bt, gt.ot, edit.Editor, bases)
 	}
 	return replayRows(ctx, name, ed, bt, gt.ot, tt, bases)
 }
@@ -306,28 +308,25 @@ func replayEdit(ctx context.Context, name string, ed *tables.Editor, bt, ot *tab
 	return mergeFailure(name, err)
 }
 
-// editChanges reports whether edit, over the table at b, changes a row.
-func editChanges(ctx context.Context, edit *tables.Editor, b chunks.Address, db *DB) (bool, error) {
-	bt, err := db.tableAt(ctx, b)
-	if err != nil {
-		return false, err
-	}
-	if bt.AutoIncrement() != edit.Base().AutoIncrement() || edit.NextAutoIncrement() != max(bt.AutoIncrement(), 1) {
+// editChanges reports whether edit, over bt, changes a row or the
+// auto-increment counter.
+func editChanges(ctx context.Context, edit *tables.Editor, bt *tables.Table) (bool, error) {
+	if edit.NextAutoIncrement() != max(bt.AutoIncrement(), 1) {
 		return true, nil
 	}
 	changed := false
-	err = edit.PendingRows(func(key, val []byte, ok bool) error {
+	err := edit.PendingRows(func(key, val []byte, ok bool) error {
 		v, in, err := bt.Rows().Get(ctx, key)
 		if err != nil {
 			return err
 		}
 		if in != ok || !bytes.Equal(v, val) {
 			changed = true
-			return errStopDiff
+			return errStop
 		}
 		return nil
 	})
-	if errors.Is(err, errStopDiff) {
+	if errors.Is(err, errStop) {
 		err = nil
 	}
 	return changed, err
@@ -356,7 +355,7 @@ func (g *groupMerge) flush(ctx context.Context) error {
 				return err
 			}
 			if gt.from != nil {
-				g.edited = append(g.edited, editCommit{t: gt.from, name: gt.edit, nt: nt})
+				g.edited = append(g.edited, editCommit{edit: gt.from, nt: nt})
 			}
 		}
 		edits = append(edits, commitgraph.RootEdit{Name: commitgraph.TablePrefix + n, Addr: addr})

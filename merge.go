@@ -180,7 +180,6 @@ func mergeTable(ctx context.Context, db *DB, name string, base, ours, theirs chu
 func replayRows(ctx context.Context, name string, ed *tables.Editor, bt, ot, tt *tables.Table, bases map[string]RowVersion) error {
 	keyless := bt.Schema().Keyless()
 	ed.SetAutoIncrement(tt.AutoIncrement())
-	fail := func(err error) error { return mergeFailure(name, err) }
 	seen := 0 // adopted rows met in the diff
 	d := prolly.NewDiffer(bt.Rows(), tt.Rows())
 	for d.Next(ctx) {
@@ -197,7 +196,7 @@ func replayRows(ctx context.Context, name string, ed *tables.Editor, bt, ot, tt 
 			err = mergeRow(ctx, name, ed, ot, tt, df.Key, from, RowVersion{Val: df.To, OK: df.To != nil})
 		}
 		if err != nil {
-			return fail(err)
+			return mergeFailure(name, err)
 		}
 	}
 	if err := d.Err(); err != nil {
@@ -220,7 +219,7 @@ func replayRows(ctx context.Context, name string, ed *tables.Editor, bt, ot, tt 
 				continue // in the diff
 			}
 			if err := mergeRow(ctx, name, ed, ot, tt, key, from, RowVersion{Val: tv, OK: inT}); err != nil {
-				return fail(err)
+				return mergeFailure(name, err)
 			}
 		}
 	}

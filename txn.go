@@ -311,9 +311,9 @@ type TableEdit struct {
 	Editor *tables.Editor
 	// Committed is set by a CommitEdits that succeeded to the table
 	// value its commit wrote from the edit as it was (the group's edit
-	// of the table, when nobody changed it since the snapshot), which
-	// the working root then holds; nil otherwise. The editor itself is
-	// left as it was.
+	// of the table, when nobody changed it since the snapshot): the
+	// working root the commit made holds it. It is nil otherwise. The
+	// editor itself is left as it was.
 	Committed *tables.Table
 }
 
@@ -335,7 +335,7 @@ func (t *Txn) CommitEdits(ctx context.Context, edits []TableEdit) error {
 // applyEdits writes the transaction's pending edits into its root.
 func (t *Txn) applyEdits(ctx context.Context) error {
 	for _, e := range t.edits {
-		nt, err := e.Editor.Table(ctx)
+		nt, err := e.Editor.Clone().Table(ctx) // the caller's stays as it is
 		if err != nil {
 			return err
 		}
@@ -348,10 +348,10 @@ func (t *Txn) applyEdits(ctx context.Context) error {
 }
 
 // editOf returns the pending edit of the table name, if any.
-func (t *Txn) editOf(name string) *tables.Editor {
-	for _, e := range t.edits {
-		if e.Name == name {
-			return e.Editor
+func (t *Txn) editOf(name string) *TableEdit {
+	for i := range t.edits {
+		if t.edits[i].Name == name {
+			return &t.edits[i]
 		}
 	}
 	return nil

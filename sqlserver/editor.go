@@ -124,9 +124,6 @@ func (d *txDB) deferWrites(ctx *sql.Context, w *tableWriter) (bool, error) {
 	if !autocommitting(ctx) || !plainWrite(ctx.Query()) || w.ed.Schema().Keyless() {
 		return false, nil
 	}
-	if d.writers[strings.ToLower(w.name)] != w {
-		return false, nil
-	}
 	b, _, err := d.Base().Get(ctx, tablePrefix+w.name)
 	if err != nil || b != w.base {
 		return false, err
@@ -153,11 +150,10 @@ func plainWrite(q string) bool {
 // takeEdits sets d.edits to the writes the statement that ended last left
 // in their editors (endStatement), and flushes the other writers.
 func (d *txDB) takeEdits(ctx *sql.Context) error {
-	d.edits, d.edited = nil, nil
+	d.edits = nil
 	for _, w := range d.writers {
-		if w.dirty && w.deferred && d.writers[strings.ToLower(w.name)] == w {
+		if w.dirty && w.deferred {
 			d.edits = append(d.edits, verso.TableEdit{Name: w.name, Editor: w.ed})
-			d.edited = append(d.edited, w)
 			w.dirty, w.deferred = false, false
 			continue
 		}
@@ -176,28 +172,19 @@ func (d *txDB) takeEdits(ctx *sql.Context) error {
 // a cache's work after a durable commit: a failure is logged, not
 // returned.
 func (d *txDB) cacheEdited(ctx *sql.Context) {
-	for i, e := range d.edits {
+	for _, e := range d.edits {
 		if e.Committed == nil {
 			continue
 		}
-		if err := d.cacheEdit(ctx, d.edited[i], e.Committed); err != nil {
+		w := d.writers[strings.ToLower(e.Name)]
+		addr, _, err := d.Root().Get(ctx, tablePrefix+e.Name) // the committed root holds e.Committed
+		if err == nil {
+			err = w.db.p.cache.derive(ctx, w.db, d.Root(), e.Name, w.base, addr, e.Committed)
+		}
+		if err != nil {
 			ctx.GetLogger().Warnf("caching table %s after its commit: %v", e.Name, err)
 		}
 	}
-}
-
-// cacheEdit caches nt, the table the commit wrote from w's edit, if the
-// committed root holds it.
-func (d *txDB) cacheEdit(ctx *sql.Context, w *tableWriter, nt *tables.Table) error {
-	_, cur, ok, err := verso.FindTable(ctx, d.Root(), w.name)
-	if err != nil || !ok || cur == w.base {
-		return err
-	}
-	addr, err := nt.Write(ctx) // stored already: no new chunk
-	if err != nil || addr != cur {
-		return err
-	}
-	return w.db.p.cache.derive(ctx, w.db, d.Root(), w.name, w.base, addr, nt)
 }
 
 // flushAll flushes every writer of the transaction.

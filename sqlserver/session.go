@@ -132,9 +132,8 @@ type txDB struct {
 	// their writers for its commit (endStatement); 0 for none.
 	deferredBy uint64
 	// edits are the writes CommitTransaction hands to the engine's
-	// commit as they are (takeEdits), from the writers edited.
-	edits  []verso.TableEdit
-	edited []*tableWriter
+	// commit as they are (takeEdits).
+	edits []verso.TableEdit
 	// conflictedMerge: a dolt_merge of this transaction left conflicts
 	// that its end must either commit (when the session allows them) or
 	// undo, as Dolt's rollback of the transaction would (undoMerge).
