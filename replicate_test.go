@@ -218,17 +218,7 @@ func TestReplicateFastForwardOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := p.AddRemote(ctx, "origin", url, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Push(ctx, "origin", "main", "main", verso.PushOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	r, err := verso.Clone(ctx, url, filepath.Join(base, "r"), verso.CloneOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := pushAndClone(t, p, url, filepath.Join(base, "r"))
 	old, _ := r.Resolve(ctx, "main", "")
 	if _, err := p.Push(ctx, "origin", "main~2", "main", verso.PushOptions{Force: true}); err != nil {
 		t.Fatal(err)
@@ -258,17 +248,7 @@ func TestReplicateFastForwardOnly(t *testing.T) {
 func TestUsageOfAClone(t *testing.T) {
 	ctx := context.Background()
 	base, url, p := primaryWithRemote(t)
-	if err := p.AddRemote(ctx, "origin", url, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Push(ctx, "origin", "main", "main", verso.PushOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	c, err := verso.Clone(ctx, url, filepath.Join(base, "c"), verso.CloneOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := pushAndClone(t, p, url, filepath.Join(base, "c"))
 	for _, db := range []*verso.DB{p, c} {
 		u, err := db.Usage(ctx)
 		if err != nil {
@@ -396,6 +376,25 @@ func primaryWithRemote(tb testing.TB) (base, url string, p *verso.DB) {
 	}
 	tb.Cleanup(func() { p.Close() })
 	return base, url, p
+}
+
+// pushAndClone adds the remote url to p as origin, pushes main there and
+// returns a clone of it in dir (closed when the test ends).
+func pushAndClone(tb testing.TB, p *verso.DB, url, dir string) *verso.DB {
+	tb.Helper()
+	ctx := context.Background()
+	if err := p.AddRemote(ctx, "origin", url, nil); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := p.Push(ctx, "origin", "main", "main", verso.PushOptions{}); err != nil {
+		tb.Fatal(err)
+	}
+	c, err := verso.Clone(ctx, url, dir, verso.CloneOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	return c
 }
 
 // BenchmarkPushOne: a push of one new commit to a remote that N earlier
