@@ -29,7 +29,10 @@ import (
 //
 //	go test -run '^$' -bench BenchmarkEventSQLRead -benchtime 1x ./server/
 //
-// EVENTINDEX_BENCH_EVENTS sets the number of events (default 1,000,000).
+// EVENTINDEX_BENCH_EVENTS sets the number of events (default 1,000,000);
+// EVENTINDEX_BENCH_CACHE the node cache of the database in bytes (default
+// verso.DefaultCacheBytes; the server's --cache-size). Each iteration
+// prints one pass: the first pass of a run reads a cold cache.
 func BenchmarkEventSQLRead(b *testing.B) {
 	n := 1_000_000
 	if s := os.Getenv("EVENTINDEX_BENCH_EVENTS"); s != "" {
@@ -45,6 +48,13 @@ func BenchmarkEventSQLRead(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { p.Close() })
+	if s := os.Getenv("EVENTINDEX_BENCH_CACHE"); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.SetCacheBytes(v)
+	}
 	e := sqlserver.NewEngine(p)
 	b.Cleanup(func() { e.Close() })
 	ctx := gms.NewContext(context.Background(), gms.WithSession(p.NewSession(gms.NewBaseSession())))

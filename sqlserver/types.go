@@ -14,6 +14,7 @@ import (
 	"github.com/dolthub/vitess/go/sqltypes"
 
 	"github.com/verso-db/verso/prolly"
+	"github.com/verso-db/verso/systables"
 	"github.com/verso-db/verso/tables"
 )
 
@@ -238,7 +239,7 @@ func fromValue(t sql.Type, v prolly.Value) (any, error) {
 	case prolly.KindSet:
 		return v.AsUint(), nil
 	case prolly.KindJSON:
-		return types.NewLazyJSONDocument(v.AsBytes()), nil
+		return systables.JSON(v.AsBytes()), nil
 	case prolly.KindString:
 		return v.AsString(), nil
 	case prolly.KindBytes:
