@@ -69,6 +69,18 @@ type commitTable struct {
 	v     *View
 	heads []chunks.Address
 	refs  *refsInfo // dolt_log's refs column
+	// cols are the columns of its rows (positions in the full schema),
+	// nil for all (withColumns).
+	cols []int
+}
+
+var _ columnsImpl = (*commitTable)(nil)
+
+// withColumns implements columnsImpl.
+func (ct *commitTable) withColumns(cols []int) impl {
+	n := *ct
+	n.cols = cols
+	return &n
 }
 
 func openCommitTable(ctx *sql.Context, name string, v *View) (*Table, bool, error) {
@@ -120,24 +132,80 @@ func parentsText(c *commitgraph.Commit) string {
 	return strings.Join(ps, ", ")
 }
 
-// rows returns the rows of the commit c.
+// rows returns the rows of the commit c (of the columns ct.cols).
 func (ct *commitTable) rows(c *commitgraph.Commit) []sql.Row {
-	hash := c.Addr.String()
 	switch ct.kind {
 	case kindAncestors:
+		hash := c.Addr.String()
+		var out []sql.Row
 		if len(c.Parents) == 0 {
-			return []sql.Row{{hash, nil, int32(0)}}
+			out = []sql.Row{{hash, nil, int32(0)}}
+		} else {
+			out = make([]sql.Row, len(c.Parents))
+			for i, p := range c.Parents {
+				out[i] = sql.Row{hash, p.String(), int32(i)}
+			}
 		}
-		out := make([]sql.Row, len(c.Parents))
-		for i, p := range c.Parents {
-			out[i] = sql.Row{hash, p.String(), int32(i)}
+		if ct.cols != nil {
+			for i, r := range out {
+				p := make(sql.Row, len(ct.cols))
+				for j, k := range ct.cols {
+					p[j] = r[k]
+				}
+				out[i] = p
+			}
 		}
 		return out
 	case kindLog:
-		return []sql.Row{logRow(c, ct.refs.refsColumn(c.Addr, ct.heads[0], decorateShort))}
+		if ct.cols == nil {
+			return []sql.Row{logRow(c, ct.refs.refsColumn(c.Addr, ct.heads[0], decorateShort))}
+		}
+	default:
+		if ct.cols == nil {
+			who := c.Meta.CommitterOrAuthor()
+			return []sql.Row{{c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.AuthorWhen()}}
+		}
 	}
-	who := c.Meta.CommitterOrAuthor()
-	return []sql.Row{{hash, who.Name, who.Email, c.Meta.Time, c.Meta.Message, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.AuthorWhen()}}
+	r := make(sql.Row, len(ct.cols))
+	for j, k := range ct.cols {
+		r[j] = ct.value(c, k)
+	}
+	return []sql.Row{r}
+}
+
+// value returns column k of c's row in dolt_log or dolt_commits (as
+// logRow and rows build it).
+func (ct *commitTable) value(c *commitgraph.Commit, k int) any {
+	if ct.kind == kindCommits && k >= 5 {
+		// dolt_commits lacks commit_order, parents, refs and signature.
+		k += 4
+	}
+	switch k {
+	case 0:
+		return c.Addr.String()
+	case 1:
+		return c.Meta.CommitterOrAuthor().Name
+	case 2:
+		return c.Meta.CommitterOrAuthor().Email
+	case 3:
+		return c.Meta.Time
+	case 4:
+		return c.Meta.Message
+	case 5:
+		return uint64(c.Height)
+	case 6:
+		return parentsText(c)
+	case 7:
+		return ct.refs.refsColumn(c.Addr, ct.heads[0], decorateShort)
+	case 8:
+		return ""
+	case 9:
+		return c.Meta.Author.Name
+	case 10:
+		return c.Meta.Author.Email
+	default:
+		return c.Meta.AuthorWhen()
+	}
 }
 
 func (ct *commitTable) source(ctx *sql.Context) (commitSource, error) {

@@ -120,6 +120,10 @@ type Table struct {
 	sch     sql.Schema
 	indexes []indexSpec
 	impl    impl
+	// proj is the columns the table yields, nil for all (project.go);
+	// full is then the impl of whole rows when impl yields projected ones.
+	proj *projection
+	full impl
 }
 
 var (
@@ -198,7 +202,12 @@ func (t *Table) Collation() sql.CollationID { return sql.Collation_Default }
 func (t *Table) IsTemporary() bool { return false }
 
 // Schema implements sql.Table.
-func (t *Table) Schema(*sql.Context) sql.Schema { return t.sch }
+func (t *Table) Schema(*sql.Context) sql.Schema {
+	if t.proj != nil {
+		return t.proj.sch
+	}
+	return t.sch
+}
 
 // partition is the table's only partition.
 type partition struct{}
@@ -213,10 +222,17 @@ func (t *Table) Partitions(*sql.Context) (sql.PartitionIter, error) {
 // PartitionRows implements sql.Table: the rows of the index lookup, or
 // every row, streamed.
 func (t *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
+	var it sql.RowIter
+	var err error
 	if lp, ok := p.(lookupPartition); ok {
-		return t.lookupRows(ctx, lp)
+		it, err = t.lookupRows(ctx, lp)
+	} else {
+		it, err = t.impl.scan(ctx)
 	}
-	return t.impl.scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return t.project(it), nil
 }
 
 // RowCount implements sql.StatisticsTable.
