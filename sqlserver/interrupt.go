@@ -47,11 +47,12 @@ const interruptRule analyzer.RuleId = 100005
 const scanCheck = 1024
 
 // newServerAnalyzer returns the analyzer of a server's engine over p:
-// the engine's, with interruptRule after validation.
+// the engine's, with interruptRule and literalTypeRule (littypes.go) after
+// validation.
 func newServerAnalyzer(b *analyzer.Builder) *analyzer.Analyzer {
 	return b.AddPostValidationRule(interruptRule, func(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 		return makeInterruptible(ctx, n)
-	}).Build()
+	}).AddPostValidationRule(literalTypeRule, retypeLiterals).Build()
 }
 
 // makeInterruptible wraps the keys of the sorts of n (and of its

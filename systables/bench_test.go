@@ -108,7 +108,7 @@ func BenchmarkLookupByHashDirect(b *testing.B) {
 	}
 }
 
-// BenchmarkLogScan reads the whole of dolt_log through the engine with a
+// BenchmarkLogScan reads the whole of dolt_log through the server's engine with a
 // filter on the message (the history benchmark's full scan), in memory,
 // and reports the time per commit.
 func BenchmarkLogScan(b *testing.B) {

@@ -44,7 +44,7 @@ func newFileEnv(tb testing.TB) *env {
 
 func newEnvOn(tb testing.TB, p *sqlserver.Provider) *env {
 	tb.Helper()
-	en := &env{tb: tb, p: p, e: sqle.NewDefault(p)}
+	en := &env{tb: tb, p: p, e: sqlserver.NewEngine(p)}
 	tb.Cleanup(func() { en.e.Close() })
 	en.exec(en.session(""), "CREATE DATABASE d")
 	g, ok := p.CommitGraph("d")
