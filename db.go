@@ -43,13 +43,13 @@ type Options struct {
 	// Logger receives the database's log lines (automatic collections);
 	// nil discards them.
 	Logger *slog.Logger
-	// CacheBytes bounds the database's cache of decoded tree nodes
-	// (SetCacheBytes); 0 is DefaultCacheBytes.
+	// CacheBytes bounds each of the database's caches of decoded data,
+	// tree nodes and commits (SetCacheBytes); 0 is DefaultCacheBytes.
 	CacheBytes int64
 }
 
-// DefaultCacheBytes is the default bound of a database's cache of decoded
-// tree nodes (Options.CacheBytes).
+// DefaultCacheBytes is the default bound of each of a database's caches of
+// decoded data (Options.CacheBytes).
 const DefaultCacheBytes = prolly.DefaultCacheBytes
 
 // DB is one open database: its chunk store, commit graph and the state its
@@ -163,15 +163,18 @@ func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB,
 	return db, nil
 }
 
-// SetCacheBytes bounds the database's cache of decoded tree nodes to n
-// bytes (at most n; 0 caches nothing), evicting what no longer fits. Reads
-// of a node not cached fetch it from the store and decode it: a database
-// whose working set fits in the cache reads from memory.
+// SetCacheBytes bounds each of the database's two caches of decoded data,
+// tree nodes and commits, to n bytes (at most n each; 0 caches nothing),
+// evicting what no longer fits. Reads of a node or commit not cached fetch
+// it from the store and decode it: a database whose working set and read
+// history fit in the caches reads from memory.
 func (db *DB) SetCacheBytes(n int64) {
-	db.graph.NodeStore().SetCacheBytes(int(min(max(n, 0), math.MaxInt)))
+	n = max(n, 0)
+	db.graph.NodeStore().SetCacheBytes(int(min(n, math.MaxInt)))
+	db.graph.SetCommitCacheBytes(n)
 }
 
-// CacheBytes returns the bound of the database's node cache.
+// CacheBytes returns the bound of each of the database's caches.
 func (db *DB) CacheBytes() int64 { return int64(db.graph.NodeStore().CacheBytes()) }
 
 // Close closes the database's store. Transactions of the database must be

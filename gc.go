@@ -31,9 +31,9 @@ import (
 //     SQL session's CALL dolt_gc() runs inside one) is not waited for:
 //     its roots are kept instead, with GCOptions.Pins (its savepoints).
 //   - Caches: once the store is collected, the node cache, the cache of
-//     branch snapshots and every cache a layer above registered with
-//     OnCollect drop what the store no longer holds, so no cache serves
-//     a collected chunk.
+//     decoded commits, the cache of branch snapshots and every cache a
+//     layer above registered with OnCollect drop what the store no longer
+//     holds, so no cache serves a collected chunk.
 //
 // What is not kept: an address that came from outside the store (a hash
 // a user typed) of a commit no ref reaches; a RootValue obtained outside a
@@ -75,7 +75,7 @@ type GCReport struct {
 	chunks.CollectStats
 	// Waited is how long it waited for older transactions to end.
 	Waited time.Duration
-	// Evicted is the number of cached nodes dropped.
+	// Evicted is the number of cached nodes and commits dropped.
 	Evicted int
 }
 
@@ -164,6 +164,7 @@ func (db *DB) afterCollect(ctx context.Context) int {
 		return err == nil && !ok
 	}
 	n := db.graph.NodeStore().Evict(gone)
+	n += db.graph.EvictCommits(gone)
 	db.snapMu.Lock()
 	clear(db.snapshots)
 	db.snapMu.Unlock()

@@ -334,6 +334,11 @@ func checkGCModel(t *testing.T, db *verso.DB, m *gcModel, step int) {
 		if has {
 			t.Fatalf("step %d: %s (%s) survived the collection", step, a, why)
 		}
+		// Nor may the graph's cache of decoded commits still hold it
+		// (the model read the dropped commits before their collection).
+		if _, err := db.Graph().ReadCommit(ctx, a); !errors.Is(err, commitgraph.ErrNotCommit) {
+			t.Fatalf("step %d: %s (%s) still reads after the collection: %v", step, a, why, err)
+		}
 	}
 }
 

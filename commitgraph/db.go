@@ -21,6 +21,7 @@ const DefaultBranch = "main"
 type DB struct {
 	cs      chunks.Store
 	ns      *prolly.NodeStore
+	commits *commitCache // decoded commits (commitcache.go)
 	retries atomic.Uint64
 	// version1 makes WriteCommit write format-1 commits (closures without
 	// aliases), as older builds did: for tests of old histories.
@@ -30,7 +31,7 @@ type DB struct {
 // New returns the commit graph of the database in cs. It reads nothing:
 // Init creates a database in an empty store.
 func New(cs chunks.Store) *DB {
-	return &DB{cs: cs, ns: prolly.NewNodeStore(cs)}
+	return &DB{cs: cs, ns: prolly.NewNodeStore(cs), commits: newCommitCache(DefaultCommitCacheBytes)}
 }
 
 // Store returns the chunk store under db.
@@ -77,10 +78,15 @@ func (db *DB) Initialized(ctx context.Context) (bool, error) {
 	return !root.IsEmpty(), err
 }
 
-// ReadCommit reads and decodes the commit at addr: one chunk read. It
+// ReadCommit reads and decodes the commit at addr: one chunk read, none
+// when the commit is in the DB's cache of decoded commits (commitcache.go;
+// callers share the commits it returns and must not change them). It
 // returns an error wrapping ErrNotCommit when the store holds no chunk
 // there or the chunk is not a commit, and ErrBadChunk for a damaged one.
 func (db *DB) ReadCommit(ctx context.Context, addr chunks.Address) (*Commit, error) {
+	if c, ok := db.commits.get(addr); ok {
+		return c, nil
+	}
 	b, err := db.cs.Get(ctx, addr)
 	if chunks.IsNotFound(err) {
 		return nil, fmt.Errorf("%w: %s", ErrNotCommit, addr)
@@ -95,7 +101,25 @@ func (db *DB) ReadCommit(ctx context.Context, addr chunks.Address) (*Commit, err
 	if err != nil {
 		return nil, fmt.Errorf("commitgraph: read commit %s: %w", addr, err)
 	}
+	db.commits.put(c)
 	return c, nil
+}
+
+// SetCommitCacheBytes bounds the cache of decoded commits that ReadCommit
+// keeps to n bytes (DefaultCommitCacheBytes until set; 0 caches nothing).
+func (db *DB) SetCommitCacheBytes(n int64) {
+	db.commits.setMax(int(min(n, int64(^uint(0)>>1))))
+}
+
+// CommitCacheLen returns the number of decoded commits cached and the sum
+// of their costs in bytes.
+func (db *DB) CommitCacheLen() (commits, bytes int) { return db.commits.len() }
+
+// EvictCommits drops from the cache of decoded commits those whose address
+// drop reports (the commits a garbage collection removed), and returns how
+// many it dropped.
+func (db *DB) EvictCommits(drop func(chunks.Address) bool) int {
+	return db.commits.evictIf(drop)
 }
 
 // Closure opens the closure of c: its base, and its tail.

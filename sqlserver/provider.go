@@ -107,8 +107,9 @@ func (p *Provider) SetAutoGC(cfg verso.AutoGC) {
 	p.setOwned(func() { p.autoGC = &cfg }, func(db *verso.DB) { db.SetAutoGC(cfg) })
 }
 
-// SetCacheBytes bounds the cache of decoded tree nodes of every database
-// the provider opened and opens to n bytes each (verso.DB.SetCacheBytes);
+// SetCacheBytes bounds the caches of decoded tree nodes and commits of
+// every database the provider opened and opens to n bytes each
+// (verso.DB.SetCacheBytes);
 // databases a program gave it (AddDB) keep their own. 0 caches nothing.
 func (p *Provider) SetCacheBytes(n int64) {
 	p.setOwned(func() { p.cacheBytes = &n }, func(db *verso.DB) { db.SetCacheBytes(n) })

@@ -35,7 +35,7 @@ type serverConfig struct {
 	SecureFilePriv string
 	ConnectTimeout time.Duration
 	MaxQueryMemory int64 // bytes; 0: no limit
-	CacheSize      int64 // bytes of each database's node cache
+	CacheSize      int64 // bytes of each of each database's caches (nodes, commits)
 	LogLevel       slog.Level
 	LogJSON        bool // log_format json
 	NoAutoGC       bool // automatic garbage collection off
@@ -104,7 +104,7 @@ type serverConfig struct {
 //	  event_scheduler: "ON"            # ON runs scheduled events (CREATE EVENT); OFF or DISABLED keeps them idle
 //	  branch_activity_tracking: false  # true: dolt_branch_activity tracks reads and writes of branches
 //	  max_query_memory: 1G             # verso's own: bytes, or with K, M, G; 0: no limit
-//	  cache_size: 64M                  # verso's own: each database's cache of decoded tree nodes
+//	  cache_size: 64M                  # verso's own: each database's caches of decoded tree nodes and commits
 //	  auto_gc_behavior:
 //	    enable: true                   # automatic garbage collection (verso.AutoGC)
 //	    archive_level: 1               # Dolt's: 0 or 1 accepted; verso writes no archives

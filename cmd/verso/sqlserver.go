@@ -67,7 +67,7 @@ func serveSQL(dir string, args []string, stdout, stderr io.Writer, stop <-chan o
 	secureFilePriv := fs.String("secure-file-priv", "", "the folder LOAD_FILE, INTO OUTFILE and LOAD DATA INFILE may reach, or NULL to disable them (default: .verso-files of the data dir)")
 	connectTimeout := fs.Duration("connect-timeout", server.DefaultConnectTimeout, "how long a new connection has to complete its handshake (MySQL's connect_timeout)")
 	maxQueryMemory := fs.String("max-query-memory", "1G", "the memory one statement may take: bytes, or a number with K, M or G (0: no limit)")
-	cacheSize := fs.String("cache-size", "64M", "each database's cache of decoded tree nodes: bytes, or a number with K, M or G; reads of what it holds come from memory (0: no cache)")
+	cacheSize := fs.String("cache-size", "64M", "each of a database's two caches of decoded data (tree nodes, commits): bytes, or a number with K, M or G; reads of what they hold come from memory (0: no cache)")
 	autoGC := fs.Bool("auto-gc", true, "collect garbage in the background once a database's files have doubled (past 64 MiB); --auto-gc=false turns it off")
 	logLevel := fs.StringP("log-level", "l", "info", "what the log on stderr shows: debug (every connection and statement), info, warn or error (also --loglevel)")
 	logFormat := fs.StringP("logformat", "f", "text", "the log's format: text or json")
