@@ -99,7 +99,18 @@ func main() {
 	flag.IntVar(&c.limit, "limit", 100, "LIMIT of the join query and of the log read")
 	flag.StringVar(&c.dolt, "dolt", "", "path of a Dolt binary: time Dolt too, on the same histories")
 	dir := flag.String("dir", "", "folder for the stores (default: a temporary one, removed at the end)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run (verso's server runs in this process) to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	// An interrupt stops the run at its next step, so that the servers
 	// close (Dolt's process too); a second one kills it at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
