@@ -39,6 +39,24 @@ type tableCache struct {
 	mu      sync.Mutex
 	m       map[cacheKey]*tableInfo
 	schemas map[schemaKey]sql.PrimaryKeySchema
+	// byPtr is schemas by decoded schema, for the tables that share one
+	// (tables.LoadLike), so a hit needs no encoding of the schema.
+	byPtr map[schemaPtrKey]sql.PrimaryKeySchema
+	// likes holds the table value last read by history (readLike) per
+	// database and table name: the next value of that table reuses its
+	// decoded schema when it has the same one.
+	likes map[likeKey]*tables.Table
+}
+
+type schemaPtrKey struct {
+	st        *dbState
+	db, table string
+	s         *tables.Schema
+}
+
+type likeKey struct {
+	st    *dbState
+	table string
 }
 
 const (
@@ -144,9 +162,19 @@ type schemaKey struct {
 // cached by the stored schema rather than by table value. The schema is
 // shared: callers must not change it.
 func (c *tableCache) schemaFor(ctx *sql.Context, db *Database, table string, s *tables.Schema) (sql.PrimaryKeySchema, error) {
+	pk := schemaPtrKey{db.st, db.Name(), table, s}
+	c.mu.Lock()
+	sch, ok := c.byPtr[pk]
+	c.mu.Unlock()
+	if ok {
+		return sch, nil
+	}
 	k := schemaKey{db.st, db.Name(), table, string(tables.EncodeSchema(s))}
 	c.mu.Lock()
-	sch, ok := c.schemas[k]
+	sch, ok = c.schemas[k]
+	if ok {
+		c.putPtr(pk, sch)
+	}
 	c.mu.Unlock()
 	if ok {
 		return sch, nil
@@ -160,6 +188,35 @@ func (c *tableCache) schemaFor(ctx *sql.Context, db *Database, table string, s *
 		c.schemas = map[schemaKey]sql.PrimaryKeySchema{}
 	}
 	c.schemas[k] = sch
+	c.putPtr(pk, sch)
 	c.mu.Unlock()
 	return sch, nil
+}
+
+// putPtr records sch as the engine schema of pk; c.mu is held.
+func (c *tableCache) putPtr(pk schemaPtrKey, sch sql.PrimaryKeySchema) {
+	if c.byPtr == nil || len(c.byPtr) >= schemaCacheSize {
+		c.byPtr = map[schemaPtrKey]sql.PrimaryKeySchema{}
+	}
+	c.byPtr[pk] = sch
+}
+
+// readLike loads the table value at addr of table name in st's store as
+// tables.LoadLike does, like the value of that table it loaded last.
+func (c *tableCache) readLike(ctx *sql.Context, st *dbState, name string, addr chunks.Address) (*tables.Table, error) {
+	k := likeKey{st, name}
+	c.mu.Lock()
+	like := c.likes[k]
+	c.mu.Unlock()
+	t, err := tables.LoadLike(ctx, st.graph.NodeStore(), addr, sqlCollations{}, like)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.likes == nil || len(c.likes) >= schemaCacheSize {
+		c.likes = map[likeKey]*tables.Table{}
+	}
+	c.likes[k] = t
+	c.mu.Unlock()
+	return t, nil
 }

@@ -122,7 +122,7 @@ type refsSnapshot struct {
 type tableReader struct{ db *Database }
 
 func (r tableReader) ReadTable(ctx *sql.Context, name string, addr chunks.Address) (*systables.StoredTable, error) {
-	t, err := tables.Load(ctx, r.db.st.graph.NodeStore(), addr, sqlCollations{})
+	t, err := r.db.p.cache.readLike(ctx, r.db.st, name, addr)
 	if err != nil {
 		return nil, err
 	}

@@ -68,6 +68,21 @@ type View struct {
 
 	ownOnce sync.Once
 	own     *Cache
+
+	// recent holds the stored tables readTable opened last, by table
+	// value: a walk of a history opens each table value twice in a row
+	// (a commit's side, then its parent's as the next commit).
+	recentMu sync.Mutex
+	recent   [4]recentTable
+	recentAt int
+}
+
+// recentTable is a stored table readTable opened: the table value at
+// addr, named name.
+type recentTable struct {
+	name string
+	addr chunks.Address
+	t    *StoredTable
 }
 
 // TableReader opens a stored table for reading its rows as the engine's
@@ -221,7 +236,23 @@ func (v *View) readTable(ctx *sql.Context, root commitgraph.RootValue, name stri
 	if v.Tables == nil {
 		return nil, fmt.Errorf("systables: no table reader for %q", name)
 	}
-	return v.Tables.ReadTable(ctx, exact, addr)
+	v.recentMu.Lock()
+	for _, r := range v.recent {
+		if r.t != nil && r.addr == addr && r.name == exact {
+			v.recentMu.Unlock()
+			return r.t, nil
+		}
+	}
+	v.recentMu.Unlock()
+	t, err := v.Tables.ReadTable(ctx, exact, addr)
+	if err != nil {
+		return nil, err
+	}
+	v.recentMu.Lock()
+	v.recent[v.recentAt] = recentTable{exact, addr, t}
+	v.recentAt = (v.recentAt + 1) % len(v.recent)
+	v.recentMu.Unlock()
+	return t, nil
 }
 
 // allHeads returns the commits whose histories dolt_commits shows: every

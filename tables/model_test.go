@@ -180,6 +180,7 @@ func TestEditorModel(t *testing.T) {
 			}
 			ref := &refTable{keyless: keyless, autoInc: 1}
 			ed := tb.Edit()
+			var lastLoaded *Table
 			sp, spRef := ed.Savepoint(), ref.clone()
 			for op := 0; op < *flagOps; op++ {
 				what := fmt.Sprintf("op %d", op)
@@ -286,10 +287,21 @@ func TestEditorModel(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					loaded, err := Load(ctx, ns, addr, testCollations)
+					// Half the loads reuse the schema of the last value
+					// loaded (LoadLike): the rows must not tell.
+					var loaded *Table
+					if r.Intn(2) == 0 {
+						loaded, err = LoadLike(ctx, ns, addr, testCollations, lastLoaded)
+						if err == nil && lastLoaded != nil && loaded.Schema() != lastLoaded.Schema() {
+							t.Fatalf("%s: LoadLike decoded the schema it was given again", what)
+						}
+					} else {
+						loaded, err = Load(ctx, ns, addr, testCollations)
+					}
 					if err != nil {
 						t.Fatalf("%s: load: %v", what, err)
 					}
+					lastLoaded = loaded
 					compare(t, ctx, loaded, ref, what)
 					if !keyless && loaded.AutoIncrement() != uint64(ref.autoInc) {
 						t.Fatalf("%s: auto-increment %d, reference %d", what, loaded.AutoIncrement(), ref.autoInc)

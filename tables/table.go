@@ -62,9 +62,22 @@ func New(ns *prolly.NodeStore, s *Schema, cs Collations) (*Table, error) {
 // Load reads the table value stored at addr, with the collations of cs (as
 // New).
 func Load(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address, cs Collations) (*Table, error) {
+	return LoadLike(ctx, ns, addr, cs, nil)
+}
+
+// LoadLike is Load, reusing like's decoded schema and row codec when the
+// table value at addr has the same stored schema (the same schema address)
+// instead of reading and decoding it again: the table values of one
+// table's history mostly share their schema. like must have been loaded
+// with the same collations cs; a nil like, or one of another schema,
+// makes it Load.
+func LoadLike(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address, cs Collations, like *Table) (*Table, error) {
 	schemaAddr, rowsAddr, autoInc, idx, err := readTable(ctx, ns, addr)
 	if err != nil {
 		return nil, err
+	}
+	if like != nil && !like.schemaAddr.IsEmpty() && like.schemaAddr == schemaAddr && like.ns == ns {
+		return open(ctx, ns, addr, like.schema, like.c, schemaAddr, rowsAddr, autoInc, idx)
 	}
 	s, err := loadSchema(ctx, ns, addr, schemaAddr)
 	if err != nil {
@@ -76,6 +89,10 @@ func Load(ctx context.Context, ns *prolly.NodeStore, addr chunks.Address, cs Col
 	}
 	return open(ctx, ns, addr, s, c, schemaAddr, rowsAddr, autoInc, idx)
 }
+
+// SchemaAddress returns the address of the table's stored schema: zero
+// for a table made by New and not loaded.
+func (t *Table) SchemaAddress() chunks.Address { return t.schemaAddr }
 
 // SameSchema reports whether a and b have the same schema: the same
 // stored schema or, failing that, equal encodings.
