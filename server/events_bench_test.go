@@ -5,6 +5,7 @@ import (
 	gosql "database/sql"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"testing"
 	"time"
@@ -20,8 +21,10 @@ import (
 // BenchmarkEventSQLRead measures reads of the event log by category, by
 // event type and by both, in pages of 2000 events, over the MySQL protocol
 // (a verso server on a file-backed database, the go-sql-driver client,
-// every column read), through the engine in process, and straight from
-// eventindex (Log.Read) as the floor. The database holds the load
+// every column read) from a client in the benchmark's process and from a
+// client process (this test binary again, see TestMain), through the
+// engine in process, and straight from eventindex (Log.Read) as the
+// floor. The database holds the load
 // (eventindex's BenchmarkEventLoad workload): 10 categories, up to 1,000
 // streams per category, 10 event types (T0..T9, each spanning every
 // category), batches of 50 events to one stream, ~400-byte JSON, written
@@ -104,7 +107,8 @@ func BenchmarkEventSQLRead(b *testing.B) {
 	}
 	go srv.Start()
 	defer srv.Close()
-	conn, err := gosql.Open("mysql", fmt.Sprintf("root@tcp(%s)/db?interpolateParams=true", srv.Addr()))
+	dsn := fmt.Sprintf("root@tcp(%s)/db?interpolateParams=true", srv.Addr())
+	conn, err := gosql.Open("mysql", dsn)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -120,40 +124,22 @@ func BenchmarkEventSQLRead(b *testing.B) {
 		{"event type ($idx-et-T3)", "$idx-et-T3", eventindex.Filter{Type: "T3"}},
 		{"category and type ($idx-ce-cat3&$idx-et-T3)", "$idx-ce-cat3&$idx-et-T3", eventindex.Filter{Category: "cat3", Type: "T3"}},
 	}
-	const q = "SELECT position, stream_id, event_number, event_id, event_type, category, created, data, metadata FROM dolt_read_all(?, ?, 2000)"
 	b.ResetTimer()
 	for range b.N {
 		fmt.Printf("\nevent reads in pages of 2000, %d events in the log (events/s)\n", n)
-		fmt.Printf("%-46s %10s %14s %14s %14s\n", "read", "events", "MySQL wire", "engine", "eventindex")
+		fmt.Printf("%-46s %10s %14s %14s %14s %14s\n", "read", "events", "MySQL wire", "client process", "engine", "eventindex")
 		for _, r := range reads {
-			// Over the wire.
+			// Over the wire, from this process and from a client process.
 			t0 := time.Now()
-			wire, from := 0, uint64(1)
-			for {
-				rows, err := conn.Query(q, r.filter, from)
-				if err != nil {
-					b.Fatal(err)
-				}
-				got := 0
-				var pos uint64
-				var cols [8]gosql.RawBytes
-				for rows.Next() {
-					if err := rows.Scan(&pos, &cols[0], &cols[1], &cols[2], &cols[3], &cols[4], &cols[5], &cols[6], &cols[7]); err != nil {
-						b.Fatal(err)
-					}
-					got++
-				}
-				if err := rows.Err(); err != nil {
-					b.Fatal(err)
-				}
-				rows.Close()
-				wire += got
-				if got < 2000 {
-					break
-				}
-				from = pos + 1
+			wire, err := readAllWire(conn, r.filter)
+			if err != nil {
+				b.Fatal(err)
 			}
 			dWire := time.Since(t0)
+			proc, dProc, err := readAllProcess(dsn, r.filter)
+			if err != nil {
+				b.Fatal(err)
+			}
 
 			// Through the engine, in process.
 			t0 = time.Now()
@@ -183,14 +169,102 @@ func BenchmarkEventSQLRead(b *testing.B) {
 				f.From = next
 			}
 			dDirect := time.Since(t0)
-			if wire != engine || wire != direct {
-				b.Fatalf("%s: %d events over the wire, %d through the engine, %d from eventindex", r.name, wire, engine, direct)
+			if wire != engine || wire != direct || wire != proc {
+				b.Fatalf("%s: %d events over the wire, %d to a client process, %d through the engine, %d from eventindex", r.name, wire, proc, engine, direct)
 			}
-			fmt.Printf("%-46s %10d %14.0f %14.0f %14.0f\n", r.name, wire,
-				float64(wire)/dWire.Seconds(), float64(engine)/dEngine.Seconds(), float64(direct)/dDirect.Seconds())
+			fmt.Printf("%-46s %10d %14.0f %14.0f %14.0f %14.0f\n", r.name, wire,
+				float64(wire)/dWire.Seconds(), float64(proc)/dProc.Seconds(), float64(engine)/dEngine.Seconds(), float64(direct)/dDirect.Seconds())
 			b.ReportMetric(float64(wire)/dWire.Seconds(), "wire-events/s-"+r.filter)
+			b.ReportMetric(float64(proc)/dProc.Seconds(), "process-events/s-"+r.filter)
 		}
 	}
+}
+
+// readEventsQuery reads a page of the event log over the wire.
+const readEventsQuery = "SELECT position, stream_id, event_number, event_id, event_type, category, created, data, metadata FROM dolt_read_all(?, ?, 2000)"
+
+// readAllWire reads every event of filter over conn, in pages of 2000,
+// scanning every column, and returns how many it read.
+func readAllWire(conn *gosql.DB, filter string) (int, error) {
+	n, from := 0, uint64(1)
+	for {
+		rows, err := conn.Query(readEventsQuery, filter, from)
+		if err != nil {
+			return n, err
+		}
+		got := 0
+		var pos uint64
+		var cols [8]gosql.RawBytes
+		for rows.Next() {
+			if err := rows.Scan(&pos, &cols[0], &cols[1], &cols[2], &cols[3], &cols[4], &cols[5], &cols[6], &cols[7]); err != nil {
+				rows.Close()
+				return n, err
+			}
+			got++
+		}
+		if err := rows.Err(); err != nil {
+			return n, err
+		}
+		rows.Close()
+		n += got
+		if got < 2000 {
+			return n, nil
+		}
+		from = pos + 1
+	}
+}
+
+// The environment of a client process (TestMain): the DSN to read from
+// and the filter to read.
+const (
+	eventClientDSN    = "VERSO_EVENT_CLIENT_DSN"
+	eventClientFilter = "VERSO_EVENT_CLIENT_FILTER"
+)
+
+// TestMain runs the package's tests, or, in a process that
+// BenchmarkEventSQLRead started with eventClientDSN set, its client: it
+// reads one filter with readAllWire, on a connection opened beforehand,
+// and prints the events read and the time taken.
+func TestMain(m *testing.M) {
+	dsn := os.Getenv(eventClientDSN)
+	if dsn == "" {
+		os.Exit(m.Run())
+	}
+	conn, err := gosql.Open("mysql", dsn)
+	if err == nil {
+		conn.SetMaxOpenConns(1)
+		err = conn.Ping()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	t0 := time.Now()
+	n, err := readAllWire(conn, os.Getenv(eventClientFilter))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("%d %d\n", n, time.Since(t0).Nanoseconds())
+	os.Exit(0)
+}
+
+// readAllProcess reads every event of filter from a client process (this
+// test binary, see TestMain) and returns how many it read and how long
+// the reads took (the process's start and connection not counted).
+func readAllProcess(dsn, filter string) (int, time.Duration, error) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), eventClientDSN+"="+dsn, eventClientFilter+"="+filter)
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, 0, fmt.Errorf("client process: %w: %s", err, out)
+	}
+	var n int
+	var ns int64
+	if _, err := fmt.Sscan(string(out), &n, &ns); err != nil {
+		return 0, 0, fmt.Errorf("client process printed %q: %w", out, err)
+	}
+	return n, time.Duration(ns), nil
 }
 
 // sqlLoadEvents is the events of one batch of the workload of eventindex's
