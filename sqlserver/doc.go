@@ -384,4 +384,8 @@
 //     execution against each table schema also plans the statement, to
 //     learn the result columns. Engines of NewEngine (the `verso sql`
 //     command) and EmbeddedOptions.NoFastPath plan every statement.
+//   - A plain string literal compared with a text column (=, <=>, <, <=,
+//     >, >=) takes the column's type after the engine's validation
+//     (littypes.go), so each row's comparison skips the engine's
+//     conversions; the column's collation decides it, as before.
 package sqlserver
