@@ -1,7 +1,6 @@
 package systables_test
 
 import (
-	"io"
 	"strings"
 	"testing"
 
@@ -27,30 +26,7 @@ func TestEventsAtRoot(t *testing.T) {
 		if !ok {
 			t.Fatalf("no table %s", name)
 		}
-		parts, err := tbl.Partitions(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rows []sql.Row
-		for {
-			p, err := parts.Next(ctx)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			it, err := tbl.PartitionRows(ctx, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rs, err := sql.RowIterToRows(ctx, it)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rows = append(rows, rs...)
-		}
-		return formatRows(rows)
+		return formatRows(tableRows(t, ctx, tbl))
 	}
 	if got := strings.Join(read("dolt_events"), "\n"); !strings.Contains(got, "|A-1|1|") || strings.Contains(got, "|A-1|2|") {
 		t.Errorf("dolt_events at the old root:\n%s", got)

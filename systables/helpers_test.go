@@ -3,6 +3,7 @@ package systables_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -364,3 +365,32 @@ func filter(rows []string, hash string) []string {
 }
 
 func parse(s string) (chunks.Address, error) { return chunks.ParseAddress(s) }
+
+// tableRows returns every row of tbl, read from the table itself
+// (partitions, then their rows) without the engine above it.
+func tableRows(tb testing.TB, ctx *sql.Context, tbl sql.Table) []sql.Row {
+	tb.Helper()
+	parts, err := tbl.Partitions(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var rows []sql.Row
+	for {
+		p, err := parts.Next(ctx)
+		if err == io.EOF {
+			return rows
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		it, err := tbl.PartitionRows(ctx, p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rs, err := sql.RowIterToRows(ctx, it)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rows = append(rows, rs...)
+	}
+}

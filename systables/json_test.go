@@ -3,11 +3,9 @@ package systables_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
-	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/verso-db/verso/systables"
@@ -75,29 +73,7 @@ func TestEventRowsApart(t *testing.T) {
 	if !ok {
 		t.Fatal("no dolt_events")
 	}
-	parts, err := tbl.Partitions(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []sql.Row
-	for {
-		p, err := parts.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		it, err := tbl.PartitionRows(ctx, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs, err := sql.RowIterToRows(ctx, it)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, rs...)
-	}
+	rows := tableRows(t, ctx, tbl)
 	if len(rows) != 301 {
 		t.Fatalf("%d rows, want 301", len(rows))
 	}

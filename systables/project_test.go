@@ -2,7 +2,6 @@ package systables_test
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -125,27 +124,5 @@ func readTable(t *testing.T, en *env, ctx *sql.Context, name string) []sql.Row {
 	if err != nil || !ok {
 		t.Fatalf("open %s: %v, %v", name, ok, err)
 	}
-	parts, err := tbl.Partitions(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []sql.Row
-	for {
-		p, err := parts.Next(ctx)
-		if err == io.EOF {
-			return rows
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		it, err := tbl.PartitionRows(ctx, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs, err := sql.RowIterToRows(ctx, it)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, rs...)
-	}
+	return tableRows(t, ctx, tbl)
 }
