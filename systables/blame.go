@@ -173,7 +173,7 @@ func (b *blame) name(ctx *sql.Context, c *commitgraph.Commit, open map[string]*b
 		var from chunks.Address
 		inFrom := false
 		if i < len(c.Parents) {
-			pc, err := b.v.readCommit(ctx, c.Parents[i])
+			pc, err := b.v.Graph.ReadCommit(ctx, c.Parents[i])
 			if err != nil {
 				return err
 			}

@@ -8,11 +8,11 @@ import (
 	"github.com/verso-db/verso/commitgraph"
 )
 
-// Cache keeps what the system tables decode or derive from immutable
-// things, so that a point lookup costs what the lookup itself needs:
-// decoded commits (a commit never changes) and what is derived from one
-// refs snapshot (the refs column of dolt_log, the heads of dolt_commits).
-// Both are bounded: when full, they start over.
+// Cache keeps what the system tables derive from one refs snapshot (the
+// refs column of dolt_log, the heads of dolt_commits), so that a point
+// lookup costs what the lookup itself needs. It is bounded: when full, it
+// starts over. (Decoded commits are cached by the commit graph itself:
+// commitgraph.DB.ReadCommit.)
 //
 // The SQL layer keeps one per provider and hands it to every View
 // (View.Cache), so that queries share it; two caches never share or
@@ -20,46 +20,32 @@ import (
 // the same address in another store is another question. A Cache is safe
 // for concurrent use.
 type Cache struct {
-	mu      sync.Mutex
-	commits map[commitKey]*commitgraph.Commit
-	refs    map[refsKey]*refsInfo
+	mu   sync.Mutex
+	refs map[refsKey]*refsInfo
 }
 
-const (
-	commitCacheSize = 1 << 14
-	refsCacheSize   = 64
-)
+const refsCacheSize = 64
 
 // NewCache returns an empty cache.
 func NewCache() *Cache { return &Cache{} }
 
-// Len returns the number of decoded commits and of refs snapshots held.
-func (c *Cache) Len() (commits, refs int) {
+// Len returns the number of refs snapshots held.
+func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.commits), len(c.refs)
+	return len(c.refs)
 }
 
-// Evict drops the commits of graph g, and the refs snapshots, that a
-// garbage collection removed (collected reports which).
+// Evict drops the refs snapshots of graph g that a garbage collection
+// removed (collected reports which).
 func (c *Cache) Evict(g *commitgraph.DB, collected func(chunks.Address) bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for k := range c.commits {
-		if k.g == g && collected(k.a) {
-			delete(c.commits, k)
-		}
-	}
 	for k := range c.refs {
 		if k.g == g && collected(k.root) {
 			delete(c.refs, k)
 		}
 	}
-}
-
-type commitKey struct {
-	g *commitgraph.DB
-	a chunks.Address
 }
 
 // cache returns the view's cache: View.Cache, or one of its own.
@@ -69,30 +55,6 @@ func (v *View) cache() *Cache {
 	}
 	v.ownOnce.Do(func() { v.own = NewCache() })
 	return v.own
-}
-
-// readCommit returns the commit at a in the view's graph, decoded once.
-// Callers must not change it.
-func (v *View) readCommit(ctx context.Context, a chunks.Address) (*commitgraph.Commit, error) {
-	c := v.cache()
-	k := commitKey{v.Graph, a}
-	c.mu.Lock()
-	cm, ok := c.commits[k]
-	c.mu.Unlock()
-	if ok {
-		return cm, nil
-	}
-	cm, err := v.Graph.ReadCommit(ctx, a)
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	if c.commits == nil || len(c.commits) >= commitCacheSize {
-		c.commits = map[commitKey]*commitgraph.Commit{}
-	}
-	c.commits[k] = cm
-	c.mu.Unlock()
-	return cm, nil
 }
 
 // refsInfo is what the tables derive from one refs snapshot.

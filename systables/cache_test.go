@@ -13,7 +13,8 @@ import (
 	"github.com/verso-db/verso/systables"
 )
 
-// TestCachesApart: views given different caches fill only their own, for
+// TestCachesApart: views given different caches fill only their own (and
+// each graph its cache of decoded commits), for
 // two graphs with the same history shape (the same branch, messages and
 // times, so overlapping addresses where they agree), read in turns; each
 // sees its own log. A view without a cache keeps one of its own.
@@ -68,16 +69,20 @@ func TestCachesApart(t *testing.T) {
 		}
 	}
 	for i, c := range caches {
-		commits, refs := c.Len()
-		if commits == 0 || refs != 1 {
-			t.Errorf("cache %d holds %d commits and %d refs snapshots; want some, and one", i, commits, refs)
+		commits, _ := gs[i].CommitCacheLen()
+		if refs := c.Len(); commits == 0 || refs != 1 {
+			t.Errorf("graph %d caches %d commits, cache %d %d refs snapshots; want some, and one", i, commits, i, refs)
 		}
 	}
 	// A cache used by one graph only holds entries of that graph: reading
-	// more of graph 0 changes nothing in cache 1.
-	before, _ := caches[1].Len()
+	// more of graph 0 changes nothing in cache 1 or in graph 1's commits.
+	before := caches[1].Len()
+	beforeCommits, _ := gs[1].CommitCacheLen()
 	log(0)
-	if after, _ := caches[1].Len(); after != before {
-		t.Errorf("cache 1 went from %d to %d commits on a read of graph 0", before, after)
+	if after := caches[1].Len(); after != before {
+		t.Errorf("cache 1 went from %d to %d refs snapshots on a read of graph 0", before, after)
+	}
+	if after, _ := gs[1].CommitCacheLen(); after != beforeCommits {
+		t.Errorf("graph 1's cache went from %d to %d commits on a read of graph 0", beforeCommits, after)
 	}
 }

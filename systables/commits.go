@@ -255,7 +255,7 @@ func (ct *commitTable) lookup(ctx *sql.Context, _ string, keys []string) (sql.Ro
 func (ct *commitTable) rowCount(ctx *sql.Context) (uint64, bool, error) {
 	var n uint64
 	for _, h := range ct.heads {
-		c, err := ct.v.readCommit(ctx, h)
+		c, err := ct.v.Graph.ReadCommit(ctx, h)
 		if err != nil {
 			return 0, false, err
 		}

@@ -60,7 +60,7 @@ func RootChanges(ctx context.Context, g *commitgraph.DB, from, to commitgraph.Ro
 func (v *View) commitRoots(ctx context.Context, c *commitgraph.Commit) (from, to commitgraph.RootValue, err error) {
 	var parent *commitgraph.Commit
 	if len(c.Parents) > 0 {
-		if parent, err = v.readCommit(ctx, c.Parents[0]); err != nil {
+		if parent, err = v.Graph.ReadCommit(ctx, c.Parents[0]); err != nil {
 			return from, to, err
 		}
 	}

@@ -273,7 +273,7 @@ func (q *LogQuery) changedTables(ctx context.Context, c *commitgraph.Commit) (bo
 	}
 	roots := make([]commitgraph.RootValue, 0, 3)
 	for _, a := range append([]chunks.Address{c.Addr}, c.Parents[:min(2, len(c.Parents))]...) {
-		pc, err := q.v.readCommit(ctx, a)
+		pc, err := q.v.Graph.ReadCommit(ctx, a)
 		if err != nil {
 			return false, err
 		}

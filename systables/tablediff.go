@@ -121,7 +121,7 @@ func (td *tableDiff) commitRows(ctx *sql.Context, c *commitgraph.Commit) ([]sql.
 	}
 	var out []sql.Row
 	for _, p := range c.Parents {
-		pc, err := td.v.readCommit(ctx, p)
+		pc, err := td.v.Graph.ReadCommit(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -234,7 +234,7 @@ func children(ctx context.Context, v *View, x, head *commitgraph.Commit) ([]*com
 		return nil, err
 	}
 	for _, a := range cands {
-		c, err := v.readCommit(ctx, a)
+		c, err := v.Graph.ReadCommit(ctx, a)
 		if err != nil {
 			return nil, err
 		}

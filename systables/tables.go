@@ -252,7 +252,7 @@ func parseHash(ctx context.Context, v *View, k string) (*commitgraph.Commit, boo
 	if err != nil || a.String() != k {
 		return nil, false, nil
 	}
-	c, err := v.readCommit(ctx, a)
+	c, err := v.Graph.ReadCommit(ctx, a)
 	if errors.Is(err, commitgraph.ErrNotCommit) {
 		return nil, false, nil
 	}
@@ -268,7 +268,7 @@ type scope struct {
 func newScope(ctx context.Context, v *View, heads []chunks.Address) (*scope, error) {
 	s := &scope{v: v}
 	for _, h := range heads {
-		c, err := v.readCommit(ctx, h)
+		c, err := v.Graph.ReadCommit(ctx, h)
 		if err != nil {
 			return nil, err
 		}

@@ -164,7 +164,7 @@ func (v *View) head(ctx context.Context) (*commitgraph.Commit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.readCommit(ctx, a)
+	return v.Graph.ReadCommit(ctx, a)
 }
 
 // staged returns the session branch's staged root as of the snapshot:
