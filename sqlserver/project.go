@@ -5,6 +5,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/verso-db/verso/systables"
 	"github.com/verso-db/verso/tables"
 )
 
@@ -43,16 +44,11 @@ func (t *Table) WithProjections(_ *sql.Context, names []string) (sql.Table, erro
 		nt.proj = nil
 		return &nt, nil
 	}
-	full := t.info.sch.Schema
-	p := &projection{names: append([]string(nil), names...), cols: make([]int, len(names)), sch: make(sql.Schema, len(names))}
-	for i, name := range names {
-		c := full.IndexOfColName(name)
-		if c < 0 {
-			return nil, sql.ErrTableColumnNotFound.New(t.name, name)
-		}
-		p.cols[i], p.sch[i] = c, full[c]
+	cols, sch, err := systables.ProjectColumns(t.name, t.info.sch.Schema, names)
+	if err != nil {
+		return nil, err
 	}
-	var err error
+	p := &projection{names: append([]string(nil), names...), cols: cols, sch: sch}
 	if p.stored, err = t.info.t.Project(p.cols); err != nil {
 		return nil, err
 	}

@@ -148,11 +148,7 @@ func (ct *commitTable) rows(c *commitgraph.Commit) []sql.Row {
 		}
 		if ct.cols != nil {
 			for i, r := range out {
-				p := make(sql.Row, len(ct.cols))
-				for j, k := range ct.cols {
-					p[j] = r[k]
-				}
-				out[i] = p
+				out[i] = cutRow(r, ct.cols)
 			}
 		}
 		return out
@@ -160,18 +156,20 @@ func (ct *commitTable) rows(c *commitgraph.Commit) []sql.Row {
 		if ct.cols == nil {
 			return []sql.Row{logRow(c, ct.refs.refsColumn(c.Addr, ct.heads[0], decorateShort))}
 		}
-	default:
-		if ct.cols == nil {
-			who := c.Meta.CommitterOrAuthor()
-			return []sql.Row{{c.Addr.String(), who.Name, who.Email, c.Meta.Time, c.Meta.Message, c.Meta.Author.Name, c.Meta.Author.Email, c.Meta.AuthorWhen()}}
-		}
 	}
-	r := make(sql.Row, len(ct.cols))
-	for j, k := range ct.cols {
+	cols := ct.cols
+	if cols == nil {
+		cols = commitsColumns
+	}
+	r := make(sql.Row, len(cols))
+	for j, k := range cols {
 		r[j] = ct.value(c, k)
 	}
 	return []sql.Row{r}
 }
+
+// commitsColumns are all the columns of dolt_commits.
+var commitsColumns = []int{0, 1, 2, 3, 4, 5, 6, 7}
 
 // value returns column k of c's row in dolt_log or dolt_commits (as
 // logRow and rows build it).

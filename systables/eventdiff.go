@@ -45,9 +45,10 @@ func (d *EventDiff) Rows(ctx *sql.Context, from, to EventSide) ([]sql.Row, error
 	// (eventindex.Diff): the addition completes the removal's row.
 	var last sql.Row
 	var lastPos eventindex.Position
+	var rows eventRows
 	err := eventindex.Diff(ctx, from.Log, to.Log, func(ch eventindex.EventChange) error {
 		if ch.Added && last != nil && lastPos == ch.Event.Position {
-			copy(last[:n], eventRow(&ch.Event))
+			rows.fill(last[:n], &ch.Event)
 			last[n], last[n+1] = to.Commit, to.Date
 			last[2*n+4] = DiffModified
 			last = nil
@@ -57,11 +58,11 @@ func (d *EventDiff) Rows(ctx *sql.Context, from, to EventSide) ([]sql.Row, error
 		row[n], row[n+1] = to.Commit, to.Date
 		row[2*n+2], row[2*n+3] = from.Commit, from.Date
 		if ch.Added {
-			copy(row[:n], eventRow(&ch.Event))
+			rows.fill(row[:n], &ch.Event)
 			row[2*n+4] = DiffAdded
 			last = nil
 		} else {
-			copy(row[n+2:2*n+2], eventRow(&ch.Event))
+			rows.fill(row[n+2:2*n+2], &ch.Event)
 			row[2*n+4] = DiffRemoved
 			last, lastPos = row, ch.Event.Position
 		}

@@ -121,19 +121,14 @@ const (
 	colMetadata
 )
 
-// eventRow returns the row of e.
-func eventRow(e *eventindex.Event) sql.Row {
-	return sql.Row{uint64(e.Position), e.Stream, uint64(e.Number), e.ID.String(), e.Type,
-		eventindex.Category(e.Stream), e.Created, jsonValue(e.Data), jsonValue(e.Metadata)}
-}
-
-// eventRows makes the rows of a read's events as eventRow does, with a
-// fraction of its allocations: the rows' values and JSON documents are
-// cut from arrays allocated per slab of rows, and the stream, category
-// and type of an event that repeat the previous event's share their boxed
-// values (a read of a category returns the events of a stream in runs, a
-// read of a type one type). Each row is its own slice (capacity
-// included), so a consumer that keeps or extends one touches no other.
+// eventRows makes the rows of events (EventSchema) with few allocations:
+// the rows' values and JSON documents are cut from arrays allocated per
+// slab of rows, and the stream, category and type of an event that repeat
+// the previous event's share their boxed values (a read of a category
+// returns the events of a stream in runs, a read of a type one type). Each
+// row is its own slice (capacity included), so a consumer that keeps or
+// extends one touches no other. JSON columns pass their stored bytes
+// through unparsed (JSON); empty ones are NULL.
 type eventRows struct {
 	vals          []any
 	jsons         []rawJSON
@@ -154,6 +149,12 @@ func (r *eventRows) row(e *eventindex.Event) sql.Row {
 	}
 	row := r.vals[:n:n]
 	r.vals = r.vals[n:]
+	r.fill(row, e)
+	return row
+}
+
+// fill sets the columns of e in row (of at least EventSchema's length).
+func (r *eventRows) fill(row sql.Row, e *eventindex.Event) {
 	if r.streamV == nil || e.Stream != r.stream {
 		r.stream, r.streamV, r.catV = e.Stream, e.Stream, eventindex.Category(e.Stream)
 	}
@@ -169,10 +170,10 @@ func (r *eventRows) row(e *eventindex.Event) sql.Row {
 	row[colCreated] = e.Created
 	row[colData] = r.json(e.Data)
 	row[colMetadata] = r.json(e.Metadata)
-	return row
 }
 
-// json is jsonValue(b), its value cut from a slab.
+// json returns stored JSON b as the engine's value, cut from a slab; nil
+// (NULL) when b is empty.
 func (r *eventRows) json(b []byte) any {
 	if len(b) == 0 {
 		return nil
@@ -184,15 +185,6 @@ func (r *eventRows) json(b []byte) any {
 	r.jsons = r.jsons[1:]
 	j.b = b
 	return j
-}
-
-// jsonValue returns stored JSON as the engine's value (NULL when empty),
-// passing its bytes through unparsed.
-func jsonValue(b []byte) any {
-	if len(b) == 0 {
-		return nil
-	}
-	return JSON(b)
 }
 
 // eventQuery is what an event read asks of the log: the conditions of

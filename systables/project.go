@@ -45,19 +45,31 @@ func (t *Table) WithProjections(_ *sql.Context, names []string) (sql.Table, erro
 	if len(names) == 0 {
 		return &nt, nil
 	}
-	p := &projection{names: append([]string(nil), names...), cols: make([]int, len(names)), sch: make(sql.Schema, len(names))}
-	for i, name := range names {
-		c := t.sch.IndexOfColName(name)
-		if c < 0 {
-			return nil, sql.ErrTableColumnNotFound.New(t.name, name)
-		}
-		p.cols[i], p.sch[i] = c, t.sch[c]
+	cols, sch, err := ProjectColumns(t.name, t.sch, names)
+	if err != nil {
+		return nil, err
 	}
+	p := &projection{names: append([]string(nil), names...), cols: cols, sch: sch}
 	if ci, ok := nt.impl.(columnsImpl); ok && !t.filtersRows() {
 		nt.full, nt.impl, p.narrow = nt.impl, ci.withColumns(p.cols), true
 	}
 	nt.proj = p
 	return &nt, nil
+}
+
+// ProjectColumns resolves the columns names of a projection
+// (sql.ProjectedTable.WithProjections) of table, whose full schema is
+// full: their positions in full and their columns, in the order named.
+func ProjectColumns(table string, full sql.Schema, names []string) (cols []int, sch sql.Schema, err error) {
+	cols, sch = make([]int, len(names)), make(sql.Schema, len(names))
+	for i, name := range names {
+		c := full.IndexOfColName(name)
+		if c < 0 {
+			return nil, nil, sql.ErrTableColumnNotFound.New(table, name)
+		}
+		cols[i], sch[i] = c, full[c]
+	}
+	return cols, sch, nil
 }
 
 // Projections implements sql.ProjectedTable: nil when every column is read.
@@ -107,11 +119,16 @@ func (p *projectIter) Next(ctx *sql.Context) (sql.Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make(sql.Row, len(p.cols))
-	for i, c := range p.cols {
+	return cutRow(r, p.cols), nil
+}
+
+// cutRow returns a new row of the columns cols of r.
+func cutRow(r sql.Row, cols []int) sql.Row {
+	out := make(sql.Row, len(cols))
+	for i, c := range cols {
 		out[i] = r[c]
 	}
-	return out, nil
+	return out
 }
 
 func (p *projectIter) Close(ctx *sql.Context) error { return p.it.Close(ctx) }
