@@ -91,10 +91,9 @@ func retypedLiteral(ctx *sql.Context, lit, col sql.Expression) (sql.Expression, 
 	if lt.Collation().CharacterSet() != ct.Collation().CharacterSet() {
 		return nil, false
 	}
-	if c, _ := l.CollationCoercibility(ctx); c != lt.Collation() {
-		return nil, false
-	}
-	if _, co := l.CollationCoercibility(ctx); co != 4 {
+	// A coercible literal (4) of its type's collation: no COLLATE, nothing
+	// that would outrank the column's collation.
+	if c, co := l.CollationCoercibility(ctx); c != lt.Collation() || co != 4 {
 		return nil, false
 	}
 	if int64(utf8.RuneCountInString(s)) > ct.MaxCharacterLength() {
