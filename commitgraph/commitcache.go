@@ -71,18 +71,24 @@ func (c *commitCache) put(cm *Commit) {
 	if _, ok := s.items[cm.Addr]; ok || n > s.max {
 		return
 	}
-	for k, old := range s.items {
-		if s.size+n <= s.max {
-			break
-		}
-		delete(s.items, k)
-		s.size -= commitCost(old)
-	}
+	s.shrink(s.max - n)
 	if s.items == nil {
 		s.items = map[chunks.Address]*Commit{}
 	}
 	s.items[cm.Addr] = cm
 	s.size += n
+}
+
+// shrink drops entries, in the map's random order, until the shard's
+// costs sum to at most limit; s.mu is held.
+func (s *commitShard) shrink(limit int) {
+	for k, old := range s.items {
+		if s.size <= limit {
+			return
+		}
+		delete(s.items, k)
+		s.size -= commitCost(old)
+	}
 }
 
 // setMax bounds the cache to maxBytes (0 caches nothing), dropping what
@@ -92,13 +98,7 @@ func (c *commitCache) setMax(maxBytes int) {
 		s := &c.shards[i]
 		s.mu.Lock()
 		s.max = maxBytes / commitShards
-		for k, old := range s.items {
-			if s.size <= s.max {
-				break
-			}
-			delete(s.items, k)
-			s.size -= commitCost(old)
-		}
+		s.shrink(s.max)
 		s.mu.Unlock()
 	}
 }
