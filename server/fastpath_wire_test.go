@@ -4,6 +4,10 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -87,7 +91,10 @@ func TestFastPathOverTheWire(t *testing.T) {
 	if servers[0].emb.FastPathHits() == 0 {
 		t.Fatal("the fast path answered no execution")
 	}
-	t.Logf("fast path answered %d executions", servers[0].emb.FastPathHits())
+	if servers[0].emb.DirectExecutions() == 0 {
+		t.Fatal("no prepared execution ran without the engine's handler")
+	}
+	t.Logf("fast path answered %d executions, %d of them without the engine's handler", servers[0].emb.FastPathHits(), servers[0].emb.DirectExecutions())
 }
 
 // wireResult runs q as a prepared statement, or as a text query with the
@@ -229,4 +236,74 @@ func TestFastPathConcurrent(t *testing.T) {
 	if s.emb.FastPathHits() == 0 {
 		t.Fatal("the fast path answered no execution")
 	}
+}
+
+// TestFastPathNodeMySQL2 runs testdata/clients/node/fastpath.js (Node's
+// mysql2, server-side prepared statements) against a server that answers
+// prepared primary-key selects without the engine's handler and one whose
+// engine plans every statement, over the same data and users, and
+// requires the same transcript: every attribute of the column
+// descriptions (character sets, lengths, flags, decimals), rows, errors,
+// FOUND_ROWS(), ROW_COUNT(), warnings, statement counters, what
+// transactions see, a privilege revoked and a column changed between two
+// executions.
+func TestFastPathNodeMySQL2(t *testing.T) {
+	dir := filepath.Join("testdata", "clients", "node")
+	node := requireTool(t, "VERSO_REQUIRE_NODE", "node with mysql2 (apt-get install nodejs npm; npm ci --prefix server/testdata/clients/node)", func() (string, error) {
+		node, err := exec.LookPath("node")
+		if err != nil {
+			return "", err
+		}
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", "mysql2")); err != nil {
+			return "", fmt.Errorf("mysql2 is not installed: %w", err)
+		}
+		return node, nil
+	})
+	setup := []string{
+		"CREATE DATABASE db",
+		"CREATE TABLE db.t (id BIGINT PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(20) NOT NULL DEFAULT '', v VARCHAR(30), d DECIMAL(10,2), ts DATETIME(3), " +
+			"u INT UNSIGNED, b VARBINARY(8), f DOUBLE, e ENUM('x','y'))",
+		"CREATE TABLE db.other (id INT PRIMARY KEY, s TEXT)",
+		"CREATE TABLE db.u8 (id TINYINT UNSIGNED PRIMARY KEY)",
+		"INSERT INTO db.other VALUES (1, 'one'), (3, 'three')",
+		"INSERT INTO db.u8 VALUES (3), (255)",
+		"CREATE USER 'reader'@'%' IDENTIFIED BY 'pw'",
+		"GRANT SELECT ON db.t TO 'reader'@'%'",
+		"GRANT SELECT ON db.u8 TO 'reader'@'%'",
+	}
+	for i := 0; i < 200; i++ {
+		setup = append(setup, fmt.Sprintf("INSERT INTO db.t VALUES (%d, %d, 'c%d', %s, %d.5, '2026-11-30 10:00:%02d.123', %d, 0x%02x, %d.25, '%s')",
+			i*3, i%7, i, []string{"NULL", fmt.Sprintf("'v%d'", i)}[i%2], i, i%60, i*1000, i, i, []string{"x", "y"}[i%2]))
+	}
+	var transcripts [2]string
+	var direct int64
+	for i, noFast := range []bool{false, true} {
+		s, _ := startTestServer(t, t.TempDir(), Config{NoFastPath: noFast, UsersFile: ""})
+		root := connect(t, s, "root", "", "")
+		for _, q := range setup {
+			if _, err := root.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		host, port, _ := net.SplitHostPort(s.Addr())
+		transcripts[i] = runClient(t, dir, node, "fastpath.js", host, port)
+		if i == 0 {
+			direct = s.emb.DirectExecutions()
+		}
+	}
+	if transcripts[0] != transcripts[1] {
+		a, b := strings.Split(transcripts[0], "\n"), strings.Split(transcripts[1], "\n")
+		for i := 0; i < len(a) && i < len(b); i++ {
+			if a[i] != b[i] {
+				lo := max(0, i-8)
+				t.Fatalf("the transcripts differ at line %d:\ndirect:\n%s\nengine:\n%s", i+1,
+					strings.Join(a[lo:min(len(a), i+3)], "\n"), strings.Join(b[lo:min(len(b), i+3)], "\n"))
+			}
+		}
+		t.Fatalf("the transcripts differ in length: %d and %d lines", len(a), len(b))
+	}
+	if direct < 100 {
+		t.Fatalf("only %d executions ran without the engine's handler", direct)
+	}
+	t.Logf("%d lines alike; %d executions without the engine's handler", strings.Count(transcripts[0], "\n"), direct)
 }

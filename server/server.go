@@ -315,7 +315,7 @@ func New(p *sqlserver.Provider, cfg Config) (*Server, error) {
 			return vl, nil
 		},
 	}, e, sql.NewContext, sessions, nil, func(h mysql.Handler) (mysql.Handler, error) {
-		return connHandler{Handler: statusHandler{Handler: callResultsHandler{Handler: h, conns: &sync.Map{}}, noAutocommit: cfg.NoAutocommit}, log: cfg.Logger, dataDir: p.DataDir(), stmts: stmts,
+		return connHandler{Handler: statusHandler{Handler: directHandler{Handler: callResultsHandler{Handler: h, conns: &sync.Map{}}, emb: emb}, noAutocommit: cfg.NoAutocommit}, log: cfg.Logger, dataDir: p.DataDir(), stmts: stmts,
 			requireSecure: cfg.RequireSecureTransport, maxQueryLen: cmp.Or(cfg.MaxLoggedQueryLen, defaultLoggedQueryLen)}, nil
 	})
 	if err != nil {

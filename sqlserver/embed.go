@@ -120,6 +120,15 @@ func (e *Embedded) FastPathHits() int64 {
 	return e.fast.hits.Load()
 }
 
+// DirectExecutions returns how many of FastPathHits ran without the
+// engine's handler (ExecPrepared); 0 without a fast path.
+func (e *Embedded) DirectExecutions() int64 {
+	if e.fast == nil {
+		return 0
+	}
+	return e.fast.direct.Load()
+}
+
 // InTransaction reports whether the session is in a transaction as MySQL
 // counts one, for the protocol's status flags (SERVER_STATUS_IN_TRANS,
 // which the wire server sends): from BEGIN (or START TRANSACTION) to its

@@ -75,6 +75,9 @@ type fastPath struct {
 	texts map[string]*fastTemplate // text queries' templates, by shape (fastTemplate.String)
 
 	hits atomic.Int64 // executions the fast path answered itself
+	// direct counts those of hits that ran without the engine's handler
+	// (fastdirect.go).
+	direct atomic.Int64
 }
 
 // maxFastTemplates bounds each map of templates (see cached).

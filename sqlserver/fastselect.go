@@ -11,6 +11,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -36,6 +37,19 @@ type fastRead struct {
 	table  *Table // projected on the columns read
 	lookup sql.IndexLookup
 	sch    sql.Schema // the result columns, as the engine reports them
+	shape  *fastShape
+}
+
+// fields returns the description of the result columns for ctx's
+// character_set_results (see fastShape.fields).
+func (r *fastRead) fields(ctx *sql.Context) []*querypb.Field {
+	results := ctx.GetCharacterSetResults()
+	if sf := r.shape.fields.Load(); sf != nil && sf.results == results {
+		return sf.fields
+	}
+	fields := fieldsOf(ctx, r.sch)
+	r.shape.fields.Store(&shapeFields{results: results, fields: fields})
+	return fields
 }
 
 var _ sql.ExecSourceRel = (*fastSelect)(nil)
@@ -141,9 +155,11 @@ func (n *fastSelect) prepare(ctx *sql.Context) error {
 	}
 	sh := t.shape.Load()
 	if sh == nil || sh.info != table.info || sh.db != db.Name() {
+		old := sh
 		if sh, err = n.shape(ctx, db, table); sh == nil || err != nil {
 			return err
 		}
+		sh.takeFields(old)
 		t.shape.Store(sh)
 	}
 	lo, ok := keyValue(ctx, sh.keyType, n.values[0])
@@ -169,7 +185,7 @@ func (n *fastSelect) prepare(ctx *sql.Context) error {
 	lookup := sql.IndexLookup{Index: sh.pk, Ranges: ranges, IsPointLookup: !t.rng}
 	pt := *table
 	pt.proj = sh.proj
-	n.read = &fastRead{table: &pt, lookup: lookup, sch: sh.sch}
+	n.read = &fastRead{table: &pt, lookup: lookup, sch: sh.sch, shape: sh}
 	return nil
 }
 

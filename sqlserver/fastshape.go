@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -50,6 +51,26 @@ type fastShape struct {
 	keyType sql.Type
 	proj    *projection // the columns read
 	sch     sql.Schema  // the result columns
+
+	// fields describes sch to clients (fieldsOf) for the
+	// character_set_results it was made for: direct executions
+	// (fastdirect.go) make it once, and a shape made again for another
+	// value of the table takes it over while sch is the same.
+	fields atomic.Pointer[shapeFields]
+}
+
+// shapeFields is a shape's description of its result columns.
+type shapeFields struct {
+	results sql.CharacterSetID
+	fields  []*querypb.Field
+}
+
+// takeFields gives sh the description of old's result columns when they
+// are the same learned schema.
+func (sh *fastShape) takeFields(old *fastShape) {
+	if old != nil && len(old.sch) > 0 && len(old.sch) == len(sh.sch) && old.sch[0] == sh.sch[0] {
+		sh.fields.Store(old.fields.Load())
+	}
 }
 
 // maxLearned bounds a template's learned schemas (one per table schema it

@@ -1,0 +1,35 @@
+package server
+
+import (
+	"context"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+
+	"github.com/verso-db/verso/sqlserver"
+)
+
+// directHandler runs the executions of prepared primary-key selects that
+// sqlserver.Embedded.ExecPrepared takes without the engine's handler
+// (sqlserver/fastdirect.go), and passes every other command on. It sits
+// under statusHandler (whose status flags follow the session either way)
+// and connHandler (the statement's limits, error mapping and logging).
+type directHandler struct {
+	mysql.Handler
+	emb *sqlserver.Embedded
+}
+
+func (h directHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+	if s, ok := c.ClientData.(*sqlserver.Session); ok {
+		handled, err := h.emb.ExecPrepared(ctx, s, prepare.PrepareStmt, prepare.BindVars, callback)
+		if handled {
+			if err != nil {
+				// As the engine's handler gives its errors.
+				err = sql.CastSQLError(err)
+			}
+			return err
+		}
+	}
+	return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
+}
