@@ -38,17 +38,24 @@ func (id EventID) IsZero() bool { return id == EventID{} }
 
 // String returns the canonical 36-character form.
 func (id EventID) String() string {
-	var b [36]byte
-	hex.Encode(b[0:8], id[0:4])
-	b[8] = '-'
-	hex.Encode(b[9:13], id[4:6])
-	b[13] = '-'
-	hex.Encode(b[14:18], id[6:8])
-	b[18] = '-'
-	hex.Encode(b[19:23], id[8:10])
-	b[23] = '-'
-	hex.Encode(b[24:], id[10:])
-	return string(b[:])
+	return string(id.AppendText(make([]byte, 0, 36)))
+}
+
+// AppendText appends the canonical 36-character form to b.
+func (id EventID) AppendText(b []byte) []byte {
+	n := len(b)
+	b = append(b, make([]byte, 36)...)
+	t := b[n:]
+	hex.Encode(t[0:8], id[0:4])
+	t[8] = '-'
+	hex.Encode(t[9:13], id[4:6])
+	t[13] = '-'
+	hex.Encode(t[14:18], id[6:8])
+	t[18] = '-'
+	hex.Encode(t[19:23], id[8:10])
+	t[23] = '-'
+	hex.Encode(t[24:], id[10:])
+	return b
 }
 
 // ParseEventID parses a UUID in its 36-character form (or 32 hex digits).

@@ -6,10 +6,8 @@ import (
 
 	gmsserver "github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
-	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
-	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 
 	"github.com/verso-db/verso/sqlserver"
 )
@@ -117,7 +115,7 @@ func (h callResultsHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, qu
 	sctx := sql.NewContext(ctx, sql.WithSession(sess))
 	cc.pending = make([]*sqltypes.Result, 0, len(sets)+1)
 	for _, set := range sets {
-		r := &sqltypes.Result{Fields: resultFields(sctx, set.Schema), Rows: make([][]sqltypes.Value, len(set.Rows))}
+		r := &sqltypes.Result{Fields: sqlserver.ResultFields(sctx, set.Schema), Rows: make([][]sqltypes.Value, len(set.Rows))}
 		for i, row := range set.Rows {
 			vals, cerr := gmsserver.RowToSQL(sctx, set.Schema, row, nil, nil)
 			if cerr != nil {
@@ -146,55 +144,4 @@ func (cc *callConn) next(callback mysql.ResultSpoolFn) (string, error) {
 		return "", end
 	}
 	return rest, callback(&sqltypes.Result{}, rest != "")
-}
-
-// resultFields describes the columns of sch to a client, as the engine's
-// handler describes those of a statement's result: character set
-// (binary for binary types, else @@character_set_results when set),
-// NOT NULL, AUTO_INCREMENT, PRIMARY KEY and UNSIGNED flags, the length
-// of the longest text, and the decimals of DECIMAL and time types.
-func resultFields(ctx *sql.Context, sch sql.Schema) []*querypb.Field {
-	results := ctx.GetCharacterSetResults()
-	fields := make([]*querypb.Field, len(sch))
-	for i, col := range sch {
-		charset := uint32(sql.Collation_Default.CharacterSet())
-		if ct, ok := col.Type.(sql.TypeWithCollation); ok {
-			charset = uint32(ct.Collation().CharacterSet())
-		}
-		switch {
-		case types.IsBinaryType(col.Type):
-			charset = uint32(sql.Collation_binary)
-		case results != sql.CharacterSet_Unspecified:
-			charset = uint32(results)
-		}
-		var flags querypb.MySqlFlag
-		if !col.Nullable {
-			flags |= querypb.MySqlFlag_NOT_NULL_FLAG
-		}
-		if col.AutoIncrement {
-			flags |= querypb.MySqlFlag_AUTO_INCREMENT_FLAG
-		}
-		if col.PrimaryKey {
-			flags |= querypb.MySqlFlag_PRI_KEY_FLAG
-		}
-		if types.IsUnsigned(col.Type) {
-			flags |= querypb.MySqlFlag_UNSIGNED_FLAG
-		}
-		f := &querypb.Field{
-			Name: col.Name, OrgName: col.Name,
-			Table: col.Source, OrgTable: col.Source,
-			Database:     col.DatabaseSource,
-			Type:         col.Type.Type(),
-			Charset:      charset,
-			ColumnLength: col.Type.MaxTextResponseByteLength(ctx),
-			Flags:        uint32(flags),
-		}
-		if dt, ok := col.Type.(sql.DecimalType); ok {
-			f.Decimals = uint32(dt.Scale())
-		} else if dt, ok := col.Type.(sql.DatetimeType); ok {
-			f.Decimals = uint32(dt.Precision())
-		}
-		fields[i] = f
-	}
-	return fields
 }

@@ -42,7 +42,7 @@ import (
 //   - the session's transaction begun if it has none, the warnings of the
 //     last statement cleared, Questions and Com_select counted;
 //   - the rows read as fastSelect reads them, sent as the engine's handler
-//     sends them (the columns' protocol descriptions: fieldsOf);
+//     sends them (the columns' protocol descriptions: ResultFields);
 //   - under autocommit (and outside an explicit transaction) the
 //     transaction committed, as the engine's committing iterator does,
 //     and ROW_COUNT() and FOUND_ROWS() set as its process tracker sets
@@ -246,12 +246,13 @@ func intBinding(bv *querypb.BindVariable) (sql.Expression, bool) {
 	return nil, false
 }
 
-// fieldsOf returns the protocol's descriptions of the result columns sch,
-// as the engine's handler describes them: the column's character set, or
+// ResultFields returns the protocol's descriptions of the result columns
+// sch, as the engine's handler describes them (it keeps its own
+// unexported): the column's character set, or
 // character_set_results when set, binary for binary types; NOT NULL,
 // AUTO_INCREMENT, PRI_KEY and UNSIGNED flags; decimals of DECIMAL and
 // time types.
-func fieldsOf(ctx *sql.Context, sch sql.Schema) []*querypb.Field {
+func ResultFields(ctx *sql.Context, sch sql.Schema) []*querypb.Field {
 	results := ctx.GetCharacterSetResults()
 	fields := make([]*querypb.Field, len(sch))
 	for i, c := range sch {

@@ -78,6 +78,8 @@ type fastPath struct {
 	// direct counts those of hits that ran without the engine's handler
 	// (fastdirect.go).
 	direct atomic.Int64
+
+	events eventShapes // reads of the event log (fastevents.go)
 }
 
 // maxFastTemplates bounds each map of templates (see cached).

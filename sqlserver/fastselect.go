@@ -47,7 +47,7 @@ func (r *fastRead) fields(ctx *sql.Context) []*querypb.Field {
 	if sf := r.shape.fields.Load(); sf != nil && sf.results == results {
 		return sf.fields
 	}
-	fields := fieldsOf(ctx, r.sch)
+	fields := ResultFields(ctx, r.sch)
 	r.shape.fields.Store(&shapeFields{results: results, fields: fields})
 	return fields
 }

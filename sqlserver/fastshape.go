@@ -52,7 +52,7 @@ type fastShape struct {
 	proj    *projection // the columns read
 	sch     sql.Schema  // the result columns
 
-	// fields describes sch to clients (fieldsOf) for the
+	// fields describes sch to clients (ResultFields) for the
 	// character_set_results it was made for: direct executions
 	// (fastdirect.go) make it once, and a shape made again for another
 	// value of the table takes it over while sch is the same.

@@ -87,6 +87,9 @@ var (
 	EventNameType = types.MustCreateString(sqltypes.VarChar, eventindex.MaxNameLen, sql.Collation_utf8mb4_0900_bin)
 	eventIDType   = types.MustCreateString(sqltypes.Char, 36, sql.Collation_utf8mb4_0900_bin)
 	eventTimeType = types.DatetimeMaxPrecision
+
+	// EventTimeType is the type of the created column.
+	EventTimeType = eventTimeType
 )
 
 // EventSchema is the schema of dolt_events and of the table functions'
@@ -119,6 +122,20 @@ const (
 	colCreated
 	colData
 	colMetadata
+)
+
+// EventSchema's column ordinals, for callers that format events
+// themselves (ReadEventPages).
+const (
+	EventColPosition = colPosition
+	EventColStream   = colStream
+	EventColNumber   = colNumber
+	EventColID       = colID
+	EventColType     = colType
+	EventColCategory = colCategory
+	EventColCreated  = colCreated
+	EventColData     = colData
+	EventColMetadata = colMetadata
 )
 
 // eventRows makes the rows of events (EventSchema) with few allocations:
@@ -224,17 +241,8 @@ func newEventIter(log eventindex.Log, queries []eventQuery, limit int64) *eventI
 
 // Next implements sql.RowIter.
 func (it *eventIter) Next(ctx *sql.Context) (sql.Row, error) {
-	for len(it.buf) == 0 {
-		if it.limit == 0 || it.cur >= len(it.queries) {
-			return nil, io.EOF
-		}
-		if it.done {
-			it.cur, it.next, it.done = it.cur+1, nil, false
-			continue
-		}
-		if err := it.fill(ctx); err != nil {
-			return nil, err
-		}
+	if err := it.ready(ctx); err != nil {
+		return nil, err
 	}
 	e := &it.buf[0]
 	it.buf = it.buf[1:]
@@ -242,6 +250,41 @@ func (it *eventIter) Next(ctx *sql.Context) (sql.Row, error) {
 		it.limit--
 	}
 	return it.rows.row(e), nil
+}
+
+// page returns the rest of the page read last (reading the next when it
+// is all returned), as many events as the limit leaves, or io.EOF.
+func (it *eventIter) page(ctx *sql.Context) ([]eventindex.Event, error) {
+	if err := it.ready(ctx); err != nil {
+		return nil, err
+	}
+	evs := it.buf
+	if it.limit >= 0 && int64(len(evs)) > it.limit {
+		evs = evs[:it.limit]
+	}
+	it.buf = it.buf[len(evs):]
+	if it.limit > 0 {
+		it.limit -= int64(len(evs))
+	}
+	return evs, nil
+}
+
+// ready reads pages until one holds an event to return, or returns
+// io.EOF.
+func (it *eventIter) ready(ctx *sql.Context) error {
+	for len(it.buf) == 0 {
+		if it.limit == 0 || it.cur >= len(it.queries) {
+			return io.EOF
+		}
+		if it.done {
+			it.cur, it.next, it.done = it.cur+1, nil, false
+			continue
+		}
+		if err := it.fill(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // fill reads the next page of the current query.

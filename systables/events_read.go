@@ -58,6 +58,35 @@ func ReadUsage(name string) string {
 // (one to three, or four for dolt_read_stream), from the log of v's
 // session transaction, with EventSchema's columns.
 func ReadEvents(ctx *sql.Context, v *View, name string, vals []any) (sql.RowIter, error) {
+	it, err := readEvents(ctx, v, name, vals)
+	if err != nil {
+		return nil, err
+	}
+	return it, nil
+}
+
+// EventPages are the events of a read function's call (ReadEventPages),
+// a page at a time, as the log holds them: for a caller that formats
+// events itself, without the rows of EventSchema.
+type EventPages struct{ it *eventIter }
+
+// ReadEventPages returns the events ReadEvents returns the rows of, in
+// pages.
+func ReadEventPages(ctx *sql.Context, v *View, name string, vals []any) (*EventPages, error) {
+	it, err := readEvents(ctx, v, name, vals)
+	if err != nil {
+		return nil, err
+	}
+	return &EventPages{it: it}, nil
+}
+
+// Next returns the next events, in order, or io.EOF after the last. The
+// slice is the caller's until the next call.
+func (p *EventPages) Next(ctx *sql.Context) ([]eventindex.Event, error) {
+	return p.it.page(ctx)
+}
+
+func readEvents(ctx *sql.Context, v *View, name string, vals []any) (*eventIter, error) {
 	f := eventRead{name: name}
 	filter, ok := vals[0].(string)
 	if !ok {
