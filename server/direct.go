@@ -12,9 +12,9 @@ import (
 
 // directHandler runs the executions of prepared primary-key selects that
 // sqlserver.Embedded.ExecPrepared takes without the engine's handler
-// (sqlserver/fastdirect.go), and the reads of the event log that
-// ExecEventRead takes (sqlserver/fastevents.go), and passes every other
-// command on. It sits
+// (sqlserver/fastdirect.go), BEGIN and COMMIT, and the reads of the event
+// log that ExecEventRead takes (sqlserver/fastevents.go), and passes every
+// other command on. It sits
 // under statusHandler (whose status flags follow the session either way)
 // and connHandler (the statement's limits, error mapping and logging).
 type directHandler struct {
@@ -37,27 +37,31 @@ func (h directHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepar
 }
 
 func (h directHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	if handled, err := h.eventRead(ctx, c, query, callback); handled {
+	if handled, err := h.textQuery(ctx, c, query, callback); handled {
 		return err
 	}
 	return h.Handler.ComQuery(ctx, c, query, callback)
 }
 
 func (h directHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
-	if handled, err := h.eventRead(ctx, c, query, callback); handled {
+	if handled, err := h.textQuery(ctx, c, query, callback); handled {
 		return "", err
 	}
 	return h.Handler.ComMultiQuery(ctx, c, query, callback)
 }
 
-// eventRead runs query when it is a read of the event log that
-// sqlserver.Embedded.ExecEventRead takes (sqlserver/fastevents.go).
-func (h directHandler) eventRead(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (bool, error) {
+// textQuery runs query when it is BEGIN, START TRANSACTION or COMMIT
+// (sqlserver.Embedded.ExecTxnStatement) or a read of the event log that
+// ExecEventRead takes (sqlserver/fastevents.go).
+func (h directHandler) textQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (bool, error) {
 	s, ok := c.ClientData.(*sqlserver.Session)
 	if !ok {
 		return false, nil
 	}
-	handled, err := h.emb.ExecEventRead(ctx, s, query, callback)
+	handled, err := h.emb.ExecTxnStatement(ctx, s, query, callback)
+	if !handled {
+		handled, err = h.emb.ExecEventRead(ctx, s, query, callback)
+	}
 	if handled && err != nil {
 		err = sql.CastSQLError(err)
 	}

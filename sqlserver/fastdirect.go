@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -296,4 +297,66 @@ func ResultFields(ctx *sql.Context, sch sql.Schema) []*querypb.Field {
 		}
 	}
 	return fields
+}
+
+// ExecTxnStatement runs the text query of session s itself when it is
+// exactly BEGIN, START TRANSACTION or COMMIT (any case, surrounding
+// spaces and a final ';' aside: no options, no comment), as the engine's
+// handler and its transaction statements run them: a transaction the
+// session has open is committed first (BEGIN commits any pending work),
+// the new one ignores autocommit until it ends; COMMIT commits the
+// session's transaction, if any, and leaves autocommit to decide again.
+// The statement counts in Questions, clears the warnings, sets
+// ROW_COUNT() to -1 (as the engine does) and answers with an OK packet. It reports whether it
+// ran the query.
+func (e *Embedded) ExecTxnStatement(ctx context.Context, s *Session, query string, callback func(*sqltypes.Result, bool) error) (handled bool, err error) {
+	if e.fast == nil || s.fast != e.fast || len(query) > 32 {
+		return false, nil
+	}
+	var begin bool
+	switch q := sql.RemoveSpaceAndDelimiter(query, ';'); {
+	case strings.EqualFold(q, "begin"), strings.EqualFold(q, "start transaction"):
+		begin = true
+	case strings.EqualFold(q, "commit"):
+	default:
+		return false, nil
+	}
+	sctx := sql.NewContext(ctx, sql.WithSession(s), sql.WithPid(nextDirectPid()), sql.WithQuery(query),
+		sql.WithMemoryManager(e.Engine.MemoryManager), sql.WithProcessList(e.Engine.ProcessList))
+	if err := sql.SessionCommandBegin(s); err != nil {
+		return false, nil
+	}
+	defer sql.SessionCommandEnd(s)
+	pl := e.Engine.ProcessList
+	if sctx, err = pl.BeginQuery(sctx, query); err != nil {
+		return false, nil
+	}
+	defer pl.EndQuery(sctx)
+	if err := s.ValidateSession(sctx); err != nil {
+		return false, nil
+	}
+
+	// From here on the statement is this one's.
+	sql.IncrementStatusVariable(sctx, "Questions", 1)
+	sctx.ClearWarnings()
+	if tx := sctx.GetTransaction(); tx != nil {
+		if err := s.CommitTransaction(sctx, tx); err != nil {
+			return true, err
+		}
+	}
+	if begin {
+		tx, err := s.StartTransaction(sctx, sql.ReadWrite)
+		if err != nil {
+			return true, err
+		}
+		sctx.SetTransaction(tx)
+		sctx.SetIgnoreAutoCommit(true)
+	} else {
+		sctx.SetIgnoreAutoCommit(false)
+		sctx.SetTransaction(nil)
+	}
+	// The engine's process tracking counts both as a select (it finds no
+	// row-less node in their plans): ROW_COUNT() -1.
+	sctx.GetLastQueryInfo().RowCount.Store(-1)
+	return true, callback(&sqltypes.Result{}, false)
 }

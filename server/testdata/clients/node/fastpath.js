@@ -122,6 +122,38 @@ async function main() {
   await execute(reader, 'autocommit off, after a rollback', 'SELECT k FROM t WHERE id = ?', [3]);
   await reader.query('SET autocommit = 1');
 
+  // BEGIN and COMMIT as text, in their spellings: the OK packet's status
+  // flags, warnings and affected rows, the session's ROW_COUNT() after,
+  // and what a transaction so begun sees.
+  for (const q of ['BEGIN', 'begin;', ' START TRANSACTION ', 'COMMIT', 'commit ;', 'COMMIT', 'BEGIN WORK', 'COMMIT WORK',
+    'START TRANSACTION READ ONLY', 'ROLLBACK', 'start transaction', 'BEGIN', 'COMMIT']) {
+    await reader.query("SELECT CAST('x' AS SIGNED)");
+    const [res] = await reader.query(q);
+    const [[rc]] = await reader.query('SELECT ROW_COUNT()');
+    console.log('txn', JSON.stringify(q), res.serverStatus, res.warningStatus, res.affectedRows, rc[0]);
+    if (q.trim().toLowerCase().startsWith('begin') || q.trim().toLowerCase().startsWith('start')) {
+      await execute(reader, `after ${q}`, 'SELECT k FROM t WHERE id = ?', [3]);
+      await root.query('UPDATE t SET k = k + 1 WHERE id = 3');
+      await execute(reader, `after ${q} and an update`, 'SELECT k FROM t WHERE id = ?', [3]);
+    }
+  }
+  // BEGIN commits what the session had pending; COMMIT what it wrote.
+  await root.query('SET autocommit = 0');
+  await root.query('UPDATE t SET k = k + 1000 WHERE id = 3');
+  await root.query('BEGIN');
+  await execute(reader, "after another session's BEGIN", 'SELECT k FROM t WHERE id = ?', [3]);
+  await root.query('UPDATE t SET k = k + 1000 WHERE id = 3');
+  await root.query('COMMIT');
+  await execute(reader, "after another session's COMMIT", 'SELECT k FROM t WHERE id = ?', [3]);
+  await root.query('SET autocommit = 1');
+  await reader.query('SET autocommit = 0');
+  await execute(reader, 'autocommit off again', 'SELECT k FROM t WHERE id = ?', [3]);
+  await root.query('UPDATE t SET k = k + 1 WHERE id = 3');
+  const [res] = await reader.query('COMMIT');
+  console.log('autocommit off, commit', res.serverStatus);
+  await execute(reader, 'autocommit off, after a commit', 'SELECT k FROM t WHERE id = ?', [3]);
+  await reader.query('SET autocommit = 1');
+
   // A privilege taken away between two executions of one statement.
   const stmt = await reader.prepare('SELECT c FROM t WHERE id = ?');
   const run = async (label) => {
