@@ -114,6 +114,25 @@ func requireTool(t *testing.T, env, install string, find func() (string, error))
 	return path
 }
 
+// requireNode returns the path of node and the folder of the mysql2
+// scripts (testdata/clients/node, with mysql2 installed), or skips the
+// test (fails it with VERSO_REQUIRE_NODE=1).
+func requireNode(t *testing.T) (node, dir string) {
+	t.Helper()
+	dir = filepath.Join("testdata", "clients", "node")
+	node = requireTool(t, "VERSO_REQUIRE_NODE", "node with mysql2 (apt-get install nodejs npm; npm ci --prefix server/testdata/clients/node)", func() (string, error) {
+		node, err := exec.LookPath("node")
+		if err != nil {
+			return "", err
+		}
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", "mysql2")); err != nil {
+			return "", fmt.Errorf("mysql2 is not installed: %w", err)
+		}
+		return node, nil
+	})
+	return node, dir
+}
+
 // runClient runs a client program and returns its output (stdout and
 // stderr).
 func runClient(t *testing.T, dir string, name string, args ...string) string {
@@ -361,17 +380,7 @@ func TestClientPyMySQL(t *testing.T) {
 }
 
 func TestClientNodeMySQL2(t *testing.T) {
-	dir := filepath.Join("testdata", "clients", "node")
-	node := requireTool(t, "VERSO_REQUIRE_NODE", "node with mysql2 (apt-get install nodejs npm; npm ci --prefix server/testdata/clients/node)", func() (string, error) {
-		node, err := exec.LookPath("node")
-		if err != nil {
-			return "", err
-		}
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", "mysql2")); err != nil {
-			return "", fmt.Errorf("mysql2 is not installed: %w", err)
-		}
-		return node, nil
-	})
+	node, dir := requireNode(t)
 	host, port, ca := clientServer(t)
 	abs, err := filepath.Abs(ca)
 	if err != nil {

@@ -77,6 +77,14 @@
 // itself, is rewritten on the connection to the same 1064
 // (prepareerrors.go).
 //
+// Under connHandler, statusHandler keeps the connection's status flags
+// with its session (statusflags.go), directHandler gives the statements
+// sqlserver runs without the engine's handler (prepared primary-key
+// selects, plain BEGIN and COMMIT, reads of the event log: direct.go,
+// sqlserver/fastdirect.go and fastevents.go) to sqlserver, and
+// callResultsHandler sends every result set of a CALL (callresults.go),
+// above the engine's handler.
+//
 // # Limits
 //
 // Beside the engine's (sqlserver's doc.go, "Limits"):

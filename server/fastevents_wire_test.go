@@ -142,38 +142,7 @@ func eventWireResult(t *testing.T, c *sql.DB, q string) string {
 		n, state := mysqlErrNum(err)
 		fmt.Fprintf(&b, "error %d %s %v\n", n, state, err)
 	} else {
-		cts, err := rows.ColumnTypes()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ct := range cts {
-			l, lok := ct.Length()
-			n, nok := ct.Nullable()
-			fmt.Fprintf(&b, "%s %s %d/%v %v/%v %v; ", ct.Name(), ct.DatabaseTypeName(), l, lok, n, nok, ct.ScanType())
-		}
-		b.WriteString("\n")
-		vals := make([]sql.RawBytes, len(cts))
-		ptrs := make([]any, len(cts))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			for _, v := range vals {
-				if v == nil {
-					b.WriteString("NULL ")
-				} else {
-					fmt.Fprintf(&b, "%q ", v)
-				}
-			}
-			b.WriteString("\n")
-		}
-		if err := rows.Err(); err != nil {
-			n, state := mysqlErrNum(err)
-			fmt.Fprintf(&b, "error %d %s %v\n", n, state, err)
-		}
+		printRows(&b, rows)
 		rows.Close()
 	}
 	var found, rc int64

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"math/rand"
 	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,19 +28,7 @@ func TestFastPathOverTheWire(t *testing.T) {
 		setup = append(setup, fmt.Sprintf("INSERT INTO db.t VALUES (%d, %d, 'c%d', %s, %d.5, '2026-11-30 10:00:%02d.123')",
 			i*3, i%7, i, []string{"NULL", fmt.Sprintf("'v%d'", i)}[i%2], i, i%60))
 	}
-	// No users file: users and grants live in memory (CREATE USER used to
-	// drop the connection there).
-	servers := make([]*Server, 2)
-	for i, noFast := range []bool{false, true} {
-		s, _ := startTestServer(t, t.TempDir(), Config{NoFastPath: noFast, UsersFile: ""})
-		root := connect(t, s, "root", "", "")
-		for _, q := range setup {
-			if _, err := root.Exec(q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-		servers[i] = s
-	}
+	servers := fastAndPlanned(t, setup)
 	queries := []string{
 		"SELECT c FROM t WHERE id = ?",
 		"SELECT id, k, c, v, d, ts FROM t WHERE id = ?",
@@ -97,6 +82,26 @@ func TestFastPathOverTheWire(t *testing.T) {
 	t.Logf("fast path answered %d executions, %d of them without the engine's handler", servers[0].emb.FastPathHits(), servers[0].emb.DirectExecutions())
 }
 
+// fastAndPlanned starts two servers, one with the fast path and one
+// without (NoFastPath), and runs setup on each as root. No users file:
+// users and grants live in memory (CREATE USER used to drop the
+// connection there).
+func fastAndPlanned(t *testing.T, setup []string) [2]*Server {
+	t.Helper()
+	var servers [2]*Server
+	for i, noFast := range []bool{false, true} {
+		s, _ := startTestServer(t, t.TempDir(), Config{NoFastPath: noFast, UsersFile: ""})
+		root := connect(t, s, "root", "", "")
+		for _, q := range setup {
+			if _, err := root.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		servers[i] = s
+	}
+	return servers
+}
+
 // wireResult runs q as a prepared statement, or as a text query with the
 // values written in by the client, and prints its columns, rows or error.
 func wireResult(c *sql.DB, q string, args []any, text bool) string {
@@ -119,15 +124,24 @@ func wireResult(c *sql.DB, q string, args []any, text bool) string {
 	}
 	defer rows.Close()
 	var b strings.Builder
+	printRows(&b, rows)
+	return b.String()
+}
+
+// printRows prints the columns of rows (name, type, length, decimals,
+// nullability, Go type), then each row's values, then the error that
+// ended them if any.
+func printRows(b *strings.Builder, rows *sql.Rows) {
 	cts, err := rows.ColumnTypes()
 	if err != nil {
-		return err.Error()
+		b.WriteString(err.Error())
+		return
 	}
 	for _, ct := range cts {
 		l, lok := ct.Length()
 		p, s, dok := ct.DecimalSize()
 		n, nok := ct.Nullable()
-		fmt.Fprintf(&b, "%s %s %d/%v %d,%d/%v %v/%v %v; ", ct.Name(), ct.DatabaseTypeName(), l, lok, p, s, dok, n, nok, ct.ScanType())
+		fmt.Fprintf(b, "%s %s %d/%v %d,%d/%v %v/%v %v; ", ct.Name(), ct.DatabaseTypeName(), l, lok, p, s, dok, n, nok, ct.ScanType())
 	}
 	b.WriteString("\n")
 	vals := make([]sql.RawBytes, len(cts))
@@ -137,22 +151,22 @@ func wireResult(c *sql.DB, q string, args []any, text bool) string {
 	}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return err.Error()
+			b.WriteString(err.Error())
+			return
 		}
 		for _, v := range vals {
 			if v == nil {
 				b.WriteString("NULL ")
 			} else {
-				fmt.Fprintf(&b, "%q ", v)
+				fmt.Fprintf(b, "%q ", v)
 			}
 		}
 		b.WriteString("\n")
 	}
 	if err := rows.Err(); err != nil {
 		n, state := mysqlErrNum(err)
-		fmt.Fprintf(&b, "error %d %s %v", n, state, err)
+		fmt.Fprintf(b, "error %d %s %v\n", n, state, err)
 	}
-	return b.String()
 }
 
 // TestFastPathConcurrent runs prepared point and range selects on four
@@ -248,17 +262,7 @@ func TestFastPathConcurrent(t *testing.T) {
 // transactions see, a privilege revoked and a column changed between two
 // executions.
 func TestFastPathNodeMySQL2(t *testing.T) {
-	dir := filepath.Join("testdata", "clients", "node")
-	node := requireTool(t, "VERSO_REQUIRE_NODE", "node with mysql2 (apt-get install nodejs npm; npm ci --prefix server/testdata/clients/node)", func() (string, error) {
-		node, err := exec.LookPath("node")
-		if err != nil {
-			return "", err
-		}
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", "mysql2")); err != nil {
-			return "", fmt.Errorf("mysql2 is not installed: %w", err)
-		}
-		return node, nil
-	})
+	node, dir := requireNode(t)
 	setup := []string{
 		"CREATE DATABASE db",
 		"CREATE TABLE db.t (id BIGINT PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(20) NOT NULL DEFAULT '', v VARCHAR(30), d DECIMAL(10,2), ts DATETIME(3), " +
@@ -276,21 +280,12 @@ func TestFastPathNodeMySQL2(t *testing.T) {
 			i*3, i%7, i, []string{"NULL", fmt.Sprintf("'v%d'", i)}[i%2], i, i%60, i*1000, i, i, []string{"x", "y"}[i%2]))
 	}
 	var transcripts [2]string
-	var direct int64
-	for i, noFast := range []bool{false, true} {
-		s, _ := startTestServer(t, t.TempDir(), Config{NoFastPath: noFast, UsersFile: ""})
-		root := connect(t, s, "root", "", "")
-		for _, q := range setup {
-			if _, err := root.Exec(q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
+	servers := fastAndPlanned(t, setup)
+	for i, s := range servers {
 		host, port, _ := net.SplitHostPort(s.Addr())
 		transcripts[i] = runClient(t, dir, node, "fastpath.js", host, port)
-		if i == 0 {
-			direct = s.emb.DirectExecutions()
-		}
 	}
+	direct := servers[0].emb.DirectExecutions()
 	if transcripts[0] != transcripts[1] {
 		a, b := strings.Split(transcripts[0], "\n"), strings.Split(transcripts[1], "\n")
 		for i := 0; i < len(a) && i < len(b); i++ {

@@ -384,6 +384,15 @@
 //     execution against each table schema also plans the statement, to
 //     learn the result columns. Engines of NewEngine (the `verso sql`
 //     command) and EmbeddedOptions.NoFastPath plan every statement.
+//   - The wire server skips the engine's connection handler as well for
+//     three kinds of statement, doing what the handler does around them
+//     itself (process list, privileges, transaction, warnings, counters,
+//     autocommit): executions of the fast path's prepared selects
+//     (ExecPrepared, fastdirect.go), plain BEGIN, START TRANSACTION and
+//     COMMIT (ExecTxnStatement), and plain reads of dolt_read_all and
+//     dolt_read_stream, written to the client as text straight from the
+//     log's events (ExecEventRead, fastevents.go). Anything else, and
+//     anything these decline, goes through the handler untouched.
 //   - A plain string literal compared with a text column (=, <=>, <, <=,
 //     >, >=) takes the column's type after the engine's validation
 //     (littypes.go), so each row's comparison skips the engine's

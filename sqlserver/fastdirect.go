@@ -61,10 +61,51 @@ import (
 // errors and session state with the engine's.
 
 // directPid numbers the direct executions' contexts: the engine's session
-// manager counts up from 1, these down from the top of the range.
+// manager counts up from 1, these up from 2^63.
 var directPid atomic.Uint64
 
-func nextDirectPid() uint64 { return 1<<63 | directPid.Add(1) }
+// beginDirect starts the statement query of s as the engine's handler
+// starts one: a context of the session with a process id of its own, the
+// engine's memory manager and process list, the session's command begun,
+// the statement in the process list, the session validated. It returns
+// the context and what ends the statement, or false (having done nothing
+// that lasts) when the engine's handler should run it.
+func (e *Embedded) beginDirect(ctx context.Context, s *Session, query string) (*sql.Context, func(), bool) {
+	sctx := sql.NewContext(ctx, sql.WithSession(s), sql.WithPid(1<<63|directPid.Add(1)), sql.WithQuery(query),
+		sql.WithMemoryManager(e.Engine.MemoryManager), sql.WithProcessList(e.Engine.ProcessList))
+	if err := sql.SessionCommandBegin(s); err != nil {
+		return nil, nil, false
+	}
+	pl := e.Engine.ProcessList
+	qctx, err := pl.BeginQuery(sctx, query)
+	if err != nil {
+		sql.SessionCommandEnd(s)
+		return nil, nil, false
+	}
+	end := func() {
+		pl.EndQuery(qctx)
+		sql.SessionCommandEnd(s)
+	}
+	if err := s.ValidateSession(qctx); err != nil {
+		end()
+		return nil, nil, false
+	}
+	return qctx, end, true
+}
+
+// directTransaction begins the session's transaction if it has none, as
+// the engine does before it binds a statement; false if it cannot.
+func directTransaction(ctx *sql.Context, s *Session) bool {
+	if ctx.GetTransaction() != nil {
+		return true
+	}
+	tx, err := s.StartTransaction(ctx, sql.ReadWrite)
+	if err != nil {
+		return false
+	}
+	ctx.SetTransaction(tx)
+	return true
+}
 
 // ExecPrepared runs the execution of the prepared statement query, with
 // the values binds, of session s itself and gives its result to callback
@@ -99,31 +140,17 @@ func (e *Embedded) ExecPrepared(ctx context.Context, s *Session, query string, b
 		return false, nil
 	}
 
-	sctx := sql.NewContext(ctx, sql.WithSession(s), sql.WithPid(nextDirectPid()), sql.WithQuery(query),
-		sql.WithMemoryManager(e.Engine.MemoryManager), sql.WithProcessList(e.Engine.ProcessList))
-	if err := sql.SessionCommandBegin(s); err != nil {
+	sctx, end, ok := e.beginDirect(ctx, s, query)
+	if !ok {
 		return false, nil
 	}
-	defer sql.SessionCommandEnd(s)
-	pl := e.Engine.ProcessList
-	if sctx, err = pl.BeginQuery(sctx, query); err != nil {
-		return false, nil
-	}
-	defer pl.EndQuery(sctx)
-
+	defer end()
 	auth := e.Engine.Analyzer.Catalog.AuthorizationHandler()
 	if err := auth.HandleAuth(sctx, auth.NewQueryState(sctx), t.auth); err != nil {
 		return false, nil // the engine's bind refuses it with its own error
 	}
-	if err := s.ValidateSession(sctx); err != nil {
+	if !directTransaction(sctx, s) {
 		return false, nil
-	}
-	if sctx.GetTransaction() == nil {
-		tx, err := s.StartTransaction(sctx, sql.ReadWrite)
-		if err != nil {
-			return false, nil
-		}
-		sctx.SetTransaction(tx)
 	}
 	n := &fastSelect{f: f, t: t, query: query, orig: orig, values: values}
 	if err := n.prepare(sctx); err != nil || n.read == nil {
@@ -178,13 +205,23 @@ func (e *Embedded) ExecPrepared(ctx context.Context, s *Session, query string, b
 	if err := iter.Close(sctx); err != nil {
 		return true, endDirect(sctx, s, err)
 	}
-	if err := endDirect(sctx, s, nil); err != nil {
+	if err := endSelect(sctx, s, found); err != nil {
 		return true, err
 	}
-	info := sctx.GetLastQueryInfo()
+	return true, callback(res)
+}
+
+// endSelect ends a select that returned found rows as the engine ends
+// one: its transaction as endDirect ends it, then ROW_COUNT() -1 and
+// FOUND_ROWS() the rows, as the engine's process tracking sets them.
+func endSelect(ctx *sql.Context, s *Session, found int64) error {
+	if err := endDirect(ctx, s, nil); err != nil {
+		return err
+	}
+	info := ctx.GetLastQueryInfo()
 	info.RowCount.Store(-1)
 	info.FoundRows.Store(found)
-	return true, callback(res)
+	return nil
 }
 
 // endDirect ends a direct execution's statement as the engine does: under
@@ -321,20 +358,11 @@ func (e *Embedded) ExecTxnStatement(ctx context.Context, s *Session, query strin
 	default:
 		return false, nil
 	}
-	sctx := sql.NewContext(ctx, sql.WithSession(s), sql.WithPid(nextDirectPid()), sql.WithQuery(query),
-		sql.WithMemoryManager(e.Engine.MemoryManager), sql.WithProcessList(e.Engine.ProcessList))
-	if err := sql.SessionCommandBegin(s); err != nil {
+	sctx, end, ok := e.beginDirect(ctx, s, query)
+	if !ok {
 		return false, nil
 	}
-	defer sql.SessionCommandEnd(s)
-	pl := e.Engine.ProcessList
-	if sctx, err = pl.BeginQuery(sctx, query); err != nil {
-		return false, nil
-	}
-	defer pl.EndQuery(sctx)
-	if err := s.ValidateSession(sctx); err != nil {
-		return false, nil
-	}
+	defer end()
 
 	// From here on the statement is this one's.
 	sql.IncrementStatusVariable(sctx, "Questions", 1)

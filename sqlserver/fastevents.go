@@ -85,40 +85,28 @@ func (e *Embedded) ExecEventRead(ctx context.Context, s *Session, query string, 
 	if f == nil || s.fast != f || len(query) > maxEventQuery || !containsFold(query, "dolt_read_") {
 		return false, nil
 	}
-	sctx := sql.NewContext(ctx, sql.WithSession(s), sql.WithPid(nextDirectPid()), sql.WithQuery(query),
-		sql.WithMemoryManager(e.Engine.MemoryManager), sql.WithProcessList(e.Engine.ProcessList))
-	name, list, cols, args, ok := eventReadShape(sctx, query)
+	pctx := sql.NewContext(ctx, sql.WithSession(s)) // for the session's sql_mode
+	name, list, cols, args, ok := eventReadShape(pctx, query)
 	if !ok {
 		return false, nil
 	}
-	switch sctx.GetCharacterSetResults() {
+	switch pctx.GetCharacterSetResults() {
 	case sql.CharacterSet_Unspecified, sql.CharacterSet_binary, sql.CharacterSet_utf8mb4:
 	default:
 		return false, nil
 	}
-	dbName := sctx.GetCurrentDatabase()
+	dbName := pctx.GetCurrentDatabase()
 	if dbName == "" {
 		return false, nil
 	}
 
-	if err := sql.SessionCommandBegin(s); err != nil {
+	sctx, end, ok := e.beginDirect(ctx, s, query)
+	if !ok {
 		return false, nil
 	}
-	defer sql.SessionCommandEnd(s)
-	pl := e.Engine.ProcessList
-	if sctx, err = pl.BeginQuery(sctx, query); err != nil {
+	defer end()
+	if !directTransaction(sctx, s) {
 		return false, nil
-	}
-	defer pl.EndQuery(sctx)
-	if err := s.ValidateSession(sctx); err != nil {
-		return false, nil
-	}
-	if sctx.GetTransaction() == nil {
-		tx, err := s.StartTransaction(sctx, sql.ReadWrite)
-		if err != nil {
-			return false, nil
-		}
-		sctx.SetTransaction(tx)
 	}
 	db, err := e.Engine.Analyzer.Catalog.Database(sctx, dbName)
 	if err != nil {
@@ -179,12 +167,9 @@ func (e *Embedded) ExecEventRead(ctx context.Context, s *Session, query string, 
 			return true, endDirect(sctx, s, err)
 		}
 	}
-	if err := endDirect(sctx, s, nil); err != nil {
+	if err := endSelect(sctx, s, found); err != nil {
 		return true, err
 	}
-	info := sctx.GetLastQueryInfo()
-	info.RowCount.Store(-1)
-	info.FoundRows.Store(found)
 	return true, nil
 }
 

@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand"
@@ -467,6 +468,35 @@ func BenchmarkPreparedPointSelect(b *testing.B) {
 			delete(warm, "v2")
 		}
 		execFast(env, ctx, f, q, warm)
+		// The wire server's executions without the engine's handler
+		// (fastdirect.go), on a session of its own.
+		b.Run(name+"/direct", func(b *testing.B) {
+			emb := &Embedded{Engine: f.e, p: env.p, fast: f}
+			s := emb.NewSession(sql.NewBaseSessionWithClientServer("bench", sql.Client{}, 99))
+			emb.StartSession(s, 99, "localhost")
+			sctx := sql.NewContext(context.Background(), sql.WithSession(s))
+			sctx.SetCurrentDatabase(ctx.GetCurrentDatabase())
+			if _, err := f.e.PrepareQuery(sctx, q); err != nil {
+				b.Fatal(err)
+			}
+			want := 1
+			if name == "range" {
+				want = 100
+			}
+			got := 0
+			count := func(r *sqltypes.Result) error { got = len(r.Rows); return nil }
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				bv := bind(i)
+				if name == "point" {
+					delete(bv, "v2")
+				}
+				if ok, err := emb.ExecPrepared(context.Background(), s, q, bv, count); !ok || err != nil || got != want {
+					b.Fatal(ok, err, got)
+				}
+			}
+		})
 		if name == "point" {
 			b.Run(name+"/engine", func(b *testing.B) {
 				b.ReportAllocs()
