@@ -135,6 +135,15 @@ func (t *Txn) CommitChanges(ctx context.Context, opts CommitOptions) (*commitgra
 			if opts.Message == "" {
 				m.Message = s.Head.Meta.Message
 			}
+			// An amend is a new commit: made within the millisecond of
+			// the one it replaces, with the same message and tree, it
+			// would be that commit again (the same hash).
+			if m.Time.IsZero() {
+				m.Time = time.Now()
+				if last := s.Head.Meta.Time; m.Time.UnixMilli() <= last.UnixMilli() {
+					m.Time = last.Add(time.Millisecond)
+				}
+			}
 		}
 		if s.WS.Merge != nil && s.WS.Merge.Kind == commitgraph.KindMerge {
 			parents = append(parents, s.WS.Merge.Commit) // a cherry-pick's has one

@@ -41,6 +41,24 @@ func TestAmendAndSkipEmpty(t *testing.T) {
 	}
 }
 
+// TestAmendTwiceAtOnce: amends without a change, one right after another
+// (within a millisecond), each make a new commit, as Dolt's do.
+func TestAmendTwiceAtOnce(t *testing.T) {
+	ctx := context.Background()
+	db := memDB(t)
+	seen := map[string]bool{}
+	for i := 0; i < 20; i++ {
+		txn, err := db.Begin(ctx, "main")
+		ok(t, err)
+		c, err := txn.CommitChanges(ctx, verso.CommitOptions{Amend: true, Author: jane})
+		ok(t, err)
+		if seen[c.Addr.String()] {
+			t.Fatalf("amend %d made commit %s again", i, c.Addr)
+		}
+		seen[c.Addr.String()] = true
+	}
+}
+
 // TestCleanAndRemove: Clean drops the untracked tables only (all, or
 // those named, or none on a dry run); Remove stages the removal of tables
 // and refuses those with changes, unless cached for staged ones.
