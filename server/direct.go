@@ -12,7 +12,8 @@ import (
 
 // directHandler runs the executions of prepared primary-key selects that
 // sqlserver.Embedded.ExecPrepared takes without the engine's handler
-// (sqlserver/fastdirect.go), BEGIN and COMMIT, and the reads of the event
+// (sqlserver/fastdirect.go), the single-row writes that ExecWrite and
+// ExecPreparedWrite take (sqlserver/fastwrite.go), BEGIN and COMMIT, and the reads of the event
 // log that ExecEventRead takes (sqlserver/fastevents.go), and passes every
 // other command on. It sits
 // under statusHandler (whose status flags follow the session either way)
@@ -25,6 +26,9 @@ type directHandler struct {
 func (h directHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
 	if s, ok := c.ClientData.(*sqlserver.Session); ok {
 		handled, err := h.emb.ExecPrepared(ctx, s, prepare.PrepareStmt, prepare.BindVars, callback)
+		if !handled {
+			handled, err = h.emb.ExecPreparedWrite(ctx, s, prepare.PrepareStmt, prepare.BindVars, callback)
+		}
 		if handled {
 			if err != nil {
 				// As the engine's handler gives its errors.
@@ -51,7 +55,8 @@ func (h directHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 }
 
 // textQuery runs query when it is BEGIN, START TRANSACTION or COMMIT
-// (sqlserver.Embedded.ExecTxnStatement) or a read of the event log that
+// (sqlserver.Embedded.ExecTxnStatement), a single-row write
+// (ExecWrite), or a read of the event log that
 // ExecEventRead takes (sqlserver/fastevents.go).
 func (h directHandler) textQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (bool, error) {
 	s, ok := c.ClientData.(*sqlserver.Session)
@@ -59,6 +64,9 @@ func (h directHandler) textQuery(ctx context.Context, c *mysql.Conn, query strin
 		return false, nil
 	}
 	handled, err := h.emb.ExecTxnStatement(ctx, s, query, callback)
+	if !handled {
+		handled, err = h.emb.ExecWrite(ctx, s, query, callback)
+	}
 	if !handled {
 		handled, err = h.emb.ExecEventRead(ctx, s, query, callback)
 	}

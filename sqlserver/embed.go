@@ -129,6 +129,15 @@ func (e *Embedded) DirectExecutions() int64 {
 	return e.fast.direct.Load()
 }
 
+// DirectWrites returns how many single-row writes the server ran without
+// the engine (fastwrite.go).
+func (e *Embedded) DirectWrites() int64 {
+	if e.fast == nil {
+		return 0
+	}
+	return e.fast.writesDone.Load()
+}
+
 // InTransaction reports whether the session is in a transaction as MySQL
 // counts one, for the protocol's status flags (SERVER_STATUS_IN_TRANS,
 // which the wire server sends): from BEGIN (or START TRANSACTION) to its

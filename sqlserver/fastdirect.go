@@ -344,7 +344,7 @@ func ResultFields(ctx *sql.Context, sch sql.Schema) []*querypb.Field {
 // the new one ignores autocommit until it ends; COMMIT commits the
 // session's transaction, if any, and leaves autocommit to decide again.
 // The statement counts in Questions, clears the warnings, sets
-// ROW_COUNT() to -1 (as the engine does) and answers with an OK packet. It reports whether it
+// ROW_COUNT() to -1 and FOUND_ROWS() to 0 (as the engine does) and answers with an OK packet. It reports whether it
 // ran the query.
 func (e *Embedded) ExecTxnStatement(ctx context.Context, s *Session, query string, callback func(*sqltypes.Result, bool) error) (handled bool, err error) {
 	if e.fast == nil || s.fast != e.fast || len(query) > 32 {
@@ -384,7 +384,10 @@ func (e *Embedded) ExecTxnStatement(ctx context.Context, s *Session, query strin
 		sctx.SetTransaction(nil)
 	}
 	// The engine's process tracking counts both as a select (it finds no
-	// row-less node in their plans): ROW_COUNT() -1.
-	sctx.GetLastQueryInfo().RowCount.Store(-1)
+	// row-less node in their plans): ROW_COUNT() -1, FOUND_ROWS() the
+	// rows they returned, none.
+	info := sctx.GetLastQueryInfo()
+	info.RowCount.Store(-1)
+	info.FoundRows.Store(0)
 	return true, callback(&sqltypes.Result{}, false)
 }

@@ -80,6 +80,9 @@ type fastPath struct {
 	direct atomic.Int64
 
 	events eventShapes // reads of the event log (fastevents.go)
+
+	writes     writeTemplates // single-row writes (fastwrite.go)
+	writesDone atomic.Int64   // the writes run without the engine
 }
 
 // maxFastTemplates bounds each map of templates (see cached).

@@ -388,17 +388,34 @@ func (s *Session) CommandBegin() error {
 	return nil
 }
 
-// CommandEnd implements sql.LifecycleAwareSession. Under autocommit, a
-// transaction that the command began and left open without writing
+// CommandEnd implements sql.LifecycleAwareSession. A transaction the
+// command began in and no longer has, which neither committed nor rolled
+// back (the engine drops an autocommit transaction when a statement fails
+// in its bind), is rolled back, and its row locks released: else they
+// stayed taken by a transaction nobody could end, and every writer of
+// those rows waited for them until its lock wait timeout.
+//
+// Under autocommit, a transaction the command leaves open is rolled back
+// when it wrote nothing and holds no locks and the command began it
 // (preparing a statement begins one, and the engine ends it only after
-// an execution) is rolled back: else the statement's first execution
-// would read the snapshot taken when it was prepared, not the latest
-// committed data, as every autocommit statement must.
+// an execution: else the statement's first execution would read the
+// snapshot taken when it was prepared, not the latest committed data, as
+// every autocommit statement must), and whenever it holds row locks (a
+// statement that failed in its execution leaves its transaction open
+// with the locks it took, which MySQL releases with the failed
+// statement's rollback).
 func (s *Session) CommandEnd() {
 	tx, ok := s.GetTransaction().(*Transaction)
 	at := s.txAtBegin
 	s.txAtBegin = nil
-	if !ok || tx == nil || at == sql.Transaction(tx) || s.GetIgnoreAutoCommit() || !tx.unchanged() {
+	if old, isOurs := at.(*Transaction); isOurs && old != nil && (!ok || old != tx) {
+		old.abort()
+	}
+	if !ok || tx == nil || s.GetIgnoreAutoCommit() {
+		return
+	}
+	locked := tx.locks != nil
+	if !locked && (at == sql.Transaction(tx) || !tx.unchanged()) {
 		return
 	}
 	ctx := sql.NewContext(context.Background(), sql.WithSession(s))
