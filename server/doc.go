@@ -80,8 +80,9 @@
 // Under connHandler, statusHandler keeps the connection's status flags
 // with its session (statusflags.go), directHandler gives the statements
 // sqlserver runs without the engine's handler (prepared primary-key
-// selects, plain BEGIN and COMMIT, reads of the event log: direct.go,
-// sqlserver/fastdirect.go and fastevents.go) to sqlserver, and
+// selects, plain BEGIN and COMMIT, reads of the event log, single-row
+// writes by primary key: direct.go, sqlserver/fastdirect.go, fastevents.go
+// and fastwrite.go) to sqlserver, and
 // callResultsHandler sends every result set of a CALL (callresults.go),
 // above the engine's handler.
 //

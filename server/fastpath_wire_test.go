@@ -271,6 +271,7 @@ func TestFastPathNodeMySQL2(t *testing.T) {
 		"CREATE TABLE db.u8 (id TINYINT UNSIGNED PRIMARY KEY)",
 		"INSERT INTO db.other VALUES (1, 'one'), (3, 'three')",
 		"INSERT INTO db.u8 VALUES (3), (255)",
+		"CREATE TABLE db.w (id INT PRIMARY KEY AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, c VARCHAR(10))",
 		"CREATE USER 'reader'@'%' IDENTIFIED BY 'pw'",
 		"GRANT SELECT ON db.t TO 'reader'@'%'",
 		"GRANT SELECT ON db.u8 TO 'reader'@'%'",
@@ -299,6 +300,9 @@ func TestFastPathNodeMySQL2(t *testing.T) {
 	}
 	if direct < 100 {
 		t.Fatalf("only %d executions ran without the engine's handler", direct)
+	}
+	if w := servers[0].emb.DirectWrites(); w < 40 {
+		t.Fatalf("only %d writes ran without the engine", w)
 	}
 	t.Logf("%d lines alike; %d executions without the engine's handler", strings.Count(transcripts[0], "\n"), direct)
 }

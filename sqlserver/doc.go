@@ -385,14 +385,18 @@
 //     learn the result columns. Engines of NewEngine (the `verso sql`
 //     command) and EmbeddedOptions.NoFastPath plan every statement.
 //   - The wire server skips the engine's connection handler as well for
-//     three kinds of statement, doing what the handler does around them
+//     four kinds of statement, doing what the handler does around them
 //     itself (process list, privileges, transaction, warnings, counters,
 //     autocommit): executions of the fast path's prepared selects
 //     (ExecPrepared, fastdirect.go), plain BEGIN, START TRANSACTION and
-//     COMMIT (ExecTxnStatement), and plain reads of dolt_read_all and
+//     COMMIT (ExecTxnStatement), plain reads of dolt_read_all and
 //     dolt_read_stream, written to the client as text straight from the
-//     log's events (ExecEventRead, fastevents.go). Anything else, and
-//     anything these decline, goes through the handler untouched.
+//     log's events (ExecEventRead, fastevents.go), and single-row INSERTs
+//     and UPDATEs and DELETEs by primary key, prepared or with literal
+//     values, written through the table's editor as the engine's plan
+//     writes them (ExecWrite, ExecPreparedWrite, fastwrite.go). Anything
+//     else, and anything these decline, goes through the handler
+//     untouched.
 //   - A plain string literal compared with a text column (=, <=>, <, <=,
 //     >, >=) takes the column's type after the engine's validation
 //     (littypes.go), so each row's comparison skips the engine's

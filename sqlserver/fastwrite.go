@@ -543,6 +543,10 @@ func (e *Embedded) execWrite(ctx context.Context, s *Session, query string, t *w
 	if sh == nil {
 		return false, nil
 	}
+	// The previous statement's warnings go now, as the engine clears them
+	// before any statement but SHOW WARNINGS; a write declined below goes
+	// to the engine, which clears them again.
+	sctx.ClearWarnings()
 	w := &directWrite{t: t, sh: sh, table: table, vals: vals}
 	res, handled, err := w.run(sctx)
 	if !handled {

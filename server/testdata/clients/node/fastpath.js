@@ -1,5 +1,6 @@
-// Prepared primary-key selects through Node's mysql2 (server-side
-// prepared statements), for server/fastpath_wire_test.go's
+// Prepared primary-key selects and single-row writes through Node's
+// mysql2 (server-side prepared statements and text), for
+// server/fastpath_wire_test.go's
 // TestFastPathNodeMySQL2: it prints, for each execution, every attribute
 // of the result's column descriptions, the rows or the error, and the
 // session's state after it (FOUND_ROWS(), ROW_COUNT(), warnings, the
@@ -179,6 +180,40 @@ async function main() {
   const [after, f2] = await all.execute([3, 9]);
   console.log('alter', JSON.stringify(before), f1.map((f) => f.columnLength), JSON.stringify(after), f2.map((f) => f.columnLength));
   await all.close();
+
+  // Single-row writes, prepared and as text, with the client's
+  // CLIENT_FOUND_ROWS (mysql2's default) and without: the whole OK packet
+  // (affected rows, insert id, info, status, warnings, changed rows), then
+  // ROW_COUNT(), LAST_INSERT_ID() and FOUND_ROWS().
+  const nofound = await mysql.createConnection({ ...options, user: 'root', password: '', flags: ['-FOUND_ROWS'] });
+  const writes = [
+    ['INSERT INTO w (id, k, c) VALUES (?, ?, ?)', () => [[0, null, 5, -2][rand(4)], rand(5), ['a', 'bb', 'ccccccccccc', null][rand(4)]]],
+    ['INSERT INTO w VALUES (?, ?, ?)', () => [rand(30), rand(5), 'v']],
+    ['UPDATE w SET k = k + ? WHERE id = ?', () => [rand(2), rand(30)]],
+    ['UPDATE w SET c = ?, k = ? WHERE id = ?', () => [['x', 'yy'][rand(2)], rand(2), rand(30)]],
+    ['DELETE FROM w WHERE id = ?', () => [rand(30)]],
+  ];
+  for (const [name, conn] of [['found rows', root], ['no found rows', nofound]]) {
+    for (let i = 0; i < 60; i++) {
+      const [q, a] = writes[rand(writes.length)];
+      const args = a();
+      const out = [`${name} write`, q, JSON.stringify(args)];
+      try {
+        const [res] = i % 2 === 0 ? await conn.execute(q, args) : await conn.query(q, args);
+        out.push(`  ok affected=${res.affectedRows} insertId=${res.insertId} info=${JSON.stringify(res.info)} ` +
+          `status=${res.serverStatus} warnings=${res.warningStatus} changed=${res.changedRows}`);
+      } catch (e) {
+        if (e.errno === undefined) throw e;
+        out.push(`  error ${e.errno} ${e.sqlState} ${e.message}`);
+      }
+      const [[state]] = await conn.query('SELECT ROW_COUNT(), LAST_INSERT_ID(), FOUND_ROWS()');
+      out.push(`  row_count ${state[0]} last_insert_id ${state[1]} found ${state[2]}`);
+      console.log(out.join('\n'));
+    }
+  }
+  const [wrows] = await root.query('SELECT * FROM w ORDER BY id');
+  console.log('w', JSON.stringify(wrows));
+  await nofound.end();
   await root.end();
   await reader.end();
 }
