@@ -211,7 +211,7 @@ func writeTemplateOf(stmt sqlparser.Statement) *writeTemplate {
 		rebuilt = &sqlparser.Insert{Action: s.Action, Table: s.Table, Columns: s.Columns, Rows: s.Rows}
 	case *sqlparser.Update:
 		at, ok := t.target(s.TableExprs)
-		if !ok || !t.where(s.Where) {
+		if !ok {
 			return nil
 		}
 		t.kind = writeUpdate
@@ -238,6 +238,10 @@ func writeTemplateOf(stmt sqlparser.Statement) *writeTemplate {
 				set.val = v
 			}
 			t.sets = append(t.sets, set)
+		}
+		// The WHERE's placeholders come after the SET's.
+		if !t.where(s.Where) {
+			return nil
 		}
 		t.auths = append(t.auths, at.Auth)
 		rebuilt = &sqlparser.Update{TableExprs: s.TableExprs, Exprs: s.Exprs, Where: s.Where}
