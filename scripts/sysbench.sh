@@ -7,7 +7,7 @@
 # sysbench table of $ROWS rows in each, runs each test for $TIME seconds at
 # each thread count, and prints queries/s, p95 latency and verso's ratio to
 # MariaDB as a markdown table. Then it measures single-connection commit
-# throughput on verso: UPDATE of one row, then CALL dolt_commit('-am', ...),
+# throughput on verso (and BEFORE): UPDATE of one row, then CALL dolt_commit('-am', ...),
 # repeated (skipped with a message when dolt_commit does not exist yet).
 #
 # Usage: scripts/sysbench.sh            (from the repository, as root or with sudo for apt-get)
@@ -17,7 +17,8 @@
 #   PASSES=1: run every test and thread count PASSES times, the servers
 #   alternating which goes first, and print the median of the passes
 #   (queries/s and p95 alike)
-#   COMMITS=300 MARIADB_PORT=3407 VERSO_PORT=3408 KEEP=1 (keep the temporary folder)
+#   COMMITS=300 (UPDATE + CALL dolt_commit on one connection, PASSES times on verso and BEFORE)
+#   MARIADB_PORT=3407 VERSO_PORT=3408 KEEP=1 (keep the temporary folder)
 #   PS_MODE=auto (sysbench's --db-ps-mode: auto uses server-side prepared
 #   statements; disable sends every query as text with its values written in)
 #   VERSO_CPUPROFILE=/tmp/verso.prof (profile the verso server)
@@ -229,22 +230,43 @@ if [ -n "$GC_EVERY" ]; then
   echo
 fi
 
-# Single-connection commit throughput on verso: one client session runs
-# UPDATE + CALL dolt_commit COMMITS times.
-vsql() { mysql --no-defaults -h 127.0.0.1 -P "$VERSO_PORT" -u root sbtest "$@"; }
-# sbtest1 is new (untracked) until a first commit adds it: '-am' stages
-# only tables HEAD has, as in Dolt.
-if [ "$COMMITS" = 0 ]; then
-  :
-elif ! out=$(vsql -e "CALL dolt_commit('-Am', 'sysbench tables'); UPDATE sbtest1 SET k = k + 1 WHERE id = 1; CALL dolt_commit('-am', 'sysbench commit probe')" 2>&1); then
-  echo "commit throughput: skipped, CALL dolt_commit failed on verso: $(echo "$out" | grep ERROR | tail -1)"
-else
+# Single-connection commit throughput on verso (and on BEFORE, when set):
+# one client session runs UPDATE + CALL dolt_commit COMMITS times, PASSES
+# times per server, the servers alternating which goes first; the median
+# pass is printed.
+vsql() { mysql --no-defaults -h 127.0.0.1 -P "$1" -u root sbtest "${@:2}"; }
+commit_servers="verso:$VERSO_PORT"
+[ -n "$BEFORE" ] && commit_servers="$commit_servers before:$BEFORE_PORT"
+if [ "$COMMITS" != 0 ]; then
   script="$WORK/commits.sql"
   for i in $(seq 1 "$COMMITS"); do
     echo "UPDATE sbtest1 SET k = k + 1 WHERE id = $(( (i % ROWS) + 1 )); CALL dolt_commit('-am', 'sysbench commit $i');"
   done >"$script"
-  start=$(date +%s.%N)
-  vsql <"$script" >/dev/null
-  end=$(date +%s.%N)
-  awk -v n="$COMMITS" -v s="$start" -v e="$end" 'BEGIN { printf "commit throughput (one connection, UPDATE + CALL dolt_commit): %d commits in %.2fs = %.0f commits/s\n", n, e-s, n/(e-s) }'
+  ready=""
+  for sv in $commit_servers; do
+    # sbtest1 is new (untracked) until a first commit adds it: '-am'
+    # stages only tables HEAD has, as in Dolt.
+    if out=$(vsql "${sv#*:}" -e "CALL dolt_commit('-Am', 'sysbench tables'); UPDATE sbtest1 SET k = k + 1 WHERE id = 1; CALL dolt_commit('-am', 'sysbench commit probe')" 2>&1); then
+      ready="$ready $sv"
+    else
+      echo "commit throughput: skipped on ${sv%%:*}, CALL dolt_commit failed: $(echo "$out" | grep ERROR | tail -1)"
+    fi
+  done
+  for pass in $(seq 1 "$PASSES"); do
+    order=$ready
+    [ $((pass % 2)) = 0 ] && order=$(echo $ready | tr ' ' '\n' | tac | tr '\n' ' ')
+    for sv in $order; do
+      settle
+      start=$(date +%s.%N)
+      vsql "${sv#*:}" <"$script" >/dev/null
+      end=$(date +%s.%N)
+      echo "${sv%%:*} $(awk -v n="$COMMITS" -v s="$start" -v e="$end" 'BEGIN { printf "%.0f", n/(e-s) }')" >>"$WORK/commits.txt"
+    done
+  done
+  for sv in $ready; do
+    name=${sv%%:*}
+    label=$name
+    [ "$name" = before ] && label="verso $BEFORE"
+    awk -v name="$name" -v label="$label" -v n="$COMMITS" -v p="$PASSES" '$1 == name { a[++k] = $2 } END { if (k) { asort(a); printf "commit throughput, %s (one connection, UPDATE + CALL dolt_commit, %d commits, median of %d): %d commits/s\n", label, n, p, a[int((k+1)/2)] } }' "$WORK/commits.txt"
+  done
 fi
