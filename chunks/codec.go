@@ -132,6 +132,17 @@ func encodeChunk(preferred Codec, data []byte) (Codec, []byte) {
 	return CodecRaw, data
 }
 
+// tableCodec returns the form in which a table file stores a chunk the
+// journal stored as codec and stored: a raw chunk (the journal keeps every
+// chunk raw) in S2 where that is smaller, unless the store keeps chunks
+// raw (Options.DisableCompression); any other as it is.
+func (s *FileStore) tableCodec(codec Codec, stored []byte) (Codec, []byte) {
+	if codec != CodecRaw || s.codec == CodecRaw {
+		return codec, stored
+	}
+	return encodeChunk(s.codec, stored)
+}
+
 // decodeChunk returns the chunk's bytes from their stored form. The result
 // never aliases stored.
 func decodeChunk(c Codec, stored []byte, z *zstdCodec) ([]byte, error) {

@@ -470,6 +470,8 @@ func (s *FileStore) writeKept(path string, addrs []Address, recompress bool, pro
 		codec, stored, err := s.stored(a)
 		if err == nil && recompress && s.codec != CodecRaw {
 			codec, stored, err = s.z.recompress(codec, stored)
+		} else if err == nil {
+			codec, stored = s.tableCodec(codec, stored)
 		}
 		return a, codec, stored, err == nil, err
 	})

@@ -207,7 +207,8 @@ func (s *FileStore) buildTable(path string, frozen []*journal, merged []*table) 
 			if err != nil {
 				return e.addr, 0, nil, false, fmt.Errorf("journal %s at offset %d: %w", m.j.path, e.loc.off, err)
 			}
-			return e.addr, r.codec, r.stored, true, nil
+			codec, stored := s.tableCodec(r.codec, r.stored)
+			return e.addr, codec, stored, true, nil
 		}
 		return Address{}, 0, nil, false, nil
 	}}}

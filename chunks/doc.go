@@ -36,8 +36,14 @@
 // writes what is buffered and syncs the journal once (fdatasync): one sync
 // per commit, never one per chunk. The records go into zeros written and
 // synced ahead of them (the reserve), so that the sync need not also
-// record the file's growth. Chunks are compressed with S2 unless they do
-// not shrink by an eighth (Options.DisableCompression turns it off).
+// record the file's growth. The journal holds chunks as they are (codec
+// raw): most of what it holds is garbage by the time it is compacted or
+// collected, and compressing every chunk at its Put was a fifth of a
+// commit's tree edit. Compaction and young collections store what they
+// keep in S2 (in the table file, unless it does not shrink by an eighth;
+// Options.DisableCompression keeps everything raw). Journals written
+// before this hold S2 records, which read as before: each record names
+// its codec (record.go).
 //
 // Opening a store replays its journals, up to the zeros. Records after the
 // last commit record belong to no acknowledged commit; a damaged or partial
@@ -64,8 +70,9 @@
 // table files and a journal holding only a commit record, while readers and
 // writers go on: a write barrier records what they put and commit
 // meanwhile, and only the short finish holds up writers. It stores
-// chunks in zstd where that is smaller than S2 (table format version 2;
-// the journal stays S2, which encodes six times faster). The protocol,
+// chunks in zstd where that is smaller (table format version 2; a young
+// collection, which runs often, stores S2, which encodes six times
+// faster). The protocol,
 // and the argument that no reachable chunk is dropped, are at the top of
 // collect.go.
 //
