@@ -13,7 +13,8 @@ import (
 // directHandler runs the executions of prepared primary-key selects that
 // sqlserver.Embedded.ExecPrepared takes without the engine's handler
 // (sqlserver/fastdirect.go), the single-row writes that ExecWrite and
-// ExecPreparedWrite take (sqlserver/fastwrite.go), BEGIN and COMMIT, and the reads of the event
+// ExecPreparedWrite take (sqlserver/fastwrite.go), BEGIN and COMMIT (as
+// text or prepared), and the reads of the event
 // log that ExecEventRead takes (sqlserver/fastevents.go), and passes every
 // other command on. It sits
 // under statusHandler (whose status flags follow the session either way)
@@ -28,6 +29,10 @@ func (h directHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepar
 		handled, err := h.emb.ExecPrepared(ctx, s, prepare.PrepareStmt, prepare.BindVars, callback)
 		if !handled {
 			handled, err = h.emb.ExecPreparedWrite(ctx, s, prepare.PrepareStmt, prepare.BindVars, callback)
+		}
+		if !handled && len(prepare.BindVars) == 0 {
+			// sysbench prepares its BEGIN and COMMIT.
+			handled, err = h.emb.ExecTxnStatement(ctx, s, prepare.PrepareStmt, func(r *sqltypes.Result, _ bool) error { return callback(r) })
 		}
 		if handled {
 			if err != nil {

@@ -304,5 +304,9 @@ func TestFastPathNodeMySQL2(t *testing.T) {
 	if w := servers[0].emb.DirectWrites(); w < 40 {
 		t.Fatalf("only %d writes ran without the engine", w)
 	}
-	t.Logf("%d lines alike; %d executions without the engine's handler", strings.Count(transcripts[0], "\n"), direct)
+	// 14 as text, 8 prepared.
+	if n := servers[0].emb.DirectTxnStatements(); n < 22 {
+		t.Fatalf("only %d of BEGIN, START TRANSACTION and COMMIT ran without the engine's handler", n)
+	}
+	t.Logf("%d lines alike; %d executions, %d transaction statements without the engine's handler", strings.Count(transcripts[0], "\n"), direct, servers[0].emb.DirectTxnStatements())
 }

@@ -129,6 +129,16 @@ func (e *Embedded) DirectExecutions() int64 {
 	return e.fast.direct.Load()
 }
 
+// DirectTxnStatements returns how many BEGIN, START TRANSACTION and
+// COMMIT statements, text or prepared, ran without the engine's handler;
+// 0 without a fast path.
+func (e *Embedded) DirectTxnStatements() int64 {
+	if e.fast == nil {
+		return 0
+	}
+	return e.fast.txns.Load()
+}
+
 // DirectWrites returns how many single-row writes the server ran without
 // the engine (fastwrite.go).
 func (e *Embedded) DirectWrites() int64 {

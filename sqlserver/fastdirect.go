@@ -365,6 +365,7 @@ func (e *Embedded) ExecTxnStatement(ctx context.Context, s *Session, query strin
 	defer end()
 
 	// From here on the statement is this one's.
+	e.fast.txns.Add(1)
 	sql.IncrementStatusVariable(sctx, "Questions", 1)
 	sctx.ClearWarnings()
 	if tx := sctx.GetTransaction(); tx != nil {

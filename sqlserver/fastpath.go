@@ -78,6 +78,9 @@ type fastPath struct {
 	// direct counts those of hits that ran without the engine's handler
 	// (fastdirect.go).
 	direct atomic.Int64
+	// txns counts the BEGIN, START TRANSACTION and COMMIT statements run
+	// without the engine's handler (ExecTxnStatement).
+	txns atomic.Int64
 
 	events eventShapes // reads of the event log (fastevents.go)
 

@@ -138,6 +138,20 @@ async function main() {
       await execute(reader, `after ${q} and an update`, 'SELECT k FROM t WHERE id = ?', [3]);
     }
   }
+  // The same, prepared (sysbench prepares its BEGIN and COMMIT).
+  for (const q of ['BEGIN', 'COMMIT', 'START TRANSACTION', 'COMMIT', 'START TRANSACTION READ ONLY', 'COMMIT', 'BEGIN WORK',
+    'ROLLBACK', 'start transaction', 'COMMIT WORK', 'BEGIN', 'COMMIT']) {
+    await reader.query("SELECT CAST('x' AS SIGNED)");
+    const [res] = await reader.execute(q, []);
+    const [[rc]] = await reader.query('SELECT ROW_COUNT()');
+    const [warnings] = await reader.query('SHOW WARNINGS');
+    console.log('prepared txn', JSON.stringify(q), res.serverStatus, res.warningStatus, res.affectedRows, rc[0], warnings.length);
+    if (q.toLowerCase().startsWith('begin') || q.toLowerCase().startsWith('start')) {
+      await execute(reader, `after prepared ${q}`, 'SELECT k FROM t WHERE id = ?', [3]);
+      await root.query('UPDATE t SET k = k + 1 WHERE id = 3');
+      await execute(reader, `after prepared ${q} and an update`, 'SELECT k FROM t WHERE id = ?', [3]);
+    }
+  }
   // BEGIN commits what the session had pending; COMMIT what it wrote.
   await root.query('SET autocommit = 0');
   await root.query('UPDATE t SET k = k + 1000 WHERE id = 3');
