@@ -45,7 +45,7 @@ const (
 type FileStore struct {
 	dir      string
 	opts     Options
-	codec    Codec
+	codec    Codec    // what compaction and collections store (the journal keeps chunks raw): S2, or raw with DisableCompression
 	lock     *os.File // nil when readOnly
 	readOnly bool     // Options.ReadOnly (readonly.go)
 

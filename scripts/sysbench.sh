@@ -7,8 +7,9 @@
 # sysbench table of $ROWS rows in each, runs each test for $TIME seconds at
 # each thread count, and prints queries/s, p95 latency and verso's ratio to
 # MariaDB as a markdown table. Then it measures single-connection commit
-# throughput on verso (and BEFORE): UPDATE of one row, then CALL dolt_commit('-am', ...),
-# repeated (skipped with a message when dolt_commit does not exist yet).
+# throughput on verso (and BEFORE): UPDATE of one row, then CALL
+# dolt_commit('-am', ...), repeated (skipped with a message when
+# dolt_commit does not exist yet).
 #
 # Usage: scripts/sysbench.sh            (from the repository, as root or with sudo for apt-get)
 # Settings (environment): ROWS=100000 TIME=10 THREADS="1 4 16"

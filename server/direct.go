@@ -30,7 +30,7 @@ func (h directHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepar
 		if !handled {
 			handled, err = h.emb.ExecPreparedWrite(ctx, s, prepare.PrepareStmt, prepare.BindVars, callback)
 		}
-		if !handled && len(prepare.BindVars) == 0 {
+		if !handled {
 			// sysbench prepares its BEGIN and COMMIT.
 			handled, err = h.emb.ExecTxnStatement(ctx, s, prepare.PrepareStmt, func(r *sqltypes.Result, _ bool) error { return callback(r) })
 		}

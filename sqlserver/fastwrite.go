@@ -547,9 +547,10 @@ func (e *Embedded) execWrite(ctx context.Context, s *Session, query string, t *w
 	if sh == nil {
 		return false, nil
 	}
-	// The previous statement's warnings go now, as the engine clears them
-	// before any statement but SHOW WARNINGS; a write declined below goes
-	// to the engine, which clears them again.
+	// The previous statement's warnings go now, after the privilege check:
+	// the engine clears them once it has bound a statement (one its binder
+	// refuses keeps them). A write declined below goes to the engine,
+	// which binds it and clears them again.
 	sctx.ClearWarnings()
 	w := &directWrite{t: t, sh: sh, table: table, vals: vals}
 	res, handled, err := w.run(sctx)
