@@ -84,6 +84,13 @@ func TestFastWritesOverTheWire(t *testing.T) {
 		{"UPDATE ck SET n = ? WHERE id = ?", func() []any { return []any{rng.Intn(3) - 1, 1 + rng.Intn(2)} }},
 		// Warnings a write must clear (the next SHOW WARNINGS shows them).
 		{"SELECT 1/0", nil},
+		// Reads inside a transaction see its writes, the direct ones
+		// included (which stay out of its root until a read: deferWrites).
+		{"SELECT * FROM t WHERE id = ?", func() []any { return []any{id()} }},
+		{"SELECT COUNT(*), SUM(k), MAX(id) FROM t", nil},
+		{"SELECT * FROM p WHERE id = ?", func() []any { return []any{rng.Intn(20)} }},
+		{"BEGIN", nil},
+		{"BEGIN", nil},
 		{"BEGIN", nil},
 		{"COMMIT", nil},
 		{"ROLLBACK", nil},
@@ -118,6 +125,10 @@ func TestFastWritesOverTheWire(t *testing.T) {
 				warnings := rng.Intn(2) == 0
 				var got [2]string
 				for j, c := range conns {
+					if strings.HasPrefix(st.q, "SELECT *") || strings.HasPrefix(st.q, "SELECT COUNT") {
+						got[j] = queryText(ctx, c, st.q, args...)
+						continue
+					}
 					got[j] = execResult(ctx, c, st.q, args, warnings)
 				}
 				if strings.Contains(got[1], "1205") {
@@ -174,8 +185,8 @@ func execResult(ctx context.Context, c *sql.Conn, q string, args []any, warnings
 }
 
 // queryText prints the rows of q on c, or its error.
-func queryText(ctx context.Context, c *sql.Conn, q string) string {
-	rows, err := c.QueryContext(ctx, q)
+func queryText(ctx context.Context, c *sql.Conn, q string, args ...any) string {
+	rows, err := c.QueryContext(ctx, q, args...)
 	if err != nil {
 		return "error: " + err.Error()
 	}
@@ -235,5 +246,110 @@ func TestFailedStatementLetsGoOfLocks(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestFastWritesInTransactions runs explicit transactions made mostly of
+// single-row writes by key to a few rows, which the direct write path
+// keeps out of the transaction's root until something reads it (its
+// reads go through the table's writer), against a server with the direct
+// path and one without, while another connection of each commits writes
+// to other rows of the same table between the statements, so that every
+// COMMIT meets a working set that moved. After every statement both
+// servers must answer alike (reads inside the transaction included), and
+// at the end hold the same rows.
+func TestFastWritesInTransactions(t *testing.T) {
+	setup := []string{
+		"CREATE DATABASE db",
+		"CREATE TABLE db.t (id INT PRIMARY KEY, k INT NOT NULL, c VARCHAR(20) NOT NULL, KEY kk (k))",
+		"CREATE TABLE db.u (id INT PRIMARY KEY, n INT NOT NULL)",
+		"INSERT INTO db.t VALUES (1,1,'a'),(2,2,'b'),(3,3,'c'),(4,4,'d'),(5,5,'e'),(101,0,''),(102,0,''),(103,0,'')",
+		"INSERT INTO db.u VALUES (1,0),(2,0),(3,0)",
+	}
+	servers := fastAndPlanned(t, setup)
+	ctx := context.Background()
+	for _, params := range []string{"db", "db?interpolateParams=true"} {
+		rng := rand.New(rand.NewSource(5))
+		key := func() int { return 1 + rng.Intn(6) }
+		type stmt struct {
+			q    string
+			args func() []any
+		}
+		stmts := []stmt{
+			{"UPDATE t SET k = k + ? WHERE id = ?", func() []any { return []any{1 + rng.Intn(3), key()} }},
+			{"UPDATE t SET c = ? WHERE id = ?", func() []any { return []any{fmt.Sprint("c", rng.Intn(100)), key()} }},
+			{"UPDATE t SET k = ?, c = ? WHERE id = ?", func() []any { return []any{rng.Intn(10), "x", key()} }},
+			{"DELETE FROM t WHERE id = ?", func() []any { return []any{key()} }},
+			{"INSERT INTO t (id, k, c) VALUES (?, ?, ?)", func() []any { return []any{key(), rng.Intn(10), "new"} }},
+			{"UPDATE u SET n = n + 1 WHERE id = ?", func() []any { return []any{1 + rng.Intn(3)} }},
+			{"SELECT * FROM t WHERE id = ?", func() []any { return []any{key()} }},
+			{"SELECT COUNT(*), SUM(k) FROM t WHERE id < 100", nil},
+			{"COMMIT", nil},
+			{"ROLLBACK", nil},
+		}
+		var main, other [2]*sql.Conn
+		for j, s := range servers {
+			for _, c := range []**sql.Conn{&main[j], &other[j]} {
+				conn, err := connect(t, s, "root", "", params).Conn(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer conn.Close()
+				if _, err := conn.ExecContext(ctx, "SET SESSION innodb_lock_wait_timeout = 1"); err != nil {
+					t.Fatal(err)
+				}
+				*c = conn
+			}
+		}
+		before := servers[0].emb.DirectWrites()
+		inTx := false
+		for i := 0; i < 600; i++ {
+			var q string
+			var args []any
+			if !inTx {
+				q, inTx = "BEGIN", true
+			} else {
+				st := stmts[rng.Intn(len(stmts))]
+				if st.q == "COMMIT" || st.q == "ROLLBACK" {
+					inTx = false
+				}
+				q = st.q
+				if st.args != nil {
+					args = st.args()
+				}
+			}
+			var got [2]string
+			for j, c := range main {
+				if strings.HasPrefix(q, "SELECT") {
+					got[j] = queryText(ctx, c, q, args...)
+				} else {
+					got[j] = execResult(ctx, c, q, args, false)
+				}
+			}
+			if got[0] != got[1] {
+				t.Fatalf("%s, statement %d: %s %v:\ndirect: %s\nengine: %s", params, i, q, args, got[0], got[1])
+			}
+			if rng.Intn(3) == 0 {
+				// Another transaction's commit moves the working set.
+				oq, oargs := "UPDATE t SET k = k + 1 WHERE id = ?", []any{101 + rng.Intn(3)}
+				for j, c := range other {
+					got[j] = execResult(ctx, c, oq, oargs, false)
+				}
+				if got[0] != got[1] {
+					t.Fatalf("%s, statement %d, other connection: %s %v:\ndirect: %s\nengine: %s", params, i, oq, oargs, got[0], got[1])
+				}
+			}
+		}
+		var final [2]string
+		for j, c := range main {
+			if _, err := c.ExecContext(ctx, "COMMIT"); err != nil {
+				t.Fatal(err)
+			}
+			final[j] = queryText(ctx, c, "SELECT * FROM db.t ORDER BY id") + queryText(ctx, c, "SELECT * FROM db.u ORDER BY id")
+		}
+		if final[0] != final[1] {
+			t.Fatalf("%s: the tables differ:\ndirect: %s\nengine: %s", params, final[0], final[1])
+		}
+		t.Logf("%s: %d writes without the engine", params, servers[0].emb.DirectWrites()-before)
 	}
 }

@@ -111,17 +111,23 @@ func (d *txDB) endStatement(ctx *sql.Context, w *tableWriter) error {
 // in w's editor when it ends, for CommitTransaction to hand to the engine
 // as they are (verso.Txn.CommitEdits): the engine then edits the table's
 // trees once, in the working root, instead of once here and again when the
-// commit meets a working root that moved. That holds when nothing can read
-// the transaction's root between the statement's end and its commit: an
-// INSERT, UPDATE, DELETE or REPLACE run on its own under autocommit (whose
-// commit follows it at once), in a database without triggers (a trigger's
-// statements could end and be read within it), writing a table with a
-// primary key that the transaction has not changed before (the engine
-// replays an edit over the transaction's snapshot of the table). A later
-// statement of the transaction, if its commit failed to come, writes the
-// edits first (txDatabase).
+// commit meets a working root that moved. That holds when nothing reads
+// the transaction's root before the edits are written into it, in a
+// database without triggers (a trigger's statements could end and be read
+// within it), writing a table with a primary key that the transaction has
+// not written into its root before (the engine replays an edit over the
+// transaction's snapshot of the table), for
+//   - an INSERT, UPDATE, DELETE or REPLACE run on its own under autocommit,
+//     whose commit follows it at once;
+//   - a direct write (fastwrite.go), in any transaction: the next statement
+//     of the transaction writes the edits first (txDatabase), unless it is
+//     a direct write too, which reads rows through the writers and goes on
+//     from their edits (Transaction.continueDeferred), or the COMMIT, which
+//     hands them to the engine. A transaction of single-row writes by key
+//     (sysbench's oltp_write_only) so edits each table's trees once, at
+//     its commit, instead of once per statement and again there.
 func (d *txDB) deferWrites(ctx *sql.Context, w *tableWriter) (bool, error) {
-	if !autocommitting(ctx) || !plainWrite(ctx.Query()) || w.ed.Schema().Keyless() {
+	if w.ed.Schema().Keyless() || !isDirect(ctx) && !(autocommitting(ctx) && plainWrite(ctx.Query())) {
 		return false, nil
 	}
 	b, _, err := d.Base().Get(ctx, tablePrefix+w.name)

@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -60,9 +59,14 @@ import (
 // and Node's mysql2) compare its answers, columns and their descriptions,
 // errors and session state with the engine's.
 
-// directPid numbers the direct executions' contexts: the engine's session
-// manager counts up from 1, these up from 2^63.
-var directPid atomic.Uint64
+// directPidBit marks the process ids of the direct executions' contexts
+// (fastPath.pids): the engine's session manager counts up from 1, these
+// up from 2^63.
+const directPidBit = 1 << 63
+
+// isDirect reports whether ctx is a direct execution's. Of those, only the
+// single-row writes (fastwrite.go) end statements of a table's writer.
+func isDirect(ctx *sql.Context) bool { return ctx.Pid()&directPidBit != 0 }
 
 // beginDirect starts the statement query of s as the engine's handler
 // starts one: a context of the session with a process id of its own, the
@@ -71,7 +75,7 @@ var directPid atomic.Uint64
 // the context and what ends the statement, or false (having done nothing
 // that lasts) when the engine's handler should run it.
 func (e *Embedded) beginDirect(ctx context.Context, s *Session, query string) (*sql.Context, func(), bool) {
-	sctx := sql.NewContext(ctx, sql.WithSession(s), sql.WithPid(1<<63|directPid.Add(1)), sql.WithQuery(query),
+	sctx := sql.NewContext(ctx, sql.WithSession(s), sql.WithPid(directPidBit|e.fast.pids.Add(1)), sql.WithQuery(query),
 		sql.WithMemoryManager(e.Engine.MemoryManager), sql.WithProcessList(e.Engine.ProcessList))
 	if err := sql.SessionCommandBegin(s); err != nil {
 		return nil, nil, false

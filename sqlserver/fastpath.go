@@ -86,6 +86,8 @@ type fastPath struct {
 
 	writes     writeTemplates // single-row writes (fastwrite.go)
 	writesDone atomic.Int64   // the writes run without the engine
+
+	pids atomic.Uint64 // numbers the direct executions (beginDirect)
 }
 
 // maxFastTemplates bounds each map of templates (see cached).

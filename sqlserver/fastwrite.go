@@ -15,6 +15,8 @@ import (
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/verso-db/verso/tables"
 )
 
 // Single-row writes by primary key without the engine's handler.
@@ -121,7 +123,6 @@ type writeShape struct {
 	info    *tableInfo
 	db      string
 	sch     sql.Schema
-	pk      sql.Index
 	keyType sql.Type
 	ai      int   // the auto-increment column, or -1
 	pos     []int // an INSERT's: schema position of each value; an UPDATE's: of each set's column
@@ -540,9 +541,11 @@ func (e *Embedded) execWrite(ctx context.Context, s *Session, query string, t *w
 	if !directTransaction(sctx, s) {
 		return false, nil
 	}
-	if tx := sctx.GetTransaction(); tx == nil || tx.IsReadOnly() {
+	tx, ok := sctx.GetTransaction().(*Transaction)
+	if !ok || tx == nil || tx.IsReadOnly() {
 		return false, nil
 	}
+	tx.continueDeferred(sctx.Pid())
 	table, sh := f.writeTarget(sctx, t)
 	if sh == nil {
 		return false, nil
@@ -703,11 +706,7 @@ func (t *writeTemplate) shapeFor(ctx *sql.Context, db *Database, table *Table) *
 		if !strings.EqualFold(pkCol.Name, t.key) || !types.IsInteger(pkCol.Type) {
 			return nil
 		}
-		idxs, err := table.GetIndexes(ctx)
-		if err != nil {
-			return nil
-		}
-		sh.pk, sh.keyType = idxs[0], pkCol.Type // GetIndexes lists PRIMARY first
+		sh.keyType = pkCol.Type
 	}
 	return sh
 }
@@ -876,12 +875,16 @@ func (w *directWrite) byKey(ctx *sql.Context) (*sqltypes.Result, bool, error) {
 			}
 		}
 	}
+	kv, ok := convertKey(ctx, sh.keyType, key)
+	if !ok {
+		return nil, false, nil
+	}
 	ed := w.table.openEditor(ctx, true)
 	if ed.err != nil {
 		return nil, false, nil
 	}
 	ed.StatementBegin(ctx)
-	old, found, err := w.read(ctx, key)
+	old, found, err := w.read(ctx, ed, ed.w.ed.Base().KeyPrefix([]tables.Value{kv}))
 	if err != nil {
 		return nil, true, closeEditor(ctx, ed, err)
 	}
@@ -944,21 +947,38 @@ func (w *directWrite) byKey(ctx *sql.Context) (*sqltypes.Result, bool, error) {
 // engine.
 var errDeclined = sql.ErrRowEditCanceled.New()
 
-// read returns the row of key, read as the engine's UPDATE and DELETE
-// read it: through the table's primary-key lookup while the statement's
-// editor is open, which locks the row.
-func (w *directWrite) read(ctx *sql.Context, key any) (sql.Row, bool, error) {
-	lookup := sql.IndexLookup{Index: w.sh.pk, Ranges: sql.MySQLRangeCollection{{sql.ClosedRangeColumnExpr(key, key, w.sh.keyType)}}, IsPointLookup: true}
-	parts, err := w.table.LookupPartitions(ctx, lookup)
+// read returns the row stored under key k as the engine's UPDATE and
+// DELETE read it, through the table's primary-key lookup while the
+// statement's editor ed is open: the transaction's version of the row,
+// locked, and on its first lock brought up to the latest committed
+// version (lockRow); a row the transaction does not see is not locked,
+// the lookup having nothing to lock. The transaction's version is read
+// from the table's writer, which holds its snapshot with its writes
+// whether or not they are in its root yet (deferWrites): the lookup
+// reads the root, the same rows once the writer's edits are in it.
+func (w *directWrite) read(ctx *sql.Context, ed *editor, k []byte) (sql.Row, bool, error) {
+	cur, err := rawGet(ctx, ed.w.ed, k)
+	if err != nil || !cur.OK {
+		return nil, false, err
+	}
+	v, first, _, _, err := ed.d.lockRow(ctx, w.table.db, w.table.name, k, lockWrite)
 	if err != nil {
 		return nil, false, err
 	}
-	iter := sql.NewTableRowIter(ctx, w.table, parts)
-	rows, err := sql.RowIterToRows(ctx, iter)
-	if err != nil || len(rows) == 0 {
+	if !first {
+		// Locked by an earlier statement, whose writes and adoptions
+		// the writer holds (this one's reset at StatementBegin).
+		v = cur
+	}
+	if !v.OK {
+		return nil, false, nil // deleted since the snapshot
+	}
+	vals, err := ed.w.ed.Base().Decode(ctx, k, v.Val)
+	if err != nil {
 		return nil, false, err
 	}
-	return rows[0], true, nil
+	row, err := w.table.toRow(vals)
+	return row, err == nil, err
 }
 
 // closeEditor ends the editor's statement as the engine's editing

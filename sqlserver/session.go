@@ -442,6 +442,20 @@ func txDatabase(ctx *sql.Context, st *dbState, branch string) (*txDB, error) {
 	return d, nil
 }
 
+// continueDeferred lets the statement pid, a direct write, go on from the
+// edits earlier statements of the transaction left in their writers
+// (deferWrites) instead of writing them into the roots first
+// (txDatabase): it reads the rows it writes through the writers. Should it
+// hand the statement to the engine after all, the engine's statement
+// writes them first, its process id being another.
+func (t *Transaction) continueDeferred(pid uint64) {
+	for _, d := range t.dbs {
+		if d.deferredBy != 0 {
+			d.deferredBy = pid
+		}
+	}
+}
+
 // txRevision returns the transaction's read-only view of the commit c of
 // st (a revision database at a tag or a hash, or AS OF).
 func txRevision(ctx *sql.Context, st *dbState, c *commitgraph.Commit) (*txDB, error) {
