@@ -23,6 +23,7 @@
 #   PS_MODE=auto (sysbench's --db-ps-mode: auto uses server-side prepared
 #   statements; disable sends every query as text with its values written in)
 #   VERSO_CPUPROFILE=/tmp/verso.prof (profile the verso server)
+#   VERSO_FLAGS="--cache-size 256M" (more flags for verso sql-server, BEFORE's too)
 #   GC_FIRST=1: CALL dolt_gc() on verso after the prepare, so that its reads
 #   come from collected (zstd) table files
 #   GC_EVERY=N: during each run of verso (not of BEFORE), CALL dolt_gc() from
@@ -49,6 +50,7 @@ COMMITS=${COMMITS:-300}
 PS_MODE=${PS_MODE:-auto}
 MARIADB_PORT=${MARIADB_PORT:-3407}
 VERSO_PORT=${VERSO_PORT:-3408}
+VERSO_FLAGS=${VERSO_FLAGS:-}
 
 need() { command -v "$1" >/dev/null 2>&1; }
 if ! need sysbench || ! need mariadbd || ! need mariadb-install-db || ! need mysql; then
@@ -94,14 +96,14 @@ wait_port mariadb "$MARIADB_PORT"
 
 echo "== building and starting verso sql-server on 127.0.0.1:$VERSO_PORT (data in $WORK/verso)" >&2
 go build -o "$WORK/verso-bin" ./cmd/verso
-"$WORK/verso-bin" sql-server --data-dir "$WORK/verso" --port "$VERSO_PORT" >"$WORK/verso.log" 2>&1 &
+"$WORK/verso-bin" sql-server --data-dir "$WORK/verso" --port "$VERSO_PORT" $VERSO_FLAGS >"$WORK/verso.log" 2>&1 &
 VERSO_PID=$!
 wait_port verso "$VERSO_PORT"
 if [ -n "$BEFORE" ]; then
   echo "== building and starting verso at $BEFORE on 127.0.0.1:$BEFORE_PORT (data in $WORK/before)" >&2
   git worktree add --detach "$WORK/before-src" "$BEFORE" >/dev/null 2>&1
   (cd "$WORK/before-src" && go build -o "$WORK/before-bin" ./cmd/verso)
-  env -u VERSO_CPUPROFILE "$WORK/before-bin" sql-server --data-dir "$WORK/before" --port "$BEFORE_PORT" >"$WORK/before.log" 2>&1 &
+  env -u VERSO_CPUPROFILE "$WORK/before-bin" sql-server --data-dir "$WORK/before" --port "$BEFORE_PORT" $VERSO_FLAGS >"$WORK/before.log" 2>&1 &
   BEFORE_PID=$!
   wait_port before "$BEFORE_PORT"
 fi
