@@ -23,7 +23,9 @@
 #   PS_MODE=auto (sysbench's --db-ps-mode: auto uses server-side prepared
 #   statements; disable sends every query as text with its values written in)
 #   VERSO_CPUPROFILE=/tmp/verso.prof (profile the verso server)
-#   VERSO_FLAGS="--cache-size 256M" (more flags for verso sql-server, BEFORE's too)
+#   VERSO_FLAGS="--cache-size 256M" (more flags for verso sql-server)
+#   BEFORE_FLAGS (more flags for BEFORE's; VERSO_FLAGS unless set): with
+#   BEFORE=HEAD, an A/B of two settings
 #   GC_FIRST=1: CALL dolt_gc() on verso after the prepare, so that its reads
 #   come from collected (zstd) table files
 #   GC_EVERY=N: during each run of verso (not of BEFORE), CALL dolt_gc() from
@@ -51,6 +53,7 @@ PS_MODE=${PS_MODE:-auto}
 MARIADB_PORT=${MARIADB_PORT:-3407}
 VERSO_PORT=${VERSO_PORT:-3408}
 VERSO_FLAGS=${VERSO_FLAGS:-}
+BEFORE_FLAGS=${BEFORE_FLAGS-$VERSO_FLAGS}
 
 need() { command -v "$1" >/dev/null 2>&1; }
 if ! need sysbench || ! need mariadbd || ! need mariadb-install-db || ! need mysql; then
@@ -103,7 +106,7 @@ if [ -n "$BEFORE" ]; then
   echo "== building and starting verso at $BEFORE on 127.0.0.1:$BEFORE_PORT (data in $WORK/before)" >&2
   git worktree add --detach "$WORK/before-src" "$BEFORE" >/dev/null 2>&1
   (cd "$WORK/before-src" && go build -o "$WORK/before-bin" ./cmd/verso)
-  env -u VERSO_CPUPROFILE "$WORK/before-bin" sql-server --data-dir "$WORK/before" --port "$BEFORE_PORT" $VERSO_FLAGS >"$WORK/before.log" 2>&1 &
+  env -u VERSO_CPUPROFILE "$WORK/before-bin" sql-server --data-dir "$WORK/before" --port "$BEFORE_PORT" $BEFORE_FLAGS >"$WORK/before.log" 2>&1 &
   BEFORE_PID=$!
   wait_port before "$BEFORE_PORT"
 fi
