@@ -38,12 +38,11 @@
 // synced ahead of them (the reserve), so that the sync need not also
 // record the file's growth. The journal holds chunks as they are (codec
 // raw): most of what it holds is garbage by the time it is compacted or
-// collected, and compressing every chunk at its Put was a fifth of a
-// commit's tree edit. Compaction and young collections store what they
+// collected, and compressing every chunk at its Put would cost a fifth of
+// a commit's tree edit. Compaction and young collections store what they
 // keep in S2 (in the table file, unless it does not shrink by an eighth;
-// Options.DisableCompression keeps everything raw). Journals written
-// before this hold S2 records, which read as before: each record names
-// its codec (record.go).
+// Options.DisableCompression keeps everything raw). A journal may also
+// hold S2 records: each record names its codec (record.go).
 //
 // Opening a store replays its journals, up to the zeros. Records after the
 // last commit record belong to no acknowledged commit; a damaged or partial

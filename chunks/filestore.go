@@ -405,8 +405,8 @@ func (s *FileStore) Put(ctx context.Context, data []byte) (Address, error) {
 			return addr, nil
 		}
 	}
-	// The journal keeps the chunk as it is: compressing it here was a
-	// fifth of a commit's tree edit, and most of what a journal holds is
+	// The journal keeps the chunk as it is: compressing it here would cost
+	// a fifth of a commit's tree edit, and most of what a journal holds is
 	// garbage by the time it is compacted or collected, which compress
 	// what they keep (tableCodec).
 	codec, stored := CodecRaw, data

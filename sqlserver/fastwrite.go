@@ -951,7 +951,7 @@ var errDeclined = sql.ErrRowEditCanceled.New()
 // DELETE read it, through the table's primary-key lookup while the
 // statement's editor ed is open: the transaction's version of the row,
 // locked, and on its first lock brought up to the latest committed
-// version (lockRow); a row the transaction does not see is not locked,
+// version (as lockRow does); a row the transaction does not see is not locked,
 // the lookup having nothing to lock. The transaction's version is read
 // from the table's writer, which holds its snapshot with its writes
 // whether or not they are in its root yet (deferWrites): the lookup
@@ -961,14 +961,18 @@ func (w *directWrite) read(ctx *sql.Context, ed *editor, k []byte) (sql.Row, boo
 	if err != nil || !cur.OK {
 		return nil, false, err
 	}
-	v, first, _, _, err := ed.d.lockRow(ctx, w.table.db, w.table.name, k, lockWrite)
+	// lockRow's steps, with the version just read: on the first lock the
+	// row adopts the latest committed version; a row locked before has
+	// its writes and adoptions in the writer already.
+	first, err := ed.d.lock(ctx, w.table.db.p, w.table.name, k, lockWrite)
 	if err != nil {
 		return nil, false, err
 	}
-	if !first {
-		// Locked by an earlier statement, whose writes and adoptions
-		// the writer holds (this one's reset at StatementBegin).
-		v = cur
+	v := cur
+	if first {
+		if v, err = ed.d.adopt(ctx, w.table.db, ed.w, k, cur); err != nil {
+			return nil, false, err
+		}
 	}
 	if !v.OK {
 		return nil, false, nil // deleted since the snapshot
