@@ -341,7 +341,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	// otherwise find it in the old files and return at once).
 	s.mu.Lock()
 	err = s.writable()
-	root := s.root
+	root, log := s.root, s.log
 	late := b.take()
 	for _, a := range late {
 		m.add(a)
@@ -383,7 +383,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	newMan := manifest{root: root, journals: []uint64{num + 2}, tables: append(slices.Clone(oldNums), fresh...)}
 	jpath := filepath.Join(s.dir, journalFileName(num+2))
 	made = append(made, jpath)
-	head := appendHeadRecord(appendJournalHeader(nil, JournalFormatVersion), JournalFormatVersion, root)
+	head := appendHeadRecord(appendJournalHeader(nil, JournalFormatVersion), JournalFormatVersion, root, log)
 	if err := writeFileSync(jpath, head); err != nil {
 		return st, fmt.Errorf("chunks: collection: new journal: %w", err)
 	}

@@ -93,7 +93,7 @@ func (s *FileStore) rotate() ([]*journal, uint64, error) {
 	err := s.writable()
 	old := s.active()
 	idle := len(s.journals) == 1 && len(old.index) == len(old.pending) && len(s.tables) <= s.opts.MaxTables
-	root, m := s.root, s.man
+	root, log, m := s.root, s.log, s.man
 	s.mu.RUnlock()
 	if err != nil || idle {
 		return nil, 0, err
@@ -112,7 +112,7 @@ func (s *FileStore) rotate() ([]*journal, uint64, error) {
 	m.journals = append(slices.Clone(m.journals), num)
 	m.root = root
 	path := filepath.Join(s.dir, journalFileName(num))
-	head := appendHeadRecord(appendJournalHeader(nil, JournalFormatVersion), JournalFormatVersion, root)
+	head := appendHeadRecord(appendJournalHeader(nil, JournalFormatVersion), JournalFormatVersion, root, log)
 	if err := writeFileSync(path, head); err != nil {
 		os.Remove(path)
 		return nil, 0, fmt.Errorf("chunks: compaction: new journal: %w", err)

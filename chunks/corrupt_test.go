@@ -70,7 +70,7 @@ func newJournalFixture(t *testing.T, r *rand.Rand, commits int) *journalFixture 
 		}
 		fx.records = append(fx.records, off)
 		off += int64(rec.size)
-		if rec.kind == recordKindRoot || rec.kind == recordKindCommit {
+		if rec.kind != recordKindChunk {
 			fx.rootEnds = append(fx.rootEnds, off)
 		}
 	}

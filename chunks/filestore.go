@@ -64,6 +64,7 @@ type FileStore struct {
 
 	mu       sync.RWMutex // guards the fields below
 	root     Address
+	log      uint64 // the root's log position (LogPosition)
 	man      manifest
 	journals []*journal // oldest first; the last one is active
 	tables   []*table   // oldest first
@@ -247,7 +248,7 @@ func (s *FileStore) openJournal(n uint64, last bool) (*journal, error) {
 		return nil, err
 	}
 	if res.hasRoot {
-		s.root = res.root
+		s.root, s.log = res.root, res.log
 	}
 	if last && res.version < 2 && res.committed < size {
 		if err := f.Truncate(res.committed); err != nil {
@@ -478,7 +479,46 @@ func (s *FileStore) fail(err error) error {
 func (s *FileStore) Commit(ctx context.Context, newRoot, expected Address) error {
 	s.cmu.Lock()
 	s.wmu.Lock()
-	size, err := s.commitLocked(newRoot, expected)
+	size, err := s.commitLocked(newRoot, expected, 0, false)
+	s.cmu.Unlock()
+	if err == nil && s.opts.CompactAt > 0 && size >= s.opts.CompactAt {
+		s.compactInBackground()
+	}
+	return err
+}
+
+// LogPosition returns the log position of the store's root: the one the
+// last CommitStaged gave, or that a crash left (record.go). It is 0 in a
+// store that was never given one, and in journals of version 2 or older.
+func (s *FileStore) LogPosition() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.log
+}
+
+// CanStage reports whether CommitStaged writes staged commits: the active
+// journal is of version 3 or newer. An older journal takes the commits
+// synced and loses their log positions: a writer that keeps a log of its
+// own must not rely on them until a compaction or a collection starts a
+// new journal.
+func (s *FileStore) CanStage() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return !s.closed && len(s.journals) > 0 && s.active().version >= 3
+}
+
+// CommitStaged is Commit without the sync: the new root is the store's
+// root at once, for every reader, and becomes durable with the next sync
+// of the journal (a Commit, a compaction, a collection). log is the root's
+// log position (LogPosition), at least the current one: the caller's
+// count of the changes the root holds, which it must have made durable in
+// its own log first, and replays past the recovered position after a
+// crash. Commits after it carry that position until the next CommitStaged.
+// In a journal older than version 3 (CanStage false) it commits synced.
+func (s *FileStore) CommitStaged(ctx context.Context, newRoot, expected Address, log uint64) error {
+	s.cmu.Lock()
+	s.wmu.Lock()
+	size, err := s.commitLocked(newRoot, expected, log, true)
 	s.cmu.Unlock()
 	if err == nil && s.opts.CompactAt > 0 && size >= s.opts.CompactAt {
 		s.compactInBackground()
@@ -489,8 +529,9 @@ func (s *FileStore) Commit(ctx context.Context, newRoot, expected Address) error
 // commitLocked commits under cmu and wmu, and returns the size of the
 // active journal after the commit. It lets go of wmu once the commit's
 // records are written, before the sync: Puts made while the sync runs
-// go after the commit record, into the next commit.
-func (s *FileStore) commitLocked(newRoot, expected Address) (int64, error) {
+// go after the commit record, into the next commit. A staged commit
+// (version 3) sets the log position and is written, not synced.
+func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged bool) (int64, error) {
 	s.mu.Lock()
 	refuse := func(err error) (int64, error) {
 		s.mu.Unlock()
@@ -514,9 +555,28 @@ func (s *FileStore) commitLocked(newRoot, expected Address) (int64, error) {
 		s.barrier.add(newRoot)
 	}
 	a := s.active()
-	if a.version >= 2 {
+	if log < s.log {
+		log = s.log
+	}
+	switch {
+	case a.version >= 3 && staged:
+		a.buf = appendCommit3Record(a.buf, recordKindStaged, newRoot, uint64(a.end()-a.committed), a.chain, log)
+		a.chain = 0
+		a.committed = a.end()
+		a.pending = a.pending[:0]
+		s.root, s.log = newRoot, log
+		size := a.committed
+		s.mu.Unlock()
+		// Written, not synced: a compaction or a collection takes the
+		// journal's committed records from the file.
+		err := s.flush(a, false)
+		s.wmu.Unlock()
+		return size, err
+	case a.version >= 3:
+		a.buf = appendCommit3Record(a.buf, recordKindSynced, newRoot, uint64(a.end()-a.committed), a.chain, log)
+	case a.version == 2:
 		a.buf = appendCommitRecord(a.buf, newRoot, uint64(a.end()-a.committed), a.chain)
-	} else {
+	default:
 		a.buf = appendRootRecord(a.buf, newRoot)
 	}
 	a.chain = 0
@@ -538,7 +598,7 @@ func (s *FileStore) commitLocked(newRoot, expected Address) (int64, error) {
 	a.committed = end
 	// Chunks put during the sync stay pending, for the next commit.
 	a.pending = a.pending[:copy(a.pending, a.pending[puts:])]
-	s.root = newRoot
+	s.root, s.log = newRoot, log
 	size := a.committed
 	from, fill := s.needsFill(a)
 	s.mu.Unlock()

@@ -8,7 +8,7 @@ const FormatVersion = 1
 // JournalFormatVersion is the version of the journals this build writes
 // (record.go); it reads versions 1 to this one, and a journal of a newer
 // version is refused rather than misread.
-const JournalFormatVersion = 2
+const JournalFormatVersion = 3
 
 // TableFormatVersion is the version of the table files this build writes
 // (table.go); it reads versions 1 to this one.

@@ -13,6 +13,9 @@ func FuzzDecodeRecord(f *testing.F) {
 	f.Add(appendChunkRecord(nil, Of([]byte("x")), CodecRaw, []byte("x")))
 	f.Add(appendChunkRecord(nil, Of([]byte("y")), CodecS2, []byte{1, 0, 'y'}))
 	f.Add(appendRootRecord(nil, Of([]byte("root"))))
+	f.Add(appendCommitRecord(nil, Of([]byte("root")), 40, 7))
+	f.Add(appendCommit3Record(nil, recordKindSynced, Of([]byte("root")), 40, 7, 12))
+	f.Add(appendCommit3Record(nil, recordKindStaged, Of([]byte("root")), 40, 7, 13))
 	f.Add([]byte{0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := decodeRecord(b)
@@ -31,6 +34,10 @@ func FuzzDecodeRecord(f *testing.F) {
 			}
 		case recordKindRoot:
 			again = appendRootRecord(nil, r.addr)
+		case recordKindCommit:
+			again = appendCommitRecord(nil, r.addr, r.span, r.chain)
+		case recordKindSynced, recordKindStaged:
+			again = appendCommit3Record(nil, r.kind, r.addr, r.span, r.chain, r.log)
 		}
 		if !bytes.Equal(again, b[:r.size]) {
 			t.Fatal("record does not round-trip")
@@ -53,6 +60,16 @@ func FuzzReplayJournal(f *testing.F) {
 	f.Add(j2)
 	f.Add(append(j2, make([]byte, 64)...))
 	f.Add(append(append(j2, 0, 0, 0, 30, 1), make([]byte, 64)...))
+	// Version 3: a synced head, a staged commit, a synced commit.
+	j3 := appendHeadRecord(appendJournalHeader(nil, 3), 3, Of([]byte("h")), 4)
+	end := len(j3)
+	j3 = appendChunkRecord(j3, Of([]byte("a")), CodecRaw, []byte("a"))
+	j3 = appendCommit3Record(j3, recordKindStaged, Of([]byte("a")), uint64(len(j3)-end), chainNext(0, j3[len(j3)-8:]), 5)
+	end = len(j3)
+	j3 = appendChunkRecord(j3, Of([]byte("b")), CodecRaw, []byte("b"))
+	j3 = appendCommit3Record(j3, recordKindSynced, Of([]byte("b")), uint64(len(j3)-end), chainNext(0, j3[len(j3)-8:]), 5)
+	f.Add(j3)
+	f.Add(append(j3, make([]byte, 64)...))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := replayJournal("fuzz", b)
 		if err != nil {

@@ -69,9 +69,12 @@ func journalRoots(r *bufio.Reader, n int64) ([]Address, error) {
 	if err != nil {
 		return nil, err
 	}
-	kind, recSize := byte(recordKindRoot), int64(rootRecordSize)
-	if v >= 2 {
-		kind, recSize = recordKindCommit, commitRecordSize
+	recSize := int64(rootRecordSize)
+	switch {
+	case v == 2:
+		recSize = commitRecordSize
+	case v >= 3:
+		recSize = commit3RecordSize
 	}
 	var roots []Address
 	rec := make([]byte, recSize)
@@ -85,7 +88,7 @@ func journalRoots(r *bufio.Reader, n int64) ([]Address, error) {
 		if length < 1 || off+size > n {
 			return nil, fmt.Errorf("%w: a record of length %d at offset %d", ErrCorrupt, length, off)
 		}
-		if frame[4] == kind {
+		if isCommitKind(frame[4], v) {
 			if size != recSize {
 				return nil, fmt.Errorf("%w: a root record of %d bytes at offset %d", ErrCorrupt, size, off)
 			}

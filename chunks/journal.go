@@ -124,6 +124,7 @@ type replayResult struct {
 	index     map[Address]journalLoc // committed chunks
 	root      Address                // the last commit's root
 	hasRoot   bool
+	log       uint64 // the last commit's log position (version 3)
 	committed int64  // end of the last root or commit record, or of the header
 	version   uint32 // the journal's format version
 	// tornEnd is the end of the torn tail, the bytes after committed that
@@ -146,10 +147,6 @@ func replayJournal(path string, b []byte) (replayResult, error) {
 		return res, fmt.Errorf("journal %s: %w", path, err)
 	}
 	res.version = v
-	commitKind := uint8(recordKindRoot)
-	if v >= 2 {
-		commitKind = recordKindCommit
-	}
 	type pend struct {
 		addr Address
 		loc  journalLoc
@@ -161,9 +158,9 @@ func replayJournal(path string, b []byte) (replayResult, error) {
 		r, err := decodeRecord(b[off:])
 		switch {
 		case err != nil:
-		case r.kind != recordKindChunk && r.kind != commitKind:
+		case r.kind != recordKindChunk && !isCommitKind(r.kind, v):
 			err = fmt.Errorf("%w: a record of kind %d in a journal of version %d", ErrCorrupt, r.kind, v)
-		case r.kind == recordKindCommit && (r.span != uint64(off-res.committed) || r.chain != chain):
+		case v >= 2 && r.kind != recordKindChunk && (r.span != uint64(off-res.committed) || r.chain != chain):
 			err = fmt.Errorf("%w: a commit record whose chunk records are not all there", ErrCorrupt)
 		}
 		if err != nil {
@@ -187,7 +184,7 @@ func replayJournal(path string, b []byte) (replayResult, error) {
 				res.index[p.addr] = p.loc
 			}
 			pending, chain = pending[:0], 0
-			res.root, res.hasRoot = r.addr, true
+			res.root, res.hasRoot, res.log = r.addr, true, r.log
 			res.committed = off + int64(r.size)
 			res.tornEnd = res.committed
 		}
@@ -219,7 +216,9 @@ func nonZeroEnd(b []byte, from int64) int64 {
 // crash during a commit leaves some of its sectors as the reserve had
 // them, zeros: that commit was never acknowledged, and its tail is torn.
 // Other damage to the records it names is damage to an acknowledged
-// commit, which the store refuses to drop.
+// commit, which the store refuses to drop. A staged commit (version 3)
+// proves nothing: it was not synced, so the damage before it may be a
+// crash's (record.go).
 func commitAfterDamage(b []byte, y int64, v uint32) bool {
 	if v < 2 {
 		return isRootRecordAt(b[y:])
@@ -233,7 +232,11 @@ func commitAfterDamage(b []byte, y int64, v uint32) bool {
 // journal. It checks the fixed frame first, so that a scan over many
 // offsets stays cheap.
 func commitRecordAt(b []byte, y int64, v uint32) (record, bool) {
-	if v < 2 || int64(len(b))-y < commitRecordSize || binary.BigEndian.Uint32(b[y:]) != commitRecordLength || b[y+4] != recordKindCommit {
+	size, length, kind := int64(commitRecordSize), uint32(commitRecordLength), byte(recordKindCommit)
+	if v >= 3 {
+		size, length, kind = commit3RecordSize, commit3RecordLength, recordKindSynced
+	}
+	if v < 2 || int64(len(b))-y < size || binary.BigEndian.Uint32(b[y:]) != length || b[y+4] != kind {
 		return record{}, false
 	}
 	r, err := decodeRecord(b[y:])
@@ -257,7 +260,8 @@ func hasZeroSector(b []byte, from, to int64) bool {
 
 // isCommitAt reports whether a valid commit of a journal of version v
 // starts at offset y of b: a root record (version 1), or a commit record
-// whose span holds exactly chunk records with its chain (version 2).
+// whose span holds exactly chunk records with its chain (version 2; a
+// synced one in version 3).
 // Recovery uses it to look for commits past a damaged record.
 func isCommitAt(b []byte, y int64, v uint32) bool {
 	if v < 2 {

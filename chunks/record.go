@@ -7,7 +7,7 @@ import (
 	"github.com/zeebo/xxh3"
 )
 
-// Journal file format, version 2 (version 1 is read too).
+// Journal file format, version 3 (versions 1 and 2 are read too).
 //
 // A journal is a header followed by records, appended and never rewritten,
 // and, in version 2, zeros after the last record:
@@ -17,7 +17,7 @@ import (
 //	+---------------------------------------------------------------+
 //	| record | ... | commit record | record | ... | commit record    |
 //	+---------------------------------------------------------------+
-//	| 0 0 0 ... (the zero-filled reserve, version 2)                 |
+//	| 0 0 0 ... (the zero-filled reserve, versions 2 and 3)          |
 //	+---------------------------------------------------------------+
 //
 // Every record has the same frame; integers are big-endian:
@@ -34,6 +34,8 @@ import (
 //	kind 1, chunk:  | codec u8 | address [20] | stored bytes |
 //	kind 2, root:   | root address [20] |                           version 1
 //	kind 3, commit: | root address [20] | span u64 | chain u64 |    version 2
+//	kind 4, commit: | root address [20] | span u64 | chain u64 | log u64 |   version 3
+//	kind 5, staged: | root address [20] | span u64 | chain u64 | log u64 |   version 3
 //
 // A chunk record's stored bytes are the chunk's bytes encoded with codec
 // (see Codec). A root or commit record ends a commit: the chunk records
@@ -52,6 +54,18 @@ import (
 // commit's later pages on disk without its earlier ones, and the chain
 // tells that torn commit from a complete one. The zeros end the records:
 // a length of 0 is not a record.
+//
+// Version 3 adds the staged commit and the log position. A staged commit
+// (kind 5, CommitStaged) is a commit written without a sync: it becomes
+// durable with the next sync of the journal, and until then a crash may
+// leave it or any part of its records on disk, so recovery never takes
+// damage followed only by staged commits for damage to committed data (only
+// a kind 4 commit after it proves that). log is the log position of the
+// root (Store.LogPosition): the writer's count of the logged changes the
+// root holds, which the writer keeps in a log of its own (durable before
+// the staged commit that holds them) and replays past the recovered root's
+// position after a crash. Every version-3 commit carries the store's
+// position at the time, the head record of a new journal too.
 
 const (
 	journalMagic      = "VRSJRNL\n"
@@ -60,6 +74,8 @@ const (
 	recordKindChunk  = 1
 	recordKindRoot   = 2
 	recordKindCommit = 3
+	recordKindSynced = 4 // a version-3 commit
+	recordKindStaged = 5 // a version-3 commit made without a sync
 
 	recordFrameSize    = 4 + 1 + 8                          // length, kind, checksum
 	chunkRecordPrefix  = 4 + 1 + 1 + AddressSize            // length, kind, codec, address
@@ -67,6 +83,8 @@ const (
 	rootRecordLength   = 1 + AddressSize                    // its length field
 	commitRecordSize   = recordFrameSize + AddressSize + 16 // a whole commit record
 	commitRecordLength = 1 + AddressSize + 16               // its length field
+	commit3RecordSize   = recordFrameSize + AddressSize + 24 // a whole version-3 commit record
+	commit3RecordLength = 1 + AddressSize + 24               // its length field
 	maxRecordLength    = 1 + 1 + AddressSize + maxChunkSize + maxChunkSize/6 + 64
 )
 
@@ -84,6 +102,19 @@ type record struct {
 	size   int     // bytes of the whole record
 	span   uint64  // commit records only
 	chain  uint64  // commit records only
+	log    uint64  // version-3 commit records only
+}
+
+// isCommitKind reports whether kind ends a commit in a journal of version v.
+func isCommitKind(kind uint8, v uint32) bool {
+	switch {
+	case v < 2:
+		return kind == recordKindRoot
+	case v == 2:
+		return kind == recordKindCommit
+	default:
+		return kind == recordKindSynced || kind == recordKindStaged
+	}
 }
 
 // appendChunkRecord appends a chunk record to buf.
@@ -117,13 +148,32 @@ func appendCommitRecord(buf []byte, root Address, span, chain uint64) []byte {
 	return binary.BigEndian.AppendUint64(buf, xxh3.Hash(buf[start:]))
 }
 
+// appendCommit3Record appends a version-3 commit record of the given kind
+// (recordKindSynced or recordKindStaged) to buf: the commit of root at log
+// position log, ending span bytes of chunk records whose chain is chain.
+func appendCommit3Record(buf []byte, kind uint8, root Address, span, chain, log uint64) []byte {
+	start := len(buf)
+	buf = binary.BigEndian.AppendUint32(buf, commit3RecordLength)
+	buf = append(buf, kind)
+	buf = append(buf, root[:]...)
+	buf = binary.BigEndian.AppendUint64(buf, span)
+	buf = binary.BigEndian.AppendUint64(buf, chain)
+	buf = binary.BigEndian.AppendUint64(buf, log)
+	return binary.BigEndian.AppendUint64(buf, xxh3.Hash(buf[start:]))
+}
+
 // appendHeadRecord appends the record that begins a new journal of version
-// version after its header: a commit (or root) of root ending nothing.
-func appendHeadRecord(buf []byte, version uint32, root Address) []byte {
-	if version < 2 {
+// version after its header: a commit (or root) of root, at log position
+// log, ending nothing.
+func appendHeadRecord(buf []byte, version uint32, root Address, log uint64) []byte {
+	switch {
+	case version < 2:
 		return appendRootRecord(buf, root)
+	case version == 2:
+		return appendCommitRecord(buf, root, 0, 0)
+	default:
+		return appendCommit3Record(buf, recordKindSynced, root, 0, 0, log)
 	}
-	return appendCommitRecord(buf, root, 0, 0)
 }
 
 // errTruncated says that b ends before the record does.
@@ -171,6 +221,14 @@ func decodeRecord(b []byte) (record, error) {
 		copy(r.addr[:], body)
 		r.span = binary.BigEndian.Uint64(body[AddressSize:])
 		r.chain = binary.BigEndian.Uint64(body[AddressSize+8:])
+	case recordKindSynced, recordKindStaged:
+		if len(body) != AddressSize+24 {
+			return record{}, fmt.Errorf("%w: commit record body of %d bytes, want %d", ErrCorrupt, len(body), AddressSize+24)
+		}
+		copy(r.addr[:], body)
+		r.span = binary.BigEndian.Uint64(body[AddressSize:])
+		r.chain = binary.BigEndian.Uint64(body[AddressSize+8:])
+		r.log = binary.BigEndian.Uint64(body[AddressSize+16:])
 	default:
 		return record{}, fmt.Errorf("%w: unknown record kind %d", ErrCorrupt, r.kind)
 	}

@@ -99,14 +99,14 @@ func TestJournalTornCommitInReserve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !isCommitAt(b, tornEnd-commitRecordSize, 2) {
+	if !isCommitAt(b, tornEnd-commit3RecordSize, JournalFormatVersion) {
 		t.Fatal("the fixture's last commit does not validate")
 	}
 	// Its first 4 KiB after the good commit never reached the disk.
 	for i := goodEnd; i < goodEnd+4096; i++ {
 		b[i] = 0
 	}
-	if isCommitAt(b, tornEnd-commitRecordSize, 2) {
+	if isCommitAt(b, tornEnd-commit3RecordSize, JournalFormatVersion) {
 		t.Fatal("a commit record validates with its records zeroed")
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
