@@ -77,15 +77,15 @@ const (
 	recordKindSynced = 4 // a version-3 commit
 	recordKindStaged = 5 // a version-3 commit made without a sync
 
-	recordFrameSize    = 4 + 1 + 8                          // length, kind, checksum
-	chunkRecordPrefix  = 4 + 1 + 1 + AddressSize            // length, kind, codec, address
-	rootRecordSize     = recordFrameSize + AddressSize      // a whole root record
-	rootRecordLength   = 1 + AddressSize                    // its length field
-	commitRecordSize   = recordFrameSize + AddressSize + 16 // a whole commit record
-	commitRecordLength = 1 + AddressSize + 16               // its length field
+	recordFrameSize     = 4 + 1 + 8                          // length, kind, checksum
+	chunkRecordPrefix   = 4 + 1 + 1 + AddressSize            // length, kind, codec, address
+	rootRecordSize      = recordFrameSize + AddressSize      // a whole root record
+	rootRecordLength    = 1 + AddressSize                    // its length field
+	commitRecordSize    = recordFrameSize + AddressSize + 16 // a whole commit record
+	commitRecordLength  = 1 + AddressSize + 16               // its length field
 	commit3RecordSize   = recordFrameSize + AddressSize + 24 // a whole version-3 commit record
 	commit3RecordLength = 1 + AddressSize + 24               // its length field
-	maxRecordLength    = 1 + 1 + AddressSize + maxChunkSize + maxChunkSize/6 + 64
+	maxRecordLength     = 1 + 1 + AddressSize + maxChunkSize + maxChunkSize/6 + 64
 )
 
 // chainNext folds a chunk record's checksum (its last 8 bytes) into the
