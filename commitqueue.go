@@ -132,6 +132,7 @@ func (db *DB) commitGroup(ctx context.Context, group []*commitReq, handOff func(
 	}
 	for len(branches) > 0 {
 		db.commitMu.Lock()
+		db.maybeCheckpoint(bg)
 		plans := make([]*branchCommit, len(branches))
 		for i, b := range branches {
 			plans[i] = db.prepareBranch(bg, b, byBranch[b])
@@ -162,6 +163,7 @@ type branchCommit struct {
 	root    commitgraph.RootValue  // next's working root
 	pending *pendingWS             // next, for the next group; nil if nothing to write
 	edited  []editCommit           // tables written from pending edits
+	redo    *redoWait              // the group's redo record, if logged
 	// fromPending marks a ws that was the previous group's, not yet
 	// durable when the merges began.
 	fromPending bool
@@ -236,6 +238,11 @@ func (db *DB) prepareBranch(ctx context.Context, branch string, reqs []*commitRe
 	}
 	var err error
 	if g != nil {
+		// A group of row changes is made durable by its redo record,
+		// whose sync runs while the trees are edited (redo.go).
+		if !changed {
+			p.redo = db.logGroup(ctx, branch, p.ws, g)
+		}
 		err = g.flush(ctx)
 		root, p.edited = g.root, g.edited
 	} else {
@@ -279,7 +286,16 @@ func (db *DB) finishBranch(ctx context.Context, p *branchCommit) bool {
 		}
 		return true
 	}
-	err := db.graph.UpdateWorkingSet(ctx, p.branch, p.ws, p.next)
+	var err error
+	if p.redo != nil {
+		// Durable once the record is: the working set is staged, not
+		// synced, and no reader sees it before the record's sync.
+		if err = <-p.redo.done; err == nil {
+			err = db.graph.StageWorkingSet(ctx, p.branch, p.ws, p.next, p.redo.pos)
+		}
+	} else {
+		err = db.graph.UpdateWorkingSet(ctx, p.branch, p.ws, p.next)
+	}
 	db.pendMu.Lock()
 	if err != nil {
 		// Whatever later groups merged into it will not land either.

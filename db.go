@@ -2,6 +2,7 @@ package verso
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -122,6 +123,10 @@ type DB struct {
 	collectHooks []func(collected func(Hash) bool)
 	// auto is the automatic collection (autogc.go).
 	auto autoGC
+	// redo is the redo log (redolog.go), nil for a database in memory or
+	// opened read-only; redoFS is the file store it logs for.
+	redo   *redoLog
+	redoFS *chunks.FileStore
 }
 
 // snapshot is a branch's working set and root as of a store root.
@@ -160,6 +165,12 @@ func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB,
 		log = slog.New(slog.DiscardHandler)
 	}
 	db.auto.init(opts.AutoGC, cs, opts.ReadOnly, log)
+	if !opts.ReadOnly {
+		if err := db.openRedo(ctx, log); err != nil {
+			db.stopAutoGC()
+			return nil, err
+		}
+	}
 	return db, nil
 }
 
@@ -181,6 +192,7 @@ func (db *DB) CacheBytes() int64 { return int64(db.graph.NodeStore().CacheBytes(
 // over.
 func (db *DB) Close() error {
 	db.stopAutoGC()
+	rerr := db.closeRedo(context.Background())
 	db.feedMu.Lock()
 	if !db.closed {
 		db.closed = true
@@ -192,9 +204,9 @@ func (db *DB) Close() error {
 	db.feedMu.Unlock()
 	db.closeRemotes()
 	if c, ok := db.store.(interface{ Close() error }); ok {
-		return c.Close()
+		return errors.Join(rerr, c.Close())
 	}
-	return nil
+	return rerr
 }
 
 // Name returns the database's name.

@@ -48,6 +48,9 @@ type groupMerge struct {
 	root   commitgraph.RootValue  // the group's root, less the tables below
 	tables map[string]*groupTable // tables changed since root, by exact name
 	edited []editCommit           // tables written from pending edits
+	// whole is set once a transaction merged by mergeRoots: the root
+	// holds more than the editors' rows (redo.go).
+	whole bool
 }
 
 // groupTable is a table of the group's root with changes not yet written
@@ -88,6 +91,7 @@ func (g *groupMerge) add(ctx context.Context, t *Txn) error {
 		// The driver may change the tables just written: only the
 		// group's last write of a table is what its root holds.
 		g.edited = nil
+		g.whole = true
 		if err := t.applyEdits(ctx); err != nil {
 			return err
 		}

@@ -127,6 +127,11 @@ var errNoChange = errors.New("no change")
 // depends on is not what the caller expected). An error from fn aborts the
 // update and is returned as is.
 func (db *DB) UpdateRefs(ctx context.Context, fn func(tx *RefTx) error) error {
+	return db.updateRefs(ctx, fn, db.cs.Commit)
+}
+
+// updateRefs is UpdateRefs with the store commit commit.
+func (db *DB) updateRefs(ctx context.Context, fn func(tx *RefTx) error, commit func(ctx context.Context, newRoot, expected chunks.Address) error) error {
 	for attempt := 0; attempt < maxRefRetries; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -165,7 +170,7 @@ func (db *DB) UpdateRefs(ctx context.Context, fn func(tx *RefTx) error) error {
 		if next.Address() == root {
 			return nil
 		}
-		err = db.cs.Commit(ctx, next.Address(), root)
+		err = commit(ctx, next.Address(), root)
 		if errors.Is(err, chunks.ErrRootMoved) {
 			db.retries.Add(1)
 			continue

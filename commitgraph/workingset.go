@@ -201,11 +201,36 @@ func readWorkingSet(ctx context.Context, db *DB, tx *RefTx, branch string) (Work
 // WorkingSet) with next, or returns ErrWorkingSetMoved if it is not
 // expected any more.
 func (db *DB) UpdateWorkingSet(ctx context.Context, branch string, expected, next WorkingSet) error {
+	return db.updateWorkingSet(ctx, branch, expected, next, db.cs.Commit)
+}
+
+// Stager is a store whose commits can be staged: current at once, durable
+// with its next sync (chunks.FileStore.CommitStaged).
+type Stager interface {
+	CommitStaged(ctx context.Context, newRoot, expected chunks.Address, log uint64) error
+}
+
+// StageWorkingSet is UpdateWorkingSet with a staged commit of the store at
+// log position log (Stager): the working set is current at once and
+// durable with the store's next sync. The caller has made the change
+// durable in a log of its own, which it replays past the store's position
+// after a crash.
+func (db *DB) StageWorkingSet(ctx context.Context, branch string, expected, next WorkingSet, log uint64) error {
+	st, ok := db.cs.(Stager)
+	if !ok {
+		return fmt.Errorf("commitgraph: the store cannot stage commits")
+	}
+	return db.updateWorkingSet(ctx, branch, expected, next, func(ctx context.Context, newRoot, expected chunks.Address) error {
+		return st.CommitStaged(ctx, newRoot, expected, log)
+	})
+}
+
+func (db *DB) updateWorkingSet(ctx context.Context, branch string, expected, next WorkingSet, commit func(ctx context.Context, newRoot, expected chunks.Address) error) error {
 	a, err := db.putWorkingSet(ctx, next)
 	if err != nil {
 		return err
 	}
-	return db.UpdateRefs(ctx, func(tx *RefTx) error {
+	return db.updateRefs(ctx, func(tx *RefTx) error {
 		cur, _, err := readWorkingSet(ctx, db, tx, branch)
 		if err != nil {
 			return err
@@ -215,5 +240,5 @@ func (db *DB) UpdateWorkingSet(ctx context.Context, branch string, expected, nex
 		}
 		tx.Set(workingSetRef(branch), a)
 		return nil
-	})
+	}, commit)
 }

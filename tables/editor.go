@@ -547,3 +547,54 @@ func (e *Editor) Clone() *Editor {
 	}
 	return &c
 }
+
+// Edits is an editor's pending state as raw map entries: what Table would
+// write into the row map and each index, and the counter. An editor made
+// by the table's Edit and given the same Edits (SetEdits) makes the same
+// table; a commit log records them so (the root package's redo log).
+type Edits struct {
+	AutoIncrement uint64 // the counter Table stores (0: never set)
+	// Maps holds the row map's entries (Maps[0]) and each index's
+	// (Maps[i+1] for index i), each in key order.
+	Maps [][]RawEdit
+}
+
+// RawEdit is one pending entry of a map: the value to store, or a deletion.
+type RawEdit struct {
+	Key, Val []byte
+	Delete   bool
+}
+
+// Edits returns the editor's pending state. The slices belong to the
+// editor until its next edit.
+func (e *Editor) Edits() Edits {
+	ed := Edits{AutoIncrement: e.autoInc, Maps: make([][]RawEdit, 1+len(e.indexes))}
+	for i, o := range append([]*overlay{e.rows}, e.indexes...) {
+		o.pend.Ascend(func(p pendEntry) bool {
+			ed.Maps[i] = append(ed.Maps[i], RawEdit{Key: []byte(p.key), Val: p.val, Delete: p.del})
+			return true
+		})
+	}
+	return ed
+}
+
+// SetEdits adds ed's entries to the editor's pending ones and sets its
+// counter to ed's, as they were in the editor Edits read them from. It
+// checks only that ed has the table's number of maps: the entries are
+// taken as stored bytes, as that editor made them.
+func (e *Editor) SetEdits(ed Edits) error {
+	if len(ed.Maps) != 1+len(e.indexes) {
+		return fmt.Errorf("%w: edits of %d maps for a table of %d (rows and %d indexes)", ErrCorrupt, len(ed.Maps), 1+len(e.indexes), len(e.indexes))
+	}
+	for i, o := range append([]*overlay{e.rows}, e.indexes...) {
+		for _, x := range ed.Maps[i] {
+			if x.Delete {
+				o.del(x.Key)
+			} else {
+				o.put(x.Key, x.Val)
+			}
+		}
+	}
+	e.autoInc = ed.AutoIncrement
+	return nil
+}

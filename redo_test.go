@@ -1,0 +1,334 @@
+package verso
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/verso-db/verso/chunks"
+	"github.com/verso-db/verso/prolly"
+	"github.com/verso-db/verso/tables"
+)
+
+// redoSchema is a table with a primary key and a secondary index, so that
+// redo records carry index entries too.
+func redoSchema() *tables.Schema {
+	return &tables.Schema{
+		Columns: []tables.Column{
+			{Name: "k", Type: "int", Kind: prolly.KindInt},
+			{Name: "v", Type: "int", Kind: prolly.KindInt, Nullable: true},
+		},
+		PrimaryKey: []int{0},
+		Indexes:    []tables.Index{{Name: "v_idx", Columns: []int{1}}},
+	}
+}
+
+// copyTree copies the folder src to dst, files as they are now.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if fi.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if fi.Name() == "LOCK" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// loseUnsynced zeroes, in the newest journal of the store in dir, every
+// byte after its last synced commit record (kind 4, chunks/record.go): a
+// power loss that kept none of the pages written since the last sync.
+func loseUnsynced(t *testing.T, dir string) {
+	t.Helper()
+	names, _ := filepath.Glob(filepath.Join(dir, RepoDir, StoreDir, "*.journal"))
+	sort.Strings(names)
+	path := names[len(names)-1]
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := int64(-1)
+	for off := int64(16); off+5 <= int64(len(b)); {
+		n := int64(binary.BigEndian.Uint32(b[off:]))
+		if n == 0 {
+			break
+		}
+		if b[off+4] == 4 {
+			cut = off + 4 + n + 8
+		}
+		off += 4 + n + 8
+	}
+	if cut < 0 {
+		t.Fatal("no synced commit in the journal")
+	}
+	clear(b[cut:])
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRedoReplay: concurrent commits of pending row edits (inserts,
+// updates, deletes, with an index) are logged; a copy of the database
+// taken while it runs, with the journal cut back to its last sync as a
+// power loss would leave it, opens with every acknowledged commit, its
+// tables checked whole. Without its redo log the same copy lacks them,
+// so the replay is what restores them.
+func TestRedoReplay(t *testing.T) {
+	seed := rand.Int63()
+	t.Logf("seed %d", seed)
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := Init(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err := db.Begin(ctx, "")
+	if err == nil {
+		err = tx.CreateTable(ctx, "t", redoSchema())
+	}
+	if err == nil {
+		err = tx.Commit(ctx)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	const writers, each, keys = 4, 150, 40
+	models := make([]map[int64]int64, writers) // acknowledged rows, by writer
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		models[w] = map[int64]int64{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewSource(seed + int64(w)))
+			m := models[w]
+			for range each {
+				k := int64(w*keys + r.Intn(keys))
+				tx, err := db.Begin(ctx, "")
+				var tb *tables.Table
+				if err == nil {
+					tb, err = tx.Table(ctx, "t")
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+				ed := tb.Edit()
+				old, had := m[k]
+				v := int64(r.Intn(1000))
+				del := had && r.Intn(3) == 0
+				switch {
+				case del:
+					err = ed.Delete(ctx, []tables.Value{prolly.Int(k), prolly.Int(old)})
+				case had:
+					err = ed.Update(ctx, []tables.Value{prolly.Int(k), prolly.Int(old)}, []tables.Value{prolly.Int(k), prolly.Int(v)})
+				default:
+					_, err = ed.Insert(ctx, []tables.Value{prolly.Int(k), prolly.Int(v)})
+				}
+				if err == nil {
+					err = tx.CommitEdits(ctx, []TableEdit{{Name: "t", Editor: ed}})
+				}
+				if err != nil {
+					errs <- fmt.Errorf("writer %d, key %d: %w", w, k, err)
+					return
+				}
+				if del {
+					delete(m, k)
+				} else {
+					m[k] = v
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if db.redo == nil {
+		t.Fatal("a database on disk keeps no redo log")
+	}
+	last, _ := db.redo.last()
+	if last == 0 {
+		t.Fatal("no commit was logged")
+	}
+
+	check := func(dir string, want bool) {
+		t.Helper()
+		db2, err := Open(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db2.Close()
+		tx, err := db2.Begin(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		missing := 0
+		for w := range writers {
+			for k := int64(w * keys); k < int64((w+1)*keys); k++ {
+				row, found, err := tx.Get(ctx, "t", prolly.Int(k))
+				if err != nil {
+					t.Fatal(err)
+				}
+				v, in := models[w][k]
+				if found != in || (found && row[1].AsInt() != v) {
+					missing++
+					if want {
+						t.Fatalf("key %d: found %v %v, want %v %d", k, found, row, in, v)
+					}
+				}
+			}
+		}
+		if !want && missing == 0 {
+			t.Fatal("the copy without its redo log holds every commit: the test proves nothing")
+		}
+		if want {
+			rep, err := db2.Check(ctx, CheckOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.OK() {
+				t.Fatalf("check: %v", rep.Problems)
+			}
+		}
+	}
+	copyDir := t.TempDir()
+	copyTree(t, dir, copyDir)
+	loseUnsynced(t, copyDir)
+	noRedo := t.TempDir()
+	copyTree(t, copyDir, noRedo)
+	if err := os.Remove(filepath.Join(noRedo, RepoDir, redoFileName)); err != nil {
+		t.Fatal(err)
+	}
+	check(noRedo, false)
+	check(copyDir, true)
+	// And the database itself, closed (a checkpoint) and reopened.
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	check(dir, true)
+}
+
+func isVersionErr(err error) bool { return errors.Is(err, chunks.ErrVersion) }
+
+// TestRedoLogFile: records read back in order and end at a torn one; a
+// reset starts over at the next position and the older records behind
+// the new ones are not read.
+func TestRedoLogFile(t *testing.T) {
+	repo := t.TempDir()
+	l, recs, err := openRedoLog(repo, 5)
+	if err != nil || len(recs) != 0 {
+		t.Fatal(recs, err)
+	}
+	for i := range 3 {
+		pos, sync, err := l.append([]byte(fmt.Sprintf("record %d", i)))
+		if err != nil || pos != uint64(5+i) {
+			t.Fatal(pos, err)
+		}
+		if err := sync(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.close()
+	l, recs, err = openRedoLog(repo, 99)
+	if err != nil || len(recs) != 3 || recs[2].pos != 7 || string(recs[2].payload) != "record 2" {
+		t.Fatal(recs, err)
+	}
+	if err := l.reset(); err != nil {
+		t.Fatal(err)
+	}
+	if pos, _, err := l.append([]byte("after the reset")); err != nil || pos != 8 {
+		t.Fatal(pos, err)
+	}
+	l.close()
+	_, recs, err = openRedoLog(repo, 99)
+	if err != nil || len(recs) != 1 || recs[0].pos != 8 {
+		t.Fatal(recs, err)
+	}
+	// A torn record ends the log there.
+	path := filepath.Join(repo, redoFileName)
+	b, _ := os.ReadFile(path)
+	b[redoFirstRecord+10] ^= 1
+	os.WriteFile(path, b, 0o644)
+	if _, recs, err = openRedoLog(repo, 99); err != nil || len(recs) != 0 {
+		t.Fatal(recs, err)
+	}
+	// A damaged header is an error.
+	b[3] ^= 1
+	os.WriteFile(path, b, 0o644)
+	if _, _, err = openRedoLog(repo, 99); !chunks.IsCorrupt(err) {
+		t.Fatalf("damaged header: %v", err)
+	}
+}
+
+// FuzzRedoPayload: a payload decodes or fails with a corruption error,
+// never panics, and what decodes encodes to the same bytes.
+func FuzzRedoPayload(f *testing.F) {
+	c := redoChange{branch: "main", tables: []redoTable{{name: "t", edits: tables.Edits{AutoIncrement: 3, Maps: [][]tables.RawEdit{
+		{{Key: []byte("k1"), Val: []byte("v1")}, {Key: []byte("k2"), Delete: true}}, {}}}}}}
+	f.Add(c.encode())
+	f.Add((&redoChange{branch: "b"}).encode())
+	f.Add([]byte{1, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := decodeRedoChange(b)
+		if err != nil {
+			if !chunks.IsCorrupt(err) && !isVersionErr(err) {
+				t.Fatalf("error %v is not a corruption error", err)
+			}
+			return
+		}
+		if !bytes.Equal(c.encode(), b) {
+			t.Fatal("payload does not round-trip")
+		}
+	})
+}
+
+// FuzzRedoLog: any file bytes read as a log or fail with an error.
+func FuzzRedoLog(f *testing.F) {
+	b := appendRedoHeader(nil, 1)
+	b = appendRedoRecord(b, 1, []byte("one"))
+	b = appendRedoRecord(b, 2, []byte("two"))
+	f.Add(b)
+	f.Add(append(b, make([]byte, 40)...))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		first, recs, end, err := readRedoLog(b)
+		if err != nil {
+			if !chunks.IsCorrupt(err) && !isVersionErr(err) {
+				t.Fatalf("error %v is not a corruption error", err)
+			}
+			return
+		}
+		if end > int64(len(b)) {
+			t.Fatalf("records end at %d past %d bytes", end, len(b))
+		}
+		for i, r := range recs {
+			if r.pos != first+uint64(i) {
+				t.Fatalf("record %d at position %d, first %d", i, r.pos, first)
+			}
+		}
+	})
+}

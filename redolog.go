@@ -1,0 +1,288 @@
+package verso
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/verso-db/verso/chunks"
+)
+
+// The redo log: a group commit's durability without its trees.
+//
+// A group of transactions that changed only rows (commitqueue.go) is made
+// durable by one record of its row changes in this log, synced, while the
+// group's trees are edited and written into the chunk store's journal
+// without a sync (chunks.FileStore.CommitStaged): the record's sync and
+// the trees' edit run at once, on two cores, where the journal's sync
+// would follow the edit. The staged working set becomes durable at the
+// store's next sync: any synced commit, a compaction or a collection, or a
+// checkpoint, which the log asks for once it holds redoCheckpointBytes.
+//
+// Each record has a log position, one more than the one before; the store
+// keeps, with each commit, the position of the last record its root holds
+// (chunks.FileStore.LogPosition). Opening the database replays, in order,
+// the records past the recovered root's position (redo.go), each onto the
+// working set it was made over, and checkpoints.
+//
+// The file, .verso/redo.log; integers big-endian:
+//
+//	+----------------------------------------------------------------------+
+//	| magic "VRSREDO\n" (8) | version u32 (1) | 0 u32 | first u64 | xxh3 u64 |  header, 32 bytes
+//	+----------------------------------------------------------------------+
+//	| record | record | ...                                                  |
+//	+----------------------------------------------------------------------+
+//	| 0 0 0 ... (zeros written and synced ahead: the reserve)              |
+//	+----------------------------------------------------------------------+
+//
+//	record: | length u32 | position u64 | payload (length - 8 bytes) | xxh3 u64 |
+//
+// The header's xxh3 covers its first 24 bytes; a record's covers its
+// length, position and payload. first is the position of the first
+// record; each next record's is one more. The records end at the first
+// that is not whole, valid and at the next position: zeros (the reserve),
+// a record torn by a crash, or a record of an older generation, since a
+// checkpoint rewrites the header with the next position as first and
+// writes the next records from the start again. The payload is a group's
+// row changes (redo.go).
+//
+// The reserve keeps a record's sync from having to record the file's
+// growth (see chunks/reserve.go): the file is made with redoReserve bytes
+// of zeros, synced, and a checkpoint starts over at the front.
+
+const (
+	redoFileName    = "redo.log"
+	redoMagic       = "VRSREDO\n"
+	redoVersion     = 1
+	redoHeaderSize  = 32
+	redoFrameSize   = 4 + 8 + 8 // length, position, checksum
+	redoMaxPayload  = 64 << 20
+	redoReserve     = 8 << 20
+	redoCheckpoint  = 4 << 20 // bytes of records past which a checkpoint is due
+	redoFirstRecord = redoHeaderSize
+)
+
+// errRedoClosed is an append to a closed or failed log.
+var errRedoClosed = errors.New("verso: the redo log is closed")
+
+// redoLog is a database's open redo log.
+type redoLog struct {
+	path string
+
+	mu     sync.Mutex // guards the fields below
+	f      *os.File
+	first  uint64 // the header's first position
+	next   uint64 // the position the next record takes
+	end    int64  // where the next record goes
+	failed error
+}
+
+// redoRecord is a record read back from the log.
+type redoRecord struct {
+	pos     uint64
+	payload []byte
+}
+
+// openRedoLog opens the database's redo log in repo (.verso), making one
+// whose first position is first when there is none, and returns the
+// records it holds.
+func openRedoLog(repo string, first uint64) (*redoLog, []redoRecord, error) {
+	path := filepath.Join(repo, redoFileName)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		l := &redoLog{path: path}
+		return l, nil, l.create(first)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	start, recs, end, err := readRedoLog(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("redo log %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	l := &redoLog{path: path, f: f, first: start, next: start + uint64(len(recs)), end: end}
+	return l, recs, nil
+}
+
+// create writes a new log file whose first position is first, with its
+// reserve, and syncs it and its folder.
+func (l *redoLog) create(first uint64) error {
+	tmp := l.path + ".tmp"
+	f, err := os.Create(tmp)
+	if err == nil {
+		_, err = f.Write(append(appendRedoHeader(nil, first), make([]byte, redoReserve)...))
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = os.Rename(tmp, l.path)
+	}
+	if err == nil {
+		err = syncFolder(filepath.Dir(l.path))
+	}
+	if err != nil {
+		if f != nil {
+			f.Close()
+		}
+		os.Remove(tmp)
+		return fmt.Errorf("redo log %s: create: %w", l.path, err)
+	}
+	l.f, l.first, l.next, l.end = f, first, first, redoFirstRecord
+	return nil
+}
+
+// syncFolder syncs a folder, so that a file made or renamed in it stays.
+func syncFolder(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// appendRedoHeader appends a header whose first position is first.
+func appendRedoHeader(b []byte, first uint64) []byte {
+	start := len(b)
+	b = append(b, redoMagic...)
+	b = binary.BigEndian.AppendUint32(b, redoVersion)
+	b = binary.BigEndian.AppendUint32(b, 0)
+	b = binary.BigEndian.AppendUint64(b, first)
+	return binary.BigEndian.AppendUint64(b, xxh3.Hash(b[start:]))
+}
+
+// appendRedoRecord appends the record of payload at position pos.
+func appendRedoRecord(b []byte, pos uint64, payload []byte) []byte {
+	start := len(b)
+	b = binary.BigEndian.AppendUint32(b, uint32(8+len(payload)))
+	b = binary.BigEndian.AppendUint64(b, pos)
+	b = append(b, payload...)
+	return binary.BigEndian.AppendUint64(b, xxh3.Hash(b[start:]))
+}
+
+// readRedoLog reads a log file's bytes: its first position, its records
+// (payloads aliasing b) and where they end. A bad header is an error
+// (chunks.ErrCorrupt, or chunks.ErrVersion for a newer format); the
+// records end quietly at the first that is not whole, valid and next.
+func readRedoLog(b []byte) (first uint64, recs []redoRecord, end int64, err error) {
+	if len(b) < redoHeaderSize || string(b[:8]) != redoMagic {
+		return 0, nil, 0, fmt.Errorf("%w: not a redo log (bad header)", chunks.ErrCorrupt)
+	}
+	if xxh3.Hash(b[:24]) != binary.BigEndian.Uint64(b[24:32]) || binary.BigEndian.Uint32(b[12:]) != 0 {
+		return 0, nil, 0, fmt.Errorf("%w: the redo log's header is damaged", chunks.ErrCorrupt)
+	}
+	if v := binary.BigEndian.Uint32(b[8:]); v != redoVersion {
+		return 0, nil, 0, fmt.Errorf("%w: redo log format version %d; this build reads version %d", chunks.ErrVersion, v, redoVersion)
+	}
+	first = binary.BigEndian.Uint64(b[16:])
+	off := int64(redoFirstRecord)
+	for next := first; ; next++ {
+		rest := b[off:]
+		if len(rest) < redoFrameSize {
+			break
+		}
+		n := binary.BigEndian.Uint32(rest)
+		if n < 8 || n > 8+redoMaxPayload || int64(len(rest)) < int64(n)+12 {
+			break
+		}
+		size := int64(n) + 12
+		if binary.BigEndian.Uint64(rest[4:]) != next || xxh3.Hash(rest[:size-8]) != binary.BigEndian.Uint64(rest[size-8:size]) {
+			break
+		}
+		recs = append(recs, redoRecord{pos: next, payload: rest[12 : size-8]})
+		off += size
+	}
+	return first, recs, off, nil
+}
+
+// append writes payload's record and returns its position and a function
+// that makes it durable (with every record before it); the record is
+// durable, and may be replayed, only once that returns nil. Callers append
+// in the order the records' changes apply.
+func (l *redoLog) append(payload []byte) (uint64, func() error, error) {
+	if len(payload) > redoMaxPayload {
+		return 0, nil, fmt.Errorf("verso: a redo record of %d bytes is larger than the %d allowed", len(payload), redoMaxPayload)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.failed != nil {
+		return 0, nil, l.failed
+	}
+	rec := appendRedoRecord(nil, l.next, payload)
+	if _, err := l.f.WriteAt(rec, l.end); err != nil {
+		l.failed = fmt.Errorf("redo log %s: write: %w", l.path, err)
+		return 0, nil, l.failed
+	}
+	pos, f := l.next, l.f
+	l.next++
+	l.end += int64(len(rec))
+	return pos, func() error {
+		if err := chunks.DataSync(f); err != nil {
+			l.mu.Lock()
+			if l.failed == nil {
+				l.failed = fmt.Errorf("redo log %s: sync: %w", l.path, err)
+			}
+			err = l.failed
+			l.mu.Unlock()
+			return err
+		}
+		return nil
+	}, nil
+}
+
+// last returns the position of the last record appended (first - 1 when
+// there is none) and the bytes of records since the header.
+func (l *redoLog) last() (uint64, int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.next - 1, l.end - redoFirstRecord
+}
+
+// reset starts the log over, empty, once the store holds every record
+// durably (a checkpoint): the header's first position becomes the next
+// one, synced, and the next records go at the front, over the old ones.
+func (l *redoLog) reset() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.failed != nil {
+		return l.failed
+	}
+	if _, err := l.f.WriteAt(appendRedoHeader(nil, l.next), 0); err != nil {
+		l.failed = fmt.Errorf("redo log %s: write header: %w", l.path, err)
+		return l.failed
+	}
+	if err := chunks.DataSync(l.f); err != nil {
+		l.failed = fmt.Errorf("redo log %s: sync header: %w", l.path, err)
+		return l.failed
+	}
+	l.first, l.end = l.next, redoFirstRecord
+	return nil
+}
+
+// close closes the file.
+func (l *redoLog) close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.f = nil
+	if l.failed == nil {
+		l.failed = errRedoClosed
+	}
+	return err
+}
