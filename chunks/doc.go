@@ -34,7 +34,11 @@
 // Put appends a chunk record to an in-memory buffer that reaches the journal
 // file in batches of about 1 MiB, unsynced. Commit appends a commit record,
 // writes what is buffered and syncs the journal once (fdatasync): one sync
-// per commit, never one per chunk. The records go into zeros written and
+// per commit, never one per chunk. CommitStaged appends a staged commit
+// record and writes it without the sync: the root is current at once and
+// durable with the next sync, and its log position (LogPosition) tells the
+// writer, after a crash, which of the changes it logged elsewhere the
+// recovered root holds (record.go, version 3). The records go into zeros written and
 // synced ahead of them (the reserve), so that the sync need not also
 // record the file's growth. The journal holds chunks as they are (codec
 // raw): most of what it holds is garbage by the time it is compacted or
