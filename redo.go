@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"runtime"
 	"slices"
 
 	"github.com/verso-db/verso/chunks"
@@ -240,6 +241,10 @@ func (db *DB) logGroup(ctx context.Context, branch string, ws commitgraph.Workin
 	}
 	w := &redoWait{pos: pos, done: make(chan error, 1)}
 	go func() { w.done <- sync() }()
+	// Let the sync start now, on this core, while this goroutine goes on
+	// with the trees on the other: left to the scheduler, the new
+	// goroutine waits for this one to block, after the edit.
+	runtime.Gosched()
 	return w
 }
 

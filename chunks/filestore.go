@@ -568,8 +568,12 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 		size := a.committed
 		s.mu.Unlock()
 		// Written, not synced: a compaction or a collection takes the
-		// journal's committed records from the file.
-		err := s.flush(a, false)
+		// journal's committed records from the file. Without the hint
+		// to start writing them back now, which would put them in the
+		// way of the sync that makes the commit durable elsewhere (the
+		// writer's log): they reach the disk with the kernel's writeback
+		// or the next sync.
+		err := s.flush(a, true)
 		s.wmu.Unlock()
 		return size, err
 	case a.version >= 3:
