@@ -289,9 +289,15 @@ func (db *DB) finishBranch(ctx context.Context, p *branchCommit) bool {
 	var err error
 	if p.redo != nil {
 		// Durable once the record is: the working set is staged, not
-		// synced, and no reader sees it before the record's sync.
-		if err = <-p.redo.done; err == nil {
-			err = db.graph.StageWorkingSet(ctx, p.branch, p.ws, p.next, p.redo.pos)
+		// synced, and no reader sees it before the record's sync. Its
+		// store commit is computed while the sync runs.
+		var ps *commitgraph.PreparedStage
+		ps, err = db.graph.PrepareStage(ctx, p.branch, p.ws, p.next)
+		if serr := <-p.redo.done; err == nil {
+			err = serr
+		}
+		if err == nil {
+			err = ps.Stage(ctx, p.redo.pos)
 		}
 	} else {
 		err = db.graph.UpdateWorkingSet(ctx, p.branch, p.ws, p.next)

@@ -269,7 +269,7 @@ func (s *FileStore) openJournal(n uint64, last bool) (*journal, error) {
 			return nil, fmt.Errorf("journal %s: clear torn tail at %d: %w", path, res.committed, err)
 		}
 	}
-	return &journal{num: n, path: path, f: f, index: res.index, written: res.committed, committed: res.committed,
+	return &journal{num: n, path: path, f: f, index: res.index, written: res.committed, committed: res.committed, synced: res.committed,
 		version: res.version, reserved: size}, nil
 }
 
@@ -566,7 +566,15 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 		a.pending = a.pending[:0]
 		s.root, s.log = newRoot, log
 		size := a.committed
+		lag := !a.behind && a.committed-a.synced >= syncBehindBytes && !s.closing.Load()
+		if lag {
+			a.behind = true
+			s.bg.Add(1)
+		}
 		s.mu.Unlock()
+		if lag {
+			go s.syncBehind(a, size)
+		}
 		// Written, not synced: a compaction or a collection takes the
 		// journal's committed records from the file. Without the hint
 		// to start writing them back now, which would put them in the
@@ -599,7 +607,7 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 		return 0, s.fail(fmt.Errorf("journal %s: sync: %w", a.path, err))
 	}
 	s.mu.Lock()
-	a.committed = end
+	a.committed, a.synced = end, max(a.synced, end)
 	// Chunks put during the sync stay pending, for the next commit.
 	a.pending = a.pending[:copy(a.pending, a.pending[puts:])]
 	s.root, s.log = newRoot, log
@@ -610,6 +618,29 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 		s.startFill(a, from)
 	}
 	return size, nil
+}
+
+// syncBehindBytes is how far the staged commits of the active journal may
+// run ahead of its last sync before a background sync catches up
+// (syncBehind): so that the sync that next makes them durable, a
+// commit's, finds little left to write.
+const syncBehindBytes = 2 << 20
+
+// syncBehind syncs a, the journal staged commits were written to, up to
+// at least to, in the background. Its failure fails the store: what
+// reached the disk is unknown.
+func (s *FileStore) syncBehind(a *journal, to int64) {
+	defer s.bg.Done()
+	err := a.syncFill()
+	s.mu.Lock()
+	a.behind = false
+	if err == nil {
+		a.synced = max(a.synced, to)
+	}
+	s.mu.Unlock()
+	if err != nil && !errors.Is(err, errJournalClosed) {
+		s.fail(fmt.Errorf("journal %s: sync: %w", a.path, err))
+	}
 }
 
 // compactInBackground starts a compaction unless one is running.

@@ -41,6 +41,10 @@ type journal struct {
 	// one failed.
 	reserved        int64
 	filling, noFill bool
+	// synced is where the records known to be on disk end; behind is set
+	// while a background sync of staged commits runs (syncBehind).
+	synced int64
+	behind bool
 	// fmu keeps a fill's final sync (reserve.go), which runs without the
 	// store's locks, from a close of the file that a collection or a
 	// compaction makes of a journal it replaced (closeFile); fclosed is

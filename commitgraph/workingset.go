@@ -2,6 +2,7 @@ package commitgraph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/verso-db/verso/chunks"
@@ -223,6 +224,43 @@ func (db *DB) StageWorkingSet(ctx context.Context, branch string, expected, next
 	return db.updateWorkingSet(ctx, branch, expected, next, func(ctx context.Context, newRoot, expected chunks.Address) error {
 		return st.CommitStaged(ctx, newRoot, expected, log)
 	})
+}
+
+// PreparedStage is a staged working-set update computed ahead of its
+// commit (PrepareStage), so that a caller waiting for its own log's sync
+// can do the work meanwhile.
+type PreparedStage struct {
+	db               *DB
+	branch           string
+	expected, next   WorkingSet
+	newRoot, oldRoot chunks.Address // the store commit computed; zero if none
+}
+
+// PrepareStage computes StageWorkingSet's store commit without making it.
+func (db *DB) PrepareStage(ctx context.Context, branch string, expected, next WorkingSet) (*PreparedStage, error) {
+	p := &PreparedStage{db: db, branch: branch, expected: expected, next: next}
+	err := db.updateWorkingSet(ctx, branch, expected, next, func(_ context.Context, newRoot, oldRoot chunks.Address) error {
+		p.newRoot, p.oldRoot = newRoot, oldRoot
+		return nil
+	})
+	return p, err
+}
+
+// Stage makes the prepared update at log position log, as StageWorkingSet
+// would; if the store's root moved since PrepareStage, it computes it
+// again.
+func (p *PreparedStage) Stage(ctx context.Context, log uint64) error {
+	st, ok := p.db.cs.(Stager)
+	if !ok {
+		return fmt.Errorf("commitgraph: the store cannot stage commits")
+	}
+	if !p.newRoot.IsEmpty() {
+		err := st.CommitStaged(ctx, p.newRoot, p.oldRoot, log)
+		if !errors.Is(err, chunks.ErrRootMoved) {
+			return err
+		}
+	}
+	return p.db.StageWorkingSet(ctx, p.branch, p.expected, p.next, log)
 }
 
 func (db *DB) updateWorkingSet(ctx context.Context, branch string, expected, next WorkingSet, commit func(ctx context.Context, newRoot, expected chunks.Address) error) error {
