@@ -195,6 +195,9 @@ func crashIncrements(t *testing.T, gc bool, rounds int) {
 		if err != nil {
 			t.Fatalf("reopening after the kill: %v", err)
 		}
+		if db.redoFS.LogPosition() == 0 {
+			t.Fatalf("round %d: no commit went through the redo log", round)
+		}
 		check, _ := db.Begin(ctx, "")
 		for id := range int64(2) {
 			row, _, err := check.Get(ctx, "c", Int(id))
