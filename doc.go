@@ -124,7 +124,16 @@
 //     (the SQL layer batches a statement's rows in one editor instead).
 //   - A Txn is not safe for concurrent use; a DB is.
 //   - Only one process may open a database folder for writing at a time;
-//     others may open it read-only (Options.ReadOnly) meanwhile.
+//     others may open it read-only (Options.ReadOnly) meanwhile. A
+//     read-only open does not replay the redo log: after a writer's crash
+//     (before any open for writing replayed it) or a power loss, it shows
+//     the store's last written commit, which may lack the writer's last
+//     acknowledged row changes.
+//   - A commit that fails after its group's redo record was synced (an
+//     I/O error writing its working set) may still appear after a crash:
+//     the replay applies the record, as a crash after the record's sync
+//     and before the acknowledgement would. Its outcome is unknown, as
+//     any commit's that returns an I/O error.
 //   - A collection keeps what the refs, working sets and open
 //     transactions reach: a commit known only by a hash a user holds (a
 //     deleted branch's), or a RootValue read outside a transaction

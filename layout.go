@@ -17,6 +17,8 @@ import (
 //	<dir>/.verso/          the database
 //	<dir>/.verso/chunks/   the chunk store (chunks.FileStore)
 //	<dir>/.verso/HEAD      the default branch's name and a newline
+//	<dir>/.verso/redo.log  the redo log of row changes not yet synced in
+//	                       the chunk store (redolog.go)
 //
 // A data dir of the server holds database folders; a folder's name is its
 // database's. The server keeps its own files beside them in folders whose

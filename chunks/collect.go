@@ -422,7 +422,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	tabs = append(oldTables, tabs...)
 	made = nil // named by the manifest now: the store is collected
 	j := &journal{num: num + 2, path: jpath, f: f, index: map[Address]journalLoc{},
-		written: int64(len(head)), committed: int64(len(head)), synced: int64(len(head)),
+		written: int64(len(head)), committed: int64(len(head)),
 		version: JournalFormatVersion, reserved: int64(len(head))}
 	s.mu.Lock()
 	oldJournals, dropped := s.journals, s.tables

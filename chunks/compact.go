@@ -127,7 +127,7 @@ func (s *FileStore) rotate() ([]*journal, uint64, error) {
 		return nil, 0, fmt.Errorf("chunks: compaction: write manifest: %w", err)
 	}
 	j := &journal{num: num, path: path, f: f, index: make(map[Address]journalLoc, len(old.pending)),
-		written: int64(len(head)), committed: int64(len(head)), synced: int64(len(head)), buf: tail,
+		written: int64(len(head)), committed: int64(len(head)), buf: tail,
 		version: JournalFormatVersion, chain: old.chain, reserved: int64(len(head))}
 	shift := j.written - old.committed
 	s.mu.Lock()

@@ -269,7 +269,7 @@ func (s *FileStore) openJournal(n uint64, last bool) (*journal, error) {
 			return nil, fmt.Errorf("journal %s: clear torn tail at %d: %w", path, res.committed, err)
 		}
 	}
-	return &journal{num: n, path: path, f: f, index: res.index, written: res.committed, committed: res.committed, synced: res.committed,
+	return &journal{num: n, path: path, f: f, index: res.index, written: res.committed, committed: res.committed,
 		version: res.version, reserved: size}, nil
 }
 
@@ -566,21 +566,13 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 		a.pending = a.pending[:0]
 		s.root, s.log = newRoot, log
 		size := a.committed
-		lag := !a.behind && a.committed-a.synced >= syncBehindBytes && !s.closing.Load()
-		if lag {
-			a.behind = true
-			s.bg.Add(1)
-		}
 		s.mu.Unlock()
-		if lag {
-			go s.syncBehind(a, size)
-		}
 		// Written, not synced: a compaction or a collection takes the
 		// journal's committed records from the file. Without the hint
 		// to start writing them back now, which would put them in the
 		// way of the sync that makes the commit durable elsewhere (the
-		// writer's log): they reach the disk with the kernel's writeback
-		// or the next sync.
+		// writer's log): the writer starts it once that sync is done
+		// (WriteBack).
 		err := s.flush(a, true)
 		s.wmu.Unlock()
 		return size, err
@@ -607,7 +599,7 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 		return 0, s.fail(fmt.Errorf("journal %s: sync: %w", a.path, err))
 	}
 	s.mu.Lock()
-	a.committed, a.synced = end, max(a.synced, end)
+	a.committed = end
 	// Chunks put during the sync stay pending, for the next commit.
 	a.pending = a.pending[:copy(a.pending, a.pending[puts:])]
 	s.root, s.log = newRoot, log
@@ -620,26 +612,28 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 	return size, nil
 }
 
-// syncBehindBytes is how far the staged commits of the active journal may
-// run ahead of its last sync before a background sync catches up
-// (syncBehind): so that the sync that next makes them durable, a
-// commit's, finds little left to write.
-const syncBehindBytes = 2 << 20
-
-// syncBehind syncs a, the journal staged commits were written to, up to
-// at least to, in the background. Its failure fails the store: what
-// reached the disk is unknown.
-func (s *FileStore) syncBehind(a *journal, to int64) {
-	defer s.bg.Done()
-	err := a.syncFill()
-	s.mu.Lock()
-	a.behind = false
-	if err == nil {
-		a.synced = max(a.synced, to)
+// WriteBack starts writing the active journal's records back to the disk,
+// without waiting: those written since the last call. A writer that makes
+// its commits durable in a log of its own (CommitStaged) calls it once a
+// log sync is done, so that the journal's pages go to the disk between
+// the log's syncs rather than during them, and the next sync of the
+// journal finds little to write. It is a hint; it changes no durability.
+func (s *FileStore) WriteBack() {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.mu.RLock()
+	if s.closed || s.readOnly || len(s.journals) == 0 {
+		s.mu.RUnlock()
+		return
 	}
-	s.mu.Unlock()
-	if err != nil && !errors.Is(err, errJournalClosed) {
-		s.fail(fmt.Errorf("journal %s: sync: %w", a.path, err))
+	a := s.active()
+	from, to := max(a.hinted, journalHeaderSize), a.written
+	s.mu.RUnlock()
+	if to > from {
+		writeBackHint(a.f, from, to-from)
+		s.mu.Lock()
+		a.hinted = to
+		s.mu.Unlock()
 	}
 }
 

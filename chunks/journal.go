@@ -41,10 +41,9 @@ type journal struct {
 	// one failed.
 	reserved        int64
 	filling, noFill bool
-	// synced is where the records known to be on disk end; behind is set
-	// while a background sync of staged commits runs (syncBehind).
-	synced int64
-	behind bool
+	// hinted is where the records whose write-back was started
+	// (WriteBack) end.
+	hinted int64
 	// fmu keeps a fill's final sync (reserve.go), which runs without the
 	// store's locks, from a close of the file that a collection or a
 	// compaction makes of a journal it replaced (closeFile); fclosed is
