@@ -299,11 +299,6 @@ func (db *DB) finishBranch(ctx context.Context, p *branchCommit) bool {
 		if err == nil {
 			err = ps.Stage(ctx, p.redo.pos)
 		}
-		if err == nil {
-			// The trees' journal pages go to the disk now, between the
-			// log's syncs.
-			db.redoFS.WriteBack()
-		}
 	} else {
 		err = db.graph.UpdateWorkingSet(ctx, p.branch, p.ws, p.next)
 	}

@@ -127,6 +127,13 @@ type DB struct {
 	// opened read-only; redoFS is the file store it logs for.
 	redo   *redoLog
 	redoFS *chunks.FileStore
+	// checkpointing is set while a checkpoint's sync runs (redo.go),
+	// which checkpoints counts.
+	checkpointing atomic.Bool
+	checkpoints   sync.WaitGroup
+	// redoCheckpoint is the bytes of records past which the log asks
+	// for a checkpoint (redoCheckpoint; tests lower it).
+	redoCheckpoint int64
 }
 
 // snapshot is a branch's working set and root as of a store root.

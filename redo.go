@@ -316,14 +316,29 @@ func (db *DB) openRedo(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	if l.first > at+1 {
+	// The records past the store's position must all be there, from the
+	// next one on: a file is started over only once the store holds its
+	// records.
+	want := at + 1
+	for _, r := range recs {
+		if r.pos >= want {
+			if r.pos != want {
+				break
+			}
+			want++
+		}
+	}
+	if want < l.first {
 		l.close()
-		return fmt.Errorf("%w: the redo log begins at position %d, but the store holds the changes up to %d only: restore the database from a copy", chunks.ErrCorrupt, l.first, at)
+		return fmt.Errorf("%w: the redo log lacks the records from position %d (the store holds the changes up to %d, the log goes on from %d): restore the database from a copy", chunks.ErrCorrupt, want, at, l.first)
 	}
 	replayed, skipped := 0, 0
 	for _, r := range recs {
 		if r.pos <= at {
 			continue
+		}
+		if r.pos >= want {
+			break // past a gap: records of a start that the store's root predates
 		}
 		c, err := decodeRedoChange(r.payload)
 		if err == nil {
@@ -339,7 +354,7 @@ func (db *DB) openRedo(ctx context.Context, log *slog.Logger) error {
 			return fmt.Errorf("replaying the redo log at position %d: %w", r.pos, err)
 		}
 	}
-	db.redo, db.redoFS = l, fs
+	db.redo, db.redoFS, db.redoCheckpoint = l, fs, redoCheckpoint
 	if replayed+skipped > 0 {
 		log.Info("replayed the redo log", "database", db.name, "replayed", replayed, "skipped", skipped)
 	}
@@ -355,7 +370,7 @@ func (db *DB) openRedo(ctx context.Context, log *slog.Logger) error {
 
 // checkpointLocked makes the store's root durable with a synced commit,
 // and starts the redo log over. Callers hold commitMu and storeMu (or are
-// alone with the database), so that every record appended is staged.
+// alone with the database), and no checkpoint runs.
 func (db *DB) checkpointLocked(ctx context.Context) error {
 	if db.redo == nil {
 		return nil
@@ -370,20 +385,35 @@ func (db *DB) checkpointLocked(ctx context.Context) error {
 	return db.redo.reset()
 }
 
-// maybeCheckpoint checkpoints once the redo log holds redoCheckpoint
-// bytes of records. Callers hold commitMu, not storeMu.
+// maybeCheckpoint starts a checkpoint once the redo log's file holds
+// redoCheckpoint bytes of records and no checkpoint runs: the log switches
+// to its other file, with every record of this one staged (under storeMu),
+// and the journal's sync, which makes them durable in the store, runs in
+// the background, the commits going on. Callers hold commitMu, not
+// storeMu.
 func (db *DB) maybeCheckpoint(ctx context.Context) {
-	if db.redo == nil {
+	if db.redo == nil || db.checkpointing.Load() {
 		return
 	}
-	if _, n := db.redo.last(); n < redoCheckpoint {
+	if _, n := db.redo.last(); n < db.redoCheckpoint {
 		return
 	}
 	db.storeMu.Lock()
-	defer db.storeMu.Unlock()
-	if err := db.checkpointLocked(ctx); err != nil {
-		db.auto.log.Load().Warn("a checkpoint of the redo log failed", "database", db.name, "err", err)
+	err := db.redo.switchOver()
+	db.storeMu.Unlock()
+	if err != nil {
+		db.auto.log.Load().Warn("the redo log failed; commits are synced in the store from now on", "database", db.name, "err", err)
+		return
 	}
+	db.checkpointing.Store(true)
+	db.checkpoints.Add(1)
+	go func() {
+		defer db.checkpoints.Done()
+		defer db.checkpointing.Store(false)
+		if err := db.redoFS.SyncStaged(); err != nil {
+			db.auto.log.Load().Warn("a checkpoint of the redo log failed", "database", db.name, "err", err)
+		}
+	}()
 }
 
 // closeRedo checkpoints and closes the redo log.
@@ -393,6 +423,7 @@ func (db *DB) closeRedo(ctx context.Context) error {
 	}
 	db.commitMu.Lock()
 	db.storeMu.Lock()
+	db.checkpoints.Wait()
 	err := db.checkpointLocked(ctx)
 	db.storeMu.Unlock()
 	db.commitMu.Unlock()

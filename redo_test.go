@@ -3,13 +3,11 @@ package verso
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
 	"testing"
 
@@ -56,44 +54,33 @@ func copyTree(t *testing.T, src, dst string) {
 	}
 }
 
-// loseUnsynced zeroes, in the newest journal of the store in dir, every
-// byte after its last synced commit record (kind 4, chunks/record.go): a
-// power loss that kept none of the pages written since the last sync.
-func loseUnsynced(t *testing.T, dir string) {
+// cutJournal zeroes the only journal of the store in dir from offset at
+// on: a power loss that kept none of the pages written since a sync that
+// ended there.
+func cutJournal(t *testing.T, dir string, at int64) {
 	t.Helper()
 	names, _ := filepath.Glob(filepath.Join(dir, RepoDir, StoreDir, "*.journal"))
-	sort.Strings(names)
-	path := names[len(names)-1]
-	b, err := os.ReadFile(path)
+	if len(names) != 1 {
+		t.Fatalf("%d journals, want 1", len(names))
+	}
+	b, err := os.ReadFile(names[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut := int64(-1)
-	for off := int64(16); off+5 <= int64(len(b)); {
-		n := int64(binary.BigEndian.Uint32(b[off:]))
-		if n == 0 {
-			break
-		}
-		if b[off+4] == 4 {
-			cut = off + 4 + n + 8
-		}
-		off += 4 + n + 8
-	}
-	if cut < 0 {
-		t.Fatal("no synced commit in the journal")
-	}
-	clear(b[cut:])
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	clear(b[at:])
+	if err := os.WriteFile(names[0], b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // TestRedoReplay: concurrent commits of pending row edits (inserts,
-// updates, deletes, with an index) are logged; a copy of the database
-// taken while it runs, with the journal cut back to its last sync as a
-// power loss would leave it, opens with every acknowledged commit, its
-// tables checked whole. Without its redo log the same copy lacks them,
-// so the replay is what restores them.
+// updates, deletes, with an index) are logged, the log switching files
+// and checkpointing in the background many times; then the journal is
+// synced, more commits are made, and a copy of the database taken while it
+// runs, with the journal cut back to that sync as a power loss would
+// leave it, opens with every acknowledged commit, its tables checked
+// whole. Without its redo log the same copy lacks the later ones, so the
+// replay is what restores them.
 func TestRedoReplay(t *testing.T) {
 	seed := rand.Int63()
 	t.Logf("seed %d", seed)
@@ -114,67 +101,84 @@ func TestRedoReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const writers, each, keys = 4, 150, 40
-	models := make([]map[int64]int64, writers) // acknowledged rows, by writer
-	var wg sync.WaitGroup
-	errs := make(chan error, writers)
-	for w := range writers {
-		models[w] = map[int64]int64{}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := rand.New(rand.NewSource(seed + int64(w)))
-			m := models[w]
-			for range each {
-				k := int64(w*keys + r.Intn(keys))
-				tx, err := db.Begin(ctx, "")
-				var tb *tables.Table
-				if err == nil {
-					tb, err = tx.Table(ctx, "t")
-				}
-				if err != nil {
-					errs <- err
-					return
-				}
-				ed := tb.Edit()
-				old, had := m[k]
-				v := int64(r.Intn(1000))
-				del := had && r.Intn(3) == 0
-				switch {
-				case del:
-					err = ed.Delete(ctx, []tables.Value{prolly.Int(k), prolly.Int(old)})
-				case had:
-					err = ed.Update(ctx, []tables.Value{prolly.Int(k), prolly.Int(old)}, []tables.Value{prolly.Int(k), prolly.Int(v)})
-				default:
-					_, err = ed.Insert(ctx, []tables.Value{prolly.Int(k), prolly.Int(v)})
-				}
-				if err == nil {
-					err = tx.CommitEdits(ctx, []TableEdit{{Name: "t", Editor: ed}})
-				}
-				if err != nil {
-					errs <- fmt.Errorf("writer %d, key %d: %w", w, k, err)
-					return
-				}
-				if del {
-					delete(m, k)
-				} else {
-					m[k] = v
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
 	if db.redo == nil {
 		t.Fatal("a database on disk keeps no redo log")
 	}
-	last, _ := db.redo.last()
-	if last == 0 {
-		t.Fatal("no commit was logged")
+	const writers, each, keys = 4, 150, 40
+	models := make([]map[int64]int64, writers) // acknowledged rows, by writer
+	rands := make([]*rand.Rand, writers)
+	for w := range writers {
+		models[w] = map[int64]int64{}
+		rands[w] = rand.New(rand.NewSource(seed + int64(w)))
 	}
+	run := func() {
+		t.Helper()
+		var wg sync.WaitGroup
+		errs := make(chan error, writers)
+		for w := range writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, m := rands[w], models[w]
+				for range each {
+					k := int64(w*keys + r.Intn(keys))
+					tx, err := db.Begin(ctx, "")
+					var tb *tables.Table
+					if err == nil {
+						tb, err = tx.Table(ctx, "t")
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+					ed := tb.Edit()
+					old, had := m[k]
+					v := int64(r.Intn(1000))
+					del := had && r.Intn(3) == 0
+					switch {
+					case del:
+						err = ed.Delete(ctx, []tables.Value{prolly.Int(k), prolly.Int(old)})
+					case had:
+						err = ed.Update(ctx, []tables.Value{prolly.Int(k), prolly.Int(old)}, []tables.Value{prolly.Int(k), prolly.Int(v)})
+					default:
+						_, err = ed.Insert(ctx, []tables.Value{prolly.Int(k), prolly.Int(v)})
+					}
+					if err == nil {
+						err = tx.CommitEdits(ctx, []TableEdit{{Name: "t", Editor: ed}})
+					}
+					if err != nil {
+						errs <- fmt.Errorf("writer %d, key %d: %w", w, k, err)
+						return
+					}
+					if del {
+						delete(m, k)
+					} else {
+						m[k] = v
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+	}
+	db.redoCheckpoint = 2 << 10 // a switch and a checkpoint every few groups
+	run()
+	db.checkpoints.Wait()
+	db.redoCheckpoint = 1 << 40
+	if first, _ := db.redo.last(); first < writers*each/4 {
+		t.Fatalf("%d commits logged of %d", first, writers*each)
+	}
+	if db.redo.first <= 1 {
+		t.Fatal("the log never switched files")
+	}
+	if err := db.redoFS.SyncStaged(); err != nil {
+		t.Fatal(err)
+	}
+	synced := db.redoFS.Stats().JournalBytes
+	run()
 
 	check := func(dir string, want bool) {
 		t.Helper()
@@ -218,11 +222,13 @@ func TestRedoReplay(t *testing.T) {
 	}
 	copyDir := t.TempDir()
 	copyTree(t, dir, copyDir)
-	loseUnsynced(t, copyDir)
+	cutJournal(t, copyDir, synced)
 	noRedo := t.TempDir()
 	copyTree(t, copyDir, noRedo)
-	if err := os.Remove(filepath.Join(noRedo, RepoDir, redoFileName)); err != nil {
-		t.Fatal(err)
+	for i := range 2 {
+		if err := os.Remove(filepath.Join(noRedo, RepoDir, fmt.Sprintf(redoFileName, i))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	check(noRedo, false)
 	check(copyDir, true)
@@ -233,51 +239,77 @@ func TestRedoReplay(t *testing.T) {
 	check(dir, true)
 }
 
-func isVersionErr(err error) bool { return errors.Is(err, chunks.ErrVersion) }
-
-// TestRedoLogFile: records read back in order and end at a torn one; a
-// reset starts over at the next position and the older records behind
-// the new ones are not read.
+// TestRedoLogFile: records read back in order from both files and end
+// at a torn one; a switch starts the other file over at the next
+// position, the records of the first still read; a reset starts both over
+// and the older records behind the new ones are not read.
 func TestRedoLogFile(t *testing.T) {
 	repo := t.TempDir()
 	l, recs, err := openRedoLog(repo, 5)
 	if err != nil || len(recs) != 0 {
 		t.Fatal(recs, err)
 	}
-	for i := range 3 {
-		pos, sync, err := l.append([]byte(fmt.Sprintf("record %d", i)))
-		if err != nil || pos != uint64(5+i) {
+	add := func(l *redoLog, what string, want uint64) {
+		t.Helper()
+		pos, sync, err := l.append([]byte(what))
+		if err != nil || pos != want {
 			t.Fatal(pos, err)
 		}
 		if err := sync(); err != nil {
 			t.Fatal(err)
 		}
 	}
+	positions := func(recs []redoRecord) []uint64 {
+		var ps []uint64
+		for _, r := range recs {
+			ps = append(ps, r.pos)
+		}
+		return ps
+	}
+	for i := range 3 {
+		add(l, fmt.Sprintf("record %d", i), uint64(5+i))
+	}
+	if err := l.switchOver(); err != nil {
+		t.Fatal(err)
+	}
+	add(l, "after the switch", 8)
 	l.close()
 	l, recs, err = openRedoLog(repo, 99)
-	if err != nil || len(recs) != 3 || recs[2].pos != 7 || string(recs[2].payload) != "record 2" {
-		t.Fatal(recs, err)
+	if err != nil || fmt.Sprint(positions(recs)) != "[5 6 7 8]" || string(recs[3].payload) != "after the switch" {
+		t.Fatal(positions(recs), err)
+	}
+	add(l, "ninth", 9) // the file taking records is the one switched to
+	if err := l.switchOver(); err != nil {
+		t.Fatal(err)
+	}
+	add(l, "tenth", 10)
+	l.close()
+	l, recs, err = openRedoLog(repo, 99)
+	if err != nil || fmt.Sprint(positions(recs)) != "[8 9 10]" {
+		t.Fatal(positions(recs), err)
 	}
 	if err := l.reset(); err != nil {
 		t.Fatal(err)
 	}
-	if pos, _, err := l.append([]byte("after the reset")); err != nil || pos != 8 {
-		t.Fatal(pos, err)
-	}
+	add(l, "after the reset", 11)
 	l.close()
 	_, recs, err = openRedoLog(repo, 99)
-	if err != nil || len(recs) != 1 || recs[0].pos != 8 {
-		t.Fatal(recs, err)
+	if err != nil || fmt.Sprint(positions(recs)) != "[11]" {
+		t.Fatal(positions(recs), err)
 	}
-	// A torn record ends the log there.
-	path := filepath.Join(repo, redoFileName)
-	b, _ := os.ReadFile(path)
-	b[redoFirstRecord+10] ^= 1
-	os.WriteFile(path, b, 0o644)
+	// A torn record ends the file's records there.
+	for i := range 2 {
+		path := filepath.Join(repo, fmt.Sprintf(redoFileName, i))
+		b, _ := os.ReadFile(path)
+		b[redoFirstRecord+10] ^= 1
+		os.WriteFile(path, b, 0o644)
+	}
 	if _, recs, err = openRedoLog(repo, 99); err != nil || len(recs) != 0 {
-		t.Fatal(recs, err)
+		t.Fatal(positions(recs), err)
 	}
 	// A damaged header is an error.
+	path := filepath.Join(repo, fmt.Sprintf(redoFileName, 0))
+	b, _ := os.ReadFile(path)
 	b[3] ^= 1
 	os.WriteFile(path, b, 0o644)
 	if _, _, err = openRedoLog(repo, 99); !chunks.IsCorrupt(err) {
@@ -332,3 +364,5 @@ func FuzzRedoLog(f *testing.F) {
 		}
 	})
 }
+
+func isVersionErr(err error) bool { return errors.Is(err, chunks.ErrVersion) }

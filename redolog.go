@@ -1,11 +1,13 @@
 package verso
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/zeebo/xxh3"
@@ -19,10 +21,12 @@ import (
 // durable by one record of its row changes in this log, synced, while the
 // group's trees are edited and written into the chunk store's journal
 // without a sync (chunks.FileStore.CommitStaged): the record's sync and
-// the trees' edit run at once, on two cores, where the journal's sync
-// would follow the edit. The staged working set becomes durable at the
-// store's next sync: any synced commit, a compaction or a collection, or a
-// checkpoint, which the log asks for once it holds redoCheckpointBytes.
+// the trees' edit run at once, where the journal's sync would follow the
+// edit, and the journal's pages, many times a record's bytes, stay out of
+// the way of the syncs that acknowledge commits. The staged working sets
+// become durable with the store's next sync: a synced commit, a
+// compaction, a collection, or a checkpoint, which the log asks for once
+// it holds redoCheckpoint bytes of records.
 //
 // Each record has a log position, one more than the one before; the store
 // keeps, with each commit, the position of the last record its root holds
@@ -30,7 +34,12 @@ import (
 // the records past the recovered root's position (redo.go), each onto the
 // working set it was made over, and checkpoints.
 //
-// The file, .verso/redo.log; integers big-endian:
+// The log is two files, .verso/redo-0.log and .verso/redo-1.log, one of
+// them taking the records. A checkpoint switches to the other, started
+// over empty, then syncs the journal without holding up the commits
+// (chunks.FileStore.SyncStaged): the records of the first file are then
+// all in the store, and it is started over at the next switch. Each file;
+// integers big-endian:
 //
 //	+----------------------------------------------------------------------+
 //	| magic "VRSREDO\n" (8) | version u32 (1) | 0 u32 | first u64 | xxh3 u64 |  header, 32 bytes
@@ -43,20 +52,20 @@ import (
 //	record: | length u32 | position u64 | payload (length - 8 bytes) | xxh3 u64 |
 //
 // The header's xxh3 covers its first 24 bytes; a record's covers its
-// length, position and payload. first is the position of the first
+// length, position and payload. first is the position of the file's first
 // record; each next record's is one more. The records end at the first
 // that is not whole, valid and at the next position: zeros (the reserve),
-// a record torn by a crash, or a record of an older generation, since a
-// checkpoint rewrites the header with the next position as first and
-// writes the next records from the start again. The payload is a group's
-// row changes (redo.go).
+// a record torn by a crash, or a record of an older start, since starting
+// over rewrites the header with the next position as first and writes the
+// next records from the front again. The payload is a group's row changes
+// (redo.go).
 //
 // The reserve keeps a record's sync from having to record the file's
-// growth (see chunks/reserve.go): the file is made with redoReserve bytes
-// of zeros, synced, and a checkpoint starts over at the front.
+// growth (see chunks/reserve.go): each file is made with redoReserve bytes
+// of zeros, synced, and a start over writes from the front.
 
 const (
-	redoFileName    = "redo.log"
+	redoFileName    = "redo-%d.log"
 	redoMagic       = "VRSREDO\n"
 	redoVersion     = 1
 	redoHeaderSize  = 32
@@ -72,13 +81,14 @@ var errRedoClosed = errors.New("verso: the redo log is closed")
 
 // redoLog is a database's open redo log.
 type redoLog struct {
-	path string
+	repo string // the database's .verso folder
 
 	mu     sync.Mutex // guards the fields below
-	f      *os.File
-	first  uint64 // the header's first position
+	files  [2]*os.File
+	cur    int    // the file that takes the records
+	first  uint64 // its header's first position
 	next   uint64 // the position the next record takes
-	end    int64  // where the next record goes
+	end    int64  // where in it the next record goes
 	failed error
 }
 
@@ -88,35 +98,62 @@ type redoRecord struct {
 	payload []byte
 }
 
-// openRedoLog opens the database's redo log in repo (.verso), making one
-// whose first position is first when there is none, and returns the
-// records it holds.
+// openRedoLog opens the database's redo log in repo (.verso), making
+// files whose first position is first where there are none, and returns
+// the records the files hold, by position.
 func openRedoLog(repo string, first uint64) (*redoLog, []redoRecord, error) {
-	path := filepath.Join(repo, redoFileName)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		l := &redoLog{path: path}
-		return l, nil, l.create(first)
+	l := &redoLog{repo: repo}
+	var recs []redoRecord
+	var firsts [2]uint64
+	var ends [2]int64
+	for i := range l.files {
+		path := l.path(i)
+		b, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			if err = l.create(i, first); err == nil {
+				firsts[i], ends[i] = first, redoFirstRecord
+				continue
+			}
+		}
+		var rs []redoRecord
+		if err == nil {
+			firsts[i], rs, ends[i], err = readRedoLog(b)
+			if err != nil {
+				err = fmt.Errorf("redo log %s: %w", path, err)
+			}
+		}
+		if err == nil {
+			l.files[i], err = os.OpenFile(path, os.O_RDWR, 0)
+		}
+		if err != nil {
+			l.close()
+			return nil, nil, err
+		}
+		recs = append(recs, rs...)
 	}
-	if err != nil {
-		return nil, nil, err
+	// The file that takes the records is the one started over last.
+	if firsts[1] > firsts[0] {
+		l.cur = 1
 	}
-	start, recs, end, err := readRedoLog(b)
-	if err != nil {
-		return nil, nil, fmt.Errorf("redo log %s: %w", path, err)
+	l.first, l.end = firsts[l.cur], ends[l.cur]
+	l.next = l.first
+	for _, r := range recs {
+		l.next = max(l.next, r.pos+1)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	l := &redoLog{path: path, f: f, first: start, next: start + uint64(len(recs)), end: end}
+	slices.SortFunc(recs, func(a, b redoRecord) int { return cmp.Compare(a.pos, b.pos) })
 	return l, recs, nil
 }
 
-// create writes a new log file whose first position is first, with its
+// path returns the path of file i.
+func (l *redoLog) path(i int) string {
+	return filepath.Join(l.repo, fmt.Sprintf(redoFileName, i))
+}
+
+// create writes file i, new, whose first position is first, with its
 // reserve, and syncs it and its folder.
-func (l *redoLog) create(first uint64) error {
-	tmp := l.path + ".tmp"
+func (l *redoLog) create(i int, first uint64) error {
+	path := l.path(i)
+	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err == nil {
 		_, err = f.Write(append(appendRedoHeader(nil, first), make([]byte, redoReserve)...))
@@ -125,19 +162,19 @@ func (l *redoLog) create(first uint64) error {
 		err = f.Sync()
 	}
 	if err == nil {
-		err = os.Rename(tmp, l.path)
+		err = os.Rename(tmp, path)
 	}
 	if err == nil {
-		err = syncFolder(filepath.Dir(l.path))
+		err = syncFolder(l.repo)
 	}
 	if err != nil {
 		if f != nil {
 			f.Close()
 		}
 		os.Remove(tmp)
-		return fmt.Errorf("redo log %s: create: %w", l.path, err)
+		return fmt.Errorf("redo log %s: create: %w", path, err)
 	}
-	l.f, l.first, l.next, l.end = f, first, first, redoFirstRecord
+	l.files[i] = f
 	return nil
 }
 
@@ -222,18 +259,19 @@ func (l *redoLog) append(payload []byte) (uint64, func() error, error) {
 		return 0, nil, l.failed
 	}
 	rec := appendRedoRecord(nil, l.next, payload)
-	if _, err := l.f.WriteAt(rec, l.end); err != nil {
-		l.failed = fmt.Errorf("redo log %s: write: %w", l.path, err)
+	f := l.files[l.cur]
+	if _, err := f.WriteAt(rec, l.end); err != nil {
+		l.failed = fmt.Errorf("redo log %s: write: %w", l.path(l.cur), err)
 		return 0, nil, l.failed
 	}
-	pos, f := l.next, l.f
+	pos := l.next
 	l.next++
 	l.end += int64(len(rec))
 	return pos, func() error {
 		if err := chunks.DataSync(f); err != nil {
 			l.mu.Lock()
 			if l.failed == nil {
-				l.failed = fmt.Errorf("redo log %s: sync: %w", l.path, err)
+				l.failed = fmt.Errorf("redo log %s: sync: %w", f.Name(), err)
 			}
 			err = l.failed
 			l.mu.Unlock()
@@ -243,46 +281,75 @@ func (l *redoLog) append(payload []byte) (uint64, func() error, error) {
 	}, nil
 }
 
-// last returns the position of the last record appended (first - 1 when
-// there is none) and the bytes of records since the header.
+// last returns the position of the last record appended and the bytes
+// of records in the file that takes them.
 func (l *redoLog) last() (uint64, int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.next - 1, l.end - redoFirstRecord
 }
 
-// reset starts the log over, empty, once the store holds every record
-// durably (a checkpoint): the header's first position becomes the next
-// one, synced, and the next records go at the front, over the old ones.
+// switchOver starts the other file over, empty, and makes it take the
+// records. The caller knows that the store holds every record of that
+// file durably (a checkpoint's sync after the previous switch).
+func (l *redoLog) switchOver() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.failed != nil {
+		return l.failed
+	}
+	i := 1 - l.cur
+	if err := startOver(l.files[i], l.next); err != nil {
+		l.failed = err
+		return err
+	}
+	l.cur, l.first, l.end = i, l.next, redoFirstRecord
+	return nil
+}
+
+// reset starts both files over, empty, once the store holds every record
+// durably.
 func (l *redoLog) reset() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.failed != nil {
 		return l.failed
 	}
-	if _, err := l.f.WriteAt(appendRedoHeader(nil, l.next), 0); err != nil {
-		l.failed = fmt.Errorf("redo log %s: write header: %w", l.path, err)
-		return l.failed
-	}
-	if err := chunks.DataSync(l.f); err != nil {
-		l.failed = fmt.Errorf("redo log %s: sync header: %w", l.path, err)
-		return l.failed
+	for _, f := range l.files {
+		if err := startOver(f, l.next); err != nil {
+			l.failed = err
+			return err
+		}
 	}
 	l.first, l.end = l.next, redoFirstRecord
 	return nil
 }
 
-// close closes the file.
+// startOver rewrites f's header with first as its first position, and
+// syncs it: its records are of an older start from then on.
+func startOver(f *os.File, first uint64) error {
+	if _, err := f.WriteAt(appendRedoHeader(nil, first), 0); err != nil {
+		return fmt.Errorf("redo log %s: write header: %w", f.Name(), err)
+	}
+	if err := chunks.DataSync(f); err != nil {
+		return fmt.Errorf("redo log %s: sync header: %w", f.Name(), err)
+	}
+	return nil
+}
+
+// close closes the files.
 func (l *redoLog) close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.f == nil {
-		return nil
+	var errs []error
+	for i, f := range l.files {
+		if f != nil {
+			errs = append(errs, f.Close())
+			l.files[i] = nil
+		}
 	}
-	err := l.f.Close()
-	l.f = nil
 	if l.failed == nil {
 		l.failed = errRedoClosed
 	}
-	return err
+	return errors.Join(errs...)
 }

@@ -612,29 +612,28 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 	return size, nil
 }
 
-// WriteBack starts writing the active journal's records back to the disk,
-// without waiting: those written since the last call. A writer that makes
-// its commits durable in a log of its own (CommitStaged) calls it once a
-// log sync is done, so that the journal's pages go to the disk between
-// the log's syncs rather than during them, and the next sync of the
-// journal finds little to write. It is a hint; it changes no durability.
-func (s *FileStore) WriteBack() {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
+// SyncStaged makes every commit staged so far durable: it syncs the
+// active journal, into which CommitStaged wrote them, without a commit
+// record and without holding up Puts and commits meanwhile. Only a failed
+// sync fails the store.
+func (s *FileStore) SyncStaged() error {
 	s.mu.RLock()
-	if s.closed || s.readOnly || len(s.journals) == 0 {
+	if err := s.writable(); err != nil {
 		s.mu.RUnlock()
-		return
+		return err
 	}
 	a := s.active()
-	from, to := max(a.hinted, journalHeaderSize), a.written
 	s.mu.RUnlock()
-	if to > from {
-		writeBackHint(a.f, from, to-from)
-		s.mu.Lock()
-		a.hinted = to
-		s.mu.Unlock()
+	err := a.syncFill()
+	if errors.Is(err, errJournalClosed) {
+		// Replaced by a compaction or a collection, whose new journal
+		// begins, synced, with a commit of the root as it was then.
+		return nil
 	}
+	if err != nil {
+		return s.fail(fmt.Errorf("journal %s: sync: %w", a.path, err))
+	}
+	return nil
 }
 
 // compactInBackground starts a compaction unless one is running.

@@ -41,9 +41,6 @@ type journal struct {
 	// one failed.
 	reserved        int64
 	filling, noFill bool
-	// hinted is where the records whose write-back was started
-	// (WriteBack) end.
-	hinted int64
 	// fmu keeps a fill's final sync (reserve.go), which runs without the
 	// store's locks, from a close of the file that a collection or a
 	// compaction makes of a journal it replaced (closeFile); fclosed is
@@ -60,8 +57,8 @@ func (j *journal) closeFile() error {
 	return j.f.Close()
 }
 
-// syncFill syncs j's file for a fill, unless it was closed (the journal
-// replaced meanwhile, its reserve of no more use).
+// syncFill syncs j's file for a fill or SyncStaged, unless it was closed
+// (the journal replaced meanwhile).
 func (j *journal) syncFill() error {
 	j.fmu.Lock()
 	defer j.fmu.Unlock()
