@@ -30,9 +30,10 @@
 // autocommit) without writing them into the transaction's root first, so
 // that they are edited into a tree once in all. A group whose commits
 // changed rows only is made durable by one record of its row changes in
-// the database's redo log (.verso/redo.log, redolog.go), synced while the
-// trees are edited, and its working set is staged in the store without a
-// sync; opening the database replays what the store had not yet synced.
+// the database's redo log (.verso/redo-0.log and redo-1.log,
+// redolog.go), synced while the trees are edited, and its working set is
+// staged in the store without a sync; opening the database replays what
+// the store had not yet synced.
 //
 // Tables are read and written by primary key with Txn.CreateTable, Get,
 // GetForUpdate, Insert, Put and Delete, in typed values (Int, String, ...).

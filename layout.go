@@ -17,8 +17,9 @@ import (
 //	<dir>/.verso/          the database
 //	<dir>/.verso/chunks/   the chunk store (chunks.FileStore)
 //	<dir>/.verso/HEAD      the default branch's name and a newline
-//	<dir>/.verso/redo.log  the redo log of row changes not yet synced in
-//	                       the chunk store (redolog.go)
+//	<dir>/.verso/redo-0.log, redo-1.log
+//	                       the redo log: row changes the chunk store may
+//	                       not hold durably yet (redolog.go)
 //
 // A data dir of the server holds database folders; a folder's name is its
 // database's. The server keeps its own files beside them in folders whose
