@@ -104,7 +104,12 @@
 //   - Put keeps the slice it is given until it is written out: do not modify
 //     it afterwards. Get returns a fresh slice that belongs to the caller.
 //   - Puts are readable at once but durable only after the next successful
-//     Commit; Close without Commit loses them.
+//     Commit; Close without Commit loses them. A CommitStaged root is
+//     durable only after the next sync of the journal (a Commit,
+//     SyncStaged, a compaction or a collection): a power loss before it
+//     may lose it, and its writer must have logged what it holds (its log
+//     position says how much). A kill of the process keeps it: its
+//     records are written, not synced.
 //   - After a failed write or sync the store refuses further writes
 //     (ErrFailed): what reached the disk is unknown. Reopen it; recovery
 //     restores the last durable commit.
