@@ -101,6 +101,13 @@ func (t *Txn) Commit(ctx context.Context) error {
 	return r.err
 }
 
+// busy reports whether commits wait for the next group.
+func (q *commitQueue) busy() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.waiting) > 0
+}
+
 // handOff makes the first waiting commit the leader of the next group, or
 // ends the leading.
 func (q *commitQueue) handOff() {
@@ -239,8 +246,11 @@ func (db *DB) prepareBranch(ctx context.Context, branch string, reqs []*commitRe
 	var err error
 	if g != nil {
 		// A group of row changes is made durable by its redo record,
-		// whose sync runs while the trees are edited (redo.go).
-		if !changed {
+		// whose sync runs while the trees are edited (redo.go), when
+		// other commits are under way: a lone writer's commit is
+		// synced in the store as it is, which measured faster on two
+		// cores (docs/BENCHMARKS.md).
+		if !changed && (len(reqs) > 1 || p.fromPending || db.commits.busy() || db.redoLone) {
 			p.redo = db.logGroup(ctx, branch, p.ws, g)
 		}
 		err = g.flush(ctx)

@@ -132,8 +132,10 @@ type DB struct {
 	checkpointing atomic.Bool
 	checkpoints   sync.WaitGroup
 	// redoCheckpoint is the bytes of records past which the log asks
-	// for a checkpoint (redoCheckpoint; tests lower it).
+	// for a checkpoint (redoCheckpoint; tests lower it). redoLone logs
+	// a lone commit too (tests).
 	redoCheckpoint int64
+	redoLone       bool
 }
 
 // snapshot is a branch's working set and root as of a store root.
