@@ -165,7 +165,7 @@ func (l *redoLog) create(i int, first uint64) error {
 		err = os.Rename(tmp, path)
 	}
 	if err == nil {
-		err = syncFolder(l.repo)
+		err = chunks.SyncDir(l.repo)
 	}
 	if err != nil {
 		if f != nil {
@@ -176,19 +176,6 @@ func (l *redoLog) create(i int, first uint64) error {
 	}
 	l.files[i] = f
 	return nil
-}
-
-// syncFolder syncs a folder, so that a file made or renamed in it stays.
-func syncFolder(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // appendRedoHeader appends a header whose first position is first.

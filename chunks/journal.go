@@ -303,3 +303,7 @@ func mapFile(f *os.File) ([]byte, error) {
 // read it back but not its times (fdatasync where the system has it): the
 // sync of a file written in place, for logs kept beside the store.
 func DataSync(f *os.File) error { return datasync(f) }
+
+// SyncDir syncs the folder dir, so that files made, renamed or removed in
+// it stay so after a crash.
+func SyncDir(dir string) error { return syncDir(dir) }
