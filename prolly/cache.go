@@ -17,13 +17,19 @@ const DefaultCacheBytes = 64 << 20
 // its own lock, map and CLOCK ring: a hit takes a read lock, one map
 // lookup and sets the node's referenced bit (a field of the node itself,
 // so a hit follows one pointer from the map, not two), touching no other
-// entry
-// (an LRU list would move the entry and rewrite its neighbours, a cache
-// miss or two per hit on a large cache, under an exclusive lock). An
-// insertion evicts from the ring's hand the first entries not referenced
-// since the hand last passed them, clearing the bits it passes: the
-// second-chance approximation of LRU. New entries start unreferenced, so
-// a scan that reads nodes once does not push out nodes read twice.
+// entry (an LRU list would move the entry and rewrite its neighbours, a
+// cache miss or two per hit on a large cache, under an exclusive lock).
+// An insertion evicts from the ring's hand the first entries not
+// referenced since the hand last passed them, clearing the bits it
+// passes: the second-chance approximation of LRU. An evicted entry leaves
+// a hole in the ring, which the hand has just passed, and the next
+// insertion fills it: a new entry is looked at again only after a whole
+// turn of the hand. (An earlier ring moved its last entry, the newest,
+// into the evicted slot under the hand: once the cache was full, each
+// insertion evicted the one before it, and the nodes one commit wrote
+// were gone before the next commit edited them.) New entries start
+// unreferenced, so a scan that reads nodes once does not push out nodes
+// read twice.
 type nodeCache struct {
 	shards []cacheShard
 	mask   uint32
@@ -34,7 +40,8 @@ type cacheShard struct {
 	max   int
 	size  int
 	items map[chunks.Address]*node
-	ring  []*node
+	ring  []*node // nil where an entry was evicted
+	holes []int   // the nil slots of ring
 	hand  int
 }
 
@@ -98,30 +105,37 @@ func (c *nodeCache) put(nd *node) {
 		s.evict()
 	}
 	s.items[nd.addr] = nd
-	s.ring = append(s.ring, nd)
+	if h := len(s.holes) - 1; h >= 0 {
+		s.ring[s.holes[h]] = nd
+		s.holes = s.holes[:h]
+	} else {
+		s.ring = append(s.ring, nd)
+	}
 	s.size += n
 }
 
 // evict removes one entry: the first at or after the hand whose bit is
-// clear, clearing the bits it passes. The shard is not empty.
+// clear, clearing the bits it passes, and leaves a hole where it was, with
+// the hand past it. The shard holds an entry.
 func (s *cacheShard) evict() {
 	for {
 		if s.hand >= len(s.ring) {
 			s.hand = 0
 		}
 		nd := s.ring[s.hand]
-		if nd.ref.Load() {
+		switch {
+		case nd == nil:
+		case nd.ref.Load():
 			nd.ref.Store(false)
+		default:
+			s.ring[s.hand] = nil
+			s.holes = append(s.holes, s.hand)
 			s.hand++
-			continue
+			delete(s.items, nd.addr)
+			s.size -= cost(nd)
+			return
 		}
-		last := len(s.ring) - 1
-		s.ring[s.hand] = s.ring[last]
-		s.ring[last] = nil
-		s.ring = s.ring[:last]
-		delete(s.items, nd.addr)
-		s.size -= cost(nd)
-		return
+		s.hand++
 	}
 }
 
@@ -172,6 +186,9 @@ func (c *nodeCache) evictIf(drop func(chunks.Address) bool) int {
 		s.mu.Lock()
 		keep := s.ring[:0]
 		for _, nd := range s.ring {
+			if nd == nil {
+				continue
+			}
 			if drop(nd.addr) {
 				delete(s.items, nd.addr)
 				s.size -= cost(nd)
@@ -182,6 +199,7 @@ func (c *nodeCache) evictIf(drop func(chunks.Address) bool) int {
 		}
 		clear(s.ring[len(keep):])
 		s.ring = keep
+		s.holes = s.holes[:0]
 		s.hand = 0
 		s.mu.Unlock()
 	}

@@ -46,6 +46,62 @@ func TestNodeCacheBound(t *testing.T) {
 	}
 }
 
+// TestNodeCacheKeepsNewNodes checks the CLOCK ring's turn: once the cache
+// is full, a node just written stays while fewer nodes than the cache
+// holds come after it, whether or not it is read, and a node read between
+// turns of the hand stays however many come after it. (A ring that put
+// each new node under its hand evicted it at the next insertion, so the
+// nodes one commit wrote were gone when the next one edited them.)
+func TestNodeCacheKeepsNewNodes(t *testing.T) {
+	ctx := context.Background()
+	ns := NewNodeStoreCache(chunks.NewMemoryStore(), 1<<20) // one shard
+	if len(ns.cache.shards) != 1 {
+		t.Fatalf("%d shards, want 1", len(ns.cache.shards))
+	}
+	seq := 0
+	write := func() *node {
+		t.Helper()
+		seq++
+		val := make([]byte, 900)
+		val[0], val[1], val[2] = byte(seq), byte(seq>>8), byte(seq>>16)
+		nd, err := ns.write(ctx, 0, [][]byte{EncodeKey(nil, Int(int64(seq)))}, [][]byte{val})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return nd
+	}
+	cached := func(nd *node) bool {
+		_, ok := ns.cache.peek(nd.addr)
+		return ok
+	}
+	for i := 0; i < 3000; i++ { // full, and turned over twice
+		write()
+	}
+	held, _ := ns.cache.len()
+	if held < 500 {
+		t.Fatalf("the cache holds %d nodes; the test wants a full cache of many", held)
+	}
+	newest := write()
+	hot := write()
+	for i := 0; i < 4*held; i++ {
+		if i < held/2 && !cached(newest) {
+			t.Fatalf("a new node was evicted after %d more of the %d the cache holds", i, held)
+		}
+		if i%(held/4) == 0 {
+			if _, err := ns.read(ctx, hot.addr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !cached(hot) {
+			t.Fatalf("a node read every %d insertions was evicted after %d (the cache holds %d)", held/4, i, held)
+		}
+		write()
+	}
+	if cached(newest) {
+		t.Fatalf("a node never read stayed through %d insertions into a cache of %d", 4*held, held)
+	}
+}
+
 // TestNodeCacheResize changes a cache's bound while it holds a whole map:
 // shrinking evicts down to the new bound at once, growing lets it hold the
 // whole map again, and 0 caches nothing; reads stay right throughout.
