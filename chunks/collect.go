@@ -431,6 +431,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	}
 	s.journals, s.tables, s.man = []*journal{j}, tabs, newMan
 	s.barrier = nil
+	s.recent.clear() // it may hold chunks the collection dropped
 	st.BytesAfter = s.fileBytes()
 	s.mu.Unlock()
 	s.crash(opts, "remove")

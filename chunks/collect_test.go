@@ -191,6 +191,15 @@ func TestCollectModel(t *testing.T) {
 						t.Fatalf("step %d: a young collection dropped %s of a table file", step, a)
 					}
 				}
+				// What the collection dropped is gone for Get too, though
+				// the store kept the small chunks it was given (recent.go).
+				for _, a := range pool {
+					if !got[a] {
+						if _, err := s.Get(ctx, a); !IsNotFound(err) {
+							t.Fatalf("step %d (young %v): Get of collected %s: %v, want not found", step, young, a, err)
+						}
+					}
+				}
 				if st.ChunksAfter != len(got) || st.ChunksBefore < st.ChunksAfter {
 					t.Fatalf("step %d (young %v): stats %+v, %d held, %d reachable", step, young, st, len(got), len(want))
 				}

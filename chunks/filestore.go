@@ -81,6 +81,10 @@ type FileStore struct {
 	// chunks and record bytes appended to a journal since the open
 	putChunks, putBytes atomic.Int64
 
+	// recent holds small chunks put or read lately (recent.go); unused
+	// by a read-only store, which others' collections may change.
+	recent recentCache
+
 	bg      sync.WaitGroup
 	bgBusy  atomic.Bool
 	bgErr   atomic.Pointer[error]
@@ -305,6 +309,10 @@ func (s *FileStore) Get(ctx context.Context, addr Address) ([]byte, error) {
 		s.mu.RUnlock()
 		return nil, err
 	}
+	if b, ok := s.recent.get(addr); ok {
+		s.mu.RUnlock()
+		return b, nil
+	}
 	j, loc, t, ti := s.locate(addr)
 	switch {
 	case j != nil:
@@ -314,10 +322,18 @@ func (s *FileStore) Get(ctx context.Context, addr Address) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return decodeJournalChunk(path, addr, loc, b)
+		data, err := decodeJournalChunk(path, addr, loc, b)
+		if err == nil && !s.readOnly {
+			s.recent.add(addr, append([]byte(nil), data...))
+		}
+		return data, err
 	case t != nil:
-		defer s.mu.RUnlock()
-		return t.read(ti)
+		data, err := t.read(ti)
+		s.mu.RUnlock()
+		if err == nil && !s.readOnly {
+			s.recent.add(addr, append([]byte(nil), data...))
+		}
+		return data, err
 	default:
 		s.mu.RUnlock()
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, addr)
@@ -433,6 +449,7 @@ func (s *FileStore) Put(ctx context.Context, data []byte) (Address, error) {
 		a.chain = chainNext(a.chain, s.scratch[len(s.scratch)-8:])
 		s.putChunks.Add(1)
 		s.putBytes.Add(int64(len(s.scratch)))
+		s.recent.add(addr, data)
 	}
 	full := len(a.buf) >= flushSize
 	s.mu.Unlock()
