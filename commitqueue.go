@@ -303,7 +303,7 @@ func (db *DB) finishBranch(ctx context.Context, p *branchCommit) bool {
 		// store commit is computed while the sync runs.
 		var ps *commitgraph.PreparedStage
 		ps, err = db.graph.PrepareStage(ctx, p.branch, p.ws, p.next)
-		if serr := <-p.redo.done; err == nil {
+		if serr := p.redo.wait(); err == nil {
 			err = serr
 		}
 		if err == nil {

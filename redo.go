@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"runtime"
 	"slices"
 
 	"github.com/verso-db/verso/chunks"
@@ -203,11 +202,11 @@ func decodeRedoChange(b []byte) (redoChange, error) {
 	return c, nil
 }
 
-// redoWait is a logged group's record: its position, and its sync's
-// outcome once done.
+// redoWait is a logged group's record: its position, and the wait for
+// its sync.
 type redoWait struct {
 	pos  uint64
-	done chan error
+	wait func() error
 }
 
 // logGroup appends the redo record of the group g, which merged into the
@@ -234,18 +233,14 @@ func (db *DB) logGroup(ctx context.Context, branch string, ws commitgraph.Workin
 		}
 		c.tables = append(c.tables, redoTable{name: n, before: before, edits: g.tables[n].ed.Edits()})
 	}
-	pos, sync, err := db.redo.append(c.encode())
+	// The record's sync starts in append and runs in the kernel while
+	// this goroutine edits the trees.
+	pos, wait, err := db.redo.append(c.encode())
 	if err != nil {
 		db.auto.log.Load().Warn("the redo log failed; commits are synced in the store from now on", "database", db.name, "err", err)
 		return nil
 	}
-	w := &redoWait{pos: pos, done: make(chan error, 1)}
-	go func() { w.done <- sync() }()
-	// Let the sync start now, on this core, while this goroutine goes on
-	// with the trees on the other: left to the scheduler, the new
-	// goroutine waits for this one to block, after the edit.
-	runtime.Gosched()
-	return w
+	return &redoWait{pos: pos, wait: wait}
 }
 
 // applyRedo replays c onto its branch's working set, staged at log

@@ -85,10 +85,11 @@ type redoLog struct {
 
 	mu     sync.Mutex // guards the fields below
 	files  [2]*os.File
-	cur    int    // the file that takes the records
-	first  uint64 // its header's first position
-	next   uint64 // the position the next record takes
-	end    int64  // where in it the next record goes
+	syncs  [2]*chunks.SyncQueue // each file's syncs, made at its first record
+	cur    int                  // the file that takes the records
+	first  uint64               // its header's first position
+	next   uint64               // the position the next record takes
+	end    int64                // where in it the next record goes
 	failed error
 }
 
@@ -254,11 +255,19 @@ func (l *redoLog) append(payload []byte) (uint64, func() error, error) {
 	pos := l.next
 	l.next++
 	l.end += int64(len(rec))
+	// The sync starts now and runs while the caller goes on
+	// (chunks.SyncQueue): the returned func waits for it.
+	q := l.syncs[l.cur]
+	if q == nil {
+		q = chunks.NewSyncQueue(f)
+		l.syncs[l.cur] = q
+	}
+	ticket := q.Start()
 	return pos, func() error {
-		if err := chunks.DataSync(f); err != nil {
+		if err := q.Wait(ticket); err != nil {
 			l.mu.Lock()
 			if l.failed == nil {
-				l.failed = fmt.Errorf("redo log %s: sync: %w", f.Name(), err)
+				l.failed = fmt.Errorf("redo log: %w", err)
 			}
 			err = l.failed
 			l.mu.Unlock()
@@ -329,6 +338,12 @@ func (l *redoLog) close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var errs []error
+	for i, q := range l.syncs {
+		if q != nil {
+			errs = append(errs, q.Close())
+			l.syncs[i] = nil
+		}
+	}
 	for i, f := range l.files {
 		if f != nil {
 			errs = append(errs, f.Close())

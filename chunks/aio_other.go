@@ -1,0 +1,26 @@
+//go:build !linux
+
+package chunks
+
+import (
+	"errors"
+	"os"
+)
+
+var errAsyncSyncUnsupported = errors.New("asynchronous syncs are Linux's")
+
+// aioContext is Linux's; elsewhere SyncQueue syncs in Wait.
+type aioContext struct{}
+
+type aioDone struct {
+	ticket uint64
+	err    error
+}
+
+func newAIOContext() *aioContext { return nil }
+
+func (c *aioContext) submitDataSync(*os.File, uint64) error { panic("unreachable") }
+
+func (c *aioContext) wait(done []aioDone) ([]aioDone, error) { panic("unreachable") }
+
+func (c *aioContext) close() {}
