@@ -18,7 +18,12 @@ type aioContext struct {
 	events [aioEvents]aioEvent
 }
 
-const aioEvents = 64
+// aioEvents is a context's queue: a writer has a sync or two outstanding
+// (the redo log's groups are pipelined two deep), and the system's
+// contexts share fs.aio-max-nr events (65536 by default), so a small
+// queue leaves room for many open databases. A full queue refuses a
+// submission, and SyncQueue syncs in Start instead.
+const aioEvents = 16
 
 // aioIOCB is struct iocb of linux/aio_abi.h. Only aio_data, the opcode
 // and the descriptor are set: aio_key and aio_rw_flags, whose order
