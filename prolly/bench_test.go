@@ -125,6 +125,84 @@ func BenchmarkGet(b *testing.B) {
 	}
 }
 
+// BenchmarkGetCacheSmall reads a map of 1M rows through caches that hold
+// a fraction of its nodes, keys drawn with a Zipf skew (a hot set), and
+// reports the share of node loads the cache missed; the baseline is a
+// cache that holds the whole map. Each load that misses decodes a node
+// from the store (the memory store here: on disk it is a read too).
+func BenchmarkGetCacheSmall(b *testing.B) {
+	ctx := context.Background()
+	const n = 1_000_000
+	f := fixture(b, n)
+	z := rand.NewZipf(rand.New(rand.NewPCG(5, 6)), 1.1, 1, 2*n-1)
+	probes := make([][]byte, 1<<16)
+	for i := range probes {
+		// Scatter the hot keys over the key space.
+		probes[i] = EncodeKey(nil, Int(int64((z.Uint64()*7919)%(2*n))))
+	}
+	for _, cacheMB := range []int{4, 16, 256} {
+		b.Run(fmt.Sprintf("cache=%dMiB", cacheMB), func(b *testing.B) {
+			ns := NewNodeStoreCache(f.ns.Store(), cacheMB<<20)
+			m, err := OpenMap(ctx, ns, f.m.Address())
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, k := range probes { // warm
+				if _, _, err := m.Get(ctx, k); err != nil {
+					b.Fatal(err)
+				}
+			}
+			before := ns.Stats()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, _, err := m.Get(ctx, probes[i%len(probes)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			after := ns.Stats()
+			b.ReportMetric(100*float64(after.Reads-before.Reads)/float64(max(after.Loads-before.Loads, 1)), "%miss")
+		})
+	}
+}
+
+// BenchmarkEditCacheSmall applies single-row edits, keys drawn with a
+// Zipf skew, to a map of 1M rows through caches that hold a fraction of
+// its nodes, and reports the share of node loads the cache missed: an
+// edit reads back the nodes the edits before it wrote (see nodeCache).
+func BenchmarkEditCacheSmall(b *testing.B) {
+	ctx := context.Background()
+	const n = 1_000_000
+	f := fixture(b, n)
+	for _, cacheMB := range []int{4, 16, 256} {
+		b.Run(fmt.Sprintf("cache=%dMiB", cacheMB), func(b *testing.B) {
+			ns := NewNodeStoreCache(f.ns.Store(), cacheMB<<20)
+			m, err := OpenMap(ctx, ns, f.m.Address())
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := rand.New(rand.NewPCG(1, 2))
+			z := rand.NewZipf(rand.New(rand.NewPCG(5, 6)), 1.1, 1, 2*n-1)
+			edit := func() {
+				k := int64((z.Uint64() * 7919) % (2 * n))
+				if m, err = m.Apply(ctx, []Edit{{Key: EncodeKey(nil, Int(k)), Value: benchVal(r.IntN(1000))}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for i := 0; i < 20000; i++ { // warm
+				edit()
+			}
+			before := ns.Stats()
+			for b.Loop() {
+				edit()
+			}
+			after := ns.Stats()
+			b.ReportMetric(100*float64(after.Reads-before.Reads)/float64(max(after.Loads-before.Loads, 1)), "%miss")
+		})
+	}
+}
+
 func BenchmarkScan(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range benchSizes {

@@ -51,7 +51,9 @@ func TestNodeCacheBound(t *testing.T) {
 // holds come after it, whether or not it is read, and a node read between
 // turns of the hand stays however many come after it. (A ring that put
 // each new node under its hand evicted it at the next insertion, so the
-// nodes one commit wrote were gone when the next one edited them.)
+// nodes one commit wrote were gone when the next one edited them.) Nodes
+// read from the store are on probation: read once, the next insertion
+// takes them.
 func TestNodeCacheKeepsNewNodes(t *testing.T) {
 	ctx := context.Background()
 	ns := NewNodeStoreCache(chunks.NewMemoryStore(), 1<<20) // one shard
@@ -99,6 +101,39 @@ func TestNodeCacheKeepsNewNodes(t *testing.T) {
 	}
 	if cached(newest) {
 		t.Fatalf("a node never read stayed through %d insertions into a cache of %d", 4*held, held)
+	}
+
+	// Nodes read from the store are on probation: the next insertion
+	// takes one read once, not one read twice.
+	other := NewNodeStoreCache(ns.Store(), 0) // writes them without caching
+	var once, twice *node
+	for _, p := range []**node{&once, &twice} {
+		seq++
+		nd, err := other.write(ctx, 0, [][]byte{EncodeKey(nil, Int(int64(seq)))}, [][]byte{make([]byte, 900)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		*p = nd
+	}
+	read := func(nd *node) {
+		t.Helper()
+		if _, err := ns.read(ctx, nd.addr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read(once)
+	if !cached(once) {
+		t.Fatalf("a node just read is not cached")
+	}
+	read(twice) // its insertion evicts once, under the hand
+	read(twice)
+	if cached(once) {
+		t.Fatalf("a node read once from the store stayed through the next insertion")
+	}
+	write()
+	write()
+	if !cached(twice) {
+		t.Fatalf("a node read twice was evicted by the next insertions")
 	}
 }
 

@@ -105,7 +105,7 @@ func (ns *NodeStore) fetch(ctx context.Context, addr chunks.Address) (*node, err
 		return nil, err
 	}
 	if ns.cache != nil {
-		ns.cache.put(nd)
+		ns.cache.put(nd, false)
 	}
 	return nd, nil
 }
@@ -148,7 +148,7 @@ func (ns *NodeStore) write(ctx context.Context, level uint8, keys, vals [][]byte
 		panic(fmt.Sprintf("prolly: a node just encoded does not decode (invariant: encodeNode output is valid): %v", err))
 	}
 	if ns.cache != nil {
-		ns.cache.put(nd)
+		ns.cache.put(nd, true)
 	}
 	return nd, nil
 }
