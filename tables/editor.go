@@ -304,9 +304,16 @@ func (e *Editor) Update(ctx context.Context, old, row []Value) error {
 		e.rows.del(oldKey)
 	}
 	e.rows.put(key, val)
+	samePK := bytes.Equal(key, oldKey)
 	for i, newIK := range iks {
 		oldIK, _ := c.indexKey(&c.s.Indexes[i], prev, oldKey)
-		if !bytes.Equal(oldIK, newIK) {
+		sameIK := bytes.Equal(oldIK, newIK)
+		if sameIK && samePK {
+			// The entry stands as it is (key and value): putting it
+			// again would rewrite its leaf, unchanged, at every commit.
+			continue
+		}
+		if !sameIK {
 			e.indexes[i].del(oldIK)
 		}
 		e.indexes[i].put(newIK, key)

@@ -436,3 +436,78 @@ func TestInvariantsAllowRecordedDuplicates(t *testing.T) {
 		t.Fatalf("a duplicate no one let in: %v, want ErrDuplicateUnique", err)
 	}
 }
+
+// TestUpdateLeavesUnchangedIndexEntries: an Update that changes no column
+// of an index and keeps the primary key leaves that index's entry alone
+// (no pending entry, so its leaf is not rewritten at the commit); one that
+// changes an indexed column or the key rewrites the entry. The tables made
+// equal, to the address, tables built from scratch with the same rows.
+func TestUpdateLeavesUnchangedIndexEntries(t *testing.T) {
+	ctx := context.Background()
+	ns := prolly.NewNodeStore(chunks.NewMemoryStore())
+	row := func(id int64, name string, score int64, note string) []Value {
+		return []Value{prolly.Int(id), prolly.String(name), prolly.Int(score), prolly.String(note)}
+	}
+	build := func(rows [][]Value) *Table {
+		t.Helper()
+		tb, err := New(ns, testSchema(false), testCollations)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ed := tb.Edit()
+		for _, r := range rows {
+			if _, err := ed.Insert(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if tb, err = ed.Table(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return tb
+	}
+	var rows [][]Value
+	for i := int64(1); i <= 300; i++ {
+		rows = append(rows, row(i, fmt.Sprintf("name %d", i), i%17, "note"))
+	}
+	tb := build(rows)
+	pending := func(ed *Editor) []int {
+		var n []int
+		for _, m := range ed.Edits().Maps {
+			n = append(n, len(m))
+		}
+		return n
+	}
+	steps := []struct {
+		what string
+		i    int     // the row updated
+		new  []Value // its new value
+		want []int   // pending entries: rows, by_name, by_score
+	}{
+		{"a column no index has", 6, row(7, "name 7", 7, "changed"), []int{1, 0, 0}},
+		{"an indexed column", 7, row(8, "name 8", 99, "note"), []int{2, 0, 2}},
+		{"the primary key", 8, row(1000, "name 9", 9, "note"), []int{4, 2, 4}},
+	}
+	ed := tb.Edit()
+	for _, st := range steps {
+		if err := ed.Update(ctx, rows[st.i], st.new); err != nil {
+			t.Fatal(err)
+		}
+		rows[st.i] = st.new
+		if got := pending(ed); !slices.Equal(got, st.want) {
+			t.Fatalf("after an update of %s: pending entries %v, want %v", st.what, got, st.want)
+		}
+	}
+	edited, err := ed.Table(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := build(rows)
+	if edited.Rows().Address() != fresh.Rows().Address() {
+		t.Fatalf("the edited table's rows differ from the same rows built afresh")
+	}
+	for i := range fresh.Schema().Indexes {
+		if edited.IndexMap(i).Address() != fresh.IndexMap(i).Address() {
+			t.Fatalf("index %d of the edited table differs from the same rows' built afresh", i)
+		}
+	}
+}
