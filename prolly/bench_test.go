@@ -142,11 +142,7 @@ func BenchmarkGetCacheSmall(b *testing.B) {
 	}
 	for _, cacheMB := range []int{4, 16, 256} {
 		b.Run(fmt.Sprintf("cache=%dMiB", cacheMB), func(b *testing.B) {
-			ns := NewNodeStoreCache(f.ns.Store(), cacheMB<<20)
-			m, err := OpenMap(ctx, ns, f.m.Address())
-			if err != nil {
-				b.Fatal(err)
-			}
+			m, ns := f.throughCache(b, cacheMB)
 			for _, k := range probes { // warm
 				if _, _, err := m.Get(ctx, k); err != nil {
 					b.Fatal(err)
@@ -161,10 +157,27 @@ func BenchmarkGetCacheSmall(b *testing.B) {
 				}
 				i++
 			}
-			after := ns.Stats()
-			b.ReportMetric(100*float64(after.Reads-before.Reads)/float64(max(after.Loads-before.Loads, 1)), "%miss")
+			reportMisses(b, ns, before)
 		})
 	}
+}
+
+// throughCache opens the fixture's map through a node store of its own
+// with a cache of cacheMB MiB.
+func (f *benchFixture) throughCache(b *testing.B, cacheMB int) (Map, *NodeStore) {
+	ns := NewNodeStoreCache(f.ns.Store(), cacheMB<<20)
+	m, err := OpenMap(context.Background(), ns, f.m.Address())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m, ns
+}
+
+// reportMisses reports the share of node loads since before that missed
+// ns's cache.
+func reportMisses(b *testing.B, ns *NodeStore, before Stats) {
+	after := ns.Stats()
+	b.ReportMetric(100*float64(after.Reads-before.Reads)/float64(max(after.Loads-before.Loads, 1)), "%miss")
 }
 
 // BenchmarkEditCacheSmall applies single-row edits, keys drawn with a
@@ -177,11 +190,8 @@ func BenchmarkEditCacheSmall(b *testing.B) {
 	f := fixture(b, n)
 	for _, cacheMB := range []int{4, 16, 256} {
 		b.Run(fmt.Sprintf("cache=%dMiB", cacheMB), func(b *testing.B) {
-			ns := NewNodeStoreCache(f.ns.Store(), cacheMB<<20)
-			m, err := OpenMap(ctx, ns, f.m.Address())
-			if err != nil {
-				b.Fatal(err)
-			}
+			m, ns := f.throughCache(b, cacheMB)
+			var err error
 			r := rand.New(rand.NewPCG(1, 2))
 			z := rand.NewZipf(rand.New(rand.NewPCG(5, 6)), 1.1, 1, 2*n-1)
 			edit := func() {
@@ -197,8 +207,7 @@ func BenchmarkEditCacheSmall(b *testing.B) {
 			for b.Loop() {
 				edit()
 			}
-			after := ns.Stats()
-			b.ReportMetric(100*float64(after.Reads-before.Reads)/float64(max(after.Loads-before.Loads, 1)), "%miss")
+			reportMisses(b, ns, before)
 		})
 	}
 }
