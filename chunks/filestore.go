@@ -314,30 +314,26 @@ func (s *FileStore) Get(ctx context.Context, addr Address) ([]byte, error) {
 		return b, nil
 	}
 	j, loc, t, ti := s.locate(addr)
+	var data []byte
+	var err error
 	switch {
 	case j != nil:
-		b, err := j.readRecord(loc)
-		path := j.path
-		s.mu.RUnlock()
-		if err != nil {
-			return nil, err
+		var b []byte
+		if b, err = j.readRecord(loc); err == nil {
+			data, err = decodeJournalChunk(j.path, addr, loc, b)
 		}
-		data, err := decodeJournalChunk(path, addr, loc, b)
-		if err == nil && !s.readOnly {
-			s.recent.add(addr, append([]byte(nil), data...))
-		}
-		return data, err
 	case t != nil:
-		data, err := t.read(ti)
-		s.mu.RUnlock()
-		if err == nil && !s.readOnly {
-			s.recent.add(addr, append([]byte(nil), data...))
-		}
-		return data, err
+		data, err = t.read(ti)
 	default:
-		s.mu.RUnlock()
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, addr)
+		err = fmt.Errorf("%w: %s", ErrNotFound, addr)
 	}
+	if err == nil && !s.readOnly {
+		// Under mu: a collection clears the cache under mu, so the
+		// chunk cannot be dropped between this read and its keeping.
+		s.recent.addCopy(addr, data)
+	}
+	s.mu.RUnlock()
+	return data, err
 }
 
 func (s *FileStore) GetMany(ctx context.Context, addrs []Address, found func(Address, []byte)) error {

@@ -54,6 +54,13 @@ func (c *recentCache) add(a Address, data []byte) {
 	}
 }
 
+// addCopy keeps a copy of data, the chunk at a, if it is small.
+func (c *recentCache) addCopy(a Address, data []byte) {
+	if len(data) <= recentMax {
+		c.add(a, append([]byte(nil), data...))
+	}
+}
+
 // clear drops every chunk.
 func (c *recentCache) clear() {
 	for i := range c.slots {

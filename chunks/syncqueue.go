@@ -90,16 +90,14 @@ func (q *SyncQueue) Wait(t uint64) error {
 			continue
 		}
 		q.reaping = true
+		last := q.started // a sync now covers every ticket started
 		q.mu.Unlock()
 		if q.aio == nil {
-			// Covers every ticket started so far.
-			last := q.lastStarted()
 			err := DataSync(q.f)
 			q.mu.Lock()
 			q.finished(last, err)
 		} else {
-			var done []aioDone
-			done, err := q.aio.wait(done)
+			done, err := q.aio.wait(nil)
 			q.mu.Lock()
 			if err != nil {
 				q.finished(0, err)
@@ -111,12 +109,6 @@ func (q *SyncQueue) Wait(t uint64) error {
 		q.reaping = false
 		q.cond.Broadcast()
 	}
-}
-
-func (q *SyncQueue) lastStarted() uint64 {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.started
 }
 
 // Close waits for the syncs started and releases the queue's kernel
