@@ -370,14 +370,38 @@ func (db *DB) checkpointLocked(ctx context.Context) error {
 	if db.redo == nil {
 		return nil
 	}
-	root, err := db.store.Root(ctx)
+	root, err := db.redoFS.Root(ctx)
 	if err != nil {
 		return err
 	}
-	if err := db.store.Commit(ctx, root, root); err != nil {
+	// At the last record's position: the store holds, from now on, the
+	// records the replay skipped and those of failed groups, which it
+	// would otherwise never reach. The files started over, a crash would
+	// find the store short of the log's first position.
+	last, _ := db.redo.last()
+	if err := db.redoFS.CommitAt(ctx, root, root, last); err != nil {
 		return err
 	}
 	return db.redo.reset()
+}
+
+// coverFailed stages a commit of the store's root at the log's last
+// position when the store's position is behind it: every record is staged
+// but those of groups whose write failed, which the store would never
+// reach. The checkpoint that follows makes it durable, so that no file of
+// the log is started over while the store's durable position is short of
+// a record in it. Callers hold commitMu and storeMu (no group is between
+// its record and its write).
+func (db *DB) coverFailed(ctx context.Context) error {
+	last, _ := db.redo.last()
+	if db.redoFS.LogPosition() >= last {
+		return nil
+	}
+	root, err := db.redoFS.Root(ctx)
+	if err != nil {
+		return err
+	}
+	return db.redoFS.CommitStaged(ctx, root, root, last)
 }
 
 // maybeCheckpoint starts a checkpoint once the redo log's file holds
@@ -394,7 +418,10 @@ func (db *DB) maybeCheckpoint(ctx context.Context) {
 		return
 	}
 	db.storeMu.Lock()
-	err := db.redo.switchOver()
+	err := db.coverFailed(ctx)
+	if err == nil {
+		err = db.redo.switchOver()
+	}
 	db.storeMu.Unlock()
 	if err != nil {
 		db.auto.log.Load().Warn("the redo log failed; commits are synced in the store from now on", "database", db.name, "err", err)

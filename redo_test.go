@@ -373,3 +373,84 @@ func FuzzRedoLog(f *testing.F) {
 }
 
 func isVersionErr(err error) bool { return errors.Is(err, chunks.ErrVersion) }
+
+// TestRedoSkippedRecordsCheckpoint: the record of a group whose write
+// failed (its working set is not the branch's) is never staged in the
+// store, yet a checkpoint covers it: one in the background, before the
+// file holding it is started over, and the one that follows a replay
+// that skipped it. Crash images taken after either open, however many
+// there are, without any logged commit between them.
+func TestRedoSkippedRecordsCheckpoint(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := Init(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Begin(ctx, "")
+	if err == nil {
+		err = tx.CreateTable(ctx, "t", redoSchema())
+	}
+	if err == nil {
+		err = tx.Commit(ctx)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A record over a working set that never lands: a group whose
+	// write failed.
+	failed := func() {
+		t.Helper()
+		bogus := redoChange{branch: "main"}
+		bogus.base.Working[0] = 1
+		_, wait, err := db.redo.append(bogus.encode())
+		if err == nil {
+			err = wait()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Two checkpoints, each after a failed group's record, start over
+	// the file that held the first.
+	db.redoCheckpoint = 1
+	for range 2 {
+		failed()
+		db.commitMu.Lock()
+		db.maybeCheckpoint(ctx)
+		db.commitMu.Unlock()
+		db.checkpoints.Wait()
+	}
+	image := t.TempDir()
+	copyTree(t, dir, image) // a crash now
+	if db2, err := Open(image, Options{}); err != nil {
+		t.Fatalf("after the checkpoints: %v", err)
+	} else {
+		must(t, db2.Close())
+	}
+	failed()
+	image = t.TempDir()
+	copyTree(t, dir, image) // a crash now
+	must(t, db.Close())
+	for round := range 3 {
+		db, err := Open(image, Options{})
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		// A commit synced in the store, not logged.
+		tx, err := db.Begin(ctx, "")
+		if err == nil {
+			err = tx.Insert(ctx, "t", prolly.Int(int64(round)), prolly.Int(1))
+		}
+		if err == nil {
+			err = tx.Commit(ctx)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := t.TempDir()
+		copyTree(t, image, next) // and a crash again
+		must(t, db.Close())
+		image = next
+	}
+}

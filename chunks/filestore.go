@@ -490,9 +490,23 @@ func (s *FileStore) fail(err error) error {
 }
 
 func (s *FileStore) Commit(ctx context.Context, newRoot, expected Address) error {
+	return s.commit(newRoot, expected, 0, false)
+}
+
+// CommitAt is Commit (synced) at log position log, as CommitStaged sets
+// it: a writer that keeps a log of its own checkpoints with it, the store
+// then holding every record up to log durably, those of changes that never
+// reached the store (a failed write's) too. In a journal older than
+// version 3 (CanStage false) the position is lost.
+func (s *FileStore) CommitAt(ctx context.Context, newRoot, expected Address, log uint64) error {
+	return s.commit(newRoot, expected, log, false)
+}
+
+// commit is Commit, CommitAt and CommitStaged.
+func (s *FileStore) commit(newRoot, expected Address, log uint64, staged bool) error {
 	s.cmu.Lock()
 	s.wmu.Lock()
-	size, err := s.commitLocked(newRoot, expected, 0, false)
+	size, err := s.commitLocked(newRoot, expected, log, staged)
 	s.cmu.Unlock()
 	if err == nil && s.opts.CompactAt > 0 && size >= s.opts.CompactAt {
 		s.compactInBackground()
@@ -529,14 +543,7 @@ func (s *FileStore) CanStage() bool {
 // crash. Commits after it carry that position until the next CommitStaged.
 // In a journal older than version 3 (CanStage false) it commits synced.
 func (s *FileStore) CommitStaged(ctx context.Context, newRoot, expected Address, log uint64) error {
-	s.cmu.Lock()
-	s.wmu.Lock()
-	size, err := s.commitLocked(newRoot, expected, log, true)
-	s.cmu.Unlock()
-	if err == nil && s.opts.CompactAt > 0 && size >= s.opts.CompactAt {
-		s.compactInBackground()
-	}
-	return err
+	return s.commit(newRoot, expected, log, true)
 }
 
 // commitLocked commits under cmu and wmu, and returns the size of the
