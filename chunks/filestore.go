@@ -62,8 +62,12 @@ type FileStore struct {
 	beforeSync func()
 	scratch    []byte // record encoding buffer, guarded by wmu
 
-	mu       sync.RWMutex // guards the fields below
-	root     Address
+	mu   sync.RWMutex // guards the fields below
+	root Address
+	// rootNow is root, for Root without mu (every transaction's begin
+	// asks for it): set under mu with root by a commit, and by the first
+	// Root that finds it unset. Unused by a read-only store.
+	rootNow  atomic.Pointer[Address]
 	log      uint64 // the root's log position (LogPosition)
 	man      manifest
 	journals []*journal // oldest first; the last one is active
@@ -304,14 +308,19 @@ func (s *FileStore) locate(addr Address) (j *journal, loc journalLoc, t *table, 
 }
 
 func (s *FileStore) Get(ctx context.Context, addr Address) ([]byte, error) {
+	// The small chunks read or put lately are read without the store's
+	// lock: every statement reads a few (the working set, the root value,
+	// the table), and a commit's Puts, which take the lock exclusively,
+	// would otherwise wait for those reads and hold them up in turn.
+	if !s.closing.Load() {
+		if b, ok := s.recent.get(addr); ok {
+			return b, nil
+		}
+	}
 	s.mu.RLock()
 	if err := s.check(); err != nil {
 		s.mu.RUnlock()
 		return nil, err
-	}
-	if b, ok := s.recent.get(addr); ok {
-		s.mu.RUnlock()
-		return b, nil
 	}
 	j, loc, t, ti := s.locate(addr)
 	var data []byte
@@ -366,10 +375,19 @@ func (s *FileStore) HasMany(ctx context.Context, addrs []Address) (AddressSet, e
 }
 
 func (s *FileStore) Root(ctx context.Context) (Address, error) {
+	if !s.readOnly && !s.closing.Load() {
+		if r := s.rootNow.Load(); r != nil {
+			return *r, nil
+		}
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if err := s.check(); err != nil {
 		return Address{}, err
+	}
+	if !s.readOnly {
+		r := s.root
+		s.rootNow.CompareAndSwap(nil, &r) // commits, which set it, hold mu exclusively
 	}
 	return s.root, nil
 }
@@ -585,6 +603,7 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 		a.committed = a.end()
 		a.pending = a.pending[:0]
 		s.root, s.log = newRoot, log
+		s.rootNow.Store(&newRoot)
 		size := a.committed
 		s.mu.Unlock()
 		// Written, not synced: a compaction or a collection takes the
@@ -623,6 +642,7 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 	// Chunks put during the sync stay pending, for the next commit.
 	a.pending = a.pending[:copy(a.pending, a.pending[puts:])]
 	s.root, s.log = newRoot, log
+	s.rootNow.Store(&newRoot)
 	size := a.committed
 	from, fill := s.needsFill(a)
 	s.mu.Unlock()
