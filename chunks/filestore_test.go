@@ -517,3 +517,47 @@ func TestRecentChunksBelongToCaller(t *testing.T) {
 	defer s.Close()
 	check("from a table file")
 }
+
+// TestRootAndRecentAfterClose checks the reads made without the store's
+// lock (Root, small chunks read or put lately): Root follows every commit,
+// staged or synced, and both refuse with ErrClosed once the store is
+// closed, as the locked reads do.
+func TestRootAndRecentAfterClose(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, t.TempDir(), Options{})
+	if r, err := s.Root(ctx); err != nil || !r.IsEmpty() {
+		t.Fatal(r, err)
+	}
+	a, err := s.Put(ctx, []byte("small chunk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(ctx, a, Address{}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Root(ctx); err != nil || r != a {
+		t.Fatalf("root after a commit: %s, %v; want %s", r, err, a)
+	}
+	b, err := s.Put(ctx, []byte("another small chunk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CommitStaged(ctx, b, a, 7); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Root(ctx); err != nil || r != b {
+		t.Fatalf("root after a staged commit: %s, %v; want %s", r, err, b)
+	}
+	if got, err := s.Get(ctx, b); err != nil || string(got) != "another small chunk" {
+		t.Fatalf("get: %q, %v", got, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Root(ctx); !errors.Is(err, ErrClosed) {
+		t.Fatalf("root after close: %v, want ErrClosed", err)
+	}
+	if _, err := s.Get(ctx, b); !errors.Is(err, ErrClosed) {
+		t.Fatalf("get of a recent chunk after close: %v, want ErrClosed", err)
+	}
+}
