@@ -87,21 +87,8 @@ func TestRedoReplay(t *testing.T) {
 	t.Logf("seed %d", seed)
 	ctx := context.Background()
 	dir := t.TempDir()
-	db, err := Init(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := initRedoDB(t, dir)
 	defer db.Close()
-	tx, err := db.Begin(ctx, "")
-	if err == nil {
-		err = tx.CreateTable(ctx, "t", redoSchema())
-	}
-	if err == nil {
-		err = tx.Commit(ctx)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 	if db.redo == nil {
 		t.Fatal("a database on disk keeps no redo log")
 	}
@@ -383,20 +370,7 @@ func isVersionErr(err error) bool { return errors.Is(err, chunks.ErrVersion) }
 func TestRedoSkippedRecordsCheckpoint(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	db, err := Init(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := db.Begin(ctx, "")
-	if err == nil {
-		err = tx.CreateTable(ctx, "t", redoSchema())
-	}
-	if err == nil {
-		err = tx.Commit(ctx)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := initRedoDB(t, dir)
 	// A record over a working set that never lands: a group whose
 	// write failed.
 	failed := func() {
@@ -453,4 +427,26 @@ func TestRedoSkippedRecordsCheckpoint(t *testing.T) {
 		must(t, db.Close())
 		image = next
 	}
+}
+
+// initRedoDB makes a database in dir with the table t of redoSchema.
+func initRedoDB(t *testing.T, dir string) *DB {
+	t.Helper()
+	ctx := context.Background()
+	db, err := Init(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Begin(ctx, "")
+	if err == nil {
+		err = tx.CreateTable(ctx, "t", redoSchema())
+	}
+	if err == nil {
+		err = tx.Commit(ctx)
+	}
+	if err != nil {
+		db.Close()
+		t.Fatal(err)
+	}
+	return db
 }
