@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/zeebo/xxh3"
@@ -180,8 +181,49 @@ type tableIndex struct {
 	// in memory: a lookup binary-searches these integers, 8 to a cache
 	// line, instead of 32-byte entries spread over the mapped index (a
 	// page fault or a cache miss a step), and compares one full address.
-	heads   []uint64
+	heads []uint64
+	// dir narrows a lookup before the search: the entries whose
+	// addresses begin with the dirBits-bit prefix k are
+	// heads[dir[k]:dir[k+1]]. Addresses are hashes, spread evenly, so a
+	// bucket holds one or two entries (a few in tables of more than
+	// 2^dirMaxBits), and a lookup of an address the table lacks (every
+	// Put of a new chunk looks in each table) costs one or two cache
+	// misses instead of a miss at each of the search's 17-20 steps.
+	dir     []uint32
+	dirBits uint
 	version uint32 // the file's format version
+}
+
+// dirMaxBits bounds a table's directory at 2^18 + 1 entries (1 MiB).
+const dirMaxBits = 18
+
+// buildDir makes t's directory over its heads.
+func (t *tableIndex) buildDir() {
+	if uint64(t.count) > math.MaxUint32 {
+		return // no directory: every lookup searches the whole index
+	}
+	bits := uint(0)
+	for bits < dirMaxBits && 1<<(bits+1) <= t.count {
+		bits++
+	}
+	t.dirBits = bits
+	t.dir = make([]uint32, 1<<bits+1)
+	i := 0
+	for k := range t.dir {
+		for i < t.count && t.prefix(t.heads[i]) < uint64(k) {
+			i++
+		}
+		t.dir[k] = uint32(i)
+	}
+}
+
+// prefix returns the directory bucket of an address whose first 8 bytes
+// are h.
+func (t *tableIndex) prefix(h uint64) uint64 {
+	if t.dirBits == 0 {
+		return 0
+	}
+	return h >> (64 - t.dirBits)
 }
 
 // parseTable validates a table file's bytes: header, footer, index checksum,
@@ -249,7 +291,9 @@ func parseTableTail(tail []byte, fileSize uint64, v uint32) (tableIndex, error) 
 			return tableIndex{}, fmt.Errorf("%w: table index entry %d points outside the data (offset %d, length %d)", ErrCorrupt, i, off, size)
 		}
 	}
-	return tableIndex{index: index, count: int(count), heads: heads, version: v}, nil
+	t := tableIndex{index: index, count: int(count), heads: heads, version: v}
+	t.buildDir()
+	return t, nil
 }
 
 // entryAddr returns the address of index entry i.
@@ -261,6 +305,10 @@ func (t *tableIndex) entryAddr(i int) []byte {
 func (t *tableIndex) search(addr Address) int {
 	h := binary.BigEndian.Uint64(addr[:])
 	lo, hi := 0, t.count
+	if t.dir != nil {
+		k := t.prefix(h)
+		lo, hi = int(t.dir[k]), int(t.dir[k+1])
+	}
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if t.heads[m] < h {
