@@ -98,7 +98,7 @@ func (s *FileStore) AddTable(ctx context.Context, fill func(w io.Writer) error) 
 		return 0, err
 	}
 	s.mu.RLock()
-	m := manifest{root: s.root, nextFile: s.man.nextFile, journals: slices.Clone(s.man.journals),
+	m := manifest{root: s.rootAddr(), nextFile: s.man.nextFile, journals: slices.Clone(s.man.journals),
 		tables: append(slices.Clone(s.man.tables), num)}
 	s.mu.RUnlock()
 	if err := writeManifest(s.dir, &m); err != nil {

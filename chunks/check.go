@@ -74,9 +74,9 @@ func (s *FileStore) CheckEach(ctx context.Context, problem func(error) bool) (in
 			}
 		}
 	}
-	if !s.root.IsEmpty() {
-		if j, _, t, _ := s.locate(s.root); j == nil && t == nil {
-			problem(fmt.Errorf("%w: the root %s names no chunk in the store", ErrCorrupt, s.root))
+	if root := s.rootAddr(); !root.IsEmpty() {
+		if j, _, t, _ := s.locate(root); j == nil && t == nil {
+			problem(fmt.Errorf("%w: the root %s names no chunk in the store", ErrCorrupt, root))
 		}
 	}
 	return n, nil

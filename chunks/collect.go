@@ -238,7 +238,7 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 	}
 	b := &barrier{}
 	s.barrier = b
-	root := s.root
+	root := s.rootAddr()
 	n := 0
 	for _, t := range s.tables {
 		n += t.count
@@ -341,7 +341,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	// otherwise find it in the old files and return at once).
 	s.mu.Lock()
 	err = s.writable()
-	root, log := s.root, s.log
+	root, log := s.rootAddr(), s.log
 	late := b.take()
 	for _, a := range late {
 		m.add(a)

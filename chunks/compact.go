@@ -50,7 +50,7 @@ func (s *FileStore) Compact() error {
 
 	// Phase 3: name the table in the manifest, then drop what it replaces.
 	s.mu.RLock()
-	m := manifest{root: s.root, nextFile: s.man.nextFile, journals: []uint64{s.active().num}}
+	m := manifest{root: s.rootAddr(), nextFile: s.man.nextFile, journals: []uint64{s.active().num}}
 	var keep []*table
 	for _, old := range s.tables {
 		if !slices.Contains(merged, old) {
@@ -93,7 +93,7 @@ func (s *FileStore) rotate() ([]*journal, uint64, error) {
 	err := s.writable()
 	old := s.active()
 	idle := len(s.journals) == 1 && len(old.index) == len(old.pending) && len(s.tables) <= s.opts.MaxTables
-	root, log, m := s.root, s.log, s.man
+	root, log, m := s.rootAddr(), s.log, s.man
 	s.mu.RUnlock()
 	if err != nil || idle {
 		return nil, 0, err

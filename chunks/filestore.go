@@ -62,12 +62,12 @@ type FileStore struct {
 	beforeSync func()
 	scratch    []byte // record encoding buffer, guarded by wmu
 
-	mu   sync.RWMutex // guards the fields below
-	root Address
-	// rootNow is root, for Root without mu (every transaction's begin
-	// asks for it): set under mu with root by a commit, and by the first
-	// Root that finds it unset. Unused by a read-only store.
-	rootNow  atomic.Pointer[Address]
+	mu sync.RWMutex // guards the fields below
+	// root is the current root (rootAddr, setRoot): changed under mu
+	// held exclusively, with whatever the root needs (the journals that
+	// hold it), and read under mu but by Root of a writable store, which
+	// every transaction's begin calls and which reads it alone.
+	root     atomic.Pointer[Address]
 	log      uint64 // the root's log position (LogPosition)
 	man      manifest
 	journals []*journal // oldest first; the last one is active
@@ -161,7 +161,7 @@ func (s *FileStore) load() error {
 		return fmt.Errorf("chunks: open store %s: %w", s.dir, err)
 	}
 	s.man = m
-	s.root = m.root
+	s.setRoot(m.root)
 	if err := s.removeLeftovers(); err != nil {
 		return err
 	}
@@ -256,7 +256,8 @@ func (s *FileStore) openJournal(n uint64, last bool) (*journal, error) {
 		return nil, err
 	}
 	if res.hasRoot {
-		s.root, s.log = res.root, res.log
+		s.setRoot(res.root)
+		s.log = res.log
 	}
 	if last && res.version < 2 && res.committed < size {
 		if err := f.Truncate(res.committed); err != nil {
@@ -375,22 +376,30 @@ func (s *FileStore) HasMany(ctx context.Context, addrs []Address) (AddressSet, e
 }
 
 func (s *FileStore) Root(ctx context.Context) (Address, error) {
+	// Without mu in a writable store: a commit sets the root once its
+	// chunks are in the journal's index. A read-only store's refresh
+	// changes its journals and root together, under mu.
 	if !s.readOnly && !s.closing.Load() {
-		if r := s.rootNow.Load(); r != nil {
-			return *r, nil
-		}
+		return s.rootAddr(), nil
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if err := s.check(); err != nil {
 		return Address{}, err
 	}
-	if !s.readOnly {
-		r := s.root
-		s.rootNow.CompareAndSwap(nil, &r) // commits, which set it, hold mu exclusively
-	}
-	return s.root, nil
+	return s.rootAddr(), nil
 }
+
+// rootAddr returns the current root.
+func (s *FileStore) rootAddr() Address {
+	if r := s.root.Load(); r != nil {
+		return *r
+	}
+	return Address{}
+}
+
+// setRoot makes a the current root. Callers hold mu exclusively.
+func (s *FileStore) setRoot(a Address) { s.root.Store(&a) }
 
 // writable returns the error that stops a write, if any. Callers hold mu.
 func (s *FileStore) writable() error {
@@ -579,8 +588,8 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 	if err := s.writable(); err != nil {
 		return refuse(err)
 	}
-	if s.root != expected {
-		return refuse(fmt.Errorf("%w: expected %s, found %s", ErrRootMoved, expected, s.root))
+	if cur := s.rootAddr(); cur != expected {
+		return refuse(fmt.Errorf("%w: expected %s, found %s", ErrRootMoved, expected, cur))
 	}
 	if !newRoot.IsEmpty() {
 		if j, _, t, _ := s.locate(newRoot); j == nil && t == nil {
@@ -602,8 +611,8 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 		a.chain = 0
 		a.committed = a.end()
 		a.pending = a.pending[:0]
-		s.root, s.log = newRoot, log
-		s.rootNow.Store(&newRoot)
+		s.setRoot(newRoot)
+		s.log = log
 		size := a.committed
 		s.mu.Unlock()
 		// Written, not synced: a compaction or a collection takes the
@@ -641,8 +650,8 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 	a.committed = end
 	// Chunks put during the sync stay pending, for the next commit.
 	a.pending = a.pending[:copy(a.pending, a.pending[puts:])]
-	s.root, s.log = newRoot, log
-	s.rootNow.Store(&newRoot)
+	s.setRoot(newRoot)
+	s.log = log
 	size := a.committed
 	from, fill := s.needsFill(a)
 	s.mu.Unlock()

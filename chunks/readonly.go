@@ -93,7 +93,8 @@ func (s *FileStore) loadReadOnly(read manifestReader) error {
 	if err != nil {
 		return fmt.Errorf("chunks: open store %s read-only: %w", s.dir, err)
 	}
-	s.man, s.root = m, m.root
+	s.man = m
+	s.setRoot(m.root)
 	// gone handles a file of the manifest that is missing.
 	gone := func(err error) error {
 		if errors.Is(err, os.ErrNotExist) {
@@ -127,7 +128,7 @@ func (s *FileStore) loadReadOnly(read manifestReader) error {
 			return gone(err)
 		}
 		if j.hasRoot {
-			s.root = j.root
+			s.setRoot(j.root)
 		}
 		s.journals = append(s.journals, j.journal)
 	}

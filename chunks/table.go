@@ -218,13 +218,8 @@ func (t *tableIndex) buildDir() {
 }
 
 // prefix returns the directory bucket of an address whose first 8 bytes
-// are h.
-func (t *tableIndex) prefix(h uint64) uint64 {
-	if t.dirBits == 0 {
-		return 0
-	}
-	return h >> (64 - t.dirBits)
-}
+// are h (0 in a one-bucket directory: Go shifts a uint64 by 64 to 0).
+func (t *tableIndex) prefix(h uint64) uint64 { return h >> (64 - t.dirBits) }
 
 // parseTable validates a table file's bytes: header, footer, index checksum,
 // the order of the addresses and the bounds of every record. It never
