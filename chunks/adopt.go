@@ -100,14 +100,20 @@ func (s *FileStore) AddTable(ctx context.Context, fill func(w io.Writer) error) 
 	s.mu.RLock()
 	m := manifest{root: s.rootAddr(), nextFile: s.man.nextFile, journals: slices.Clone(s.man.journals),
 		tables: append(slices.Clone(s.man.tables), num)}
+	next := append(slices.Clone(s.tables), t)
 	s.mu.RUnlock()
+	filter := newTableFilter(next)
 	if err := writeManifest(s.dir, &m); err != nil {
 		t.close()
 		return 0, fmt.Errorf("chunks: add table: write manifest: %w", err)
 	}
 	s.mu.Lock()
 	s.man = m
-	s.tables = append(s.tables, t)
+	next = append(s.tables, t)
+	if !filter.covers(next) {
+		filter = nil // the list changed meanwhile: searched table by table
+	}
+	s.useTables(next, filter)
 	s.mu.Unlock()
 	return n, nil
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -359,6 +360,37 @@ func BenchmarkSyncedWrite(b *testing.B) {
 					if err := datasync(f); err != nil {
 						b.Fatal(err)
 					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkLocateAbsent looks for addresses none of a store's 12 table
+// files holds, as every Put of a new chunk does, searching each table
+// (directory and heads) or asking the tables' filter first.
+func BenchmarkLocateAbsent(b *testing.B) {
+	for _, per := range []int{2_000, 300_000} {
+		r := rand.New(rand.NewSource(7))
+		ts, _ := randomTables(r, slices.Repeat([]int{per}, 12)...)
+		query := make([]Address, 1<<16)
+		for i := range query {
+			r.Read(query[i][:])
+		}
+		for _, mode := range []string{"search", "filter"} {
+			b.Run(fmt.Sprintf("%dx12/%s", per, mode), func(b *testing.B) {
+				s := &FileStore{tables: ts}
+				if mode == "filter" {
+					s.filter = newTableFilter(ts)
+				}
+				found := 0
+				for i := 0; i < b.N; i++ {
+					if _, _, t, _ := s.locate(query[i&(len(query)-1)]); t != nil {
+						found++
+					}
+				}
+				if found > 0 {
+					b.Fatalf("%d random addresses found", found)
 				}
 			})
 		}

@@ -420,6 +420,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 		return st, fmt.Errorf("chunks: collection: write manifest: %w", err)
 	}
 	tabs = append(oldTables, tabs...)
+	filter := newTableFilter(tabs)
 	made = nil // named by the manifest now: the store is collected
 	j := &journal{num: num + 2, path: jpath, f: f, index: map[Address]journalLoc{},
 		written: int64(len(head)), committed: int64(len(head)),
@@ -429,7 +430,8 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	if opts.Young {
 		dropped = nil
 	}
-	s.journals, s.tables, s.man = []*journal{j}, tabs, newMan
+	s.journals, s.man = []*journal{j}, newMan
+	s.useTables(tabs, filter)
 	s.barrier = nil
 	s.recent.clear() // it may hold chunks the collection dropped
 	st.BytesAfter = s.fileBytes()

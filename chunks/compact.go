@@ -64,9 +64,11 @@ func (s *FileStore) Compact() error {
 		t.close()
 		return fmt.Errorf("chunks: compaction: write manifest: %w", err)
 	}
+	keep = append(keep, t)
+	filter := newTableFilter(keep)
 	s.mu.Lock()
 	s.man = m
-	s.tables = append(keep, t)
+	s.useTables(keep, filter)
 	s.journals = []*journal{s.active()}
 	s.mu.Unlock()
 

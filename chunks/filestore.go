@@ -72,8 +72,11 @@ type FileStore struct {
 	man      manifest
 	journals []*journal // oldest first; the last one is active
 	tables   []*table   // oldest first
-	failed   error
-	closed   bool
+	// filter answers for tables, when it covers them (tablefilter.go);
+	// set with them (useTables).
+	filter *tableFilter
+	failed error
+	closed bool
 	// barrier records every Put while a collection runs (collect.go);
 	// nil otherwise.
 	barrier *barrier
@@ -172,6 +175,7 @@ func (s *FileStore) load() error {
 		}
 		s.tables = append(s.tables, t)
 	}
+	s.useTables(s.tables, newTableFilter(s.tables))
 	for i, n := range m.journals {
 		j, err := s.openJournal(n, i == len(m.journals)-1)
 		if err != nil {
@@ -300,12 +304,22 @@ func (s *FileStore) locate(addr Address) (j *journal, loc journalLoc, t *table, 
 			return s.journals[i], loc, nil, 0
 		}
 	}
+	if f := s.filter; f != nil && f.covers(s.tables) && !f.mayHold(addr) {
+		return nil, journalLoc{}, nil, -1
+	}
 	for i := len(s.tables) - 1; i >= 0; i-- {
 		if ti := s.tables[i].search(addr); ti >= 0 {
 			return nil, journalLoc{}, s.tables[i], ti
 		}
 	}
 	return nil, journalLoc{}, nil, -1
+}
+
+// useTables makes tables the store's table files, with f their filter
+// (newTableFilter(tables), built before the caller took mu, since it reads
+// every entry's head). Callers hold mu exclusively.
+func (s *FileStore) useTables(tables []*table, f *tableFilter) {
+	s.tables, s.filter = tables, f
 }
 
 func (s *FileStore) Get(ctx context.Context, addr Address) ([]byte, error) {
@@ -745,7 +759,8 @@ func (s *FileStore) closeFiles() error {
 	for _, t := range s.tables {
 		err = errors.Join(err, t.close())
 	}
-	s.journals, s.tables = nil, nil
+	s.journals = nil
+	s.useTables(nil, nil)
 	return err
 }
 

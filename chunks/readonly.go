@@ -117,6 +117,7 @@ func (s *FileStore) loadReadOnly(read manifestReader) error {
 		}
 		t.f = nil
 	}
+	s.useTables(s.tables, newTableFilter(s.tables))
 	for i, n := range m.journals {
 		j, err := openJournalReadOnly(filepath.Join(s.dir, journalFileName(n)), n)
 		if errors.Is(err, errDamageBeforeRoot) && i == len(m.journals)-1 {

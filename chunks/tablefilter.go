@@ -1,0 +1,101 @@
+package chunks
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// tableFilter is a Bloom filter over the addresses of a store's table
+// files, kept in memory beside them (nothing of it is stored): a lookup of
+// an address none of the tables holds, which is what every Put of a new
+// chunk makes, reads one cache line instead of searching each table (a
+// directory bucket and a head each, two cache misses a table, and a store
+// under writes keeps a dozen young tables). It never answers "absent" for
+// an address a table holds; for about one address in a few hundred of those
+// they lack it answers "maybe", and the tables are searched as before.
+//
+// It covers the tables it was built from, and only while the store's list
+// is exactly that one (covers): whatever changes the list builds a new
+// filter for it (useTables), and a list the filter does not cover is
+// searched table by table, so a change that builds none costs speed, never
+// a wrong answer.
+//
+// Layout: blocks of 512 bits (8 words, one cache line); the low bits of an
+// address's first 8 bytes (big-endian, as the tables' heads) choose the
+// block, and four 9-bit fields of its top 36 bits the bits set within it.
+// Addresses are hashes, so the two are independent. An address that
+// shares its first 8 bytes with a held one answers "maybe": the tables'
+// search compares whole addresses.
+type tableFilter struct {
+	tables []*table
+	words  []uint64
+	mask   uint64 // blocks - 1
+}
+
+const (
+	filterBitsPerEntry = 12
+	filterProbes       = 4
+	// filterMaxBlocks bounds a filter at 32 MiB (2^19 blocks of 64
+	// bytes): more than about 2.8 million entries spread thinner, and
+	// past 45 million the "maybe"s grow past one in ten.
+	filterMaxBlocks = 1 << 19
+)
+
+// newTableFilter builds the filter of tables; nil when they hold nothing.
+func newTableFilter(tables []*table) *tableFilter {
+	n := 0
+	for _, t := range tables {
+		n += t.count
+	}
+	if n == 0 {
+		return nil
+	}
+	blocks := uint64(1) << bits.Len64(uint64(n*filterBitsPerEntry-1)/512)
+	blocks = min(blocks, filterMaxBlocks)
+	f := &tableFilter{tables: append([]*table(nil), tables...), words: make([]uint64, blocks*8), mask: blocks - 1}
+	for _, t := range tables {
+		for _, h := range t.heads {
+			f.add(h)
+		}
+	}
+	return f
+}
+
+func (f *tableFilter) add(h uint64) {
+	b := (h & f.mask) * 8
+	p := h >> (64 - 9*filterProbes)
+	for range filterProbes {
+		bit := p & 511
+		f.words[b+bit>>6] |= 1 << (bit & 63)
+		p >>= 9
+	}
+}
+
+// mayHold reports whether one of the filter's tables may hold a; false
+// means none does.
+func (f *tableFilter) mayHold(a Address) bool {
+	h := binary.BigEndian.Uint64(a[:8])
+	b := (h & f.mask) * 8
+	p := h >> (64 - 9*filterProbes)
+	for range filterProbes {
+		bit := p & 511
+		if f.words[b+bit>>6]&(1<<(bit&63)) == 0 {
+			return false
+		}
+		p >>= 9
+	}
+	return true
+}
+
+// covers reports whether f was built from exactly tables, in their order.
+func (f *tableFilter) covers(tables []*table) bool {
+	if f == nil || len(f.tables) != len(tables) {
+		return false
+	}
+	for i, t := range tables {
+		if f.tables[i] != t {
+			return false
+		}
+	}
+	return true
+}
