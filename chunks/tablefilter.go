@@ -11,8 +11,9 @@ import (
 // chunk makes, reads one cache line instead of searching each table (a
 // directory bucket and a head each, two cache misses a table, and a store
 // under writes keeps a dozen young tables). It never answers "absent" for
-// an address a table holds; for about one address in a few hundred of those
-// they lack it answers "maybe", and the tables are searched as before.
+// an address a table holds; for 0.3-0.6% of those they lack (12 to 24
+// bits an entry) it answers "maybe", and the tables are searched as
+// before.
 //
 // It covers the tables it was built from, and only while the store's list
 // is exactly that one (covers): whatever changes the list builds a new
@@ -36,8 +37,10 @@ const (
 	filterBitsPerEntry = 12
 	filterProbes       = 4
 	// filterMaxBlocks bounds a filter at 32 MiB (2^19 blocks of 64
-	// bytes): more than about 2.8 million entries spread thinner, and
-	// past 45 million the "maybe"s grow past one in ten.
+	// bytes), 12 bits for each of 22 million entries: past that the
+	// entries share the bits, and the share of absent addresses that
+	// answer "maybe" grows from under 1% to 6% at 45 million entries
+	// and 12% at 60 million (the tables are searched for those).
 	filterMaxBlocks = 1 << 19
 )
 
