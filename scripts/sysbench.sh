@@ -188,6 +188,10 @@ settle() {
     read -r _ a b c d _ < /proc/stat; t2=$((a+b+c+d)); i2=$d
     [ $(( (i2-i1) * 100 / (t2-t1 > 0 ? t2-t1 : 1) )) -ge 90 ] && return 0
   done
+  # Still busy after 20 s (another program, or a long compaction): go on,
+  # and say so, rather than stop the whole run (set -e).
+  echo "== the CPUs were not idle after 20 s; running anyway" >&2
+  return 0
 }
 # median: the median of its arguments ("failed" if any failed).
 median() {
