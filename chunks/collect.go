@@ -419,8 +419,11 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 		}
 		return st, fmt.Errorf("chunks: collection: write manifest: %w", err)
 	}
+	s.mu.RLock()
+	filter := s.filter
+	s.mu.RUnlock()
 	tabs = append(oldTables, tabs...)
-	filter := newTableFilter(tabs)
+	filter = filter.with(tabs)
 	made = nil // named by the manifest now: the store is collected
 	j := &journal{num: num + 2, path: jpath, f: f, index: map[Address]journalLoc{},
 		written: int64(len(head)), committed: int64(len(head)),

@@ -64,6 +64,32 @@ func newTableFilter(tables []*table) *tableFilter {
 	return f
 }
 
+// with returns the filter of tables. When f covers the first of them (a
+// young collection adds its tables after the ones it kept) and the rest
+// leave it at 8 bits an entry or more, it is f's bits with the new
+// entries': a collection builds it while it holds the store's writers,
+// and a whole build reads every entry (20 ms a million). Otherwise it is
+// built anew.
+func (f *tableFilter) with(tables []*table) *tableFilter {
+	if f == nil || len(f.tables) > len(tables) || !f.covers(tables[:len(f.tables)]) {
+		return newTableFilter(tables)
+	}
+	n := 0
+	for _, t := range tables {
+		n += t.count
+	}
+	if uint64(n)*8 > uint64(len(f.words))*64 {
+		return newTableFilter(tables)
+	}
+	g := &tableFilter{tables: append([]*table(nil), tables...), words: append([]uint64(nil), f.words...), mask: f.mask}
+	for _, t := range tables[len(f.tables):] {
+		for _, h := range t.heads {
+			g.add(h)
+		}
+	}
+	return g
+}
+
 func (f *tableFilter) add(h uint64) {
 	b := (h & f.mask) * 8
 	p := h >> (64 - 9*filterProbes)

@@ -94,6 +94,39 @@ func TestTableFilter(t *testing.T) {
 	}
 }
 
+// TestTableFilterWith checks a filter extended with a young collection's
+// tables against one built anew: the same answers for every held address,
+// the old filter untouched, and a new build where the old one does not
+// cover the first tables or would fill past 8 bits an entry.
+func TestTableFilterWith(t *testing.T) {
+	r := rand.New(rand.NewSource(seed(t)))
+	all, held := randomTables(r, 3_000, 2_000, 1_000, 500, 40, 30_000)
+	old := all[:3]
+	f := newTableFilter(old)
+	before := slices.Clone(f.words)
+	g := f.with(all[:5])
+	if !g.covers(all[:5]) || len(g.words) != len(f.words) {
+		t.Fatalf("extended filter: covers %v, %d words (old %d)", g.covers(all[:5]), len(g.words), len(f.words))
+	}
+	if !slices.Equal(f.words, before) || !f.covers(old) {
+		t.Fatal("extending a filter changed it")
+	}
+	for _, a := range held[:6_540] { // the first five tables' addresses
+		if !g.mayHold(a) {
+			t.Fatalf("the extended filter answers absent for %s, which a table holds", a)
+		}
+	}
+	if h := f.with(all); !h.covers(all) || len(h.words) <= len(f.words) {
+		t.Errorf("30,000 more entries in %d words: want a larger filter built anew, got %d words", len(f.words), len(h.words))
+	}
+	if h := f.with(all[1:4]); !h.covers(all[1:4]) {
+		t.Error("a list f does not begin: want a filter built anew for it")
+	}
+	if h := (*tableFilter)(nil).with(all[:2]); !h.covers(all[:2]) {
+		t.Error("no filter yet: want one built")
+	}
+}
+
 // TestTableFilterFollowsTheStore checks that every change of a store's
 // table files (compaction, young and full collection, an added table, the
 // open, a read-only open) leaves a filter covering them, and that lookups
