@@ -100,20 +100,15 @@ func (s *FileStore) AddTable(ctx context.Context, fill func(w io.Writer) error) 
 	s.mu.RLock()
 	m := manifest{root: s.rootAddr(), nextFile: s.man.nextFile, journals: slices.Clone(s.man.journals),
 		tables: append(slices.Clone(s.man.tables), num)}
-	next := append(slices.Clone(s.tables), t)
+	filter := s.filter.with(append(slices.Clone(s.tables), t))
 	s.mu.RUnlock()
-	filter := newTableFilter(next)
 	if err := writeManifest(s.dir, &m); err != nil {
 		t.close()
 		return 0, fmt.Errorf("chunks: add table: write manifest: %w", err)
 	}
 	s.mu.Lock()
 	s.man = m
-	next = append(s.tables, t)
-	if !filter.covers(next) {
-		filter = nil // the list changed meanwhile: searched table by table
-	}
-	s.useTables(next, filter)
+	s.useTables(append(s.tables, t), filter)
 	s.mu.Unlock()
 	return n, nil
 }

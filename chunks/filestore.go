@@ -304,7 +304,7 @@ func (s *FileStore) locate(addr Address) (j *journal, loc journalLoc, t *table, 
 			return s.journals[i], loc, nil, 0
 		}
 	}
-	if f := s.filter; f != nil && f.covers(s.tables) && !f.mayHold(addr) {
+	if s.filter != nil && !s.filter.mayHold(addr) {
 		return nil, journalLoc{}, nil, -1
 	}
 	for i := len(s.tables) - 1; i >= 0; i-- {
@@ -316,9 +316,14 @@ func (s *FileStore) locate(addr Address) (j *journal, loc journalLoc, t *table, 
 }
 
 // useTables makes tables the store's table files, with f their filter
-// (newTableFilter(tables), built before the caller took mu, since it reads
-// every entry's head). Callers hold mu exclusively.
+// (newTableFilter(tables) or an extension, built before the caller took
+// mu, since it reads every entry's head). A filter built for another list
+// (the list changed meanwhile) is dropped: the tables are then searched
+// one by one until the next change. Callers hold mu exclusively.
 func (s *FileStore) useTables(tables []*table, f *tableFilter) {
+	if !f.covers(tables) {
+		f = nil
+	}
 	s.tables, s.filter = tables, f
 }
 

@@ -15,11 +15,11 @@ import (
 // bits an entry) it answers "maybe", and the tables are searched as
 // before.
 //
-// It covers the tables it was built from, and only while the store's list
-// is exactly that one (covers): whatever changes the list builds a new
-// filter for it (useTables), and a list the filter does not cover is
-// searched table by table, so a change that builds none costs speed, never
-// a wrong answer.
+// It covers the tables it was built from (covers): whatever changes the
+// store's list builds a filter for the new list, and the store takes it
+// only if it covers exactly that list (useTables), searching table by
+// table otherwise, so a filter built for a list that changed meanwhile
+// costs speed, never a wrong answer.
 //
 // Layout: blocks of 512 bits (8 words, one cache line); the low bits of an
 // address's first 8 bytes (big-endian, as the tables' heads) choose the
