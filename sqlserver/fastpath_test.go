@@ -449,11 +449,13 @@ func BenchmarkPreparedPointSelect(b *testing.B) {
 	ctx := setupDB(env)
 	loadSysbenchTable(env, ctx, 100000)
 	_, f := newFastEngine(env.p) // a server's engine over the same databases
-	for _, q := range []string{"SELECT c FROM sbtest1 WHERE id=?", "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?"} {
-		name := "point"
-		if strings.Contains(q, "BETWEEN") {
-			name = "range"
-		}
+	for _, bq := range []struct{ name, q string }{
+		{"point", "SELECT c FROM sbtest1 WHERE id=?"},
+		{"range", "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?"},
+		{"order", "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c"},
+		{"distinct", "SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c"},
+	} {
+		name, q := bq.name, bq.q
 		bind := func(i int) map[string]*querypb.BindVariable {
 			lo := 1 + (i*7477)%(100000-100)
 			return map[string]*querypb.BindVariable{"v1": sqltypes.Int64BindVariable(int64(lo)), "v2": sqltypes.Int64BindVariable(int64(lo + 99))}
@@ -480,7 +482,7 @@ func BenchmarkPreparedPointSelect(b *testing.B) {
 				b.Fatal(err)
 			}
 			want := 1
-			if name == "range" {
+			if name != "point" {
 				want = 100
 			}
 			got := 0

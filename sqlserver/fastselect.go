@@ -257,12 +257,23 @@ func (n *fastSelect) rows(ctx *sql.Context) (sql.RowIter, error) {
 		return expression.NewGetFieldWithTable(i, 0, c.Type, c.DatabaseSource, c.Source, c.Name, c.Nullable)
 	}
 	var top sql.Node = src
+	dist := t.dist
 	if t.order != "" {
-		o := sql.Ascending
-		if t.desc {
-			o = sql.Descending
+		// The sort by precomputed keys (fastsort.go), and with it the
+		// DISTINCT of the sorted column alone where it can; else the
+		// engine's Sort.
+		i := src.sch.IndexOfColName(t.order)
+		if ks := newKeySortIter(rows, i, src.sch[i].Type, t.desc, dist && len(src.sch) == 1); ks != nil {
+			src.iter, dist = ks, dist && !ks.distinct
+		} else if ks := newKeySortIter(rows, i, src.sch[i].Type, t.desc, false); ks != nil {
+			src.iter = ks
+		} else {
+			o := sql.Ascending
+			if t.desc {
+				o = sql.Descending
+			}
+			top = plan.NewSort(sql.SortConditions{{Expr: get(t.order), Order: o}}, top)
 		}
-		top = plan.NewSort(sql.SortConditions{{Expr: get(t.order), Order: o}}, top)
 	}
 	if len(src.sch) > len(t.cols) {
 		exprs := make([]sql.Expression, len(t.cols))
@@ -271,7 +282,7 @@ func (n *fastSelect) rows(ctx *sql.Context) (sql.RowIter, error) {
 		}
 		top = plan.NewProject(ctx, exprs, top)
 	}
-	if t.dist {
+	if dist {
 		top = plan.NewDistinct(top)
 	}
 	if t.sum {

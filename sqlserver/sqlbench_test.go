@@ -182,9 +182,11 @@ func loadSysbenchTable(env *testEnv, ctx *sql.Context, rows int) {
 			if j > i {
 				q.WriteString(", ")
 			}
-			// sysbench's c is 10 groups of 11 digits joined by '-', pad 5.
+			// sysbench's c is 10 groups of 11 random digits joined by
+			// '-', pad 5; c's first group here is in no order of id's,
+			// so that ORDER BY c sorts.
 			fmt.Fprintf(&q, "(%d, %d, '%011d-%011d-%011d-%011d-%011d-%011d-%011d-%011d-%011d-%011d', '%011d-%011d-%011d-%011d-%011d')",
-				j, (j*7919)%rows, j, j*3, j*5, j*7, j*11, j*13, j*17, j*19, j*23, j*29, j, j*2, j*3, j*4, j*5)
+				j, (j*7919)%rows, (j*2654435761)%99999999989, j*3, j*5, j*7, j*11, j*13, j*17, j*19, j*23, j*29, j, j*2, j*3, j*4, j*5)
 		}
 		env.exec(ctx, q.String())
 	}
