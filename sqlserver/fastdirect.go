@@ -179,6 +179,8 @@ func (e *Embedded) ExecPrepared(ctx context.Context, s *Session, query string, b
 		sql.ByteBufPool.Put(buf)
 	}()
 	var found int64
+	var slab []sqltypes.Value // the values of the rows to come, a slab at a time (as rowIter.newRow)
+	slabRows := 0
 	for {
 		row, err := iter.Next(sctx)
 		if err == io.EOF {
@@ -188,7 +190,12 @@ func (e *Embedded) ExecPrepared(ctx context.Context, s *Session, query string, b
 			iter.Close(sctx)
 			return true, endDirect(sctx, s, err)
 		}
-		out := make([]sqltypes.Value, len(sch))
+		if len(slab) < len(sch) {
+			slabRows = min(max(2*slabRows, 1), maxSlabRows)
+			slab = make([]sqltypes.Value, len(sch)*slabRows)
+		}
+		out := slab[:len(sch):len(sch)]
+		slab = slab[len(sch):]
 		for i, c := range sch {
 			if row[i] == nil {
 				out[i] = sqltypes.NULL

@@ -123,12 +123,16 @@ func (t *Table) newRowIter(tbl *tables.Table, spans []span, reverse bool, extra 
 }
 
 // toProjectedRow converts the stored values of the columns of sch (the
-// table's whole schema for toRow).
-func (t *Table) toProjectedRow(sch sql.Schema, vals []tables.Value) (sql.Row, error) {
+// table's whole schema for toRow), into into when it has their number
+// (nil: a new row).
+func (t *Table) toProjectedRow(sch sql.Schema, vals []tables.Value, into sql.Row) (sql.Row, error) {
 	if len(vals) != len(sch) {
 		return nil, fmt.Errorf("%w: table %q: a stored row has %d values for %d columns", tables.ErrCorrupt, t.name, len(vals), len(sch))
 	}
-	row := make(sql.Row, len(vals))
+	row := into
+	if len(row) != len(vals) {
+		row = make(sql.Row, len(vals))
+	}
 	for i, v := range vals {
 		x, err := fromValue(sch[i].Type, v)
 		if err != nil {

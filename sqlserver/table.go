@@ -153,7 +153,26 @@ type rowIter struct {
 	// decided at the first row (lockplan.go).
 	lock    *lockClause
 	started bool
-	read    int // rows read, for the context checks
+	read    int   // rows read, for the context checks
+	slab    []any // the values of the rows to come (newRow)
+	slabRow int   // rows the next slab holds
+}
+
+// maxSlabRows is the most rows whose values one allocation of a rowIter
+// holds: a scan allocates its rows' values a slab at a time, the first
+// for one row, each next for twice the rows of the one before. A row the
+// engine keeps keeps its slab's memory (at most maxSlabRows rows) alive.
+const maxSlabRows = 64
+
+// newRow returns room for a row of n values.
+func (r *rowIter) newRow(n int) sql.Row {
+	if len(r.slab) < n {
+		r.slabRow = min(max(2*r.slabRow, 1), maxSlabRows)
+		r.slab = make([]any, n*r.slabRow)
+	}
+	row := r.slab[:n:n]
+	r.slab = r.slab[n:]
+	return row
 }
 
 func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
@@ -174,7 +193,9 @@ func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
 				r.it = r.tbl.ScanIndex(ctx, s.index, s.lo, s.hi, r.reverse)
 			}
 			if r.proj != nil {
-				r.it.Project(r.proj)
+				// Each row's stored values are converted (toRow) before
+				// the next is read.
+				r.it.Project(r.proj).ReuseRow()
 			}
 		}
 		if r.it.Next(ctx) {
@@ -224,12 +245,12 @@ func (r *rowIter) toRow(vals []tables.Value) (sql.Row, error) {
 	if r.proj == nil {
 		return r.t.toRow(vals)
 	}
-	return r.t.toProjectedRow(r.sch, vals)
+	return r.t.toProjectedRow(r.sch, vals, r.newRow(len(vals)))
 }
 
 // toRow converts a stored row.
 func (t *Table) toRow(vals []tables.Value) (sql.Row, error) {
-	return t.toProjectedRow(t.info.sch.Schema, vals)
+	return t.toProjectedRow(t.info.sch.Schema, vals, nil)
 }
 
 // toStored converts an engine row.

@@ -18,6 +18,7 @@ type RowIter struct {
 	index bool
 	proj  *Projection // nil: every column
 	row   []Value
+	reuse bool   // ReuseRow: row's array is reused by the next row
 	left  uint64 // further copies of row to yield
 	err   error
 	// key and val are the current row's row map entry.
@@ -44,6 +45,14 @@ func (r *RowIter) Project(p *Projection) *RowIter {
 	return r
 }
 
+// ReuseRow makes the iterator decode each projected row into the array of
+// the one before: a Row is then valid only until the next call of Next.
+// Call it before the first Next; it returns r.
+func (r *RowIter) ReuseRow() *RowIter {
+	r.reuse = true
+	return r
+}
+
 // Next advances to the next row and reports whether there is one.
 func (r *RowIter) Next(ctx context.Context) bool {
 	if r.err != nil {
@@ -51,7 +60,9 @@ func (r *RowIter) Next(ctx context.Context) bool {
 	}
 	if r.left > 0 {
 		r.left--
-		r.row = append([]Value(nil), r.row...)
+		if !r.reuse {
+			r.row = append([]Value(nil), r.row...)
+		}
 		return true
 	}
 	if !r.it.Next(ctx) {
@@ -75,7 +86,11 @@ func (r *RowIter) Next(ctx context.Context) bool {
 	var count uint64
 	var err error
 	if r.proj != nil {
-		row, count, err = r.t.c.decodeProjected(r.proj, key, val)
+		var into []Value
+		if r.reuse {
+			into = r.row
+		}
+		row, count, err = r.t.c.decodeProjected(r.proj, key, val, into)
 	} else {
 		row, count, err = r.t.c.decode(key, val)
 	}
@@ -93,7 +108,8 @@ func (r *RowIter) Next(ctx context.Context) bool {
 	return true
 }
 
-// Row returns the current row. It belongs to the caller.
+// Row returns the current row. It belongs to the caller, unless ReuseRow
+// was called: then it is valid until the next call of Next.
 func (r *RowIter) Row() []Value { return r.row }
 
 // Err returns the error that ended the iteration, if any.

@@ -73,8 +73,9 @@ func (c *rowCodec) project(cols []int) (*Projection, error) {
 }
 
 // decodeProjected returns the projected values of a stored row (large
-// values still as Refs) and, for a keyless table, its count.
-func (c *rowCodec) decodeProjected(p *Projection, key, val []byte) (row []Value, count uint64, err error) {
+// values still as Refs) and, for a keyless table, its count. The values
+// go into into's array when it is large enough (nil: a new one).
+func (c *rowCodec) decodeProjected(p *Projection, key, val []byte, into []Value) (row []Value, count uint64, err error) {
 	t := prolly.Tuple(val)
 	n, err := t.Len()
 	if err != nil {
@@ -104,7 +105,11 @@ func (c *rowCodec) decodeProjected(p *Projection, key, val []byte) (row []Value,
 			return nil, 0, fmt.Errorf("%w: row key of %d fields, want %d", ErrCorrupt, len(keys), p.nKeys)
 		}
 	}
-	row = make([]Value, len(p.src))
+	if cap(into) >= len(p.src) {
+		row = into[:len(p.src)]
+	} else {
+		row = make([]Value, len(p.src))
+	}
 	for i, s := range p.src {
 		if s < 0 {
 			row[i] = keys[-s-1]

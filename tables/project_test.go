@@ -125,8 +125,10 @@ func TestProjectedScan(t *testing.T) {
 			}
 			what := fmt.Sprintf("round %d, schema %+v, projection %v", round, s, cols)
 			checkProjected(t, ctx, what+", row map", tb.Scan(ctx, nil, nil, false), tb.Scan(ctx, nil, nil, false).Project(proj), cols)
+			checkProjected(t, ctx, what+", row map, reused rows", tb.Scan(ctx, nil, nil, false), tb.Scan(ctx, nil, nil, false).Project(proj).ReuseRow(), cols)
 			for i := range s.Indexes {
 				checkProjected(t, ctx, fmt.Sprintf("%s, index %d", what, i), tb.ScanIndex(ctx, i, nil, nil, true), tb.ScanIndex(ctx, i, nil, nil, true).Project(proj), cols)
+				checkProjected(t, ctx, fmt.Sprintf("%s, index %d, reused rows", what, i), tb.ScanIndex(ctx, i, nil, nil, true), tb.ScanIndex(ctx, i, nil, nil, true).Project(proj).ReuseRow(), cols)
 			}
 		}
 		if _, err := tb.Project([]int{len(s.Columns)}); err == nil {
@@ -143,6 +145,7 @@ func isDuplicate(err error) bool {
 func checkProjected(t *testing.T, ctx context.Context, what string, full, projected *RowIter, cols []int) {
 	t.Helper()
 	n := 0
+	var first *Value // with ReuseRow, every row's array is the first's
 	for full.Next(ctx) {
 		if !projected.Next(ctx) {
 			t.Fatalf("%s: projected scan ends after %d rows (%v)", what, n, projected.Err())
@@ -153,6 +156,13 @@ func checkProjected(t *testing.T, ctx context.Context, what string, full, projec
 		}
 		if got := projected.Row(); len(got) != len(want) || (len(want) > 0 && !rowsEqual(got, want)) {
 			t.Fatalf("%s: row %d is %v, want %v", what, n, got, want)
+		}
+		if got := projected.Row(); projected.reuse && len(got) > 0 {
+			if first == nil {
+				first = &got[0]
+			} else if &got[0] != first {
+				t.Fatalf("%s: row %d is in a new array, with ReuseRow", what, n)
+			}
 		}
 		n++
 	}
