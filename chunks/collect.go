@@ -310,24 +310,57 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 		return st, ErrClosed
 	}
 
-	// 5. Finish under the commit and writer's locks.
+	// 5. Finish under the commit and writer's locks; then, with writers
+	// going on, the old files go.
 	s.cmu.Lock()
 	s.wmu.Lock()
 	held := time.Now()
-	st, err = s.finish(ctx, opts, m, b, copied, num, mainPath, st)
+	st, replaced, err := s.finish(ctx, opts, m, b, copied, num, mainPath, st)
 	s.wmu.Unlock()
 	s.cmu.Unlock()
 	st.Pause = time.Since(held)
 	if err != nil {
 		return st, err
 	}
+	if err := s.removeOld(replaced); err != nil {
+		return st, err
+	}
 	st.Took = time.Since(start)
 	return st, nil
 }
 
-// finish is step 5 of Collect; the caller holds wmu.
+// oldFiles are the files a collection replaced.
+type oldFiles struct {
+	journals []*journal
+	tables   []*table
+}
+
+// removeOld closes and removes the files a collection replaced. It needs
+// none of the store's locks: the store names them no longer, and the
+// journal's and tables' reads hold mu, which the switch to the new files
+// took exclusively. (It once ran under the writer's lock, where closing
+// and removing a 64 MiB journal was half of a young collection's pause,
+// 21-25 ms of 41-44 under sysbench's updates at 16 threads.)
+func (s *FileStore) removeOld(old oldFiles) error {
+	var errs error
+	for _, oj := range old.journals {
+		errs = errors.Join(errs, oj.closeFile(), os.Remove(oj.path))
+	}
+	for _, ot := range old.tables {
+		errs = errors.Join(errs, ot.close(), os.Remove(ot.path))
+	}
+	if errs = errors.Join(errs, syncDir(s.dir)); errs != nil {
+		// The store is collected; a file left behind goes at the next open.
+		return fmt.Errorf("chunks: collection done, but removing the old files failed: %w", errs)
+	}
+	return nil
+}
+
+// finish is step 5 of Collect; the caller holds wmu. It returns the files
+// the collection replaced, for the caller to remove once it has let
+// writers go.
 func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, b *barrier, copied []bool,
-	num uint64, mainPath string, st CollectStats) (_ CollectStats, err error) {
+	num uint64, mainPath string, st CollectStats) (_ CollectStats, _ oldFiles, err error) {
 	var made []string
 	defer func() {
 		if err != nil {
@@ -348,10 +381,10 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	}
 	s.mu.Unlock()
 	if err != nil {
-		return st, err
+		return st, oldFiles{}, err
 	}
 	if err := m.markFrom(ctx, append(append(late, opts.pinned()...), root)...); err != nil {
-		return st, err
+		return st, oldFiles{}, err
 	}
 	var extra []Address
 	for id, ok := range m.marked {
@@ -376,7 +409,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 		p := filepath.Join(s.dir, tableFileName(num+1))
 		made = append(made, p)
 		if err := s.writeKept(p, extra, !opts.Young, nil); err != nil {
-			return st, err
+			return st, oldFiles{}, err
 		}
 		fresh = append(fresh, num+1)
 	}
@@ -385,10 +418,10 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	made = append(made, jpath)
 	head := appendHeadRecord(appendJournalHeader(nil, JournalFormatVersion), JournalFormatVersion, root, log)
 	if err := writeFileSync(jpath, head); err != nil {
-		return st, fmt.Errorf("chunks: collection: new journal: %w", err)
+		return st, oldFiles{}, fmt.Errorf("chunks: collection: new journal: %w", err)
 	}
 	if err := syncDir(s.dir); err != nil {
-		return st, err
+		return st, oldFiles{}, err
 	}
 	var tabs []*table
 	for _, n := range fresh {
@@ -397,7 +430,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 			for _, t := range tabs {
 				t.close()
 			}
-			return st, fmt.Errorf("chunks: collection: %w", err)
+			return st, oldFiles{}, fmt.Errorf("chunks: collection: %w", err)
 		}
 		tabs = append(tabs, t)
 	}
@@ -406,7 +439,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 		for _, t := range tabs {
 			t.close()
 		}
-		return st, err
+		return st, oldFiles{}, err
 	}
 	s.crash(opts, "manifest")
 	s.mu.RLock()
@@ -417,7 +450,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 		for _, t := range tabs {
 			t.close()
 		}
-		return st, fmt.Errorf("chunks: collection: write manifest: %w", err)
+		return st, oldFiles{}, fmt.Errorf("chunks: collection: write manifest: %w", err)
 	}
 	s.mu.RLock()
 	filter := s.filter
@@ -440,19 +473,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	st.BytesAfter = s.fileBytes()
 	s.mu.Unlock()
 	s.crash(opts, "remove")
-
-	var errs error
-	for _, oj := range oldJournals {
-		errs = errors.Join(errs, oj.closeFile(), os.Remove(oj.path))
-	}
-	for _, ot := range dropped {
-		errs = errors.Join(errs, ot.close(), os.Remove(ot.path))
-	}
-	if errs = errors.Join(errs, syncDir(s.dir)); errs != nil {
-		// The store is collected; a file left behind goes at the next open.
-		return st, fmt.Errorf("chunks: collection done, but removing the old files failed: %w", errs)
-	}
-	return st, nil
+	return st, oldFiles{journals: oldJournals, tables: dropped}, nil
 }
 
 // writeKept writes a table file of the chunks at addrs (sorted here),
