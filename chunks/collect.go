@@ -33,19 +33,17 @@ import (
 //     for, it pins (their roots come back from Pins).
 //  3. Mark: R0 and the pins, and everything their bytes name,
 //     conservatively (mark.go). Readers and writers are not held up.
+//     Then catch up: mark from every address the barrier recorded so far
+//     and from the root now. Marking more roots than needed keeps more,
+//     never less; its point is that the finish, which holds writers up,
+//     has only the rest to mark and write.
 //  4. Copy: every marked chunk into a new table file, sorted by address,
 //     in zstd where that is smaller than its stored form (codec.go). Not
 //     held up either.
-//  4b. Catch up, not held up either: mark from every address the barrier
-//     recorded so far and from the current root, and write what this
-//     marked and the copy lacks into a table file of its own. Marking
-//     more roots than needed keeps more, never less; its point is that
-//     the finish, which holds writers up, has only the rest to mark and
-//     write.
 //  5. Finish, holding the commit and writer's locks (Puts and Commits wait): mark from
 //     every address the barrier recorded since, from the current root and from
-//     the pins again, then write what this marked and the copy and the
-//     catch-up lack into a small table file, start a new journal that begins with a
+//     the pins again, then write what this marked and the copy lacks into
+//     a second, small table file, start a new journal that begins with a
 //     commit record of the current root, and name the new files in a new
 //     manifest. Then, writers going on, the old files go.
 //
@@ -162,8 +160,9 @@ func (o CollectOptions) pinned() []Address {
 type CollectStats struct {
 	ChunksBefore, ChunksAfter int   // chunks held
 	BytesBefore, BytesAfter   int64 // bytes of the store's files
-	// Late is the number of chunks the finish kept: written, or reached
-	// again, while the collection ran.
+	// Late is the number of chunks the catch-up and the finish kept
+	// beyond the mark's: written, or reached again, while the collection
+	// ran.
 	Late int
 	// Pause is how long the finish held up writers.
 	Pause time.Duration
@@ -290,10 +289,18 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 		return st, err
 	}
 
+	// 3b. Catch up: mark from what the barrier recorded during the mark,
+	// and from the root now, so that the copy holds those chunks too and
+	// the finish, under the writer's lock, has only the rest to mark.
+	marked := m.count
+	if err := s.catchUp(ctx, m, b); err != nil {
+		return st, err
+	}
+
 	// 4. Copy what is marked into a new table file.
 	s.mu.Lock()
 	num := s.man.nextFile
-	s.man.nextFile += 4 // the table, the late table, the journal, the catch-up's table
+	s.man.nextFile += 3 // the table, the late table, the journal
 	s.mu.Unlock()
 	copied := make([]bool, len(m.marked))
 	var keep []Address
@@ -315,36 +322,19 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 		os.Remove(mainPath)
 		return st, ErrClosed
 	}
-	written := []uint64{num}
-
-	// 4b. Catch up, writers going on: mark from what the barrier recorded
-	// while the mark and the copy ran, and from the root now, and write
-	// what that marks into a table file of its own, so that the finish
-	// under the locks marks and writes only what comes after.
-	if n, err := s.catchUp(ctx, m, b, copied, num+3, !opts.Young); err != nil {
-		os.Remove(mainPath)
-		return st, err
-	} else if n > 0 {
-		written = append(written, num+3)
-		st.Late += n
-	}
-	copied = append(copied, make([]bool, len(m.marked)-len(copied))...)
-	for id, ok := range m.marked {
-		copied[id] = copied[id] || ok
-	}
-
 	// 5. Finish under the commit and writer's locks; then, with writers
 	// going on, the old files go.
 	s.cmu.Lock()
 	s.wmu.Lock()
 	held := time.Now()
-	st, replaced, err := s.finish(ctx, opts, m, b, copied, num, written, st)
+	st, replaced, err := s.finish(ctx, opts, m, b, copied, num, mainPath, st)
 	s.wmu.Unlock()
 	s.cmu.Unlock()
 	st.Pause = time.Since(held)
 	if err != nil {
 		return st, err
 	}
+	st.Late = st.ChunksAfter - marked
 	if err := s.removeOld(replaced); err != nil {
 		return st, err
 	}
@@ -379,51 +369,28 @@ func (s *FileStore) removeOld(old oldFiles) error {
 	return nil
 }
 
-// catchUp is step 4b of Collect: it marks from the addresses the barrier
-// b recorded so far and from the current root, and writes the chunks
-// that marks and that are not copied yet (copied, by marker id) into
-// the table file numbered num, if there are any. It returns their number.
-// Marking more roots than the finish will is safe (it keeps more, never
-// less), and every address the barrier recorded names a chunk the store
-// holds: a Put records it as it adds the chunk, under mu.
-func (s *FileStore) catchUp(ctx context.Context, m *marker, b *barrier, copied []bool, num uint64, recompress bool) (int, error) {
+// catchUp is step 3b of Collect: it marks from the addresses the barrier
+// b recorded so far and from the current root. Marking more roots than
+// the finish will is safe (it keeps more, never less), and every address
+// the barrier recorded names a chunk the store holds: a Put records it
+// as it adds the chunk, under mu.
+func (s *FileStore) catchUp(ctx context.Context, m *marker, b *barrier) error {
 	late := b.take()
 	for _, a := range late {
 		m.add(a)
 	}
-	if err := m.markFrom(ctx, append(late, s.rootAddr())...); err != nil {
-		return 0, err
-	}
-	var extra []Address
-	for id, ok := range m.marked {
-		if ok && (id >= len(copied) || !copied[id]) {
-			extra = append(extra, m.addrs[id])
-		}
-	}
-	if len(extra) == 0 {
-		return 0, nil
-	}
-	p := filepath.Join(s.dir, tableFileName(num))
-	if err := s.writeKept(p, extra, recompress, nil); err != nil {
-		os.Remove(p)
-		return 0, err
-	}
-	return len(extra), nil
+	return m.markFrom(ctx, append(late, s.rootAddr())...)
 }
 
-// finish is step 5 of Collect; the caller holds wmu. written are the
-// numbers of the table files the collection wrote so far (removed if the
-// finish fails). It returns the files the collection replaced, for the
-// caller to remove once it has let writers go.
+// finish is step 5 of Collect; the caller holds wmu. It returns the files
+// the collection replaced, for the caller to remove once it has let
+// writers go.
 func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, b *barrier, copied []bool,
-	num uint64, written []uint64, st CollectStats) (_ CollectStats, _ oldFiles, err error) {
+	num uint64, mainPath string, st CollectStats) (_ CollectStats, _ oldFiles, err error) {
 	var made []string
-	for _, n := range written {
-		made = append(made, filepath.Join(s.dir, tableFileName(n)))
-	}
 	defer func() {
 		if err != nil {
-			for _, p := range made {
+			for _, p := range append(made, mainPath) {
 				os.Remove(p)
 			}
 		}
@@ -451,7 +418,6 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 			extra = append(extra, m.addrs[id])
 		}
 	}
-	st.Late += len(extra)
 	st.ChunksAfter = m.count
 
 	// A young collection keeps the table files (Collect holds compactMu:
@@ -463,7 +429,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 		oldTables, oldNums = slices.Clone(s.tables), slices.Clone(s.man.tables)
 		s.mu.RUnlock()
 	}
-	fresh := slices.Clone(written)
+	fresh := []uint64{num}
 	if len(extra) > 0 {
 		p := filepath.Join(s.dir, tableFileName(num+1))
 		made = append(made, p)
