@@ -33,15 +33,11 @@ import (
 //     for, it pins (their roots come back from Pins).
 //  3. Mark: R0 and the pins, and everything their bytes name,
 //     conservatively (mark.go). Readers and writers are not held up.
-//     Then catch up: mark from every address the barrier recorded so far
-//     and from the root now. Marking more roots than needed keeps more,
-//     never less; its point is that the finish, which holds writers up,
-//     has only the rest to mark and write.
 //  4. Copy: every marked chunk into a new table file, sorted by address,
 //     in zstd where that is smaller than its stored form (codec.go). Not
 //     held up either.
 //  5. Finish, holding the commit and writer's locks (Puts and Commits wait): mark from
-//     every address the barrier recorded since, from the current root and from
+//     every address the barrier recorded, from the current root and from
 //     the pins again, then write what this marked and the copy lacks into
 //     a second, small table file, start a new journal that begins with a
 //     commit record of the current root, and name the new files in a new
@@ -51,9 +47,9 @@ import (
 // through an address someone holds. After the finish, every such holder
 // is one of: (a) the current root: marked at the finish; (b) a root that
 // was current at some moment since R0: it is R0 (marked) or was committed
-// after the barrier (recorded, so marked at the catch-up or the finish,
-// with everything it names); (c) a writer's chunk put after the barrier:
-// recorded and marked; (d) a writer's chunk put before the barrier: the writer is done
+// after the barrier (recorded, so marked at the finish, with everything
+// it names); (c) a writer's chunk put after the barrier: recorded and
+// marked; (d) a writer's chunk put before the barrier: the writer is done
 // (its chunks are garbage, or reached through a root of (a) or (b)) or
 // pinned, because Quiesce returned; (e) an address read from any chunk
 // of (a)-(d): marked, since the mark follows every address a marked
@@ -160,9 +156,8 @@ func (o CollectOptions) pinned() []Address {
 type CollectStats struct {
 	ChunksBefore, ChunksAfter int   // chunks held
 	BytesBefore, BytesAfter   int64 // bytes of the store's files
-	// Late is the number of chunks the catch-up and the finish kept
-	// beyond the mark's: written, or reached again, while the collection
-	// ran.
+	// Late is the number of chunks the finish kept: written, or reached
+	// again, while the collection ran.
 	Late int
 	// Pause is how long the finish held up writers.
 	Pause time.Duration
@@ -289,14 +284,6 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 		return st, err
 	}
 
-	// 3b. Catch up: mark from what the barrier recorded during the mark,
-	// and from the root now, so that the copy holds those chunks too and
-	// the finish, under the writer's lock, has only the rest to mark.
-	marked := m.count
-	if err := s.catchUp(ctx, m, b); err != nil {
-		return st, err
-	}
-
 	// 4. Copy what is marked into a new table file.
 	s.mu.Lock()
 	num := s.man.nextFile
@@ -322,6 +309,7 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 		os.Remove(mainPath)
 		return st, ErrClosed
 	}
+
 	// 5. Finish under the commit and writer's locks; then, with writers
 	// going on, the old files go.
 	s.cmu.Lock()
@@ -334,7 +322,6 @@ func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st Collec
 	if err != nil {
 		return st, err
 	}
-	st.Late = st.ChunksAfter - marked
 	if err := s.removeOld(replaced); err != nil {
 		return st, err
 	}
@@ -367,19 +354,6 @@ func (s *FileStore) removeOld(old oldFiles) error {
 		return fmt.Errorf("chunks: collection done, but removing the old files failed: %w", errs)
 	}
 	return nil
-}
-
-// catchUp is step 3b of Collect: it marks from the addresses the barrier
-// b recorded so far and from the current root. Marking more roots than
-// the finish will is safe (it keeps more, never less), and every address
-// the barrier recorded names a chunk the store holds: a Put records it
-// as it adds the chunk, under mu.
-func (s *FileStore) catchUp(ctx context.Context, m *marker, b *barrier) error {
-	late := b.take()
-	for _, a := range late {
-		m.add(a)
-	}
-	return m.markFrom(ctx, append(late, s.rootAddr())...)
 }
 
 // finish is step 5 of Collect; the caller holds wmu. It returns the files
@@ -418,6 +392,7 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 			extra = append(extra, m.addrs[id])
 		}
 	}
+	st.Late = len(extra)
 	st.ChunksAfter = m.count
 
 	// A young collection keeps the table files (Collect holds compactMu:
