@@ -179,8 +179,7 @@ func (e *Embedded) ExecPrepared(ctx context.Context, s *Session, query string, b
 		sql.ByteBufPool.Put(buf)
 	}()
 	var found int64
-	var slab []sqltypes.Value // the values of the rows to come, a slab at a time (as rowIter.newRow)
-	slabRows := 0
+	var slab rowSlab[sqltypes.Value]
 	for {
 		row, err := iter.Next(sctx)
 		if err == io.EOF {
@@ -190,12 +189,7 @@ func (e *Embedded) ExecPrepared(ctx context.Context, s *Session, query string, b
 			iter.Close(sctx)
 			return true, endDirect(sctx, s, err)
 		}
-		if len(slab) < len(sch) {
-			slabRows = min(max(2*slabRows, 1), maxSlabRows)
-			slab = make([]sqltypes.Value, len(sch)*slabRows)
-		}
-		out := slab[:len(sch):len(sch)]
-		slab = slab[len(sch):]
+		out := slab.row(len(sch))
 		for i, c := range sch {
 			if row[i] == nil {
 				out[i] = sqltypes.NULL

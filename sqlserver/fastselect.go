@@ -265,8 +265,6 @@ func (n *fastSelect) rows(ctx *sql.Context) (sql.RowIter, error) {
 		i := src.sch.IndexOfColName(t.order)
 		if ks := newKeySortIter(rows, i, src.sch[i].Type, t.desc, dist && len(src.sch) == 1); ks != nil {
 			src.iter, dist = ks, dist && !ks.distinct
-		} else if ks := newKeySortIter(rows, i, src.sch[i].Type, t.desc, false); ks != nil {
-			src.iter = ks
 		} else {
 			o := sql.Ascending
 			if t.desc {

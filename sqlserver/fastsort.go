@@ -117,14 +117,14 @@ type keySortIter struct {
 
 // newKeySortIter returns the sort of src by column col of type t, or nil
 // when the engine must sort (see sortKeyKindOf). distinct asks for the
-// dedup of equal keys, and is refused (nil) where equal keys may not mean
-// equal values.
+// dedup of equal keys; the sort does it (its distinct field) only where
+// equal keys mean equal values, and leaves it to the caller elsewhere.
 func newKeySortIter(src sql.RowIter, col int, t sql.Type, desc, distinct bool) *keySortIter {
 	kind, exact := sortKeyKindOf(t)
-	if kind == sortNone || distinct && !exact {
+	if kind == sortNone {
 		return nil
 	}
-	s := &keySortIter{src: src, col: col, kind: kind, desc: desc, distinct: distinct}
+	s := &keySortIter{src: src, col: col, kind: kind, desc: desc, distinct: distinct && exact}
 	if kind == sortWeights {
 		s.weights = collationSortKey(t.(types.StringType).Collation())
 	}

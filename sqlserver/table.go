@@ -153,26 +153,8 @@ type rowIter struct {
 	// decided at the first row (lockplan.go).
 	lock    *lockClause
 	started bool
-	read    int   // rows read, for the context checks
-	slab    []any // the values of the rows to come (newRow)
-	slabRow int   // rows the next slab holds
-}
-
-// maxSlabRows is the most rows whose values one allocation of a rowIter
-// holds: a scan allocates its rows' values a slab at a time, the first
-// for one row, each next for twice the rows of the one before. A row the
-// engine keeps keeps its slab's memory (at most maxSlabRows rows) alive.
-const maxSlabRows = 64
-
-// newRow returns room for a row of n values.
-func (r *rowIter) newRow(n int) sql.Row {
-	if len(r.slab) < n {
-		r.slabRow = min(max(2*r.slabRow, 1), maxSlabRows)
-		r.slab = make([]any, n*r.slabRow)
-	}
-	row := r.slab[:n:n]
-	r.slab = r.slab[n:]
-	return row
+	read    int          // rows read, for the context checks
+	slab    rowSlab[any] // the rows' values
 }
 
 func (r *rowIter) Next(ctx *sql.Context) (sql.Row, error) {
@@ -245,7 +227,7 @@ func (r *rowIter) toRow(vals []tables.Value) (sql.Row, error) {
 	if r.proj == nil {
 		return r.t.toRow(vals)
 	}
-	return r.t.toProjectedRow(r.sch, vals, r.newRow(len(vals)))
+	return r.t.toProjectedRow(r.sch, vals, r.slab.row(len(vals)))
 }
 
 // toRow converts a stored row.
