@@ -112,6 +112,13 @@ type CollectOptions struct {
 	// journals hold, not the whole store. A memory store, which has no
 	// table files, collects everything.
 	Young bool
+	// Nursery collects only the chunks of the nursery, which the store
+	// keeps in memory in nursery mode (FileStore.SetNursery, nursery.go),
+	// and writes what it keeps to the journal with a commit of the root,
+	// synced: a checkpoint. Outside nursery mode it does nothing. It
+	// fails with ErrCollecting while a collection or a compaction runs.
+	// A memory store collects everything.
+	Nursery bool
 	// Progress, if set, is called as the collection goes: in the phase
 	// "mark", done of at most total chunks read; in "copy", done of
 	// total chunks written (a memory store copies nothing, and has no
@@ -212,6 +219,9 @@ func (b *barrier) take() []Address {
 // collection runs, and with the error of any chunk it cannot read (run a
 // check: it collects nothing from a damaged store).
 func (s *FileStore) Collect(ctx context.Context, opts CollectOptions) (st CollectStats, err error) {
+	if opts.Nursery {
+		return s.collectNursery(ctx, opts)
+	}
 	start := time.Now()
 	if !s.compactMu.TryLock() {
 		if s.collecting.Load() {
@@ -469,6 +479,8 @@ func (s *FileStore) finish(ctx context.Context, opts CollectOptions, m *marker, 
 	s.journals, s.man = []*journal{j}, newMan
 	s.useTables(tabs, filter)
 	s.barrier = nil
+	s.unsettled = false // the new journal begins with the root, synced
+	s.durable = max(s.durable, log)
 	s.recent.clear() // it may hold chunks the collection dropped
 	st.BytesAfter = s.fileBytes()
 	s.mu.Unlock()

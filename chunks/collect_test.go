@@ -300,6 +300,12 @@ func TestCollectConcurrent(t *testing.T) {
 // garbage by then, and names them: a Put of a chunk the store holds must
 // keep it.
 func concurrentWrite(ctx context.Context, s Store, r *rand.Rand, ops *sync.RWMutex, stash *[][]byte) error {
+	return concurrentWriteWith(ctx, s, r, ops, stash, s.Commit)
+}
+
+// concurrentWriteWith is concurrentWrite with commit instead of s.Commit.
+func concurrentWriteWith(ctx context.Context, s Store, r *rand.Rand, ops *sync.RWMutex, stash *[][]byte,
+	commit func(ctx context.Context, root, old Address) error) error {
 	ops.RLock()
 	defer ops.RUnlock()
 	for {
@@ -352,7 +358,7 @@ func concurrentWrite(ctx context.Context, s Store, r *rand.Rand, ops *sync.RWMut
 		if err != nil {
 			return err
 		}
-		err = s.Commit(ctx, root, old)
+		err = commit(ctx, root, old)
 		if errors.Is(err, ErrRootMoved) {
 			continue
 		}

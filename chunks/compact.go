@@ -91,6 +91,12 @@ func (s *FileStore) rotate() ([]*journal, uint64, error) {
 	defer s.cmu.Unlock()
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	// The journal frozen must hold its root, which the new one's head
+	// names: a root staged in nursery mode is written first, and the
+	// staged commits' records are synced.
+	if err := s.settleHeld(); err != nil {
+		return nil, 0, err
+	}
 	s.mu.RLock()
 	err := s.writable()
 	old := s.active()
@@ -114,6 +120,11 @@ func (s *FileStore) rotate() ([]*journal, uint64, error) {
 	m.journals = append(slices.Clone(m.journals), num)
 	m.root = root
 	path := filepath.Join(s.dir, journalFileName(num))
+	if old.version >= 3 {
+		if err := old.syncFill(); err != nil {
+			return nil, 0, s.fail(fmt.Errorf("journal %s: sync: %w", old.path, err))
+		}
+	}
 	head := appendHeadRecord(appendJournalHeader(nil, JournalFormatVersion), JournalFormatVersion, root, log)
 	if err := writeFileSync(path, head); err != nil {
 		os.Remove(path)
@@ -143,6 +154,7 @@ func (s *FileStore) rotate() ([]*journal, uint64, error) {
 	frozen := slices.Clone(s.journals)
 	s.journals = append(s.journals, j)
 	s.man = m
+	s.durable = max(s.durable, log)
 	s.mu.Unlock()
 	return frozen, num + 1, nil
 }

@@ -69,6 +69,7 @@ type FileStore struct {
 	// every transaction's begin calls and which reads it alone.
 	root     atomic.Pointer[Address]
 	log      uint64 // the root's log position (LogPosition)
+	durable  uint64 // the log position of the last root synced (DurablePosition)
 	man      manifest
 	journals []*journal // oldest first; the last one is active
 	tables   []*table   // oldest first
@@ -80,6 +81,9 @@ type FileStore struct {
 	// barrier records every Put while a collection runs (collect.go);
 	// nil otherwise.
 	barrier *barrier
+	// nursery is nursery mode (nursery.go); unsettled is set while the
+	// root is a staged commit of that mode's, in memory only.
+	nursery, unsettled bool
 
 	collecting atomic.Bool // a Collect holds compactMu
 
@@ -261,7 +265,7 @@ func (s *FileStore) openJournal(n uint64, last bool) (*journal, error) {
 	}
 	if res.hasRoot {
 		s.setRoot(res.root)
-		s.log = res.log
+		s.log, s.durable = res.log, res.log
 	}
 	if last && res.version < 2 && res.committed < size {
 		if err := f.Truncate(res.committed); err != nil {
@@ -493,7 +497,7 @@ func (s *FileStore) Put(ctx context.Context, data []byte) (Address, error) {
 		s.putBytes.Add(int64(len(s.scratch)))
 		s.recent.add(addr, data)
 	}
-	full := len(a.buf) >= flushSize
+	full := len(a.buf) >= flushSize && (!s.nursery || len(a.buf) >= nurseryMax)
 	s.mu.Unlock()
 	if full {
 		return addr, s.flush(a, false)
@@ -520,6 +524,7 @@ func (s *FileStore) flush(a *journal, commit bool) error {
 	s.mu.Lock()
 	a.written += int64(len(a.buf))
 	a.buf = a.buf[:0]
+	a.wchain = a.chain
 	s.mu.Unlock()
 	return nil
 }
@@ -567,6 +572,15 @@ func (s *FileStore) LogPosition() uint64 {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.log
+}
+
+// DurablePosition returns the log position (LogPosition) of the last root
+// that a sync made durable in this process: a Commit's, SyncStaged's, a
+// nursery collection's, or the one the store opened at.
+func (s *FileStore) DurablePosition() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.durable
 }
 
 // CanStage reports whether CommitStaged writes staged commits: the active
@@ -625,6 +639,16 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 		log = s.log
 	}
 	switch {
+	case a.version >= 3 && staged && s.nursery:
+		// The chunks stay in the buffer (nursery.go); the size is the
+		// file's, which a compaction is measured by.
+		s.setRoot(newRoot)
+		s.log = log
+		s.unsettled = true
+		size := a.written
+		s.mu.Unlock()
+		s.wmu.Unlock()
+		return size, nil
 	case a.version >= 3 && staged:
 		a.buf = appendCommit3Record(a.buf, recordKindStaged, newRoot, uint64(a.end()-a.committed), a.chain, log)
 		a.chain = 0
@@ -671,6 +695,8 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 	a.pending = a.pending[:copy(a.pending, a.pending[puts:])]
 	s.setRoot(newRoot)
 	s.log = log
+	s.durable = max(s.durable, log)
+	s.unsettled = false
 	size := a.committed
 	from, fill := s.needsFill(a)
 	s.mu.Unlock()
@@ -684,15 +710,35 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 // active journal, into which CommitStaged wrote them, without a commit
 // record and without holding up Puts and commits meanwhile. Only a failed
 // sync fails the store.
+//
+// In nursery mode (nursery.go) it writes the nursery with a synced commit
+// of the root first, holding up Puts and commits while it does.
 func (s *FileStore) SyncStaged() error {
 	s.mu.RLock()
-	if err := s.writable(); err != nil {
-		s.mu.RUnlock()
+	nursery := s.nursery
+	s.mu.RUnlock()
+	if nursery {
+		s.cmu.Lock()
+		defer s.cmu.Unlock()
+	}
+	// Under the writer's lock, the root's records are written: no commit
+	// is between its position and its write.
+	s.wmu.Lock()
+	var err error
+	if nursery {
+		err = s.settleHeld()
+	}
+	s.mu.RLock()
+	if err == nil {
+		err = s.writable()
+	}
+	a, log := s.active(), s.log
+	s.mu.RUnlock()
+	s.wmu.Unlock()
+	if err != nil {
 		return err
 	}
-	a := s.active()
-	s.mu.RUnlock()
-	err := a.syncFill()
+	err = a.syncFill()
 	if errors.Is(err, errJournalClosed) {
 		// Replaced by a compaction or a collection, whose new journal
 		// begins, synced, with a commit of the root as it was then.
@@ -701,6 +747,9 @@ func (s *FileStore) SyncStaged() error {
 	if err != nil {
 		return s.fail(fmt.Errorf("journal %s: sync: %w", a.path, err))
 	}
+	s.mu.Lock()
+	s.durable = max(s.durable, log)
+	s.mu.Unlock()
 	return nil
 }
 
@@ -734,13 +783,14 @@ func (s *FileStore) Close() error {
 	defer s.cmu.Unlock()
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	serr := s.settleHeld()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return ErrClosed
 	}
 	s.closed = true
-	err := s.closeFiles()
+	err := errors.Join(serr, s.closeFiles())
 	if p := s.bgErr.Load(); p != nil {
 		err = errors.Join(fmt.Errorf("chunks: background compaction: %w", *p), err)
 	}
@@ -777,7 +827,8 @@ func (s *FileStore) Appended() (chunks, bytes int64) { return s.putChunks.Load()
 // Stats describes a FileStore's files.
 type Stats struct {
 	Journals     int   // journal files
-	JournalBytes int64 // bytes in them, committed and pending
+	JournalBytes int64 // bytes in them, committed and pending, but the nursery's
+	NurseryBytes int64 // the nursery's bytes (NurseryBytes), in memory
 	Tables       int   // table files
 	TableBytes   int64 // bytes in them
 	TableChunks  int   // chunks in them (a chunk may be in several)
@@ -791,6 +842,10 @@ func (s *FileStore) Stats() Stats {
 	for _, j := range s.journals {
 		st.Journals++
 		st.JournalBytes += j.end()
+	}
+	if s.nursery && len(s.journals) > 0 {
+		st.NurseryBytes = int64(len(s.active().buf))
+		st.JournalBytes -= st.NurseryBytes
 	}
 	for _, t := range s.tables {
 		st.Tables++

@@ -36,6 +36,7 @@ type journal struct {
 
 	version uint32 // format version: 2 writes commit records and keeps a reserve
 	chain   uint64 // the chain of the chunk records after committed (record.go)
+	wchain  uint64 // the chain at written, where written is past committed
 	// reserved is where the zeros written and synced ahead of the records
 	// end (reserve.go); filling is set while a fill runs, and noFill once
 	// one failed.
