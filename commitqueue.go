@@ -330,6 +330,9 @@ func (db *DB) finishBranch(ctx context.Context, p *branchCommit) bool {
 		db.commits.writes.Add(1)
 		db.changed(p.branch) // durable: wake the branch's subscribers
 		db.maybeAutoGC()
+		if p.redo != nil {
+			db.maybeCollectNursery()
+		}
 		for _, e := range p.edited {
 			e.edit.Committed = e.nt
 		}

@@ -36,6 +36,19 @@ func init() {
 		fmt.Printf("%s %d\n", what, id)
 		mu.Unlock()
 	}
+	if os.Getenv("VERSO_CRASH_NURSERY") != "" {
+		// Nursery collections and checkpoints every few groups; the
+		// child says how many collections finished.
+		db.nurseryAt, db.redoCheckpoint = 4<<10, 16<<10
+		go func() {
+			for seen := int64(0); ; time.Sleep(time.Millisecond) {
+				if n := db.nurseryRuns.Load(); n > seen {
+					seen = n
+					say("nursery", n)
+				}
+			}
+		}()
+	}
 	if os.Getenv("VERSO_CRASH_GC") != "" {
 		// Collections, one after another, under the increments: the
 		// kill lands at any point of one.
@@ -80,16 +93,22 @@ func init() {
 // database: each counter holds at least the increments whose Commit
 // returned and at most those that were tried, so an acknowledged commit
 // survives a crash and nothing half-written appears.
-func TestCrashDuringIncrements(t *testing.T) { crashIncrements(t, false, 3) }
+func TestCrashDuringIncrements(t *testing.T) { crashIncrements(t, false, false, 3) }
+
+// TestCrashDuringNurseryCollections is TestCrashDuringIncrements with
+// nursery collections and redo checkpoints every few groups (nursery.go):
+// the kills land among them, and the tree nodes the nursery held are lost
+// with the process.
+func TestCrashDuringNurseryCollections(t *testing.T) { crashIncrements(t, false, true, 4) }
 
 // TestCrashDuringGC is TestCrashDuringIncrements with garbage collections
 // running back to back beside the increments, over a database large
 // enough that a collection takes a while, so that the kills land at
 // random points of collections: after each, every acknowledged increment
 // is there and the database checks clean.
-func TestCrashDuringGC(t *testing.T) { crashIncrements(t, true, 6) }
+func TestCrashDuringGC(t *testing.T) { crashIncrements(t, true, false, 6) }
 
-func crashIncrements(t *testing.T, gc bool, rounds int) {
+func crashIncrements(t *testing.T, gc, nursery bool, rounds int) {
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}
@@ -127,6 +146,9 @@ func crashIncrements(t *testing.T, gc bool, rounds int) {
 		if gc {
 			cmd.Env = append(cmd.Env, "VERSO_CRASH_GC=1")
 		}
+		if nursery {
+			cmd.Env = append(cmd.Env, "VERSO_CRASH_NURSERY=1")
+		}
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -154,7 +176,7 @@ func crashIncrements(t *testing.T, gc bool, rounds int) {
 		var deadline <-chan time.Time
 		roundAcks := 0
 		arm := func() {
-			ready := roundAcks > 0 && (!gc || round < rounds-1 || collections > 0)
+			ready := roundAcks > 0 && (!(gc || nursery) || round < rounds-1 || collections > 0)
 			if deadline == nil && ready && !killed {
 				deadline = time.After(wait)
 			}
@@ -174,7 +196,7 @@ func crashIncrements(t *testing.T, gc bool, rounds int) {
 				case "acked":
 					acked[n]++
 					roundAcks++
-				case "gc":
+				case "gc", "nursery":
 					collections++
 				default:
 					t.Fatalf("child: %s", l)
@@ -211,7 +233,7 @@ func crashIncrements(t *testing.T, gc bool, rounds int) {
 			acked[id], tried[id] = row[1].AsInt(), row[1].AsInt()
 		}
 		check.Rollback()
-		if gc {
+		if gc || nursery {
 			rep, err := db.Check(ctx, CheckOptions{})
 			must(t, err)
 			if !rep.OK() {
@@ -220,10 +242,10 @@ func crashIncrements(t *testing.T, gc bool, rounds int) {
 		}
 		must(t, db.Close())
 	}
-	if gc && collections == 0 {
+	if (gc || nursery) && collections == 0 {
 		t.Fatal("no collection finished before the kills: they all landed in the first")
 	}
-	if gc {
+	if gc || nursery {
 		t.Logf("%d collections finished", collections)
 	}
 }

@@ -136,6 +136,12 @@ type DB struct {
 	// a lone commit too (tests).
 	redoCheckpoint int64
 	redoLone       bool
+	// nurseryAt is the nursery's size past which a nursery collection
+	// runs (nursery.go; 0: the store keeps no nursery); nurseryMu is held
+	// by the one that runs; nurseryRuns counts those that finished.
+	nurseryAt   int64
+	nurseryMu   sync.Mutex
+	nurseryRuns atomic.Int64
 }
 
 // snapshot is a branch's working set and root as of a store root.

@@ -350,6 +350,12 @@ func (db *DB) openRedo(ctx context.Context, log *slog.Logger) error {
 		}
 	}
 	db.redo, db.redoFS, db.redoCheckpoint = l, fs, redoCheckpoint
+	if err := fs.SetNursery(true); err != nil {
+		db.redo = nil
+		l.close()
+		return err
+	}
+	db.nurseryAt = nurseryCollectAt
 	if replayed+skipped > 0 {
 		log.Info("replayed the redo log", "database", db.name, "replayed", replayed, "skipped", skipped)
 	}
@@ -419,6 +425,7 @@ func (db *DB) maybeCheckpoint(ctx context.Context) {
 	}
 	db.storeMu.Lock()
 	err := db.coverFailed(ctx)
+	pos, _ := db.redo.last()
 	if err == nil {
 		err = db.redo.switchOver()
 	}
@@ -432,7 +439,7 @@ func (db *DB) maybeCheckpoint(ctx context.Context) {
 	go func() {
 		defer db.checkpoints.Done()
 		defer db.checkpointing.Store(false)
-		if err := db.redoFS.SyncStaged(); err != nil {
+		if err := db.syncStaged(pos); err != nil {
 			db.auto.log.Load().Warn("a checkpoint of the redo log failed", "database", db.name, "err", err)
 		}
 	}()

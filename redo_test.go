@@ -153,9 +153,14 @@ func TestRedoReplay(t *testing.T) {
 		}
 	}
 	db.redoCheckpoint = 2 << 10 // a switch and a checkpoint every few groups
+	db.nurseryAt = 8 << 10      // and a nursery collection
 	run()
 	db.checkpoints.Wait()
 	db.redoCheckpoint = 1 << 40
+	db.nurseryAt = 0
+	if db.nurseryRuns.Load() == 0 {
+		t.Fatal("no nursery collection ran")
+	}
 	if first, _ := db.redo.last(); first < writers*each/4 {
 		t.Fatalf("%d commits logged of %d", first, writers*each)
 	}

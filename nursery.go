@@ -1,0 +1,80 @@
+package verso
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/verso-db/verso/chunks"
+)
+
+// The nursery: while the redo log makes groups of row changes durable,
+// the chunk store keeps the tree nodes of their staged commits in memory
+// (chunks.FileStore.SetNursery) instead of writing them to its journal,
+// and a nursery collection writes only those the root still reaches
+// (under sysbench's updates most are rewritten by a later group first).
+// It runs once the nursery holds nurseryCollectAt bytes, and at each
+// checkpoint of the redo log, whose old file may be started over only once
+// the store holds its records durably (chunks.FileStore.DurablePosition).
+//
+// A nursery collection follows the collection's protocol (gc.go): it waits
+// for the transactions that began before its barrier, for at most
+// nurseryWait; past that, or while another collection runs, it does
+// nothing and a checkpoint writes the whole nursery instead (SyncStaged).
+
+const (
+	// nurseryCollectAt is the nursery's size past which a nursery
+	// collection starts.
+	nurseryCollectAt = 32 << 20
+	// nurseryWait bounds a nursery collection's wait for older
+	// transactions.
+	nurseryWait = time.Second
+)
+
+// maybeCollectNursery starts a nursery collection in the background once
+// the nursery holds db.nurseryAt bytes and none runs.
+func (db *DB) maybeCollectNursery() {
+	if db.nurseryAt <= 0 || db.redoFS == nil || db.redoFS.NurseryBytes() < db.nurseryAt {
+		return
+	}
+	if !db.nurseryMu.TryLock() {
+		return
+	}
+	db.checkpoints.Add(1)
+	go func() {
+		defer db.checkpoints.Done()
+		defer db.nurseryMu.Unlock()
+		if err := db.collectNursery(context.Background()); err != nil && !errors.Is(err, chunks.ErrCollecting) && !errors.Is(err, ErrGCWait) {
+			db.auto.log.Load().Warn("a nursery collection failed", "database", db.name, "err", err)
+		}
+	}()
+}
+
+// collectNursery runs one nursery collection. Callers hold nurseryMu.
+func (db *DB) collectNursery(ctx context.Context) error {
+	quiesce := func(ctx context.Context) error { return db.ops.drain(ctx, nil, nurseryWait) }
+	st, err := db.redoFS.Collect(ctx, chunks.CollectOptions{Nursery: true, Quiesce: quiesce})
+	if err != nil {
+		return err
+	}
+	db.nurseryRuns.Add(1)
+	if st.ChunksAfter < st.ChunksBefore {
+		db.afterCollect(ctx)
+	}
+	return nil
+}
+
+// syncStaged makes every record up to pos durable in the store, for a
+// checkpoint: by a nursery collection if the store keeps one, else (or
+// if that could not run) by a sync of the journal.
+func (db *DB) syncStaged(pos uint64) error {
+	if db.nurseryAt > 0 {
+		db.nurseryMu.Lock()
+		err := db.collectNursery(context.Background())
+		db.nurseryMu.Unlock()
+		if err == nil && db.redoFS.DurablePosition() >= pos {
+			return nil
+		}
+	}
+	return db.redoFS.SyncStaged()
+}
