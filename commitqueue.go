@@ -247,10 +247,12 @@ func (db *DB) prepareBranch(ctx context.Context, branch string, reqs []*commitRe
 	if g != nil {
 		// A group of row changes is made durable by its redo record,
 		// whose sync runs while the trees are edited (redo.go), when
-		// other commits are under way: a lone writer's commit is
+		// other commits are under way or went before it into the
+		// store's nursery (nursery.go): a lone writer's commit is
 		// synced in the store as it is, which measured faster on two
-		// cores (docs/BENCHMARKS.md).
-		if !changed && (len(reqs) > 1 || p.fromPending || db.commits.busy() || db.redoLone) {
+		// cores (docs/BENCHMARKS.md), but a synced commit writes the
+		// whole nursery.
+		if !changed && (len(reqs) > 1 || p.fromPending || db.commits.busy() || db.redoLone || db.nurseryHolds()) {
 			p.redo = db.logGroup(ctx, branch, p.ws, g)
 		}
 		err = g.flush(ctx)

@@ -142,6 +142,9 @@ type DB struct {
 	nurseryAt   int64
 	nurseryMu   sync.Mutex
 	nurseryRuns atomic.Int64
+	// nurseryNext, if set, is the nursery's size a collection waits for
+	// after one could not run.
+	nurseryNext atomic.Int64
 }
 
 // snapshot is a branch's working set and root as of a store root.

@@ -31,20 +31,36 @@ const (
 	nurseryWait = time.Second
 )
 
+// nurseryHolds reports whether the store's nursery holds staged commits'
+// chunks.
+func (db *DB) nurseryHolds() bool {
+	return db.nurseryAt > 0 && db.redoFS.NurseryBytes() > 0
+}
+
 // maybeCollectNursery starts a nursery collection in the background once
-// the nursery holds db.nurseryAt bytes and none runs.
+// the nursery holds db.nurseryAt bytes (and, after one that could not
+// run, db.nurseryAt more) and none runs.
 func (db *DB) maybeCollectNursery() {
-	if db.nurseryAt <= 0 || db.redoFS == nil || db.redoFS.NurseryBytes() < db.nurseryAt {
+	if db.nurseryAt <= 0 || db.redoFS == nil {
 		return
 	}
-	if !db.nurseryMu.TryLock() {
+	n := db.redoFS.NurseryBytes()
+	if n < max(db.nurseryAt, db.nurseryNext.Load()) || !db.nurseryMu.TryLock() {
 		return
 	}
 	db.checkpoints.Add(1)
 	go func() {
 		defer db.checkpoints.Done()
 		defer db.nurseryMu.Unlock()
-		if err := db.collectNursery(context.Background()); err != nil && !errors.Is(err, chunks.ErrCollecting) && !errors.Is(err, ErrGCWait) {
+		err := db.collectNursery(context.Background())
+		if err == nil {
+			db.nurseryNext.Store(0)
+			return
+		}
+		// Not again before the nursery has grown as much once more:
+		// a transaction open for long holds every one up.
+		db.nurseryNext.Store(n + db.nurseryAt)
+		if !errors.Is(err, chunks.ErrCollecting) && !errors.Is(err, ErrGCWait) {
 			db.auto.log.Load().Warn("a nursery collection failed", "database", db.name, "err", err)
 		}
 	}()

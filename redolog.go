@@ -19,14 +19,17 @@ import (
 //
 // A group of transactions that changed only rows (commitqueue.go) is made
 // durable by one record of its row changes in this log, synced, while the
-// group's trees are edited and written into the chunk store's journal
-// without a sync (chunks.FileStore.CommitStaged): the record's sync and
-// the trees' edit run at once, where the journal's sync would follow the
-// edit, and the journal's pages, many times a record's bytes, stay out of
-// the way of the syncs that acknowledge commits. The staged working sets
-// become durable with the store's next sync: a synced commit, a
-// compaction, a collection, or a checkpoint, which the log asks for once
-// it holds redoCheckpoint bytes of records.
+// group's trees are edited and staged in the chunk store without a sync
+// (chunks.FileStore.CommitStaged): the record's sync and the trees' edit
+// run at once, where the journal's sync would follow the edit. The store
+// keeps the staged trees' nodes in memory (its nursery, nursery.go), and
+// writes only those a root still reaches, at a nursery collection: the
+// journal's pages, many times a record's bytes, stay out of the way of
+// the syncs that acknowledge commits, and most never reach the disk. The
+// staged working sets become durable with the store's next sync: a synced
+// commit, a compaction, a collection, a nursery collection, or a
+// checkpoint, which the log asks for once it holds redoCheckpoint bytes of
+// records.
 //
 // Each record has a log position, one more than the one before; the store
 // keeps, with each commit, the position of the last record its root holds
@@ -36,9 +39,10 @@ import (
 //
 // The log is two files, .verso/redo-0.log and .verso/redo-1.log, one of
 // them taking the records. A checkpoint switches to the other, started
-// over empty, then syncs the journal without holding up the commits
-// (chunks.FileStore.SyncStaged): the records of the first file are then
-// all in the store, and it is started over at the next switch. Each file;
+// over empty, then runs a nursery collection, or if it cannot, writes the
+// nursery and syncs (chunks.FileStore.SyncStaged), in the background, the
+// commits going on: the records of the first file are then all in the
+// store, and it is started over at the next switch. Each file;
 // integers big-endian:
 //
 //	+----------------------------------------------------------------------+

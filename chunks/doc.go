@@ -38,7 +38,10 @@
 // record and writes it without the sync: the root is current at once and
 // durable with the next sync, and its log position (LogPosition) tells the
 // writer, after a crash, which of the changes it logged elsewhere the
-// recovered root holds (record.go, version 3). The records go into zeros written and
+// recovered root holds (record.go, version 3). In nursery mode
+// (SetNursery, nursery.go) a staged commit writes nothing: its chunks stay
+// in memory until a nursery collection writes those the root still
+// reaches, or a synced commit writes them all. The records go into zeros written and
 // synced ahead of them (the reserve), so that the sync need not also
 // record the file's growth. The journal holds chunks as they are (codec
 // raw): most of what it holds is garbage by the time it is compacted or

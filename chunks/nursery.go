@@ -219,26 +219,29 @@ func (s *FileStore) finishNursery(ctx context.Context, opts CollectOptions, m *m
 		s.mu.Unlock()
 		return st, 0, false, fmt.Errorf("chunks: nursery collection: the buffer holds %d bytes, its pending chunks %d: nothing dropped", len(a.buf), seen)
 	}
-	var buf []byte
+	// The kept records move to the front of the buffer, in order (each
+	// to where it was or before), which keeps its capacity for the next.
+	w := 0
 	chain, kept := a.wchain, 0
 	for _, p := range a.pending {
 		loc := a.index[p]
 		if loc.off < written {
 			continue
 		}
-		rec := a.buf[loc.off-written : loc.off-written+int64(loc.size)]
 		if id, ok := m.ids[p]; ok && !m.marked[id] {
 			delete(a.index, p)
 			continue
 		}
-		a.index[p] = journalLoc{written + int64(len(buf)), loc.size}
-		buf = append(buf, rec...)
-		chain = chainNext(chain, rec[len(rec)-8:])
+		from, size := int(loc.off-written), int(loc.size)
+		copy(a.buf[w:w+size], a.buf[from:from+size])
+		a.index[p] = journalLoc{written + int64(w), loc.size}
+		w += size
+		chain = chainNext(chain, a.buf[w-8:w])
 		kept++
 	}
 	log = s.log
-	buf = appendCommit3Record(buf, recordKindStaged, root, uint64(written+int64(len(buf))-a.committed), chain, log)
-	a.buf, a.chain = buf, 0
+	a.buf = appendCommit3Record(a.buf[:w], recordKindStaged, root, uint64(written+int64(w)-a.committed), chain, log)
+	a.chain = 0
 	a.committed = a.end()
 	a.pending = a.pending[:0]
 	s.unsettled = false
@@ -247,7 +250,7 @@ func (s *FileStore) finishNursery(ctx context.Context, opts CollectOptions, m *m
 	s.mu.Unlock()
 	st.Late = len(late)
 	st.ChunksAfter = kept
-	st.BytesAfter = int64(len(buf))
+	st.BytesAfter = int64(len(a.buf))
 	// Readers find the records in the buffer while it is written.
 	if err := s.flush(a, true); err != nil {
 		return st, 0, false, err
