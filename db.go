@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/commitgraph"
@@ -140,6 +141,7 @@ type DB struct {
 	// runs (nursery.go; 0: the store keeps no nursery); nurseryMu is held
 	// by the one that runs; nurseryRuns counts those that finished.
 	nurseryAt   int64
+	nurseryWait time.Duration // nurseryWait; tests lower it
 	nurseryMu   sync.Mutex
 	nurseryRuns atomic.Int64
 	// nurseryNext, if set, is the nursery's size a collection waits for

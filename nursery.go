@@ -31,10 +31,10 @@ const (
 	nurseryWait = time.Second
 )
 
-// nurseryHolds reports whether the store's nursery holds staged commits'
-// chunks.
+// nurseryHolds reports whether the store's root is a staged commit held
+// in its nursery.
 func (db *DB) nurseryHolds() bool {
-	return db.nurseryAt > 0 && db.redoFS.NurseryBytes() > 0
+	return db.nurseryAt > 0 && db.redoFS.HoldsStaged()
 }
 
 // maybeCollectNursery starts a nursery collection in the background once
@@ -68,10 +68,13 @@ func (db *DB) maybeCollectNursery() {
 
 // collectNursery runs one nursery collection. Callers hold nurseryMu.
 func (db *DB) collectNursery(ctx context.Context) error {
-	quiesce := func(ctx context.Context) error { return db.ops.drain(ctx, nil, nurseryWait) }
+	quiesce := func(ctx context.Context) error { return db.ops.drain(ctx, nil, db.nurseryWait) }
 	st, err := db.redoFS.Collect(ctx, chunks.CollectOptions{Nursery: true, Quiesce: quiesce})
 	if err != nil {
 		return err
+	}
+	if st.Took == 0 {
+		return nil // nothing to do
 	}
 	db.nurseryRuns.Add(1)
 	if st.ChunksAfter < st.ChunksBefore {

@@ -355,7 +355,7 @@ func (db *DB) openRedo(ctx context.Context, log *slog.Logger) error {
 		l.close()
 		return err
 	}
-	db.nurseryAt = nurseryCollectAt
+	db.nurseryAt, db.nurseryWait = nurseryCollectAt, nurseryWait
 	if replayed+skipped > 0 {
 		log.Info("replayed the redo log", "database", db.name, "replayed", replayed, "skipped", skipped)
 	}

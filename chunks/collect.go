@@ -168,7 +168,10 @@ type CollectStats struct {
 	Late int
 	// Pause is how long the finish held up writers.
 	Pause time.Duration
-	Took  time.Duration
+	// Took is how long the whole collection took; zero for a nursery
+	// collection that found nothing to do (an empty nursery, or one
+	// written meanwhile).
+	Took time.Duration
 }
 
 // Collector is a store that can collect its garbage: FileStore and

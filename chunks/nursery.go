@@ -73,6 +73,14 @@ func (s *FileStore) NurseryBytes() int64 {
 	return int64(len(s.active().buf))
 }
 
+// HoldsStaged reports whether the root is a staged commit that nursery
+// mode keeps in memory (no sync, collection or synced commit since).
+func (s *FileStore) HoldsStaged() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.unsettled
+}
+
 // settleHeld makes the root durable in the active journal when a staged
 // commit of nursery mode left it in memory: it writes the buffer with a
 // synced commit record of the root and syncs. Callers hold cmu and wmu.

@@ -210,7 +210,7 @@ func TestNurseryDurableSteps(t *testing.T) {
 					}
 					root = next
 				}
-				if s.NurseryBytes() == 0 {
+				if s.NurseryBytes() == 0 || !s.HoldsStaged() {
 					t.Fatal("staged commits left the nursery empty")
 				}
 				if got := openCopy(t, s); got != durable {
@@ -221,6 +221,9 @@ func TestNurseryDurableSteps(t *testing.T) {
 				}
 				if got := openCopy(t, s); got != root {
 					t.Fatalf("round %d: a crash after the step opened at %s, want %s", round, got, root)
+				}
+				if s.HoldsStaged() {
+					t.Fatalf("round %d: the root is still held staged after the step", round)
 				}
 				if got, want := s.DurablePosition(), uint64(round*100+20); got != want {
 					t.Fatalf("round %d: durable position %d after the step, want %d", round, got, want)
