@@ -33,8 +33,10 @@
 // the database's redo log (.verso/redo-0.log and redo-1.log,
 // redolog.go), synced while the trees are edited (on Linux by the
 // kernel's asynchronous fdatasync, chunks.SyncQueue), and its working set is
-// staged in the store without a sync; opening the database replays what
-// the store had not yet synced.
+// staged in the store without a sync, its tree nodes kept in the store's
+// memory until a nursery collection writes those still reached
+// (nursery.go); opening the database replays what the store had not yet
+// synced.
 //
 // Tables are read and written by primary key with Txn.CreateTable, Get,
 // GetForUpdate, Insert, Put and Delete, in typed values (Int, String, ...).

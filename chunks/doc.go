@@ -112,7 +112,11 @@
 //     SyncStaged, a compaction or a collection): a power loss before it
 //     may lose it, and its writer must have logged what it holds (its log
 //     position says how much). A kill of the process keeps it: its
-//     records are written, not synced.
+//     records are written, not synced. In nursery mode (SetNursery) a
+//     kill loses it too, until a nursery collection, SyncStaged or a
+//     Commit writes it; the nursery holds up to 128 MiB of chunks in
+//     memory (it is written out, unsynced, past that), and its buffer
+//     keeps the capacity it grew to.
 //   - After a failed write or sync the store refuses further writes
 //     (ErrFailed): what reached the disk is unknown. Reopen it; recovery
 //     restores the last durable commit.

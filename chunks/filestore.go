@@ -494,7 +494,7 @@ func (s *FileStore) Put(ctx context.Context, data []byte) (Address, error) {
 			// The nursery grows to tens of MiB: by doubling, not by
 			// append's quarter for large slices, which copied it over
 			// and over (a fifth of the CPU under writes), under mu.
-			nb := make([]byte, len(a.buf), max(2*cap(a.buf), len(a.buf)+len(s.scratch), flushSize))
+			nb := make([]byte, len(a.buf), max(min(2*cap(a.buf), nurseryMax+flushSize), len(a.buf)+len(s.scratch), flushSize))
 			copy(nb, a.buf)
 			a.buf = nb
 		}

@@ -2,6 +2,7 @@ package chunks
 
 import (
 	"context"
+	"errors"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -75,7 +76,7 @@ func TestNurseryConcurrent(t *testing.T) {
 			err = s.SyncStaged()
 		default:
 			crashes++
-			crashCopy(t, s, filepath.Join(t.TempDir(), "copy"))
+			crashCopy(t, s)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -110,51 +111,15 @@ func TestNurseryConcurrent(t *testing.T) {
 	t.Logf("%d chunks dropped by nursery collections, %d crash copies", dropped, crashes)
 }
 
-// crashCopy copies s's files, as they are on the file now, into dir and
-// opens the copy: its root must be at least as recent as s's durable
-// position, and reach all it names.
-func crashCopy(t *testing.T, s *FileStore, dir string) {
+// crashCopy copies s's files as a crash would leave them and opens the
+// copy (openCopy): its root must be at least as recent as s's durable
+// position before the copy, and reach all it names.
+func crashCopy(t *testing.T, s *FileStore) {
 	t.Helper()
-	ctx := context.Background()
-	// Under the writer's locks, so that no file is half written or
-	// replaced while it is copied; the root made durable by then is
-	// the floor (a staged root is not durable in nursery mode).
-	s.cmu.Lock()
-	s.wmu.Lock()
-	s.mu.RLock()
-	floor := s.durable
-	names, err := os.ReadDir(s.dir)
-	if err == nil {
-		err = os.MkdirAll(dir, 0o755)
+	floor := s.DurablePosition()
+	if _, pos := openCopy(t, s, true); pos < floor {
+		t.Fatalf("a crash copy opened at log position %d, before %d, which was durable", pos, floor)
 	}
-	for _, e := range names {
-		if err != nil {
-			break
-		}
-		if e.Name() == lockName {
-			continue
-		}
-		var b []byte
-		if b, err = os.ReadFile(filepath.Join(s.dir, e.Name())); err == nil {
-			err = os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
-		}
-	}
-	s.mu.RUnlock()
-	s.wmu.Unlock()
-	s.cmu.Unlock()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := OpenFileStore(dir, Options{CompactAt: -1})
-	if err != nil {
-		t.Fatalf("a crash copy does not open: %v", err)
-	}
-	defer c.Close()
-	if c.LogPosition() < floor {
-		t.Fatalf("a crash copy opened at log position %d, before %d, which was durable", c.LogPosition(), floor)
-	}
-	root, _ := c.Root(ctx)
-	reach(t, ctx, c, root)
 }
 
 // TestNurseryDurableSteps: in nursery mode a staged root lives in memory
@@ -213,13 +178,13 @@ func TestNurseryDurableSteps(t *testing.T) {
 				if s.NurseryBytes() == 0 || !s.HoldsStaged() {
 					t.Fatal("staged commits left the nursery empty")
 				}
-				if got := openCopy(t, s); got != durable {
+				if got, _ := openCopy(t, s, false); got != durable {
 					t.Fatalf("round %d: a crash before the step opened at %s, want %s", round, got, durable)
 				}
 				if err := step(s); err != nil {
 					t.Fatal(err)
 				}
-				if got := openCopy(t, s); got != root {
+				if got, _ := openCopy(t, s, false); got != root {
 					t.Fatalf("round %d: a crash after the step opened at %s, want %s", round, got, root)
 				}
 				if s.HoldsStaged() {
@@ -238,29 +203,37 @@ func TestNurseryDurableSteps(t *testing.T) {
 }
 
 // openCopy copies s's files into a new folder, as a crash would leave
-// them, opens the copy, checks that its root reaches everything it names,
-// and returns the root.
-func openCopy(t *testing.T, s *FileStore) Address {
+// them (with hold, under the store's writer's locks, so that no file is
+// half written or replaced while writers go on), opens the copy, checks
+// that its root reaches everything it names, and returns the root and its
+// log position.
+func openCopy(t *testing.T, s *FileStore, hold bool) (Address, uint64) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "copy")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
+	err := os.MkdirAll(dir, 0o755)
+	if hold {
+		s.cmu.Lock()
+		s.wmu.Lock()
+		s.mu.RLock()
 	}
-	names, err := os.ReadDir(s.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	names, rerr := os.ReadDir(s.dir)
+	err = errors.Join(err, rerr)
 	for _, e := range names {
-		if e.Name() == lockName {
+		if err != nil || e.Name() == lockName {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(s.dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
+		var b []byte
+		if b, err = os.ReadFile(filepath.Join(s.dir, e.Name())); err == nil {
+			err = os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
 		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	}
+	if hold {
+		s.mu.RUnlock()
+		s.wmu.Unlock()
+		s.cmu.Unlock()
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	c, err := OpenFileStore(dir, Options{CompactAt: -1})
 	if err != nil {
@@ -269,5 +242,5 @@ func openCopy(t *testing.T, s *FileStore) Address {
 	defer c.Close()
 	root, _ := c.Root(context.Background())
 	reach(t, context.Background(), c, root)
-	return root
+	return root, c.LogPosition()
 }
