@@ -233,24 +233,11 @@ func TestCollectConcurrent(t *testing.T) {
 			dir := t.TempDir()
 			s := h.open(t, dir)
 			defer func() { s.Close() }()
-			var ops sync.RWMutex
-			var stop atomic.Bool
-			var wg sync.WaitGroup
-			errc := make(chan error, 4)
-			for w := 0; w < 3; w++ {
-				wg.Add(1)
-				go func(w int) {
-					defer wg.Done()
-					r := rand.New(rand.NewSource(int64(w)))
-					var stash [][]byte
-					for !stop.Load() {
-						if err := concurrentWrite(ctx, s, r, &ops, &stash); err != nil {
-							errc <- err
-							return
-						}
-					}
-				}(w)
-			}
+			ws := startWriters(3, func(w int, ops *sync.RWMutex) func() error {
+				r := rand.New(rand.NewSource(int64(w)))
+				var stash [][]byte
+				return func() error { return concurrentWrite(ctx, s, r, ops, &stash) }
+			})
 			collections := 0
 			for i := 0; i < 15; i++ {
 				if fs, ok := s.(*FileStore); ok && i%3 == 2 {
@@ -258,27 +245,14 @@ func TestCollectConcurrent(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				_, err := s.(Collector).Collect(ctx, CollectOptions{Young: i%2 == 1, Quiesce: func(context.Context) error {
-					ops.Lock()
-					ops.Unlock() //nolint:staticcheck // waiting for the writers in flight is the point
-					return nil
-				}})
+				_, err := s.(Collector).Collect(ctx, CollectOptions{Young: i%2 == 1, Quiesce: ws.quiesce})
 				if err != nil {
 					t.Fatal(err)
 				}
 				collections++
-				select {
-				case err := <-errc:
-					t.Fatal(err)
-				default:
-				}
+				ws.check(t)
 			}
-			stop.Store(true)
-			wg.Wait()
-			close(errc)
-			for err := range errc {
-				t.Fatal(err)
-			}
+			ws.finish(t)
 			root, _ := s.Root(ctx)
 			reach(t, ctx, s, root)
 			if h.durable {
@@ -291,6 +265,63 @@ func TestCollectConcurrent(t *testing.T) {
 				reach(t, ctx, s, root)
 			}
 		})
+	}
+}
+
+// writers are goroutines that write to a store while a test collects it:
+// each write holds ops for reading, so that quiesce (a collection's
+// Quiesce) waits for the writes in flight.
+type writers struct {
+	ops  sync.RWMutex
+	stop atomic.Bool
+	wg   sync.WaitGroup
+	errc chan error
+}
+
+// startWriters starts n writers; writer w calls the function that
+// newWrite(w, ops) returns until finish, or until it fails.
+func startWriters(n int, newWrite func(w int, ops *sync.RWMutex) func() error) *writers {
+	ws := &writers{errc: make(chan error, n)}
+	for w := range n {
+		write := newWrite(w, &ws.ops)
+		ws.wg.Add(1)
+		go func() {
+			defer ws.wg.Done()
+			for !ws.stop.Load() {
+				if err := write(); err != nil {
+					ws.errc <- fmt.Errorf("writer %d: %w", w, err)
+					return
+				}
+			}
+		}()
+	}
+	return ws
+}
+
+func (ws *writers) quiesce(context.Context) error {
+	ws.ops.Lock()
+	ws.ops.Unlock() //nolint:staticcheck // waiting for the writes in flight is the point
+	return nil
+}
+
+// check fails t if a writer failed so far.
+func (ws *writers) check(t *testing.T) {
+	t.Helper()
+	select {
+	case err := <-ws.errc:
+		t.Fatal(err)
+	default:
+	}
+}
+
+// finish stops the writers, waits for them and fails t if one failed.
+func (ws *writers) finish(t *testing.T) {
+	t.Helper()
+	ws.stop.Store(true)
+	ws.wg.Wait()
+	close(ws.errc)
+	for err := range ws.errc {
+		t.Fatal(err)
 	}
 }
 

@@ -29,36 +29,18 @@ func TestNurseryConcurrent(t *testing.T) {
 	if err := s.SetNursery(true); err != nil {
 		t.Fatal(err)
 	}
-	var ops sync.RWMutex
-	var stop atomic.Bool
-	var wg sync.WaitGroup
 	var log atomic.Uint64
-	errc := make(chan error, 4)
-	for w := 0; w < 3; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			r := rand.New(rand.NewSource(seed(t) + int64(w)))
-			var stash [][]byte
-			commit := func(ctx context.Context, root, old Address) error {
-				if r.Intn(20) == 0 {
-					return s.Commit(ctx, root, old)
-				}
-				return s.CommitStaged(ctx, root, old, log.Add(1))
+	ws := startWriters(3, func(w int, ops *sync.RWMutex) func() error {
+		r := rand.New(rand.NewSource(seed(t) + int64(w)))
+		var stash [][]byte
+		commit := func(ctx context.Context, root, old Address) error {
+			if r.Intn(20) == 0 {
+				return s.Commit(ctx, root, old)
 			}
-			for !stop.Load() {
-				if err := concurrentWriteWith(ctx, s, r, &ops, &stash, commit); err != nil {
-					errc <- err
-					return
-				}
-			}
-		}(w)
-	}
-	quiesce := func(context.Context) error {
-		ops.Lock()
-		ops.Unlock() //nolint:staticcheck // waiting for the writers in flight is the point
-		return nil
-	}
+			return s.CommitStaged(ctx, root, old, log.Add(1))
+		}
+		return func() error { return concurrentWriteWith(ctx, s, r, ops, &stash, commit) }
+	})
 	r := rand.New(rand.NewSource(seed(t)))
 	dropped, crashes := 0, 0
 	for i := 0; i < 60; i++ {
@@ -66,10 +48,10 @@ func TestNurseryConcurrent(t *testing.T) {
 		switch k := r.Intn(10); {
 		case k < 6:
 			var st CollectStats
-			st, err = s.Collect(ctx, CollectOptions{Nursery: true, Quiesce: quiesce})
+			st, err = s.Collect(ctx, CollectOptions{Nursery: true, Quiesce: ws.quiesce})
 			dropped += st.ChunksBefore - st.ChunksAfter
 		case k == 6:
-			_, err = s.Collect(ctx, CollectOptions{Young: r.Intn(2) == 0, Quiesce: quiesce})
+			_, err = s.Collect(ctx, CollectOptions{Young: r.Intn(2) == 0, Quiesce: ws.quiesce})
 		case k == 7:
 			err = s.Compact()
 		case k == 8:
@@ -81,18 +63,9 @@ func TestNurseryConcurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		select {
-		case err := <-errc:
-			t.Fatal(err)
-		default:
-		}
+		ws.check(t)
 	}
-	stop.Store(true)
-	wg.Wait()
-	close(errc)
-	for err := range errc {
-		t.Fatal(err)
-	}
+	ws.finish(t)
 	if dropped == 0 {
 		t.Fatal("the nursery collections dropped nothing")
 	}
