@@ -101,13 +101,6 @@ func (t *Txn) Commit(ctx context.Context) error {
 	return r.err
 }
 
-// busy reports whether commits wait for the next group.
-func (q *commitQueue) busy() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.waiting) > 0
-}
-
 // handOff makes the first waiting commit the leader of the next group, or
 // ends the leading.
 func (q *commitQueue) handOff() {
@@ -246,13 +239,12 @@ func (db *DB) prepareBranch(ctx context.Context, branch string, reqs []*commitRe
 	var err error
 	if g != nil {
 		// A group of row changes is made durable by its redo record,
-		// whose sync runs while the trees are edited (redo.go), when
-		// other commits are under way or went before it into the
-		// store's nursery (nursery.go): a lone writer's commit is
-		// synced in the store as it is, which measured faster on two
-		// cores (docs/BENCHMARKS.md), but a synced commit writes the
-		// whole nursery.
-		if !changed && (len(reqs) > 1 || p.fromPending || db.commits.busy() || db.redoLone || db.nurseryHolds()) {
+		// whose sync runs while the trees are edited (redo.go), and
+		// its trees stay in the store's nursery (nursery.go). A lone
+		// writer's too: a sync of the record and no journal write
+		// measured faster than a synced commit of the trees once the
+		// nursery kept them (docs/BENCHMARKS.md).
+		if !changed {
 			p.redo = db.logGroup(ctx, branch, p.ws, g)
 		}
 		err = g.flush(ctx)
@@ -334,6 +326,7 @@ func (db *DB) finishBranch(ctx context.Context, p *branchCommit) bool {
 		db.maybeAutoGC()
 		if p.redo != nil {
 			db.maybeCollectNursery()
+			db.armNurseryTimer()
 		}
 		for _, e := range p.edited {
 			e.edit.Committed = e.nt

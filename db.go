@@ -133,10 +133,8 @@ type DB struct {
 	checkpointing atomic.Bool
 	checkpoints   sync.WaitGroup
 	// redoCheckpoint is the bytes of records past which the log asks
-	// for a checkpoint (redoCheckpoint; tests lower it). redoLone logs
-	// a lone commit too (tests).
+	// for a checkpoint (redoCheckpoint; tests lower it).
 	redoCheckpoint int64
-	redoLone       bool
 	// nurseryAt is the nursery's size past which a nursery collection
 	// runs (nursery.go; 0: the store keeps no nursery); nurseryMu is held
 	// by the one that runs; nurseryRuns counts those that finished.
@@ -147,6 +145,15 @@ type DB struct {
 	// nurseryNext, if set, is the nursery's size a collection waits for
 	// after one could not run.
 	nurseryNext atomic.Int64
+	// nurseryAge bounds how long the root stays held staged
+	// (nurseryAge; tests lower it): a group that leaves it so arms
+	// nurseryTimer (nurseryArmed), under nurseryTimerMu, unless a close
+	// stopped it.
+	nurseryAge     time.Duration
+	nurseryArmed   atomic.Bool
+	nurseryTimerMu sync.Mutex
+	nurseryTimer   *time.Timer
+	nurseryStopped bool
 }
 
 // snapshot is a branch's working set and root as of a store root.

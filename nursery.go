@@ -21,6 +21,14 @@ import (
 // for the transactions that began before its barrier, for at most
 // nurseryWait; past that, or while another collection runs, it does
 // nothing and a checkpoint writes the whole nursery instead (SyncStaged).
+//
+// Under a light load neither trigger may come for minutes, and a staged
+// group is in the journal's file only once a collection or a synced
+// commit writes it: the redo log keeps it durable, but another process
+// opening the folder (read-only, beside a running server) would not see
+// it. So a group that leaves the root held staged also arms a timer, and
+// a nursery collection (or, if that cannot run, a synced commit of the
+// whole nursery) writes it within nurseryAge.
 
 const (
 	// nurseryCollectAt is the nursery's size past which a nursery
@@ -29,6 +37,9 @@ const (
 	// nurseryWait bounds a nursery collection's wait for older
 	// transactions.
 	nurseryWait = time.Second
+	// nurseryAge bounds how long a staged group stays out of the
+	// journal's file.
+	nurseryAge = 5 * time.Second
 )
 
 // nurseryHolds reports whether the store's root is a staged commit held
@@ -96,4 +107,57 @@ func (db *DB) syncStaged(pos uint64) error {
 		}
 	}
 	return db.redoFS.SyncStaged()
+}
+
+// armNurseryTimer makes sure a nursery collection comes within
+// db.nurseryAge while the store's root is held staged: it arms the timer
+// if none is. It runs after each staged group.
+func (db *DB) armNurseryTimer() {
+	if db.nurseryAge <= 0 || db.nurseryArmed.Load() || !db.nurseryHolds() {
+		return
+	}
+	db.nurseryTimerMu.Lock()
+	defer db.nurseryTimerMu.Unlock()
+	if db.nurseryArmed.Load() || db.nurseryStopped {
+		return
+	}
+	db.nurseryArmed.Store(true)
+	db.nurseryTimer = time.AfterFunc(db.nurseryAge, db.nurseryTimeUp)
+}
+
+// nurseryTimeUp writes the staged root into the journal's file: by a
+// nursery collection, or by a synced commit of the whole nursery if that
+// cannot run.
+func (db *DB) nurseryTimeUp() {
+	db.nurseryTimerMu.Lock()
+	db.nurseryArmed.Store(false) // a group staged from now on arms it again
+	if db.nurseryStopped {
+		db.nurseryTimerMu.Unlock()
+		return
+	}
+	db.checkpoints.Add(1) // closeRedo waits for it (it stops the timer first)
+	db.nurseryTimerMu.Unlock()
+	defer db.checkpoints.Done()
+	if !db.nurseryHolds() {
+		return // a collection, a checkpoint or a synced commit wrote it
+	}
+	db.nurseryMu.Lock()
+	err := db.collectNursery(context.Background())
+	db.nurseryMu.Unlock()
+	if err == nil && !db.nurseryHolds() {
+		return
+	}
+	if err := db.redoFS.SyncStaged(); err != nil {
+		db.auto.log.Load().Warn("writing the nursery failed", "database", db.name, "err", err)
+	}
+}
+
+// stopNurseryTimer stops the timer for good, before a close.
+func (db *DB) stopNurseryTimer() {
+	db.nurseryTimerMu.Lock()
+	defer db.nurseryTimerMu.Unlock()
+	db.nurseryStopped = true
+	if db.nurseryTimer != nil {
+		db.nurseryTimer.Stop()
+	}
 }

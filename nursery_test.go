@@ -23,47 +23,11 @@ func TestNurseryHeldUpByOpenTransaction(t *testing.T) {
 	defer func() { db.Close() }()
 	db.nurseryAt, db.nurseryWait = 4<<10, 20*time.Millisecond
 	db.redoCheckpoint = 4 << 10
-	db.commitMu.Lock()
-	db.redoLone = true // every commit logged, so that the nursery fills
-	db.commitMu.Unlock()
 	open, err := db.Begin(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	write := func(from, n int) {
-		t.Helper()
-		var wg sync.WaitGroup
-		errs := make(chan error, 4)
-		for w := range 4 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := from + w; i < from+n; i += 4 {
-					tx, err := db.Begin(ctx, "")
-					var tb *tables.Table
-					if err == nil {
-						tb, err = tx.Table(ctx, "t")
-					}
-					if err == nil {
-						ed := tb.Edit()
-						if _, err = ed.Insert(ctx, []tables.Value{prolly.Int(int64(i)), prolly.Int(int64(i))}); err == nil {
-							err = tx.CommitEdits(ctx, []TableEdit{{Name: "t", Editor: ed}})
-						}
-					}
-					if err != nil {
-						errs <- fmt.Errorf("row %d: %w", i, err)
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			t.Fatal(err)
-		}
-	}
-	write(0, 1200)
+	insertRows(t, db, 0, 1200, 4)
 	db.checkpoints.Wait()
 	if n := db.nurseryRuns.Load(); n != 0 {
 		t.Fatalf("%d nursery collections ran while a transaction older than them was open", n)
@@ -83,7 +47,7 @@ func TestNurseryHeldUpByOpenTransaction(t *testing.T) {
 	}
 	open.Rollback()
 	db.nurseryNext.Store(0)
-	write(1200, 400)
+	insertRows(t, db, 1200, 400, 4)
 	db.checkpoints.Wait()
 	if db.nurseryRuns.Load() == 0 {
 		t.Fatal("no nursery collection ran once the transaction ended")
@@ -92,6 +56,100 @@ func TestNurseryHeldUpByOpenTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRows(t, dir, 1600)
+}
+
+// insertRows inserts the rows (i, i) of table t for i from from on, n of
+// them, each committed alone, by the given number of concurrent writers.
+func insertRows(t *testing.T, db *DB, from, n, writers int) {
+	t.Helper()
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := from + w; i < from+n; i += writers {
+				tx, err := db.Begin(ctx, "")
+				var tb *tables.Table
+				if err == nil {
+					tb, err = tx.Table(ctx, "t")
+				}
+				if err == nil {
+					ed := tb.Edit()
+					if _, err = ed.Insert(ctx, []tables.Value{prolly.Int(int64(i)), prolly.Int(int64(i))}); err == nil {
+						err = tx.CommitEdits(ctx, []TableEdit{{Name: "t", Editor: ed}})
+					}
+				}
+				if err != nil {
+					errs <- fmt.Errorf("row %d: %w", i, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+// TestNurseryWrittenWithinAge: with no more writes to fill the nursery or
+// reach a checkpoint, a group held staged in it still reaches the
+// journal's file within nurseryAge, so that a read-only opener of the
+// folder (another process beside a server) sees it; the next group arms
+// the timer again.
+func TestNurseryWrittenWithinAge(t *testing.T) {
+	dir := t.TempDir()
+	db := initRedoDB(t, dir)
+	defer func() { db.Close() }()
+	db.nurseryAge = time.Second
+	had := 0
+	for round, rows := range []int{1, 3} {
+		start := time.Now()
+		insertRows(t, db, had, rows-had, 1)
+		had = rows
+		if !db.nurseryHolds() {
+			t.Fatalf("round %d: the logged commit's root is not held staged", round)
+		}
+		if seen := readOnlyRows(t, dir); seen == rows {
+			if time.Since(start) < db.nurseryAge {
+				t.Fatalf("round %d: a read-only opener saw the staged row at once", round)
+			}
+		}
+		for db.nurseryHolds() {
+			if time.Since(start) > 10*db.nurseryAge {
+				t.Fatalf("round %d: the root still held staged after %v", round, time.Since(start))
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if seen := readOnlyRows(t, dir); seen != rows {
+			t.Fatalf("round %d: a read-only opener sees %d rows, want %d", round, seen, rows)
+		}
+	}
+}
+
+// readOnlyRows opens the folder read-only, beside the database open in
+// it, and counts table t's rows.
+func readOnlyRows(t *testing.T, dir string) int {
+	t.Helper()
+	ctx := context.Background()
+	db, err := Open(dir, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err := db.Begin(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	tb, err := tx.Table(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(tb.Count())
 }
 
 // checkRows opens the database in dir and checks that table t holds the

@@ -355,7 +355,7 @@ func (db *DB) openRedo(ctx context.Context, log *slog.Logger) error {
 		l.close()
 		return err
 	}
-	db.nurseryAt, db.nurseryWait = nurseryCollectAt, nurseryWait
+	db.nurseryAt, db.nurseryWait, db.nurseryAge = nurseryCollectAt, nurseryWait, nurseryAge
 	if replayed+skipped > 0 {
 		log.Info("replayed the redo log", "database", db.name, "replayed", replayed, "skipped", skipped)
 	}
@@ -450,6 +450,7 @@ func (db *DB) closeRedo(ctx context.Context) error {
 	if db.redo == nil {
 		return nil
 	}
+	db.stopNurseryTimer()
 	db.commitMu.Lock()
 	db.storeMu.Lock()
 	db.checkpoints.Wait()

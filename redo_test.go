@@ -74,9 +74,8 @@ func cutJournal(t *testing.T, dir string, at int64) {
 }
 
 // TestRedoReplay: concurrent commits of pending row edits (inserts,
-// updates, deletes, with an index) are logged (lone ones synced in the
-// store), the log switching files and checkpointing in the background
-// many times; then the journal is
+// updates, deletes, with an index) are logged, the log switching files
+// and checkpointing in the background many times; then the journal is
 // synced, more commits are made, and a copy of the database taken while it
 // runs, with the journal cut back to that sync as a power loss would
 // leave it, opens with every acknowledged commit, its tables checked
@@ -167,12 +166,8 @@ func TestRedoReplay(t *testing.T) {
 	if db.redo.first <= 1 {
 		t.Fatal("the log never switched files")
 	}
-	// Phase one mixed logged groups with lone commits synced in the
-	// store; in phase two every commit is logged, so that the journal's
-	// last sync is this one.
-	db.commitMu.Lock()
-	db.redoLone = true
-	db.commitMu.Unlock()
+	// The journal's last sync is this one: phase two's commits are in
+	// the log only.
 	if err := db.redoFS.SyncStaged(); err != nil {
 		t.Fatal(err)
 	}
