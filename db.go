@@ -193,10 +193,13 @@ func newDB(name, dir string, cs chunks.Store, branch string, opts Options) (*DB,
 	}
 	db.auto.init(opts.AutoGC, cs, opts.ReadOnly, log)
 	if !opts.ReadOnly {
-		if err := db.openRedo(ctx, log); err != nil {
-			db.stopAutoGC()
-			return nil, err
-		}
+		err = db.openRedo(ctx, log)
+	} else {
+		err = db.replayRedoInMemory(ctx)
+	}
+	if err != nil {
+		db.stopAutoGC()
+		return nil, err
 	}
 	return db, nil
 }

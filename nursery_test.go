@@ -2,11 +2,16 @@ package verso
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/verso-db/verso/chunks"
 	"github.com/verso-db/verso/prolly"
 	"github.com/verso-db/verso/tables"
 )
@@ -97,9 +102,8 @@ func insertRows(t *testing.T, db *DB, from, n, writers int) {
 
 // TestNurseryWrittenWithinAge: with no more writes to fill the nursery or
 // reach a checkpoint, a group held staged in it still reaches the
-// journal's file within nurseryAge, so that a read-only opener of the
-// folder (another process beside a server) sees it; the next group arms
-// the timer again.
+// journal's file within nurseryAge (the store's files alone, read by
+// another process, then hold it); the next group arms the timer again.
 func TestNurseryWrittenWithinAge(t *testing.T) {
 	dir := t.TempDir()
 	db := initRedoDB(t, dir)
@@ -110,13 +114,15 @@ func TestNurseryWrittenWithinAge(t *testing.T) {
 		start := time.Now()
 		insertRows(t, db, had, rows-had, 1)
 		had = rows
+		want, err := db.redoFS.Root(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
 		if !db.nurseryHolds() {
 			t.Fatalf("round %d: the logged commit's root is not held staged", round)
 		}
-		if seen := readOnlyRows(t, dir); seen == rows {
-			if time.Since(start) < db.nurseryAge {
-				t.Fatalf("round %d: a read-only opener saw the staged row at once", round)
-			}
+		if got := filesRoot(t, dir); got == want && time.Since(start) < db.nurseryAge {
+			t.Fatalf("round %d: the store's files hold the staged root at once", round)
 		}
 		for db.nurseryHolds() {
 			if time.Since(start) > 10*db.nurseryAge {
@@ -124,32 +130,111 @@ func TestNurseryWrittenWithinAge(t *testing.T) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
-		if seen := readOnlyRows(t, dir); seen != rows {
-			t.Fatalf("round %d: a read-only opener sees %d rows, want %d", round, seen, rows)
+		if got := filesRoot(t, dir); got != want {
+			t.Fatalf("round %d: the store's files hold root %s, the database %s", round, got, want)
 		}
 	}
 }
 
-// readOnlyRows opens the folder read-only, beside the database open in
-// it, and counts table t's rows.
-func readOnlyRows(t *testing.T, dir string) int {
+// filesRoot opens the store of the database in dir read-only, beside the
+// database open in it, and returns the root its files hold.
+func filesRoot(t *testing.T, dir string) chunks.Address {
 	t.Helper()
+	fs, err := chunks.OpenFileStore(filepath.Join(dir, RepoDir, StoreDir), chunks.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Close()
+	root, err := fs.Root(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// TestReadOnlyOpenReplaysRedo: commits the redo log made durable but the
+// writer kept in its nursery are seen by a read-only open beside it (and
+// of a crash copy), which replays the records in memory: every row, a
+// clean check, writes refused, and not a byte of the folder changed.
+func TestReadOnlyOpenReplaysRedo(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(dir, Options{ReadOnly: true})
+	dir := t.TempDir()
+	db := initRedoDB(t, dir)
+	defer func() { db.Close() }()
+	db.nurseryAge = time.Hour // nothing written but by a checkpoint
+	const rows = 200
+	insertRows(t, db, 0, rows, 4)
+	if !db.nurseryHolds() {
+		t.Fatal("the commits' root is not held staged")
+	}
+	want, err := db.redoFS.Root(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	tx, err := db.Begin(ctx, "")
+	if filesRoot(t, dir) == want {
+		t.Fatal("the store's files hold the writer's root: nothing to replay")
+	}
+	crash := t.TempDir()
+	copyTree(t, dir, crash)
+	for _, d := range []string{dir, crash} {
+		before := folderState(t, d)
+		ro, err := Open(d, Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := ro.store.Root(ctx); err != nil || got != want {
+			t.Errorf("%s: read-only root %s (%v), the writer's %s", d, got, err, want)
+		}
+		if rep, err := ro.Check(ctx, CheckOptions{}); err != nil || !rep.OK() {
+			t.Errorf("%s: check: %v %v", d, err, rep.Problems)
+		}
+		tx, err := ro.Begin(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range rows {
+			row, found, err := tx.Get(ctx, "t", prolly.Int(int64(i)))
+			if err != nil || !found || row[1].AsInt() != int64(i) {
+				t.Fatalf("%s: row %d: %v %v %v", d, i, row, found, err)
+			}
+		}
+		err = tx.Insert(ctx, "t", prolly.Int(rows), prolly.Int(rows))
+		if err == nil {
+			err = tx.Commit(ctx)
+		}
+		if !errors.Is(err, chunks.ErrReadOnly) {
+			t.Errorf("%s: a write to the read-only open: %v, want chunks.ErrReadOnly", d, err)
+		}
+		tx.Rollback()
+		if err := ro.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if after := folderState(t, d); after != before {
+			t.Errorf("%s: the read-only open changed the folder:\n%s\nafter:\n%s", d, before, after)
+		}
+	}
+}
+
+// folderState lists the files under dir with their sizes and contents'
+// hashes.
+func folderState(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %s\n", p, fi.Size(), chunks.Of(data))
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tx.Rollback()
-	tb, err := tx.Table(ctx, "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return int(tb.Count())
+	return b.String()
 }
 
 // checkRows opens the database in dir and checks that table t holds the

@@ -1,11 +1,13 @@
 package verso
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -314,40 +316,14 @@ func (db *DB) openRedo(ctx context.Context, log *slog.Logger) error {
 	// The records past the store's position must all be there, from the
 	// next one on: a file is started over only once the store holds its
 	// records.
-	want := at + 1
-	for _, r := range recs {
-		if r.pos >= want {
-			if r.pos != want {
-				break
-			}
-			want++
-		}
-	}
-	if want < l.first {
+	if want := redoNext(recs, at); want < l.first {
 		l.close()
 		return fmt.Errorf("%w: the redo log lacks the records from position %d (the store holds the changes up to %d, the log goes on from %d): restore the database from a copy", chunks.ErrCorrupt, want, at, l.first)
 	}
-	replayed, skipped := 0, 0
-	for _, r := range recs {
-		if r.pos <= at {
-			continue
-		}
-		if r.pos >= want {
-			break // past a gap: records of a start that the store's root predates
-		}
-		c, err := decodeRedoChange(r.payload)
-		if err == nil {
-			var ok bool
-			if ok, err = db.applyRedo(ctx, c, r.pos); ok {
-				replayed++
-			} else if err == nil {
-				skipped++
-			}
-		}
-		if err != nil {
-			l.close()
-			return fmt.Errorf("replaying the redo log at position %d: %w", r.pos, err)
-		}
+	replayed, skipped, err := db.replayRedo(ctx, recs, at)
+	if err != nil {
+		l.close()
+		return err
 	}
 	db.redo, db.redoFS, db.redoCheckpoint = l, fs, redoCheckpoint
 	if err := fs.SetNursery(true); err != nil {
@@ -367,6 +343,86 @@ func (db *DB) openRedo(ctx context.Context, log *slog.Logger) error {
 		}
 	}
 	return nil
+}
+
+// redoNext returns the first position past at that recs (sorted) lack.
+func redoNext(recs []redoRecord, at uint64) uint64 {
+	want := at + 1
+	for _, r := range recs {
+		if r.pos >= want {
+			if r.pos != want {
+				break
+			}
+			want++
+		}
+	}
+	return want
+}
+
+// replayRedo applies the records of recs (sorted) past the store's
+// position at, up to the first gap (past it lie records of a start that
+// the store's root predates), each onto the working set it was made over
+// (applyRedo), and counts those applied and those skipped.
+func (db *DB) replayRedo(ctx context.Context, recs []redoRecord, at uint64) (replayed, skipped int, err error) {
+	want := redoNext(recs, at)
+	for _, r := range recs {
+		if r.pos <= at {
+			continue
+		}
+		if r.pos >= want {
+			break
+		}
+		c, err := decodeRedoChange(r.payload)
+		if err == nil {
+			var ok bool
+			if ok, err = db.applyRedo(ctx, c, r.pos); ok {
+				replayed++
+			} else if err == nil {
+				skipped++
+			}
+		}
+		if err != nil {
+			return replayed, skipped, fmt.Errorf("replaying the redo log at position %d: %w", r.pos, err)
+		}
+	}
+	return replayed, skipped, nil
+}
+
+// replayRedoInMemory brings a read-only open up to date with the records
+// of the redo log that its writer (a server running meanwhile, or one
+// that crashed) made durable but has not written into the store yet: it
+// replays them in memory (chunks.FileStore.ReplayInMemory), writing
+// nothing, so that the snapshot holds every commit acknowledged before the
+// open. A log file being started over as it is read (its records are then
+// in the store's newer root) or not there is read as no records: the
+// snapshot is then the store's, older but whole.
+func (db *DB) replayRedoInMemory(ctx context.Context) error {
+	fs, ok := db.store.(*chunks.FileStore)
+	if !ok || db.dir == "" || !fs.ReadOnly() {
+		return nil
+	}
+	var recs []redoRecord
+	for i := range 2 {
+		b, err := os.ReadFile(filepath.Join(db.dir, RepoDir, fmt.Sprintf(redoFileName, i)))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("reading the redo log: %w", err)
+		}
+		if _, rs, _, err := readRedoLog(b); err == nil {
+			recs = append(recs, rs...)
+		}
+	}
+	slices.SortFunc(recs, func(a, b redoRecord) int { return cmp.Compare(a.pos, b.pos) })
+	at := fs.LogPosition()
+	if redoNext(recs, at) == at+1 {
+		return nil // nothing past the store's root
+	}
+	return fs.ReplayInMemory(func() error {
+		_, _, err := db.replayRedo(ctx, recs, at)
+		return err
+	})
 }
 
 // checkpointLocked makes the store's root durable with a synced commit,

@@ -84,6 +84,9 @@ type FileStore struct {
 	// nursery is nursery mode (nursery.go); unsettled is set while the
 	// root is a staged commit of that mode's, in memory only.
 	nursery, unsettled bool
+	// replaying is set while a read-only store takes writes in memory
+	// (ReplayInMemory).
+	replaying bool
 
 	collecting atomic.Bool // a Collect holds compactMu
 
@@ -429,7 +432,7 @@ func (s *FileStore) writable() error {
 	if s.closed {
 		return ErrClosed
 	}
-	if s.readOnly {
+	if s.readOnly && !s.replaying {
 		return fmt.Errorf("%w: %s", ErrReadOnly, s.dir)
 	}
 	if s.failed != nil {
@@ -505,7 +508,7 @@ func (s *FileStore) Put(ctx context.Context, data []byte) (Address, error) {
 		s.putBytes.Add(int64(len(s.scratch)))
 		s.recent.add(addr, data)
 	}
-	full := len(a.buf) >= flushSize && (!s.nursery || len(a.buf) >= nurseryMax)
+	full := len(a.buf) >= flushSize && (!s.nursery || len(a.buf) >= nurseryMax) && !s.readOnly
 	s.mu.Unlock()
 	if full {
 		return addr, s.flush(a, false)
@@ -645,6 +648,16 @@ func (s *FileStore) commitLocked(newRoot, expected Address, log uint64, staged b
 	a := s.active()
 	if log < s.log {
 		log = s.log
+	}
+	if s.readOnly { // ReplayInMemory
+		if !staged {
+			return refuse(fmt.Errorf("%w: %s (a synced commit while replaying in memory)", ErrReadOnly, s.dir))
+		}
+		s.setRoot(newRoot)
+		s.log = log
+		s.mu.Unlock()
+		s.wmu.Unlock()
+		return 0, nil
 	}
 	switch {
 	case a.version >= 3 && staged && s.nursery:

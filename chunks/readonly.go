@@ -130,6 +130,7 @@ func (s *FileStore) loadReadOnly(read manifestReader) error {
 		}
 		if j.hasRoot {
 			s.setRoot(j.root)
+			s.log = j.log
 		}
 		s.journals = append(s.journals, j.journal)
 	}
@@ -141,6 +142,7 @@ type readOnlyJournal struct {
 	*journal
 	root    Address
 	hasRoot bool
+	log     uint64 // root's log position
 }
 
 // openJournalReadOnly maps (or, on Windows, reads) the journal at path and
@@ -169,7 +171,35 @@ func openJournalReadOnly(path string, n uint64) (readOnlyJournal, error) {
 		return readOnlyJournal{}, err
 	}
 	j := &journal{num: n, path: path, data: data, index: res.index, written: res.committed, committed: res.committed}
-	return readOnlyJournal{journal: j, root: res.root, hasRoot: res.hasRoot}, nil
+	return readOnlyJournal{journal: j, root: res.root, hasRoot: res.hasRoot, log: res.log}, nil
+}
+
+// ReplayInMemory runs replay, during which the read-only store takes Puts
+// and staged commits (CommitStaged) in memory: a journal with no file,
+// after the files' ones, holds the chunks, and the root and its log
+// position change for this process only. It is for a reader that brings
+// its snapshot up to date from a log of its own (a database's redo log,
+// whose records a writer has made durable but not yet written into the
+// store), before it is used: nothing is written to the folder, and once
+// replay returns, writes are refused again (ErrReadOnly). A synced commit
+// is refused during replay too.
+func (s *FileStore) ReplayInMemory(replay func() error) error {
+	s.mu.Lock()
+	if !s.readOnly || s.closed || len(s.journals) == 0 {
+		s.mu.Unlock()
+		return fmt.Errorf("chunks: ReplayInMemory needs an open read-only store")
+	}
+	if s.active().data != nil { // the files' journals stay as they are
+		s.journals = append(s.journals, &journal{num: s.active().num + 1, path: s.active().path + " (in memory)", index: map[Address]journalLoc{}, version: 3})
+	}
+	s.replaying = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.replaying = false
+		s.mu.Unlock()
+	}()
+	return replay()
 }
 
 // ReadOnly reports whether the store was opened with Options.ReadOnly.

@@ -298,6 +298,69 @@ func readChain(ctx context.Context, s Store, root Address) (int, error) {
 	return top, nil
 }
 
+// TestReadOnlyReplayInMemory: during ReplayInMemory a read-only store
+// takes Puts and staged commits in memory, refuses a synced commit, and
+// reads the new chunks and root; after it, writes are refused again; the
+// folder is never written.
+func TestReadOnlyReplayInMemory(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	w := openTest(t, dir, Options{})
+	a, _ := w.Put(ctx, []byte("on file"))
+	if err := w.CommitStaged(ctx, a, Address{}, 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	before := folderState(t, dir)
+	r := openTest(t, dir, readOnly)
+	if got := r.LogPosition(); got != 7 {
+		t.Fatalf("read-only log position %d, want 7", got)
+	}
+	var b Address
+	err := r.ReplayInMemory(func() error {
+		var err error
+		if b, err = r.Put(ctx, []byte("in memory")); err != nil {
+			return err
+		}
+		if err := r.Commit(ctx, b, a); !errors.Is(err, ErrReadOnly) {
+			t.Errorf("a synced commit while replaying: %v, want ErrReadOnly", err)
+		}
+		if err := r.CommitStaged(ctx, b, b, 8); !errors.Is(err, ErrRootMoved) {
+			t.Errorf("a staged commit from the wrong root: %v, want ErrRootMoved", err)
+		}
+		return r.CommitStaged(ctx, b, a, 8)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root, _ := r.Root(ctx); root != b || r.LogPosition() != 8 {
+		t.Fatalf("root %s at %d after the replay, want %s at 8", root, r.LogPosition(), b)
+	}
+	for addr, want := range map[Address]string{a: "on file", b: "in memory"} {
+		if got, err := r.Get(ctx, addr); err != nil || string(got) != want {
+			t.Fatalf("Get(%s) = %q, %v; want %q", addr, got, err, want)
+		}
+	}
+	if _, err := r.Put(ctx, []byte("after")); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("Put after the replay: %v, want ErrReadOnly", err)
+	}
+	if err := r.CommitStaged(ctx, a, b, 9); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("CommitStaged after the replay: %v, want ErrReadOnly", err)
+	}
+	if err := errors.Join(r.Check(ctx), r.Close()); err != nil {
+		t.Fatal(err)
+	}
+	if after := folderState(t, dir); after != before {
+		t.Fatalf("the folder changed:\n%s\nafter:\n%s", before, after)
+	}
+	w = openTest(t, dir, Options{})
+	if ok, _ := w.Has(ctx, b); ok {
+		t.Fatal("the writer finds the chunk put in memory")
+	}
+}
+
 // TestReadOnlyWhileWriting: readers open read-only again and again while
 // a writer commits, compacting its journal into tables and merging them
 // every few commits. Every root a reader sees is one the writer committed
