@@ -24,11 +24,13 @@ import (
 //
 // Under a light load neither trigger may come for minutes, and a staged
 // group is in the journal's file only once a collection or a synced
-// commit writes it: the redo log keeps it durable, but another process
-// opening the folder (read-only, beside a running server) would not see
-// it. So a group that leaves the root held staged also arms a timer, and
-// a nursery collection (or, if that cannot run, a synced commit of the
-// whole nursery) writes it within nurseryAge.
+// commit writes it: the redo log keeps it durable, and a read-only open
+// (another process beside a server) replays it from there
+// (replayRedoInMemory), but the records to replay at an open, and what
+// the store's files alone hold, should not grow without bound. So a group
+// that leaves the root held staged also arms a timer, and a nursery
+// collection (or, if that cannot run, a synced commit of the whole
+// nursery) writes it within nurseryAge.
 
 const (
 	// nurseryCollectAt is the nursery's size past which a nursery

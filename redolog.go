@@ -17,8 +17,8 @@ import (
 
 // The redo log: a group commit's durability without its trees.
 //
-// A group of transactions that changed only rows (commitqueue.go) is made
-// durable by one record of its row changes in this log, synced, while the
+// A group of transactions that changed only rows (commitqueue.go; a lone
+// autocommitted write too) is made durable by one record of its row changes in this log, synced, while the
 // group's trees are edited and staged in the chunk store without a sync
 // (chunks.FileStore.CommitStaged): the record's sync and the trees' edit
 // run at once, where the journal's sync would follow the edit. The store
@@ -35,7 +35,10 @@ import (
 // keeps, with each commit, the position of the last record its root holds
 // (chunks.FileStore.LogPosition). Opening the database replays, in order,
 // the records past the recovered root's position (redo.go), each onto the
-// working set it was made over, and checkpoints.
+// working set it was made over, and checkpoints. A read-only open (another
+// process beside the writer, which holds the folder) replays them too, in
+// memory, writing nothing (replayRedoInMemory): its snapshot holds every
+// commit acknowledged before it.
 //
 // The log is two files, .verso/redo-0.log and .verso/redo-1.log, one of
 // them taking the records. A checkpoint switches to the other, started

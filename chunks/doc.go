@@ -89,7 +89,10 @@
 // torn tail cut, no leftover removed) and refuses Put, Commit and Compact
 // with ErrReadOnly. If the writer's compaction removes a file between the
 // reads of the manifest and of the file, the open reads the manifest again
-// and starts over.
+// and starts over. ReplayInMemory lets its owner bring the snapshot up to
+// date from a log of its own (a database's redo log, whose commits the
+// writer keeps in its nursery) before using it: Puts and staged commits go
+// to memory while it runs, and are refused again once it returns.
 //
 // Every chunk read from disk is checked against a checksum that covers its
 // address (xxh3 of the record); a mismatch is an error wrapping ErrCorrupt,

@@ -185,12 +185,16 @@ func openJournalReadOnly(path string, n uint64) (readOnlyJournal, error) {
 // is refused during replay too.
 func (s *FileStore) ReplayInMemory(replay func() error) error {
 	s.mu.Lock()
-	if !s.readOnly || s.closed || len(s.journals) == 0 {
+	if !s.readOnly || s.closed {
 		s.mu.Unlock()
 		return fmt.Errorf("chunks: ReplayInMemory needs an open read-only store")
 	}
-	if s.active().data != nil { // the files' journals stay as they are
-		s.journals = append(s.journals, &journal{num: s.active().num + 1, path: s.active().path + " (in memory)", index: map[Address]journalLoc{}, version: 3})
+	if len(s.journals) == 0 || s.active().data != nil { // the files' journals stay as they are
+		m := &journal{num: 1, path: filepath.Join(s.dir, "(in memory)"), index: map[Address]journalLoc{}, version: 3}
+		if len(s.journals) > 0 {
+			m.num = s.active().num + 1
+		}
+		s.journals = append(s.journals, m)
 	}
 	s.replaying = true
 	s.mu.Unlock()

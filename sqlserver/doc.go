@@ -26,7 +26,9 @@
 //     process holds open still fails NewProvider (damaged.go).
 //     NewReadOnlyProvider and AddDatabaseDirReadOnly open stores
 //     read-only instead (readonly.go: chunks.Options.ReadOnly, no lock, a
-//     snapshot), for reading while a server writes; writes are refused.
+//     snapshot that holds every commit acknowledged before it, those
+//     only in the redo log replayed in memory), for reading while a
+//     server writes; writes are refused.
 //     NewMemoryProvider keeps databases in memory.
 //     The name "db/branch" is a revision database: db on the working set of
 //     another branch (USE `db/feature`); "db/<tag>", "db/<hash>" and
