@@ -849,7 +849,7 @@ func (s *FileStore) Appended() (chunks, bytes int64) { return s.putChunks.Load()
 type Stats struct {
 	Journals     int   // journal files
 	JournalBytes int64 // bytes in them, committed and pending, but the nursery's
-	NurseryBytes int64 // the nursery's bytes (NurseryBytes), in memory
+	NurseryBytes int64 // the nursery's bytes (NurseryBytes), or a read-only store's replay's, in memory
 	Tables       int   // table files
 	TableBytes   int64 // bytes in them
 	TableChunks  int   // chunks in them (a chunk may be in several)
@@ -861,6 +861,11 @@ func (s *FileStore) Stats() Stats {
 	defer s.mu.RUnlock()
 	var st Stats
 	for _, j := range s.journals {
+		if j.f == nil && j.data == nil {
+			// A read-only store's replay, in memory (ReplayInMemory).
+			st.NurseryBytes += int64(len(j.buf))
+			continue
+		}
 		st.Journals++
 		st.JournalBytes += j.end()
 	}

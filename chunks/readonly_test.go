@@ -335,6 +335,9 @@ func TestReadOnlyReplayInMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if st := r.Stats(); st.Journals != 1 || st.NurseryBytes == 0 {
+		t.Fatalf("stats after the replay: %+v, want the one journal file and the replay's bytes apart", st)
+	}
 	if root, _ := r.Root(ctx); root != b || r.LogPosition() != 8 {
 		t.Fatalf("root %s at %d after the replay, want %s at 8", root, r.LogPosition(), b)
 	}
