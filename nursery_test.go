@@ -188,6 +188,9 @@ func TestReadOnlyOpenReplaysRedo(t *testing.T) {
 		if rep, err := ro.Check(ctx, CheckOptions{}); err != nil || !rep.OK() {
 			t.Errorf("%s: check: %v %v", d, err, rep.Problems)
 		}
+		if log, err := ro.Reflog(ctx, "", true); err != nil || len(log) == 0 {
+			t.Errorf("%s: reflog: %v, %v", d, log, err)
+		}
 		tx, err := ro.Begin(ctx, "")
 		if err != nil {
 			t.Fatal(err)

@@ -44,6 +44,9 @@ func (s *FileStore) RootHistory(ctx context.Context) ([]Address, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if j.f == nil && j.data == nil {
+			continue // a read-only store's replay, in memory: no records
+		}
 		var r io.Reader
 		if j.data != nil {
 			r = bytes.NewReader(j.data[:j.committed])

@@ -335,6 +335,9 @@ func TestReadOnlyReplayInMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if roots, err := r.RootHistory(ctx); err != nil || len(roots) != 1 || roots[0] != a {
+		t.Fatalf("root history after the replay: %v, %v; want the file's root %s alone", roots, err, a)
+	}
 	if st := r.Stats(); st.Journals != 1 || st.NurseryBytes == 0 {
 		t.Fatalf("stats after the replay: %+v, want the one journal file and the replay's bytes apart", st)
 	}

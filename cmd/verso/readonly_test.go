@@ -32,6 +32,9 @@ func TestReadCommandsBesideServer(t *testing.T) {
 	if out := runOK(t, "-C", shop, "status"); !strings.Contains(out, "On branch main") || !strings.Contains(out, "modified:   t") {
 		t.Errorf("verso status beside the server:\n%s", out)
 	}
+	if out := runOK(t, "-C", shop, "reflog"); !strings.Contains(out, "add t") {
+		t.Errorf("verso reflog beside the server:\n%s", out)
+	}
 	if out := runOK(t, "-C", shop, "branch"); out != "* main\n" {
 		t.Errorf("verso branch beside the server: %q", out)
 	}
