@@ -144,11 +144,16 @@ func (db *DB) nurseryTimeUp() {
 		return // a collection, a checkpoint or a synced commit wrote it
 	}
 	db.nurseryMu.Lock()
+	runs := db.nurseryRuns.Load()
 	err := db.collectNursery(context.Background())
+	ran := db.nurseryRuns.Load() > runs
 	db.nurseryMu.Unlock()
-	if err == nil && !db.nurseryHolds() {
+	if err == nil && (ran || !db.nurseryHolds()) {
+		// Written; groups staged since arm the timer again.
 		return
 	}
+	// It could not run, or found nothing in the buffer (a root whose
+	// chunks were all written already).
 	if err := db.redoFS.SyncStaged(); err != nil {
 		db.auto.log.Load().Warn("writing the nursery failed", "database", db.name, "err", err)
 	}
