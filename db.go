@@ -148,12 +148,13 @@ type DB struct {
 	// nurseryAge bounds how long the root stays held staged
 	// (nurseryAge; tests lower it): a group that leaves it so arms
 	// nurseryTimer (nurseryArmed), under nurseryTimerMu, unless a close
-	// stopped it.
+	// stopped it; nurseryTimerWG counts the writes it runs.
 	nurseryAge     time.Duration
 	nurseryArmed   atomic.Bool
 	nurseryTimerMu sync.Mutex
 	nurseryTimer   *time.Timer
 	nurseryStopped bool
+	nurseryTimerWG sync.WaitGroup
 }
 
 // snapshot is a branch's working set and root as of a store root.

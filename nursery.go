@@ -137,9 +137,9 @@ func (db *DB) nurseryTimeUp() {
 		db.nurseryTimerMu.Unlock()
 		return
 	}
-	db.checkpoints.Add(1) // closeRedo waits for it (it stops the timer first)
+	db.nurseryTimerWG.Add(1) // stopNurseryTimer waits for it
 	db.nurseryTimerMu.Unlock()
-	defer db.checkpoints.Done()
+	defer db.nurseryTimerWG.Done()
 	if !db.nurseryHolds() {
 		return // a collection, a checkpoint or a synced commit wrote it
 	}
@@ -159,12 +159,14 @@ func (db *DB) nurseryTimeUp() {
 	}
 }
 
-// stopNurseryTimer stops the timer for good, before a close.
+// stopNurseryTimer stops the timer for good, before a close, and waits
+// for a write it started.
 func (db *DB) stopNurseryTimer() {
 	db.nurseryTimerMu.Lock()
-	defer db.nurseryTimerMu.Unlock()
 	db.nurseryStopped = true
 	if db.nurseryTimer != nil {
 		db.nurseryTimer.Stop()
 	}
+	db.nurseryTimerMu.Unlock()
+	db.nurseryTimerWG.Wait()
 }

@@ -136,6 +136,22 @@ func TestNurseryWrittenWithinAge(t *testing.T) {
 	}
 }
 
+// TestNurseryTimerAtClose: with the timer firing all the time, a close
+// stops it and waits for the write it runs; the reopened database holds
+// every row and checks clean.
+func TestNurseryTimerAtClose(t *testing.T) {
+	for round := range 5 {
+		dir := t.TempDir()
+		db := initRedoDB(t, dir)
+		db.nurseryAge = time.Millisecond
+		insertRows(t, db, 0, 100+round, 4)
+		if err := db.Close(); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		checkRows(t, dir, 100+round)
+	}
+}
+
 // filesRoot opens the store of the database in dir read-only, beside the
 // database open in it, and returns the root its files hold.
 func filesRoot(t *testing.T, dir string) chunks.Address {
