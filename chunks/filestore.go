@@ -861,8 +861,7 @@ func (s *FileStore) Stats() Stats {
 	defer s.mu.RUnlock()
 	var st Stats
 	for _, j := range s.journals {
-		if j.f == nil && j.data == nil {
-			// A read-only store's replay, in memory (ReplayInMemory).
+		if j.inMemory() {
 			st.NurseryBytes += int64(len(j.buf))
 			continue
 		}

@@ -44,8 +44,8 @@ func (s *FileStore) RootHistory(ctx context.Context) ([]Address, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if j.f == nil && j.data == nil {
-			continue // a read-only store's replay, in memory: no records
+		if j.inMemory() {
+			continue // no records
 		}
 		var r io.Reader
 		if j.data != nil {

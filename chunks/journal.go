@@ -50,6 +50,10 @@ type journal struct {
 	fclosed bool
 }
 
+// inMemory reports whether j has no file: a read-only store's replay
+// (ReplayInMemory), whose records are all in buf.
+func (j *journal) inMemory() bool { return j.f == nil && j.data == nil }
+
 // closeFile closes j's file once no fill syncs it.
 func (j *journal) closeFile() error {
 	j.fmu.Lock()

@@ -189,7 +189,7 @@ func (s *FileStore) ReplayInMemory(replay func() error) error {
 		s.mu.Unlock()
 		return fmt.Errorf("chunks: ReplayInMemory needs an open read-only store")
 	}
-	if len(s.journals) == 0 || s.active().data != nil { // the files' journals stay as they are
+	if len(s.journals) == 0 || !s.active().inMemory() { // the files' journals stay as they are
 		m := &journal{num: 1, path: filepath.Join(s.dir, "(in memory)"), index: map[Address]journalLoc{}, version: 3}
 		if len(s.journals) > 0 {
 			m.num = s.active().num + 1
