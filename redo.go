@@ -403,7 +403,7 @@ func (db *DB) replayRedoInMemory(ctx context.Context) error {
 	}
 	var recs []redoRecord
 	for i := range 2 {
-		b, err := os.ReadFile(filepath.Join(db.dir, RepoDir, fmt.Sprintf(redoFileName, i)))
+		b, err := readRedoFile(filepath.Join(db.dir, RepoDir, fmt.Sprintf(redoFileName, i)))
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}

@@ -311,6 +311,57 @@ func TestRedoLogFile(t *testing.T) {
 	}
 }
 
+// TestReadRedoFile: reading a log file as far as its records go gives the
+// records of the whole file, for logs of records of many sizes (some
+// larger than a read, some cut by the end of one), without reading the
+// reserve past them; a torn record ends them as in the whole file.
+func TestReadRedoFile(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for round := range 20 {
+		repo := t.TempDir()
+		l, _, err := openRedoLog(repo, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range rng.Intn(200) {
+			payload := make([]byte, rng.Intn(3000)+[]int{0, 0, 0, 100 << 10}[rng.Intn(4)])
+			rng.Read(payload)
+			if _, sync, err := l.append(payload); err != nil || sync() != nil {
+				t.Fatal(err)
+			}
+		}
+		l.close()
+		path := filepath.Join(repo, fmt.Sprintf(redoFileName, 0))
+		whole, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, end, _ := readRedoLog(whole); round%2 == 1 && end > redoFirstRecord {
+			whole[redoFirstRecord+rng.Int63n(end-redoFirstRecord)] ^= 1 // a torn record
+			if err := os.WriteFile(path, whole, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b, err := readRedoFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, recs, end, err := readRedoLog(whole)
+		first2, recs2, end2, err2 := readRedoLog(b)
+		if err != nil || err2 != nil || first != first2 || end != end2 || len(recs) != len(recs2) {
+			t.Fatalf("round %d: whole file: first %d, %d records, end %d, %v; read: first %d, %d records, end %d, %v", round, first, len(recs), end, err, first2, len(recs2), end2, err2)
+		}
+		for i := range recs {
+			if recs[i].pos != recs2[i].pos || !bytes.Equal(recs[i].payload, recs2[i].payload) {
+				t.Fatalf("round %d: record %d differs", round, i)
+			}
+		}
+		if int64(len(b)) > 3*end+256<<10 {
+			t.Fatalf("round %d: read %d bytes of a %d-byte file whose records end at %d", round, len(b), len(whole), end)
+		}
+	}
+}
+
 // FuzzRedoPayload: a payload decodes or fails with a corruption error,
 // never panics, and what decodes encodes to the same bytes.
 func FuzzRedoPayload(f *testing.F) {

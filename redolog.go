@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -116,7 +117,7 @@ func openRedoLog(repo string, first uint64) (*redoLog, []redoRecord, error) {
 	var ends [2]int64
 	for i := range l.files {
 		path := l.path(i)
-		b, err := os.ReadFile(path)
+		b, err := readRedoFile(path)
 		if errors.Is(err, os.ErrNotExist) {
 			if err = l.create(i, first); err == nil {
 				firsts[i], ends[i] = first, redoFirstRecord
@@ -203,6 +204,46 @@ func appendRedoRecord(b []byte, pos uint64, payload []byte) []byte {
 	b = binary.BigEndian.AppendUint64(b, pos)
 	b = append(b, payload...)
 	return binary.BigEndian.AppendUint64(b, xxh3.Hash(b[start:]))
+}
+
+// readRedoFile reads the log file at path as far as readRedoLog needs:
+// the header, the records, and the first bytes after them (the reserve's
+// zeros, or a torn or older record), not the rest of the reserve, which
+// every open would otherwise read in full.
+func readRedoFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, 0, 64<<10)
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, cap(b))
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if errors.Is(err, io.EOF) {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if _, _, end, err := readRedoLog(b); err != nil || !redoCut(b[end:]) {
+			return b, nil // a bad header, or the records end before b does
+		}
+	}
+}
+
+// redoCut reports whether rest, the bytes after the last record read,
+// may be the start of a record cut short by the end of the read: it holds
+// less than a frame's length field, or a length that runs past it.
+func redoCut(rest []byte) bool {
+	if len(rest) < 4 {
+		return true
+	}
+	n := binary.BigEndian.Uint32(rest)
+	return n >= 8 && n <= 8+redoMaxPayload && int64(len(rest)) < int64(n)+12
 }
 
 // readRedoLog reads a log file's bytes: its first position, its records
