@@ -31,8 +31,9 @@
 // that they are edited into a tree once in all. A group whose commits
 // changed rows only is made durable by one record of its row changes in
 // the database's redo log (.verso/redo-0.log and redo-1.log,
-// redolog.go), synced while the trees are edited (on Linux by the
-// kernel's asynchronous fdatasync, chunks.SyncQueue), and its working set is
+// redolog.go), written past the page cache (chunks.BlockAppender) and
+// synced while the trees are edited (on Linux by the kernel's
+// asynchronous fdatasync, chunks.SyncQueue), and its working set is
 // staged in the store without a sync, its tree nodes kept in the store's
 // memory until a nursery collection writes those still reached
 // (nursery.go); opening the database replays what the store had not yet

@@ -71,6 +71,12 @@ import (
 // The reserve keeps a record's sync from having to record the file's
 // growth (see chunks/reserve.go): each file is made with redoReserve bytes
 // of zeros, synced, and a start over writes from the front.
+//
+// Records are written past the page cache, in whole 4 KiB blocks
+// (chunks.BlockAppender): each write takes the last block's records again,
+// then the new record and zeros to the block's end, so the bytes before a
+// record stay as they were, and the sync that follows is the disk's cache
+// flush alone (measured in docs/BENCHMARKS.md).
 
 const (
 	redoFileName    = "redo-%d.log"
@@ -93,11 +99,12 @@ type redoLog struct {
 
 	mu     sync.Mutex // guards the fields below
 	files  [2]*os.File
-	syncs  [2]*chunks.SyncQueue // each file's syncs, made at its first record
-	cur    int                  // the file that takes the records
-	first  uint64               // its header's first position
-	next   uint64               // the position the next record takes
-	end    int64                // where in it the next record goes
+	apps   [2]*chunks.BlockAppender // each file's record writes
+	syncs  [2]*chunks.SyncQueue     // each file's syncs, made at its first record
+	cur    int                      // the file that takes the records
+	first  uint64                   // its header's first position
+	next   uint64                   // the position the next record takes
+	end    int64                    // where in it the next record goes
 	failed error
 }
 
@@ -121,6 +128,9 @@ func openRedoLog(repo string, first uint64) (*redoLog, []redoRecord, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			if err = l.create(i, first); err == nil {
 				firsts[i], ends[i] = first, redoFirstRecord
+				l.apps[i], err = chunks.NewBlockAppender(l.files[i], path, redoFirstRecord, appendRedoHeader(nil, first))
+			}
+			if err == nil {
 				continue
 			}
 		}
@@ -133,6 +143,9 @@ func openRedoLog(repo string, first uint64) (*redoLog, []redoRecord, error) {
 		}
 		if err == nil {
 			l.files[i], err = os.OpenFile(path, os.O_RDWR, 0)
+		}
+		if err == nil {
+			l.apps[i], err = chunks.NewBlockAppender(l.files[i], path, ends[i], b[:ends[i]])
 		}
 		if err != nil {
 			l.close()
@@ -296,7 +309,7 @@ func (l *redoLog) append(payload []byte) (uint64, func() error, error) {
 	}
 	rec := appendRedoRecord(nil, l.next, payload)
 	f := l.files[l.cur]
-	if _, err := f.WriteAt(rec, l.end); err != nil {
+	if err := l.apps[l.cur].Append(rec); err != nil {
 		l.failed = fmt.Errorf("redo log %s: write: %w", l.path(l.cur), err)
 		return 0, nil, l.failed
 	}
@@ -343,7 +356,7 @@ func (l *redoLog) switchOver() error {
 		return l.failed
 	}
 	i := 1 - l.cur
-	if err := startOver(l.files[i], l.next); err != nil {
+	if err := l.startOver(i, l.next); err != nil {
 		l.failed = err
 		return err
 	}
@@ -359,8 +372,8 @@ func (l *redoLog) reset() error {
 	if l.failed != nil {
 		return l.failed
 	}
-	for _, f := range l.files {
-		if err := startOver(f, l.next); err != nil {
+	for i := range l.files {
+		if err := l.startOver(i, l.next); err != nil {
 			l.failed = err
 			return err
 		}
@@ -369,16 +382,19 @@ func (l *redoLog) reset() error {
 	return nil
 }
 
-// startOver rewrites f's header with first as its first position, and
-// syncs it: its records are of an older start from then on.
-func startOver(f *os.File, first uint64) error {
-	if _, err := f.WriteAt(appendRedoHeader(nil, first), 0); err != nil {
+// startOver rewrites file i's header with first as its first position,
+// and syncs it: its records are of an older start from then on, and the
+// next is written after the header.
+func (l *redoLog) startOver(i int, first uint64) error {
+	f := l.files[i]
+	h := appendRedoHeader(nil, first)
+	if _, err := f.WriteAt(h, 0); err != nil {
 		return fmt.Errorf("redo log %s: write header: %w", f.Name(), err)
 	}
 	if err := chunks.DataSync(f); err != nil {
 		return fmt.Errorf("redo log %s: sync header: %w", f.Name(), err)
 	}
-	return nil
+	return l.apps[i].Reset(redoFirstRecord, h)
 }
 
 // close closes the files.
@@ -390,6 +406,12 @@ func (l *redoLog) close() error {
 		if q != nil {
 			errs = append(errs, q.Close())
 			l.syncs[i] = nil
+		}
+	}
+	for i, a := range l.apps {
+		if a != nil {
+			errs = append(errs, a.Close())
+			l.apps[i] = nil
 		}
 	}
 	for i, f := range l.files {

@@ -16,3 +16,12 @@ func datasync(f *os.File) error { return unix.Fdatasync(int(f.Fd())) }
 func writeBackHint(f *os.File, off, n int64) {
 	_ = unix.SyncFileRange(int(f.Fd()), off, n, unix.SYNC_FILE_RANGE_WRITE)
 }
+
+// openDirect opens path for writes that bypass the page cache
+// (O_DIRECT): offsets, lengths and buffers aligned to DirectBlock.
+func openDirect(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|unix.O_DIRECT, 0)
+}
+
+// errDirectRefused is a file system's refusal of a direct write.
+var errDirectRefused error = unix.EINVAL
