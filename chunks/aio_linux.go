@@ -7,10 +7,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Asynchronous syncs for SyncQueue: Linux's native AIO (io_setup(2),
-// io_submit(2), io_getevents(2)), whose IOCB_CMD_FDSYNC runs fdatasync on
-// a kernel worker (Linux 4.18 and later; an older kernel refuses it, and
-// the queue syncs in Wait instead).
+// Asynchronous syncs for SyncQueue where the kernel refuses an io_uring
+// ring (uring_linux.go): Linux's native AIO (io_setup(2), io_submit(2),
+// io_getevents(2)), whose IOCB_CMD_FDSYNC runs fdatasync on a kernel
+// worker (Linux 4.18 and later; an older kernel refuses it, and the queue
+// syncs in Wait instead).
 
 // aioContext is a kernel AIO context.
 type aioContext struct {
@@ -111,4 +112,16 @@ func (c *aioContext) wait(done []aioDone) ([]aioDone, error) {
 // close destroys the context, once no sync is outstanding.
 func (c *aioContext) close() {
 	unix.Syscall(unix.SYS_IO_DESTROY, c.id, 0, 0)
+}
+
+// newAsyncSyncs returns an io_uring ring (uring_linux.go), an AIO context
+// where the kernel refuses a ring, or nil where it refuses both.
+func newAsyncSyncs() asyncSyncs {
+	if r := newURingContext(); r != nil {
+		return r
+	}
+	if c := newAIOContext(); c != nil {
+		return c
+	}
+	return nil
 }

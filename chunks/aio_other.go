@@ -19,6 +19,8 @@ type aioDone struct {
 
 func newAIOContext() *aioContext { return nil }
 
+func newAsyncSyncs() asyncSyncs { return nil }
+
 func (c *aioContext) submitDataSync(*os.File, uint64) error { panic("unreachable") }
 
 func (c *aioContext) wait(done []aioDone) ([]aioDone, error) { panic("unreachable") }

@@ -12,14 +12,16 @@ import (
 // a sync of everything written to the file so far and returns a ticket,
 // and Wait(ticket) returns once that sync, or a later one, is done.
 //
-// On Linux the sync is asynchronous I/O (io_submit(2) of IOCB_CMD_FDSYNC,
-// which the kernel runs at once, on a worker of its own): the disk works
-// while the writer goes on, with no goroutine to schedule. A goroutine
-// would wait for a processor when every one is busy, and so start the
-// sync only once the writer blocked, which is what it was meant to avoid.
-// Elsewhere, and where the kernel refuses an asynchronous context (too
-// many of them system-wide: fs.aio-max-nr), Start does nothing and the
-// first Wait syncs.
+// On Linux the sync is asynchronous I/O: an io_uring fsync, which the
+// kernel runs at once on a worker thread free to take an idle processor
+// (uring_linux.go), or where the kernel refuses a ring, an AIO
+// IOCB_CMD_FDSYNC (aio_linux.go), whose worker is bound to the submitting
+// processor. The disk works while the writer goes on, with no goroutine to
+// schedule. A goroutine would wait for a processor when every one is
+// busy, and so start the sync only once the writer blocked, which is what
+// it was meant to avoid. Elsewhere, and where the kernel refuses both
+// (AIO: too many contexts system-wide, fs.aio-max-nr), Start does nothing
+// and the first Wait syncs.
 //
 // A sync covers every write made before it began, so a ticket is done
 // once any sync started at or after it has finished. A failed sync fails
@@ -27,8 +29,8 @@ import (
 // since what reached the disk is unknown.
 type SyncQueue struct {
 	f       *os.File
-	aio     *aioContext // nil: syncs run in Wait
-	noAsync bool        // the kernel refuses asynchronous syncs: Start syncs
+	aio     asyncSyncs // nil: syncs run in Wait
+	noAsync bool       // the kernel refuses asynchronous syncs: Start syncs
 	mu      sync.Mutex
 	cond    sync.Cond
 	started uint64 // the last ticket
@@ -37,9 +39,21 @@ type SyncQueue struct {
 	err     error
 }
 
+// asyncSyncs starts syncs and reports their ends.
+type asyncSyncs interface {
+	// submitDataSync starts an fdatasync of f, reported with ticket.
+	submitDataSync(f *os.File, ticket uint64) error
+	// wait blocks until at least one sync is done and appends the done
+	// ones; callers let one wait run at a time.
+	wait(done []aioDone) ([]aioDone, error)
+	// close releases the kernel's resources, once no sync is
+	// outstanding.
+	close()
+}
+
 // NewSyncQueue returns a queue of syncs of f. Close it before f.
 func NewSyncQueue(f *os.File) *SyncQueue {
-	q := &SyncQueue{f: f, aio: newAIOContext()}
+	q := &SyncQueue{f: f, aio: newAsyncSyncs()}
 	q.cond.L = &q.mu
 	return q
 }

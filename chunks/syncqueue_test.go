@@ -3,21 +3,20 @@ package chunks
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 )
 
-// syncQueues returns the two kinds of queue over f: the kernel's
-// asynchronous syncs (on Linux) and syncs in Wait.
+// syncQueues returns the kinds of queue over f: the kernel's asynchronous
+// syncs through each of its interfaces (on Linux: io_uring, and AIO for
+// kernels that refuse a ring) and syncs in Wait.
 func syncQueues(t *testing.T, f *os.File) map[string]*SyncQueue {
 	t.Helper()
 	out := map[string]*SyncQueue{}
-	q := NewSyncQueue(f)
-	if q.aio != nil {
-		out["async"] = q
-	} else if runtime.GOOS == "linux" {
-		t.Errorf("on Linux the kernel refused an asynchronous context")
+	for name, a := range asyncBackends(t) {
+		q := &SyncQueue{f: f, aio: a}
+		q.cond.L = &q.mu
+		out[name] = q
 	}
 	inWait := &SyncQueue{f: f}
 	inWait.cond.L = &inWait.mu
@@ -80,16 +79,23 @@ func TestSyncQueue(t *testing.T) {
 // is unknown.
 func TestSyncQueueFails(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"async", "in Wait"} {
+	f, err := os.Create(filepath.Join(dir, "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for name, q := range syncQueues(t, f) {
+		names[name] = true
+		q.Close()
+	}
+	f.Close()
+	for name := range names {
 		t.Run(name, func(t *testing.T) {
 			f, err := os.Create(filepath.Join(dir, "f"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			q := syncQueues(t, f)[name]
-			if q == nil {
-				return // reported by syncQueues
-			}
 			ok := q.Start()
 			if err := q.Wait(ok); err != nil {
 				t.Fatal(err)
