@@ -32,9 +32,9 @@ const DirectBlock = 4096
 // as it was, sector by sector. The file's bytes past the offset become
 // zeros, block by block.
 //
-// Where the file system refuses direct writes (tmpfs before Linux 6.6,
-// other systems), the appender writes through the page cache instead, at
-// the exact offset. A BlockAppender is not safe for concurrent use;
+// Where the file system refuses direct writes (some do, and systems
+// other than Linux are not asked), the appender writes through the page
+// cache instead, at the exact offset. A BlockAppender is not safe for concurrent use;
 // writes are in order, each done when Append returns.
 type BlockAppender struct {
 	f       *os.File // the direct descriptor; nil: writes through buf
