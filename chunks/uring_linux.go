@@ -146,11 +146,11 @@ func (c *uringContext) submitDataSync(f *os.File, ticket uint64) error {
 	atomic.StoreUint32(c.sqTail, tail+1)
 	for {
 		n, _, e := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(c.fd), 1, 0, 0, 0, 0)
+		if e == 0 && n == 1 || int32(atomic.LoadUint32(c.sqHead)-tail) > 0 {
+			return nil // taken (an interrupted call may have taken it too)
+		}
 		if e == unix.EINTR {
 			continue
-		}
-		if e == 0 && n == 1 {
-			return nil
 		}
 		atomic.StoreUint32(c.sqTail, tail) // not taken: take it back
 		if e == 0 {
