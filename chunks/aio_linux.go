@@ -58,11 +58,6 @@ const iocbCmdFDSync = 3
 // before Linux 4.18.
 var errAsyncSyncUnsupported error = unix.EINVAL
 
-type aioDone struct {
-	ticket uint64
-	err    error
-}
-
 // newAIOContext returns a context, or nil where the kernel refuses one.
 func newAIOContext() *aioContext {
 	var id uintptr
@@ -87,7 +82,7 @@ func (c *aioContext) submitDataSync(f *os.File, ticket uint64) error {
 
 // wait blocks until at least one submitted sync is done, and appends the
 // finished ones to done. Callers let one wait run at a time.
-func (c *aioContext) wait(done []aioDone) ([]aioDone, error) {
+func (c *aioContext) wait(done []syncDone) ([]syncDone, error) {
 	var n uintptr
 	var e unix.Errno
 	for {
@@ -104,7 +99,7 @@ func (c *aioContext) wait(done []aioDone) ([]aioDone, error) {
 		if ev.res < 0 {
 			err = unix.Errno(-ev.res)
 		}
-		done = append(done, aioDone{ticket: ev.data, err: err})
+		done = append(done, syncDone{ticket: ev.data, err: err})
 	}
 	return done, nil
 }

@@ -12,17 +12,12 @@ var errAsyncSyncUnsupported = errors.New("asynchronous syncs are Linux's")
 // aioContext is Linux's; elsewhere SyncQueue syncs in Wait.
 type aioContext struct{}
 
-type aioDone struct {
-	ticket uint64
-	err    error
-}
-
 func newAIOContext() *aioContext { return nil }
 
 func newAsyncSyncs() asyncSyncs { return nil }
 
 func (c *aioContext) submitDataSync(*os.File, uint64) error { panic("unreachable") }
 
-func (c *aioContext) wait(done []aioDone) ([]aioDone, error) { panic("unreachable") }
+func (c *aioContext) wait(done []syncDone) ([]syncDone, error) { panic("unreachable") }
 
 func (c *aioContext) close() {}

@@ -39,8 +39,7 @@ const DirectBlock = 4096
 type BlockAppender struct {
 	f       *os.File // the direct descriptor; nil: writes through buf
 	buf     *os.File // the file, opened by the caller
-	tail    []byte   // the file's bytes from tailOff to end
-	tailOff int64
+	tail    []byte   // the file's bytes from end's block's start to end
 	end     int64
 	scratch []byte // aligned, for the writes
 }
@@ -69,7 +68,7 @@ func (a *BlockAppender) Reset(end int64, head []byte) error {
 		return fmt.Errorf("block appender: %d bytes of the last block given, %d needed", len(head), n)
 	}
 	a.tail = append(a.tail[:0], head[len(head)-n:]...)
-	a.tailOff, a.end = off, end
+	a.end = end
 	return nil
 }
 
@@ -91,7 +90,7 @@ func (a *BlockAppender) Append(b []byte) error {
 	copy(w, a.tail)
 	copy(w[len(a.tail):], b)
 	clear(w[n:])
-	if _, err := a.f.WriteAt(w, a.tailOff); err != nil {
+	if _, err := a.f.WriteAt(w, a.end-int64(len(a.tail))); err != nil {
 		if !errors.Is(err, errDirectRefused) {
 			return err
 		}
@@ -108,13 +107,12 @@ func (a *BlockAppender) Append(b []byte) error {
 // advance moves the offset past b, appended, keeping the tail.
 func (a *BlockAppender) advance(b []byte) {
 	end := a.end + int64(len(b))
-	off := end &^ (DirectBlock - 1)
-	if off == a.tailOff {
+	if off := end &^ (DirectBlock - 1); off == a.end-int64(len(a.tail)) {
 		a.tail = append(a.tail, b...)
 	} else {
 		a.tail = append(a.tail[:0], b[len(b)-int(end-off):]...)
 	}
-	a.tailOff, a.end = off, end
+	a.end = end
 }
 
 // aligned returns size bytes at an address aligned to DirectBlock.

@@ -39,13 +39,19 @@ type SyncQueue struct {
 	err     error
 }
 
+// syncDone is the end of the sync of a ticket.
+type syncDone struct {
+	ticket uint64
+	err    error
+}
+
 // asyncSyncs starts syncs and reports their ends.
 type asyncSyncs interface {
 	// submitDataSync starts an fdatasync of f, reported with ticket.
 	submitDataSync(f *os.File, ticket uint64) error
 	// wait blocks until at least one sync is done and appends the done
 	// ones; callers let one wait run at a time.
-	wait(done []aioDone) ([]aioDone, error)
+	wait(done []syncDone) ([]syncDone, error)
 	// close releases the kernel's resources, once no sync is
 	// outstanding.
 	close()

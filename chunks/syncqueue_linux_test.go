@@ -17,8 +17,12 @@ func asyncBackends(t *testing.T) map[string]asyncSyncs {
 	} else {
 		t.Errorf("on Linux the kernel refused an AIO context")
 	}
-	if _, ok := newAsyncSyncs().(*uringContext); !ok && out["io_uring"] != nil {
+	chosen := newAsyncSyncs()
+	if _, ok := chosen.(*uringContext); !ok && out["io_uring"] != nil {
 		t.Errorf("a ring is to be had, but NewSyncQueue's queue does not use it")
+	}
+	if chosen != nil {
+		chosen.close()
 	}
 	return out
 }

@@ -162,7 +162,7 @@ func (c *uringContext) submitDataSync(f *os.File, ticket uint64) error {
 
 // wait blocks until at least one submitted sync is done, and appends the
 // finished ones to done. Callers let one wait run at a time.
-func (c *uringContext) wait(done []aioDone) ([]aioDone, error) {
+func (c *uringContext) wait(done []syncDone) ([]syncDone, error) {
 	for {
 		head, tail := atomic.LoadUint32(c.cqHead), atomic.LoadUint32(c.cqTail)
 		if head != tail {
@@ -172,7 +172,7 @@ func (c *uringContext) wait(done []aioDone) ([]aioDone, error) {
 				if res := *(*int32)(unsafe.Add(cqe, 8)); res < 0 {
 					err = unix.Errno(-res)
 				}
-				done = append(done, aioDone{ticket: *(*uint64)(cqe), err: err})
+				done = append(done, syncDone{ticket: *(*uint64)(cqe), err: err})
 			}
 			atomic.StoreUint32(c.cqHead, head)
 			return done, nil
